@@ -1,0 +1,35 @@
+# airwire — see README.md. Every target works on a fresh machine with Go and npm.
+GO        ?= go
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
+GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
+BENCHTIME ?= 1x
+
+.PHONY: all build deps test test-go bench fuzz conform lint clean
+
+all: build
+
+## build: compile bin/airwire
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire ./cmd/airwire
+
+## deps: install Node 22, the reference adapter (+ its Claude CLI) and the pinned ACP schema into .deps/
+deps:
+	@bash .ci/deps.sh
+
+## test: install deps, then run every suite (Ginkgo suites and plain go tests)
+test: deps build
+	$(GO) vet ./...
+	$(GINKGO) -r --randomize-all --fail-on-pending --keep-going --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
+
+## bench: the proxy and journal benchmarks, reported as ratios against a baseline measured in the same run
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) ./proxy/... ./internal/...
+
+## fuzz: run the framer fuzz target for FUZZTIME (default 30s)
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./internal/jsonrpc/
+
+clean:
+	rm -rf bin reports/out

@@ -1,0 +1,57 @@
+// Package cmdutil holds the typed errors and small checks that every airwire
+// command shares. It never prints: cli.Main is the one place that does.
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// FlagError is a usage mistake: a bad flag, a missing argument or a flag
+// conflict. cli.Main prints the command's usage with it and exits 2.
+type FlagError struct{ Err error }
+
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// FlagErrorf builds a FlagError from a format string.
+func FlagErrorf(format string, args ...any) error {
+	return &FlagError{Err: fmt.Errorf(format, args...)}
+}
+
+// ExitError carries a child's exit status out of a command (airwire record
+// exits with its agent's code). cli.Main exits with Code and prints nothing.
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// ErrSilent means the command already reported the failure; exit 1 quietly.
+var ErrSilent = errors.New("silent error")
+
+// ErrMismatch means a check ran and failed (conformance mismatch, validation
+// errors). It maps to exit code 1, apart from usage errors (2).
+var ErrMismatch = errors.New("check failed")
+
+// MutuallyExclusive returns a FlagError when more than one of the conditions
+// holds. message names the flags, e.g. "--json and --text".
+func MutuallyExclusive(message string, conditions ...bool) error {
+	n := 0
+	for _, c := range conditions {
+		if c {
+			n++
+		}
+	}
+	if n > 1 {
+		return FlagErrorf("%s", message)
+	}
+	return nil
+}
+
+// RequireArgsAfterDash is a helper for commands of the form `verb [flags] -- CMD ARGS…`.
+func RequireArgsAfterDash(what string, args []string) error {
+	if len(args) == 0 || strings.TrimSpace(args[0]) == "" {
+		return FlagErrorf("missing %s: put it after --, e.g. airwire record -- node agent.js", what)
+	}
+	return nil
+}

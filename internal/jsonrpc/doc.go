@@ -1,0 +1,19 @@
+// Package jsonrpc is airwire's raw JSON-RPC 2.0 wire layer.
+//
+// It owns three things and keeps them apart (the gopls jsonrpc2 layering):
+//
+//   - framing (framer.go): newline-delimited frames read as raw bytes, with a
+//     typed error for a line over the size limit, and written exactly as given;
+//   - the parsed view (message.go, scan.go): one pass over a frame that checks
+//     it is JSON, finds the envelope (kind, id, method, params, result, error)
+//     and the session it names, without copying or re-encoding anything;
+//   - correlation (correlate.go): responses paired with their request by id,
+//     per direction, so a response's method is known.
+//
+// It must never change a byte on a pass-through path: ids, params and results
+// stay json.RawMessage slices of the frame, so 1, 1.0 and "1" stay distinct.
+// Errors carry JSON-RPC codes (errors.go) and never a path, token or trace.
+//
+// The same scanner reads the Claude Code CLI's stream-json lines: for those it
+// reports type, subtype, request_id and session_id instead of a JSON-RPC kind.
+package jsonrpc
