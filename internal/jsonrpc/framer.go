@@ -63,6 +63,12 @@ func (f *Framer) Next() ([]byte, error) {
 	for {
 		if i := bytes.IndexByte(f.buf[f.start+scanned:f.end], '\n'); i >= 0 {
 			n := scanned + i + 1
+			if n-1 > f.max {
+				e := &LineTooLongError{Limit: f.max, Length: int64(n - 1)}
+				e.Prefix = append([]byte(nil), f.buf[f.start:f.start+min(f.prefix, n-1)]...)
+				f.start += n
+				return nil, e
+			}
 			line := f.buf[f.start : f.start+n]
 			f.start += n
 			return line, nil
