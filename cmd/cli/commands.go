@@ -1,0 +1,6 @@
+package cli
+
+// Commands added by other packages are listed here, one line each.
+func init() {
+	registry = append(registry)
+}
