@@ -181,7 +181,9 @@ func keyChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 
-func credChar(c byte) bool { return keyChar(c) || c == '.' || c == '~' || c == '+' || c == '/' || c == '=' }
+func credChar(c byte) bool {
+	return keyChar(c) || c == '.' || c == '~' || c == '+' || c == '/' || c == '='
+}
 
 // Text replaces key-shaped strings and environment secrets in b. It returns
 // b itself when nothing was found.

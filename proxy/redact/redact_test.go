@@ -36,11 +36,11 @@ func TestSecretEnv(t *testing.T) {
 func TestFrame(t *testing.T) {
 	r := New(WithEnv([]string{"ANTHROPIC_API_KEY=sk-test-123456", "HOME=/root", "SHORT_TOKEN=abc"}))
 	tests := []struct {
-		name      string
-		in        string
-		gone      []string
-		keep      []string
-		redacted  int
+		name     string
+		in       string
+		gone     []string
+		keep     []string
+		redacted int
 	}{
 		{name: "secret key", in: `{"params":{"apiKey":"hunter22","n":1}}`, gone: []string{"hunter22"}, keep: []string{`"n":1`, Token([]byte("hunter22"))}, redacted: 1},
 		{name: "env value anywhere", in: `{"text":"key is sk-test-123456 ok"}`, gone: []string{"sk-test-123456"}, keep: []string{Token([]byte("sk-test-123456"))}, redacted: 1},
