@@ -1,0 +1,23 @@
+// Package acp loads the official ACP v1 JSON Schema (the npm
+// @agentclientprotocol/sdk files that `make deps` fetches and pins in PIN)
+// and validates messages by method, never against the root: the root's
+// params are an anyOf that includes ExtRequest, which accepts anything.
+//
+//   - The method table comes from the x-method / x-side annotations of the
+//     $defs (<X>Request, <X>Response, <X>Notification).
+//   - A request or notification is checked against its params $def, a result
+//     against the Response $def of the request it answers, an error against
+//     Error.
+//   - Discriminated unions (SessionUpdate on sessionUpdate, ContentBlock and
+//     ToolCallContent on type, RequestPermissionOutcome on outcome, …) are
+//     dispatched on their discriminator before the branch is validated, so a
+//     failure names the branch that was meant, e.g.
+//     SessionUpdate[sessionUpdate=tool_call].
+//   - Load fails when the schema uses a 2019-09/2020-12 keyword that
+//     gojsonschema would ignore silently (prefixItems, $dynamicRef,
+//     dependentSchemas, unevaluatedItems, unevaluatedProperties other than
+//     true, …).
+//
+// The package never downloads the schema and never holds a copy of it; the
+// directory comes from internal/deps.
+package acp
