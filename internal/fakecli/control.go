@@ -1,0 +1,166 @@
+package fakecli
+
+import "fmt"
+
+// reply is a handler's answer to a host → CLI control request.
+type reply struct {
+	// body is the success response; nil sends a success without response.
+	body map[string]any
+	// err, when set, sends {subtype:error, error}.
+	err string
+	// before and after are frames written around the reply.
+	before, after []map[string]any
+	// none leaves the request unanswered.
+	none bool
+}
+
+// controlHandler answers one control request subtype.
+type controlHandler func(c *cli, req map[string]any) reply
+
+// controlHandlers are the built-in answers, by subtype. Anything else gets
+// the real CLI's error: "Unsupported control request subtype: X".
+var controlHandlers = map[string]controlHandler{
+	"initialize": func(c *cli, req map[string]any) reply {
+		c.registerHooks(req["hooks"])
+		var after []map[string]any
+		for _, st := range c.script.Start {
+			for _, a := range c.builder.Step(st) {
+				after = append(after, a.Frame)
+			}
+		}
+		return reply{body: c.initializeResponse(), after: after}
+	},
+	"interrupt": func(c *cli, req map[string]any) reply {
+		return reply{body: map[string]any{"still_queued": []any{}}}
+	},
+	"set_permission_mode": func(c *cli, req map[string]any) reply {
+		mode, _ := req["mode"].(string)
+		switch mode {
+		case "default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto":
+		default:
+			return reply{err: fmt.Sprintf("Invalid permission mode: %s", mode)}
+		}
+		c.mu.Lock()
+		c.permissionMode = mode
+		c.mu.Unlock()
+		return reply{body: map[string]any{"mode": mode},
+			after: []map[string]any{{"type": "system", "subtype": "status", "status": nil, "permissionMode": mode}}}
+	},
+	"set_model": func(c *cli, req map[string]any) reply {
+		m, _ := req["model"].(string)
+		if m == "" {
+			m = "default"
+		}
+		c.mu.Lock()
+		c.model = resolveModel(m)
+		c.builder.Model = c.model
+		c.mu.Unlock()
+		return reply{body: map[string]any{"model": m}}
+	},
+	"set_max_thinking_tokens": func(c *cli, req map[string]any) reply { return reply{} },
+	"get_settings": func(c *cli, req map[string]any) reply {
+		return reply{body: map[string]any{"effective": map[string]any{}, "sources": []any{},
+			"applied": map[string]any{"model": c.model, "effort": "medium"}}}
+	},
+	"apply_flag_settings": func(c *cli, req map[string]any) reply { return reply{} },
+	"get_context_usage":   func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },
+	"mcp_status": func(c *cli, req map[string]any) reply {
+		return reply{body: map[string]any{"mcpServers": []any{}}}
+	},
+	"list_models": func(c *cli, req map[string]any) reply {
+		return reply{body: map[string]any{"models": defaultModels()}}
+	},
+	"rewind_files": func(c *cli, req map[string]any) reply {
+		return reply{body: map[string]any{"canRewind": true, "filesChanged": []any{}, "insertions": 0, "deletions": 0}}
+	},
+	"rename_session": func(c *cli, req map[string]any) reply {
+		title, _ := req["title"].(string)
+		c.transcript.title(title)
+		return reply{before: []map[string]any{{"type": "system", "subtype": "session_title_changed", "title": title}}}
+	},
+	"stop_task": func(c *cli, req map[string]any) reply {
+		if id, _ := req["task_id"].(string); id == "" {
+			return reply{err: "stop_task requires task_id"}
+		}
+		return reply{}
+	},
+}
+
+// handleControl answers one host → CLI control request. Script overrides
+// replace the built-in answer; an interrupt always aborts the running turn,
+// and every request is counted for pause steps (control:<subtype>).
+func (c *cli) handleControl(msg map[string]any) {
+	id, _ := msg["request_id"].(string)
+	req, _ := msg["request"].(map[string]any)
+	sub, _ := req["subtype"].(string)
+	var r reply
+	if o, ok := c.script.Controls[sub]; ok {
+		r = reply{body: o.Response, err: o.Error, none: o.NoReply, after: o.Emit}
+		if sub == "initialize" {
+			c.registerHooks(req["hooks"])
+		}
+	} else if h, ok := controlHandlers[sub]; ok {
+		r = h(c, req)
+	} else {
+		r = reply{err: "Unsupported control request subtype: " + sub}
+	}
+	for _, f := range r.before {
+		c.emit(f, nil)
+	}
+	if !r.none {
+		resp := map[string]any{"subtype": "success", "request_id": id}
+		if r.err != "" {
+			resp = map[string]any{"subtype": "error", "request_id": id, "error": r.err}
+			if _, known := controlHandlers[sub]; !known {
+				resp["error_code"] = "unsupported_request"
+			}
+		} else if r.body != nil {
+			resp["response"] = r.body
+		}
+		c.write(map[string]any{"type": "control_response", "response": resp})
+	}
+	for _, f := range r.after {
+		c.emit(f, nil)
+	}
+	if sub == "interrupt" {
+		c.interrupt()
+	}
+	c.signal("control:" + sub)
+}
+
+// registerHooks records the callback ids of initialize.hooks:
+// {Event: [{matcher?, hookCallbackIds:[...]}]}.
+func (c *cli) registerHooks(v any) {
+	hooks, _ := v.(map[string]any)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for event, list := range hooks {
+		matchers, _ := list.([]any)
+		for _, m := range matchers {
+			mm, _ := m.(map[string]any)
+			ids, _ := mm["hookCallbackIds"].([]any)
+			for _, id := range ids {
+				if s, ok := id.(string); ok {
+					c.hooks[event] = append(c.hooks[event], s)
+				}
+			}
+		}
+	}
+}
+
+// hookIDs returns the callback ids registered for event.
+func (c *cli) hookIDs(event string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.hooks[event]...)
+}
+
+// interrupt aborts the running turn, if any.
+func (c *cli) interrupt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abort != nil && !c.aborted {
+		c.aborted = true
+		close(c.abort)
+	}
+}

@@ -1,0 +1,467 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DefaultModel is the resolved model the fake CLI reports unless the script
+// names another.
+const DefaultModel = "claude-opus-5-5"
+
+// ActionKind is what the fake CLI does for one Action.
+type ActionKind int
+
+const (
+	// ActEmit writes Frame to stdout (uuid, session_id and timestamp are
+	// added at run time where the CLI writes them).
+	ActEmit ActionKind = iota
+	// ActRequest sends Frame as a CLI → host control_request and waits for
+	// the response. For can_use_tool, Allow or Deny runs next, by the answer.
+	ActRequest
+	// ActHook sends hook_callback for Hook.Event to each registered callback.
+	ActHook
+	// ActResult writes the turn's result frame, with Frame as overrides.
+	ActResult
+	// ActPause waits for Pause (see PauseStep).
+	ActPause
+	// ActWriteFile writes File under the cwd.
+	ActWriteFile
+	// ActExit ends the process with Exit.
+	ActExit
+)
+
+// Action is one primitive step of the fake CLI, produced by a Builder.
+type Action struct {
+	Kind  ActionKind
+	Frame map[string]any
+	Hook  *HookStep
+	Pause string
+	File  *FileWrite
+	Exit  *ExitStep
+	// Allow and Deny are the branches of a can_use_tool request.
+	Allow []Action
+	Deny  []Action
+	// Tool names the tool of a can_use_tool request (for permission_denials).
+	Tool *ToolUse
+}
+
+// Builder expands script steps into actions. It keeps the counters that make
+// message ids deterministic and remembers whether the next assistant message
+// starts a new API request (so a status:requesting frame goes first, as the
+// real CLI writes before every request).
+type Builder struct {
+	// Model is written on every message.
+	Model string
+	msgN  int
+	// needRequest is true after a tool result: the next message is a new
+	// API call.
+	needRequest bool
+}
+
+// NewBuilder returns a Builder for model (DefaultModel when empty).
+func NewBuilder(model string) *Builder {
+	if model == "" {
+		model = DefaultModel
+	}
+	return &Builder{Model: model}
+}
+
+// Turn expands a turn's steps. The caller writes the turn's opening frames
+// (session_state_changed running, system/init, the first status) and its
+// closing ones (result when Steps has none, idle).
+func (b *Builder) Turn(t Turn) []Action {
+	b.needRequest = false
+	var out []Action
+	for _, s := range t.Steps {
+		out = append(out, b.Step(s)...)
+	}
+	return out
+}
+
+// HasResult reports whether the turn writes its own result.
+func (t Turn) HasResult() bool {
+	for _, s := range t.Steps {
+		if s.Result != nil || s.Exit != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Step expands one step.
+func (b *Builder) Step(s Step) []Action {
+	switch {
+	case s.Text != nil:
+		t := *s.Text
+		return b.Message(AssistantStep{Content: []Block{{Text: &t}}})
+	case s.Thinking != nil:
+		t := *s.Thinking
+		return b.Message(AssistantStep{Content: []Block{{Thinking: &t}}})
+	case s.Assistant != nil:
+		return b.Message(*s.Assistant)
+	case s.Tool != nil:
+		return b.Tool(*s.Tool)
+	case s.ToolResult != nil:
+		r := s.ToolResult
+		b.needRequest = true
+		return []Action{{Kind: ActEmit, Frame: toolResultFrame(r.ToolUseID, r.Result, r.IsError, r.ToolUseResult, r.ParentToolUseID)}}
+	case s.System != nil:
+		f := copyMap(s.System)
+		f["type"] = "system"
+		return []Action{{Kind: ActEmit, Frame: f}}
+	case s.Emit != nil:
+		return []Action{{Kind: ActEmit, Frame: copyMap(s.Emit)}}
+	case s.Control != nil:
+		return []Action{{Kind: ActRequest, Frame: copyMap(s.Control)}}
+	case s.Elicitation != nil:
+		f := copyMap(s.Elicitation)
+		f["subtype"] = "elicitation"
+		return []Action{{Kind: ActRequest, Frame: f}}
+	case s.Hook != nil:
+		h := *s.Hook
+		return []Action{{Kind: ActHook, Hook: &h}}
+	case s.Result != nil:
+		return []Action{{Kind: ActResult, Frame: copyMap(s.Result)}}
+	case s.Pause != nil:
+		return []Action{{Kind: ActPause, Pause: s.Pause.Until}}
+	case s.Exit != nil:
+		e := *s.Exit
+		return []Action{{Kind: ActExit, Exit: &e}}
+	}
+	return nil
+}
+
+// Message expands one assistant API message: for each block its
+// content_block_start and deltas, then the consolidated assistant frame for
+// that block, then content_block_stop (the order the CLI writes), framed by
+// message_start and message_delta/message_stop. A message that opens a new
+// API request is preceded by system/status requesting.
+func (b *Builder) Message(a AssistantStep) []Action {
+	b.msgN++
+	id := a.ID
+	if id == "" {
+		id = fmt.Sprintf("msg_%03d", b.msgN)
+		for _, blk := range a.Content {
+			if blk.ToolUse != nil {
+				id = "msg_" + blk.ToolUse.ID
+				break
+			}
+		}
+	}
+	stop := a.StopReason
+	if stop == "" {
+		stop = "end_turn"
+		for _, blk := range a.Content {
+			if blk.ToolUse != nil {
+				stop = "tool_use"
+			}
+		}
+	}
+	var parent any
+	if a.ParentToolUseID != "" {
+		parent = a.ParentToolUseID
+	}
+	var out []Action
+	emit := func(f map[string]any) { out = append(out, Action{Kind: ActEmit, Frame: f}) }
+	event := func(ev map[string]any) {
+		emit(map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent})
+	}
+	if b.needRequest && a.ParentToolUseID == "" {
+		emit(map[string]any{"type": "system", "subtype": "status", "status": "requesting"})
+		b.needRequest = false
+	}
+	if !a.NoStream {
+		event(map[string]any{"type": "message_start", "message": assistantMessage(id, b.Model, []any{}, nil)})
+	}
+	for i, blk := range a.Content {
+		full := blockJSON(blk)
+		if !a.NoStream {
+			event(map[string]any{"type": "content_block_start", "index": i, "content_block": blockStart(full)})
+			for _, d := range blockDeltas(blk) {
+				event(map[string]any{"type": "content_block_delta", "index": i, "delta": d})
+			}
+		}
+		f := map[string]any{"type": "assistant", "message": assistantMessage(id, b.Model, []any{full}, nil),
+			"parent_tool_use_id": parent, "request_id": "req_" + strings.TrimPrefix(id, "msg_")}
+		if a.Error != "" {
+			f["error"] = a.Error
+		}
+		for k, v := range a.Extra {
+			f[k] = v
+		}
+		emit(f)
+		if !a.NoStream {
+			event(map[string]any{"type": "content_block_stop", "index": i})
+		}
+	}
+	if !a.NoStream {
+		event(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+			"usage": map[string]any{"output_tokens": 12}})
+		event(map[string]any{"type": "message_stop"})
+	}
+	return out
+}
+
+// Tool expands a whole tool call, in the order the real CLI writes it:
+//
+//  1. the assistant message with Text (optional) and the tool_use block;
+//  2. the PreToolUse hook, when Hooks lists it;
+//  3. with Permission ask: session_state_changed requires_action, the
+//     can_use_tool request, then session_state_changed running; on deny the
+//     tool does not run and its result is the deny message (is_error);
+//  4. the file write of WriteFile;
+//  5. the PostToolUse hook (PostToolUseFailure when IsError) with the
+//     tool_response;
+//  6. the user tool_result frame.
+func (b *Builder) Tool(t ToolStep) []Action {
+	id := t.ID
+	if id == "" {
+		id = ToolID(t.Name)
+	}
+	input := orEmpty(t.Input)
+	var blocks []Block
+	if t.Text != "" {
+		txt := t.Text
+		blocks = append(blocks, Block{Text: &txt})
+	}
+	tu := &ToolUse{ID: id, Name: t.Name, Input: input}
+	blocks = append(blocks, Block{ToolUse: tu})
+	out := b.Message(AssistantStep{Content: blocks, ParentToolUseID: t.ParentToolUseID})
+
+	hooks := t.Hooks
+	if hooks == nil {
+		hooks = []string{HookPostToolUse}
+	}
+	has := func(ev string) bool {
+		for _, h := range hooks {
+			if h == ev {
+				return true
+			}
+		}
+		return false
+	}
+	baseHook := map[string]any{"tool_name": t.Name, "tool_input": input, "tool_use_id": id}
+	if has(HookPreToolUse) {
+		out = append(out, Action{Kind: ActHook, Hook: &HookStep{Event: HookPreToolUse, ToolUseID: id, Input: copyMap(baseHook)}})
+	}
+
+	var run []Action
+	if t.WriteFile != nil {
+		fw := *t.WriteFile
+		run = append(run, Action{Kind: ActWriteFile, File: &fw})
+	}
+	post := HookPostToolUse
+	if t.IsError {
+		post = "PostToolUseFailure"
+	}
+	if has(HookPostToolUse) || has("PostToolUseFailure") {
+		in := copyMap(baseHook)
+		if t.IsError {
+			in["error"] = resultText(t.Result)
+		} else if t.ToolUseResult != nil {
+			in["tool_response"] = t.ToolUseResult
+		} else {
+			in["tool_response"] = resultContent(t.Result)
+		}
+		run = append(run, Action{Kind: ActHook, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
+	}
+	run = append(run, Action{Kind: ActEmit, Frame: toolResultFrame(id, t.Result, t.IsError, t.ToolUseResult, t.ParentToolUseID)})
+
+	if t.Permission == "ask" {
+		req := map[string]any{"subtype": "can_use_tool", "tool_name": t.Name, "input": input, "tool_use_id": id}
+		req["display_name"] = firstNonEmpty(t.DisplayName, t.Name)
+		if t.Title != "" {
+			req["title"] = t.Title
+		}
+		if t.Description != "" {
+			req["description"] = t.Description
+		}
+		if t.Suggestions != nil {
+			s := make([]any, len(t.Suggestions))
+			for i, m := range t.Suggestions {
+				s[i] = m
+			}
+			req["permission_suggestions"] = s
+		}
+		if t.BlockedPath != "" {
+			req["blocked_path"] = t.BlockedPath
+		}
+		if t.DecisionReason != "" {
+			req["decision_reason"] = t.DecisionReason
+		}
+		if t.DecisionReasonType != "" {
+			req["decision_reason_type"] = t.DecisionReasonType
+		}
+		if t.ParentToolUseID != "" {
+			req["agent_id"] = t.ParentToolUseID
+		}
+		for k, v := range t.PermissionExtra {
+			req[k] = v
+		}
+		running := Action{Kind: ActEmit, Frame: stateFrame("running")}
+		deny := []Action{running, {Kind: ActEmit, Frame: toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)}}
+		out = append(out,
+			Action{Kind: ActEmit, Frame: stateFrame("requires_action")},
+			Action{Kind: ActRequest, Frame: req, Tool: tu, Allow: append([]Action{running}, run...), Deny: deny})
+	} else {
+		out = append(out, run...)
+	}
+	b.needRequest = true
+	return out
+}
+
+func stateFrame(state string) map[string]any {
+	return map[string]any{"type": "system", "subtype": "session_state_changed", "state": state, "sdk_host_only": true}
+}
+
+// StateFrame is the session_state_changed frame for state (idle, running,
+// requires_action).
+func StateFrame(state string) map[string]any { return stateFrame(state) }
+
+func toolResultFrame(id string, result any, isError bool, toolUseResult any, parent string) map[string]any {
+	res := map[string]any{"tool_use_id": id, "type": "tool_result", "content": resultContent(result)}
+	if isError {
+		res["is_error"] = true
+	}
+	f := map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{res}}}
+	if parent != "" {
+		f["parent_tool_use_id"] = parent
+	} else {
+		f["parent_tool_use_id"] = nil
+	}
+	if toolUseResult != nil {
+		f["tool_use_result"] = toolUseResult
+	} else if isError {
+		f["tool_use_result"] = "Error: " + resultText(result)
+	}
+	return f
+}
+
+func resultText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	default:
+		b, _ := json.Marshal(t)
+		return string(b)
+	}
+}
+
+// assistantMessage is the BetaMessage of an assistant frame; stop is nil on
+// streamed frames (the real stop_reason comes in message_delta and result).
+func assistantMessage(id, model string, content []any, stop any) map[string]any {
+	return map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": model, "content": content,
+		"stop_reason": stop, "stop_sequence": nil,
+		"usage":              map[string]any{"input_tokens": 10, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+		"context_management": nil,
+	}
+}
+
+func blockJSON(b Block) map[string]any {
+	switch {
+	case b.Text != nil:
+		return map[string]any{"type": "text", "text": *b.Text}
+	case b.Thinking != nil:
+		return map[string]any{"type": "thinking", "thinking": *b.Thinking, "signature": "sig"}
+	case b.ToolUse != nil:
+		return map[string]any{"type": "tool_use", "id": b.ToolUse.ID, "name": b.ToolUse.Name, "input": orEmpty(b.ToolUse.Input)}
+	default:
+		return copyMap(b.Raw)
+	}
+}
+
+func blockStart(full map[string]any) map[string]any {
+	switch full["type"] {
+	case "text":
+		return map[string]any{"type": "text", "text": ""}
+	case "thinking":
+		return map[string]any{"type": "thinking", "thinking": "", "signature": ""}
+	case "tool_use":
+		return map[string]any{"type": "tool_use", "id": full["id"], "name": full["name"], "input": map[string]any{}}
+	default:
+		return full
+	}
+}
+
+// blockDeltas splits a block's payload the way a stream does: text and
+// thinking in two halves, tool input one top-level field at a time, so a
+// client sees partial input grow.
+func blockDeltas(b Block) []map[string]any {
+	switch {
+	case b.Text != nil:
+		var out []map[string]any
+		for _, part := range halves(*b.Text) {
+			out = append(out, map[string]any{"type": "text_delta", "text": part})
+		}
+		return out
+	case b.Thinking != nil:
+		var out []map[string]any
+		for _, part := range halves(*b.Thinking) {
+			out = append(out, map[string]any{"type": "thinking_delta", "thinking": part})
+		}
+		return append(out, map[string]any{"type": "signature_delta", "signature": "sig"})
+	case b.ToolUse != nil:
+		var out []map[string]any
+		for _, part := range inputChunks(orEmpty(b.ToolUse.Input)) {
+			out = append(out, map[string]any{"type": "input_json_delta", "partial_json": part})
+		}
+		return out
+	}
+	return nil
+}
+
+func halves(s string) []string {
+	r := []rune(s)
+	if len(r) < 2 {
+		return []string{s}
+	}
+	return []string{string(r[:len(r)/2]), string(r[len(r)/2:])}
+}
+
+// inputChunks is the JSON of input, cut before each top-level field after
+// the first. Keys are in sorted order (encoding/json's map order).
+func inputChunks(input map[string]any) []string {
+	if len(input) == 0 {
+		return []string{"{}"}
+	}
+	keys := make([]string, 0, len(input))
+	for k := range input {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for i, k := range keys {
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(input[k])
+		sep := ","
+		if i == 0 {
+			sep = "{"
+		}
+		out = append(out, sep+string(kb)+":"+string(vb))
+	}
+	out[len(out)-1] += "}"
+	return out
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

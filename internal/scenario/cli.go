@@ -1,0 +1,232 @@
+package scenario
+
+// CLIScript is the `cli` section of a scenario: what the fake Claude CLI
+// answers and emits. The fake reads it from the file named by
+// AIRWIRE_FAKE_CLI_SCRIPT (JSON or YAML).
+//
+// String values in frames may hold placeholders that the fake fills in at run
+// time (see CLIPlaceholders): {{cwd}}, {{home}}, {{config_dir}},
+// {{session_id}}, {{transcript_path}}.
+type CLIScript struct {
+	// Model is the resolved model the fake reports (default DefaultModel).
+	Model string `yaml:"model,omitempty" json:"model,omitempty"`
+	// Auth replaces the JSON printed by `auth status --json`. With
+	// loggedIn:true the command exits 0, otherwise 1.
+	Auth map[string]any `yaml:"auth,omitempty" json:"auth,omitempty"`
+	// Init is merged (top-level keys replace) over the default initialize
+	// response body.
+	Init map[string]any `yaml:"init,omitempty" json:"init,omitempty"`
+	// Controls overrides the answer to host → CLI control requests, by subtype.
+	Controls map[string]ControlOverride `yaml:"controls,omitempty" json:"controls,omitempty"`
+	// Start holds frames emitted right after the initialize response. Only
+	// emit and system steps are allowed here.
+	Start []Step `yaml:"start,omitempty" json:"start,omitempty"`
+	// Turns are played one per user message: the first unused turn whose
+	// Match and Process fit the message. A message with no fitting turn gets a
+	// short default text reply.
+	Turns []Turn `yaml:"turns,omitempty" json:"turns,omitempty"`
+}
+
+// ControlOverride replaces the fake's built-in answer to one host → CLI
+// control request subtype.
+type ControlOverride struct {
+	// Response is the success body.
+	Response map[string]any `yaml:"response,omitempty" json:"response,omitempty"`
+	// Error, when set, answers {subtype:error, error}.
+	Error string `yaml:"error,omitempty" json:"error,omitempty"`
+	// NoReply leaves the request unanswered.
+	NoReply bool `yaml:"noReply,omitempty" json:"noReply,omitempty"`
+	// Emit holds frames written after the reply.
+	Emit []map[string]any `yaml:"emit,omitempty" json:"emit,omitempty"`
+}
+
+// Process kinds a turn can be limited to, from the CLI's argv.
+const (
+	// ProcessNew is a process started without --resume.
+	ProcessNew = "new"
+	// ProcessResume is a process started with --resume and no --fork-session.
+	ProcessResume = "resume"
+	// ProcessFork is a process started with --resume and --fork-session.
+	ProcessFork = "fork"
+)
+
+// Turn is the fake CLI's answer to one user message.
+type Turn struct {
+	// Match, when set, must be a substring of the user message's text.
+	Match string `yaml:"match,omitempty" json:"match,omitempty"`
+	// Process, when set, limits the turn to one process kind (new, resume, fork).
+	Process string `yaml:"process,omitempty" json:"process,omitempty"`
+	// Steps run in order. A turn without a result step gets a success result
+	// at its end; every turn ends with session_state_changed idle.
+	Steps []Step `yaml:"steps" json:"steps"`
+}
+
+// Step is one scripted action of the fake CLI. Exactly one field is set.
+type Step struct {
+	// Text streams one assistant message holding one text block.
+	Text *string `yaml:"text,omitempty" json:"text,omitempty"`
+	// Thinking streams one assistant message holding one thinking block.
+	Thinking *string `yaml:"thinking,omitempty" json:"thinking,omitempty"`
+	// Assistant streams one assistant message with several blocks.
+	Assistant *AssistantStep `yaml:"assistant,omitempty" json:"assistant,omitempty"`
+	// Tool is a whole tool call: message, hooks, permission, result.
+	Tool *ToolStep `yaml:"tool,omitempty" json:"tool,omitempty"`
+	// ToolResult emits a user tool_result frame alone.
+	ToolResult *ToolResultStep `yaml:"toolResult,omitempty" json:"toolResult,omitempty"`
+	// System emits {type:system, ...}; it must name a subtype.
+	System map[string]any `yaml:"system,omitempty" json:"system,omitempty"`
+	// Emit writes a raw frame; uuid and session_id are added when missing
+	// (except for control_* and keep_alive frames).
+	Emit map[string]any `yaml:"emit,omitempty" json:"emit,omitempty"`
+	// Control sends a CLI → host control request ({subtype, ...}) and waits
+	// for the response.
+	Control map[string]any `yaml:"control,omitempty" json:"control,omitempty"`
+	// Elicitation sends an elicitation control request and waits.
+	Elicitation map[string]any `yaml:"elicitation,omitempty" json:"elicitation,omitempty"`
+	// Hook sends hook_callback to every callback id the host registered for
+	// the event, one at a time, waiting for each response.
+	Hook *HookStep `yaml:"hook,omitempty" json:"hook,omitempty"`
+	// Result ends the turn with a result frame; its keys override the
+	// defaults (subtype success, stop_reason end_turn, zero cost, ...).
+	Result map[string]any `yaml:"result,omitempty" json:"result,omitempty"`
+	// Pause blocks the turn until an event (see PauseStep).
+	Pause *PauseStep `yaml:"pause,omitempty" json:"pause,omitempty"`
+	// Exit ends the process at once (e.g. transport loss).
+	Exit *ExitStep `yaml:"exit,omitempty" json:"exit,omitempty"`
+}
+
+// AssistantStep is one streamed API message.
+type AssistantStep struct {
+	// ID is message.id (default msg_<first tool id> or msg_<n>).
+	ID string `yaml:"id,omitempty" json:"id,omitempty"`
+	// Content is the message's blocks, in order.
+	Content []Block `yaml:"content" json:"content"`
+	// StopReason defaults to tool_use when a block is a tool_use, else end_turn.
+	StopReason string `yaml:"stopReason,omitempty" json:"stopReason,omitempty"`
+	// ParentToolUseID marks a subagent's message.
+	ParentToolUseID string `yaml:"parentToolUseId,omitempty" json:"parentToolUseId,omitempty"`
+	// NoStream skips the stream_event frames and emits only the consolidated
+	// assistant frames.
+	NoStream bool `yaml:"noStream,omitempty" json:"noStream,omitempty"`
+	// Error sets assistant.error (e.g. rate_limit, authentication_failed).
+	Error string `yaml:"error,omitempty" json:"error,omitempty"`
+	// Extra is merged into every assistant frame of the message.
+	Extra map[string]any `yaml:"extra,omitempty" json:"extra,omitempty"`
+}
+
+// Block is one content block. Exactly one field is set.
+type Block struct {
+	Text     *string        `yaml:"text,omitempty" json:"text,omitempty"`
+	Thinking *string        `yaml:"thinking,omitempty" json:"thinking,omitempty"`
+	ToolUse  *ToolUse       `yaml:"toolUse,omitempty" json:"toolUse,omitempty"`
+	Raw      map[string]any `yaml:"raw,omitempty" json:"raw,omitempty"`
+}
+
+// ToolUse is a tool_use block.
+type ToolUse struct {
+	ID    string         `yaml:"id" json:"id"`
+	Name  string         `yaml:"name" json:"name"`
+	Input map[string]any `yaml:"input" json:"input"`
+}
+
+// Hook events the fake sends by default around a tool call.
+const (
+	HookPreToolUse  = "PreToolUse"
+	HookPostToolUse = "PostToolUse"
+)
+
+// ToolStep expands into a whole tool call (see Builder.Tool): the assistant
+// message with the tool_use block, the PreToolUse hook when asked for, the
+// can_use_tool round trip when Permission is ask, the PostToolUse hook and
+// the user tool_result.
+type ToolStep struct {
+	// ID is the tool_use id; default toolu_<lowercased name>.
+	ID    string         `yaml:"id,omitempty" json:"id,omitempty"`
+	Name  string         `yaml:"name" json:"name"`
+	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+	// Text streams a text block before the tool_use in the same message.
+	Text string `yaml:"text,omitempty" json:"text,omitempty"`
+	// ParentToolUseID marks a subagent's tool call.
+	ParentToolUseID string `yaml:"parentToolUseId,omitempty" json:"parentToolUseId,omitempty"`
+	// Permission is ask (send can_use_tool and obey the answer) or empty
+	// (run without asking).
+	Permission string `yaml:"permission,omitempty" json:"permission,omitempty"`
+	// Suggestions is can_use_tool.permission_suggestions.
+	Suggestions []map[string]any `yaml:"suggestions,omitempty" json:"suggestions,omitempty"`
+	// BlockedPath is can_use_tool.blocked_path.
+	BlockedPath string `yaml:"blockedPath,omitempty" json:"blockedPath,omitempty"`
+	// DecisionReason is can_use_tool.decision_reason.
+	DecisionReason string `yaml:"decisionReason,omitempty" json:"decisionReason,omitempty"`
+	// DecisionReasonType is can_use_tool.decision_reason_type.
+	DecisionReasonType string `yaml:"decisionReasonType,omitempty" json:"decisionReasonType,omitempty"`
+	// Title, DisplayName and Description are passed on can_use_tool.
+	Title       string `yaml:"title,omitempty" json:"title,omitempty"`
+	DisplayName string `yaml:"displayName,omitempty" json:"displayName,omitempty"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	// PermissionExtra is merged into the can_use_tool request.
+	PermissionExtra map[string]any `yaml:"permissionExtra,omitempty" json:"permissionExtra,omitempty"`
+	// Hooks lists the hook events sent for this call, in order of the call's
+	// life (PreToolUse before the permission, PostToolUse after). Nil means
+	// [PostToolUse]; an empty list sends none.
+	Hooks []string `yaml:"hooks,omitempty" json:"hooks,omitempty"`
+	// Result is the tool_result content: a string or a list of blocks.
+	Result any `yaml:"result,omitempty" json:"result,omitempty"`
+	// IsError marks the result as an error (and sends PostToolUseFailure
+	// instead of PostToolUse).
+	IsError bool `yaml:"isError,omitempty" json:"isError,omitempty"`
+	// ToolUseResult is the structured tool_use_result of the user frame.
+	ToolUseResult any `yaml:"toolUseResult,omitempty" json:"toolUseResult,omitempty"`
+	// WriteFile writes a file (path relative to cwd) before the result, as the
+	// real tool would.
+	WriteFile *FileWrite `yaml:"writeFile,omitempty" json:"writeFile,omitempty"`
+}
+
+// FileWrite is a file the fake writes while running a tool.
+type FileWrite struct {
+	Path    string `yaml:"path" json:"path"`
+	Content string `yaml:"content" json:"content"`
+}
+
+// ToolResultStep is a user tool_result frame on its own (late results,
+// subagent results).
+type ToolResultStep struct {
+	ToolUseID       string `yaml:"toolUseId" json:"toolUseId"`
+	Result          any    `yaml:"result,omitempty" json:"result,omitempty"`
+	IsError         bool   `yaml:"isError,omitempty" json:"isError,omitempty"`
+	ToolUseResult   any    `yaml:"toolUseResult,omitempty" json:"toolUseResult,omitempty"`
+	ParentToolUseID string `yaml:"parentToolUseId,omitempty" json:"parentToolUseId,omitempty"`
+}
+
+// HookStep is a hook_callback round trip.
+type HookStep struct {
+	// Event is the hook event name (PostToolUse, SubagentStart, PostCompact, ...).
+	Event string `yaml:"event" json:"event"`
+	// ToolUseID is sent as hook_callback.tool_use_id and input.tool_use_id.
+	ToolUseID string `yaml:"toolUseId,omitempty" json:"toolUseId,omitempty"`
+	// Input is merged over the common hook input (session_id,
+	// transcript_path, cwd, permission_mode, hook_event_name).
+	Input map[string]any `yaml:"input,omitempty" json:"input,omitempty"`
+}
+
+// Pause events.
+const (
+	// PauseInterrupt waits for the host's interrupt; the turn then ends as
+	// interrupted.
+	PauseInterrupt = "interrupt"
+	// PausePrompt waits until another user message has been queued.
+	PausePrompt = "prompt"
+	// PauseControlPrefix + subtype waits for that host control request, e.g.
+	// "control:stop_task".
+	PauseControlPrefix = "control:"
+)
+
+// PauseStep blocks the turn until Until happens.
+type PauseStep struct {
+	Until string `yaml:"until" json:"until"`
+}
+
+// ExitStep ends the fake CLI process.
+type ExitStep struct {
+	Code   int    `yaml:"code,omitempty" json:"code,omitempty"`
+	Stderr string `yaml:"stderr,omitempty" json:"stderr,omitempty"`
+}

@@ -1,0 +1,74 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+)
+
+// IDs hands out deterministic UUIDs: 00000000-0000-4000-8NNN-CCCCCCCCCCCC,
+// where NNN is the namespace and C a counter starting at 1. Scripted ids are
+// stable from run to run, so goldens keep them verbatim, and two namespaces
+// never collide (the fake CLI uses one per process generation, transcripts
+// use their own).
+type IDs struct {
+	ns uint16
+	n  uint64
+}
+
+// Namespaces of deterministic ids.
+const (
+	// NSFakeCLI is the first namespace of fake CLI frames; a resumed or
+	// forked process adds its generation.
+	NSFakeCLI uint16 = 0x000
+	// NSTranscript is the namespace of rows in stored scenario transcripts.
+	NSTranscript uint16 = 0x100
+	// NSSession is the namespace of session ids the fake CLI makes up when
+	// the host gives none.
+	NSSession uint16 = 0x200
+)
+
+// NewIDs returns a generator for namespace ns (0..0xfff).
+func NewIDs(ns uint16) *IDs { return &IDs{ns: ns & 0xfff} }
+
+// UUID returns the next id.
+func (g *IDs) UUID() string {
+	g.n++
+	return FixedUUID(g.ns, g.n)
+}
+
+// FixedUUID formats the id of counter n in namespace ns.
+func FixedUUID(ns uint16, n uint64) string {
+	return fmt.Sprintf("00000000-0000-4000-8%03x-%012x", ns&0xfff, n&0xffffffffffff)
+}
+
+// ToolID is the default tool_use id of a tool: toolu_<lowercase name>, e.g.
+// toolu_bash for Bash. Characters outside [a-z0-9_] become _.
+func ToolID(name string) string {
+	b := []byte("toolu_")
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
+			b = append(b, c)
+		default:
+			b = append(b, '_')
+		}
+	}
+	return string(b)
+}
+
+// Clock is a deterministic clock for scripted timestamps: it starts at
+// ClockBase and moves one millisecond per call.
+type Clock struct{ n int64 }
+
+// ClockBase is the first timestamp of every scripted run.
+var ClockBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Next returns the next timestamp in the CLI's format (RFC 3339, millisecond
+// precision, Z).
+func (c *Clock) Next() string {
+	c.n++
+	return ClockBase.Add(time.Duration(c.n) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+}

@@ -1,0 +1,104 @@
+package scenario
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// CLI-side placeholders, filled in by the fake CLI.
+const (
+	VarCwd            = "cwd"
+	VarHome           = "home"
+	VarConfigDir      = "config_dir"
+	VarSessionID      = "session_id"
+	VarTranscriptPath = "transcript_path"
+	// VarDenyMessage is the message of the permission answer that denied the
+	// current tool; only the deny branch of a tool call uses it.
+	VarDenyMessage = "deny_message"
+)
+
+// CLIPlaceholders are the names a cli section may use.
+var CLIPlaceholders = []string{VarCwd, VarHome, VarConfigDir, VarSessionID, VarTranscriptPath, VarDenyMessage}
+
+// ClientPlaceholders are the names a client section may use; saved.NAME.PATH
+// is also allowed.
+var ClientPlaceholders = []string{"sessionId", "cwd", "home"}
+
+var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
+
+// Expand returns a deep copy of v with every {{name}} in string values
+// replaced by vars[name]. Unknown names stay as they are.
+func Expand(v any, vars map[string]string) any {
+	switch t := v.(type) {
+	case string:
+		return ExpandString(t, vars)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = Expand(e, vars)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = Expand(e, vars)
+		}
+		return out
+	case []map[string]any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = Expand(e, vars)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// ExpandString replaces {{name}} in s.
+func ExpandString(s string, vars map[string]string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	return placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
+		name := placeholderRE.FindStringSubmatch(m)[1]
+		if val, ok := vars[name]; ok {
+			return val
+		}
+		return m
+	})
+}
+
+// Placeholders lists the distinct placeholder names used in v, sorted.
+func Placeholders(v any) []string {
+	seen := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case string:
+			for _, m := range placeholderRE.FindAllStringSubmatch(t, -1) {
+				seen[m[1]] = true
+			}
+		case map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case []map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
