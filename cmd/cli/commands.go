@@ -1,6 +1,19 @@
 package cli
 
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/airwire/airwire/cmd/clishim"
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/cmd/fakecli"
+	"github.com/airwire/airwire/cmd/journal"
+	"github.com/airwire/airwire/cmd/record"
+)
+
 // Commands added by other packages are listed here, one line each.
 func init() {
-	registry = append(registry)
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return record.NewCmdRecord(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return journal.NewCmdJournal(f) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return clishim.NewCmdCLIShim(f) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) })
 }

@@ -118,6 +118,9 @@ func (e *Entry) Frame() []byte {
 	var b []byte
 	switch e.Kind {
 	case KindMsg:
+		if e.Text != nil { // a whole document: text is exact, msg compacted
+			return []byte(*e.Text)
+		}
 		b = append(b, e.Lead...)
 		b = append(b, e.Msg...)
 		b = append(b, e.Trail...)
@@ -128,7 +131,7 @@ func (e *Entry) Frame() []byte {
 		} else {
 			b = append(b, e.TextOf()...)
 		}
-		if e.Reason != ReasonTruncated {
+		if e.Reason != ReasonTruncated && e.Reason != ReasonDocument {
 			b = append(b, '\n')
 		}
 		return b
@@ -140,6 +143,10 @@ func (e *Entry) Frame() []byte {
 const (
 	ReasonTruncated = "truncated: the stream ended without a final newline"
 	ReasonTooLong   = "oversized: the line exceeds the recorder's limit; only its first bytes are kept"
+	// ReasonDocument marks the whole output of a CLI run that does not speak
+	// stream-json (--version); when it is JSON (auth status --json) the entry
+	// is a msg with the compacted JSON in msg and the exact bytes in text.
+	ReasonDocument = "document: the whole output of a non-stream-json run"
 )
 
 // TextOf returns the entry's text, or "".

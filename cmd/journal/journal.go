@@ -1,0 +1,21 @@
+// Package journal groups the `airwire journal` verbs (cat, stats).
+package journal
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/cmd/journal/cat"
+	"github.com/airwire/airwire/cmd/journal/stats"
+)
+
+// NewCmdJournal builds `airwire journal`.
+func NewCmdJournal(f *factory.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "journal <command>",
+		Short: "Read journals written by airwire record",
+	}
+	cmd.AddCommand(cat.NewCmdCat(f, nil))
+	cmd.AddCommand(stats.NewCmdStats(f, nil))
+	return cmd
+}

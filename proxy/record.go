@@ -1,0 +1,233 @@
+package proxy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/proxy/redact"
+)
+
+// RecordOptions are the inputs of Record.
+type RecordOptions struct {
+	// Argv is the agent command.
+	Argv []string
+	// Env is the agent's environment (KEY=VALUE).
+	Env []string
+	// Editor side: what the editor writes, and where the agent's output goes.
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Journal is the path of the journal file to create.
+	Journal string
+	// CLILane records agent ↔ Claude CLI traffic through the shim.
+	CLILane bool
+	// ShimArgv runs airwire's CLI shim: the airwire binary and its hidden
+	// subcommand. Needed with CLILane.
+	ShimArgv []string
+	// Redact replaces secrets before anything is written (default on in the command).
+	Redact bool
+	// Version is written in the journal header.
+	Version string
+	// DrainTimeout bounds the wait for the agent's stdout and stderr to end
+	// after the agent exited (a grandchild may hold them open).
+	DrainTimeout time.Duration
+}
+
+// RecordResult says how the recorded agent ended.
+type RecordResult struct {
+	Code    int // the exit code a shell would report (128+n for signal n)
+	Exit    journal.Exit
+	Entries uint64
+}
+
+// Record runs the agent between the editor's streams and the journal, byte
+// for byte, until the agent exits. Signals are forwarded; the child is
+// always reaped before Record returns.
+func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
+	if len(opts.Argv) == 0 {
+		return RecordResult{}, fmt.Errorf("no agent command")
+	}
+	if opts.DrainTimeout == 0 {
+		opts.DrainTimeout = 2 * time.Second
+	}
+	env := append([]string(nil), opts.Env...)
+	var red *redact.Redactor
+	if opts.Redact {
+		red = redact.New(redact.WithEnv(env))
+	}
+	hdr := journal.Header{Airwire: opts.Version, AgentCmd: opts.Argv, Env: envNames(env), Redaction: "off"}
+	if red != nil {
+		hdr.Redaction = "on"
+		hdr.AgentCmd, _ = red.Argv(opts.Argv)
+	}
+	w, err := journal.Create(opts.Journal, hdr)
+	if err != nil {
+		return RecordResult{}, fmt.Errorf("cannot create the journal: %w", err)
+	}
+	rec := NewRecorder(w, WithRedactor(red))
+
+	var shim *ShimListener
+	if opts.CLILane {
+		shim, err = ListenShim(rec)
+		if err == nil {
+			env, err = shimEnv(shim, env, opts.ShimArgv)
+		}
+		if err != nil {
+			rec.Close()
+			w.Close()
+			if shim != nil {
+				shim.Close()
+			}
+			return RecordResult{}, fmt.Errorf("--cli-lane: %w", err)
+		}
+	}
+
+	res, runErr := runAgent(ctx, rec, opts, env)
+	if shim != nil {
+		shim.Close()
+	}
+	rec.Close()
+	res.Entries = w.Seq()
+	if cerr := w.Close(); runErr == nil && cerr != nil {
+		runErr = cerr
+	}
+	return res, runErr
+}
+
+// shimEnv installs the CLI shim: a small executable script in the shim's
+// private directory that execs airwire's shim subcommand, named by
+// CLAUDE_CODE_EXECUTABLE (adapters exec that path directly with CLI args).
+func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, error) {
+	if len(shimArgv) == 0 {
+		return nil, fmt.Errorf("no shim command")
+	}
+	orig, _ := envLookup(env, EnvClaudeExecutable)
+	real := orig
+	if real == "" {
+		if p, err := exec.LookPath("claude"); err == nil {
+			real = p
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("#!/bin/sh\nexec")
+	for _, a := range shimArgv {
+		sb.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	sb.WriteString(" \"$@\"\n")
+	script := filepath.Join(shim.Dir(), "claude")
+	if err := os.WriteFile(script, []byte(sb.String()), 0o700); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(env)+4)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == EnvClaudeExecutable || k == EnvShimSocket || k == EnvRealCLI || k == EnvOrigExecutable {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out,
+		EnvClaudeExecutable+"="+script,
+		EnvShimSocket+"="+shim.Path(),
+		EnvRealCLI+"="+real,
+		EnvOrigExecutable+"="+orig,
+	), nil
+}
+
+func envNames(env []string) []string {
+	names := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func runAgent(ctx context.Context, rec *Recorder, opts RecordOptions, env []string) (RecordResult, error) {
+	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
+	cmd.Env = env
+	cmd.SysProcAttr = childAttr()
+	agentIn, err := cmd.StdinPipe()
+	if err != nil {
+		return RecordResult{}, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return RecordResult{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return RecordResult{}, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	client := rec.NewConn(journal.LaneClient, "agent", journal.DirEditor, journal.DirAgent)
+	stderr := rec.NewStderr(journal.LaneClient, "agent")
+	if err := cmd.Start(); err != nil {
+		outR.Close()
+		errR.Close()
+		outW.Close()
+		errW.Close()
+		x := journal.Exit{Code: 127}
+		rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Argv: opts.Argv})
+		return RecordResult{Code: 127, Exit: x}, fmt.Errorf("cannot start the agent: %w", err)
+	}
+	outW.Close()
+	errW.Close()
+	rec.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneClient, Proc: "agent", Argv: opts.Argv, Pid: cmd.Process.Pid})
+	stop := make(chan struct{})
+	forwardSignals(cmd.Process, stop)
+
+	var drained sync.WaitGroup
+	drained.Add(2)
+	go func() {
+		defer drained.Done()
+		Pump(opts.Stdout, outR, client.Down, func(err error) {
+			rec.Note(journal.LaneClient, "agent", "the editor stopped reading the agent's output: "+err.Error())
+		})
+	}()
+	go func() {
+		defer drained.Done()
+		Pump(opts.Stderr, errR, stderr, nil)
+	}()
+	inDone := make(chan struct{})
+	go func() {
+		defer close(inDone)
+		Pump(agentIn, opts.Stdin, client.Up, nil)
+		agentIn.Close() // the editor closed its end: forward EOF
+	}()
+
+	state, werr := cmd.Process.Wait()
+	close(stop)
+	// The agent is gone; its output pipes end when its last holder exits.
+	done := make(chan struct{})
+	go func() { drained.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(opts.DrainTimeout):
+		rec.Note(journal.LaneClient, "agent", "the agent's output stayed open after it exited (held by a child process); stopped reading")
+		outR.Close()
+		errR.Close()
+		<-done
+	}
+	agentIn.Close()
+	// What the editor wrote before the exit is already queued; a reader
+	// blocked on the editor's stdin is left behind (it ends with the process).
+	select {
+	case <-inDone:
+	case <-time.After(50 * time.Millisecond):
+	}
+	x, code := exitOf(state, werr)
+	rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Pid: cmd.Process.Pid})
+	_ = ctx
+	return RecordResult{Code: code, Exit: x}, nil
+}

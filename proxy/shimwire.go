@@ -1,0 +1,292 @@
+package proxy
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/airwire/airwire/internal/journal"
+)
+
+// Environment variables shared by `airwire record --cli-lane` and its shim.
+const (
+	// EnvShimSocket is the unix socket the shim reports to.
+	EnvShimSocket = "AIRWIRE_SHIM_SOCKET"
+	// EnvRealCLI is the Claude CLI the shim starts.
+	EnvRealCLI = "AIRWIRE_REAL_CLI"
+	// EnvOrigExecutable keeps the agent's original CLAUDE_CODE_EXECUTABLE
+	// (empty when it had none); the shim restores it for the real CLI.
+	EnvOrigExecutable = "AIRWIRE_ORIG_CLAUDE_CODE_EXECUTABLE"
+	// EnvClaudeExecutable is how Claude Code adapters find their CLI.
+	EnvClaudeExecutable = "CLAUDE_CODE_EXECUTABLE"
+)
+
+// Shim wire frames: type (1 byte), stream (1 byte), length (4 bytes, big
+// endian), payload. The recorder answers every frame with one ack byte once
+// the frame is queued to the journal; the shim forwards only after the ack,
+// which keeps the journal's order causal across processes.
+const (
+	frameHello byte = 'H' // payload: shimHello JSON
+	frameData  byte = 'D' // payload: bytes of stream
+	frameEOF   byte = 'E' // stream ended
+	frameExit  byte = 'X' // payload: journal.Exit JSON
+	ackByte    byte = 'k'
+
+	streamToCLI   byte = 0 // agent → CLI (the CLI's stdin)
+	streamFromCLI byte = 1 // CLI → agent (stdout)
+	streamStderr  byte = 2
+)
+
+type shimHello struct {
+	Argv []string `json:"argv"`
+	Pid  int      `json:"pid"`
+}
+
+// shimClient is the shim's side of the socket. A nil *shimClient (no
+// recorder reachable) makes every call a no-op, so the agent keeps working.
+type shimClient struct {
+	mu   sync.Mutex
+	conn net.Conn
+	hdr  [6]byte
+	ack  [1]byte
+	dead bool
+}
+
+func dialShim(path string) (*shimClient, error) {
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	return &shimClient{conn: c}, nil
+}
+
+// send writes one frame and waits for its ack. After a failure the client
+// goes quiet: recording is lost from then on, forwarding is not.
+func (c *shimClient) send(typ, stream byte, payload []byte) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead {
+		return
+	}
+	c.hdr[0], c.hdr[1] = typ, stream
+	binary.BigEndian.PutUint32(c.hdr[2:], uint32(len(payload)))
+	if _, err := c.conn.Write(c.hdr[:]); err != nil {
+		c.dead = true
+		return
+	}
+	if _, err := c.conn.Write(payload); err != nil {
+		c.dead = true
+		return
+	}
+	if _, err := io.ReadFull(c.conn, c.ack[:]); err != nil {
+		c.dead = true
+	}
+}
+
+func (c *shimClient) close() {
+	if c != nil {
+		c.conn.Close()
+	}
+}
+
+// ShimListener accepts shim connections for a Recorder.
+type ShimListener struct {
+	r    *Recorder
+	ln   net.Listener
+	dir  string
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	cons map[net.Conn]bool
+}
+
+// ListenShim opens a unix socket in a private temporary directory.
+func ListenShim(r *Recorder) (*ShimListener, error) {
+	dir, err := os.MkdirTemp("", "airwire-shim-")
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("unix", dir+"/recorder.sock")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	l := &ShimListener{r: r, ln: ln, dir: dir, cons: map[net.Conn]bool{}}
+	l.wg.Add(1)
+	go l.accept()
+	return l, nil
+}
+
+// Path is the socket path.
+func (l *ShimListener) Path() string { return l.ln.Addr().String() }
+
+// Dir is the private directory holding the socket (and the shim script).
+func (l *ShimListener) Dir() string { return l.dir }
+
+func (l *ShimListener) accept() {
+	defer l.wg.Done()
+	for {
+		c, err := l.ln.Accept()
+		if err != nil {
+			return
+		}
+		l.mu.Lock()
+		l.cons[c] = true
+		l.mu.Unlock()
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			l.serve(c)
+			l.mu.Lock()
+			delete(l.cons, c)
+			l.mu.Unlock()
+		}()
+	}
+}
+
+// Close stops accepting, waits for open shims up to their end (the caller
+// closes it after the agent exited, when shims are gone or going), and
+// removes the directory.
+func (l *ShimListener) Close() {
+	l.ln.Close()
+	l.mu.Lock()
+	for c := range l.cons {
+		c.SetReadDeadline(deadlineSoon())
+	}
+	l.mu.Unlock()
+	l.wg.Wait()
+	os.RemoveAll(l.dir)
+}
+
+// serve records one CLI process.
+func (l *ShimListener) serve(c net.Conn) {
+	defer c.Close()
+	var (
+		hdr     [6]byte
+		proc    string
+		conn    Conn
+		stderr  *Stream
+		open    [3]bool
+		exited  bool
+		payload []byte
+	)
+	streams := func(id byte) *Stream {
+		switch id {
+		case streamToCLI:
+			return conn.Up
+		case streamFromCLI:
+			return conn.Down
+		case streamStderr:
+			return stderr
+		}
+		return nil
+	}
+	defer func() {
+		if proc == "" {
+			return
+		}
+		for i, o := range open {
+			if o {
+				streams(byte(i)).Close()
+			}
+		}
+		if !exited {
+			l.r.Note(journal.LaneCLI, proc, "the CLI shim's connection ended before it reported an exit")
+		}
+	}()
+	for {
+		if _, err := io.ReadFull(c, hdr[:]); err != nil {
+			return
+		}
+		n := binary.BigEndian.Uint32(hdr[2:])
+		typ, sid := hdr[0], hdr[1]
+		var s *Stream
+		if proc != "" {
+			s = streams(sid)
+		}
+		switch {
+		case typ == frameData && s != nil && n <= chunkSize:
+			buf := s.Buffer()
+			if _, err := io.ReadFull(c, (*buf)[:n]); err != nil {
+				s.release(buf)
+				return
+			}
+			s.Submit(buf, int(n))
+		default:
+			if n > 1<<20 {
+				return // not a shim
+			}
+			if cap(payload) < int(n) {
+				payload = make([]byte, n)
+			}
+			payload = payload[:n]
+			if _, err := io.ReadFull(c, payload); err != nil {
+				return
+			}
+			switch {
+			case typ == frameHello && proc == "":
+				var h shimHello
+				if json.Unmarshal(payload, &h) != nil {
+					return
+				}
+				proc = l.r.NextProc()
+				l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: h.Argv, Pid: h.Pid})
+				conn = l.r.NewConn(journal.LaneCLI, proc, journal.DirAgent, journal.DirCLI)
+				stderr = l.r.NewStderr(journal.LaneCLI, proc)
+				if !isStreamJSON(h.Argv) {
+					conn.Up.whole, conn.Down.whole = true, true
+					conn.Up.label, conn.Down.label = runLabel(h.Argv), runLabel(h.Argv)
+				}
+				open = [3]bool{true, true, true}
+			case typ == frameEOF && s != nil && open[sid]:
+				s.Close()
+				open[sid] = false
+			case typ == frameExit && proc != "":
+				var x journal.Exit
+				if json.Unmarshal(payload, &x) != nil {
+					return
+				}
+				for i, o := range open {
+					if o {
+						streams(byte(i)).Close()
+						open[i] = false
+					}
+				}
+				l.r.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneCLI, Proc: proc, Exit: &x})
+				exited = true
+			default:
+				l.r.Note(journal.LaneCLI, proc, fmt.Sprintf("unexpected shim frame %q", typ))
+				return
+			}
+		}
+		if _, err := c.Write([]byte{ackByte}); err != nil {
+			return
+		}
+	}
+}
+
+var errNoRealCLI = errors.New("no Claude Code CLI to start: set CLAUDE_CODE_EXECUTABLE for airwire record, or put claude on PATH")
+
+// runLabel names a CLI run by its leading words ("auth status") or, when it
+// starts with a flag, by that flag ("--version").
+func runLabel(argv []string) string {
+	var words []string
+	for _, a := range argv[min(1, len(argv)):] {
+		if len(a) > 0 && a[0] == '-' {
+			if len(words) == 0 {
+				return a
+			}
+			break
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,94 @@
+// Command agent is a stand-in ACP agent for the proxy tests. Modes:
+//
+//	echo        copy stdin to stdout byte for byte; exit 0 at EOF
+//	sink        read stdin to EOF, print the byte count on stdout
+//	emit FILE   write FILE to stdout, then exit 0
+//	stream N    write N JSON lines, print "ready PID" on stderr, sleep
+//	spawn-cli   for each stdin line "ARGS…", run $CLAUDE_CODE_EXECUTABLE
+//	            with those args, write "hello" lines to it, copy its
+//	            stdout to our stdout
+//	fake-cli    act as a stream-json CLI: answer each stdin line with
+//	            {"type":"echo","n":N}; print {"loggedIn":false} for auth
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "agent: mode?")
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "echo":
+		fmt.Fprintln(os.Stderr, "agent: echo starting")
+		if _, err := io.Copy(os.Stdout, os.Stdin); err != nil {
+			os.Exit(1)
+		}
+	case "sink":
+		n, _ := io.Copy(io.Discard, os.Stdin)
+		fmt.Println(n)
+	case "emit":
+		b, err := os.ReadFile(os.Args[2])
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.Write(b)
+	case "stream":
+		n, _ := strconv.Atoi(os.Args[2])
+		w := bufio.NewWriter(os.Stdout)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","n":%d}}`+"\n", i)
+		}
+		w.Flush()
+		fmt.Fprintf(os.Stderr, "ready %d\n", os.Getpid())
+		time.Sleep(time.Hour)
+	case "spawn-cli":
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			args := strings.Fields(sc.Text())
+			cmd := exec.Command(os.Getenv("CLAUDE_CODE_EXECUTABLE"), args...)
+			in, _ := cmd.StdinPipe()
+			cmd.Stdout = os.Stdout
+			cmd.Stderr = os.Stderr
+			if err := cmd.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, "agent: spawn:", err)
+				os.Exit(3)
+			}
+			if len(args) > 0 && args[0] != "auth" {
+				fmt.Fprintln(in, `{"type":"control_request","request_id":"r1","request":{"subtype":"initialize"}}`)
+				fmt.Fprintln(in, `{"type":"user","message":{"role":"user","content":"hi sk-ant-api03-abcdefghijkl"}}`)
+			}
+			in.Close()
+			cmd.Wait()
+		}
+	case "fake-cli":
+		if len(os.Args) > 2 && os.Args[2] == "auth" {
+			fmt.Print("{\n  \"loggedIn\": false\n}\n")
+			fmt.Fprintln(os.Stderr, "fake-cli: auth done")
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "fake-cli: exe=%s\n", os.Getenv("CLAUDE_CODE_EXECUTABLE"))
+		sc := bufio.NewScanner(os.Stdin)
+		n := 0
+		for sc.Scan() {
+			n++
+			if strings.Contains(sc.Text(), "control_request") {
+				fmt.Printf(`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{}}}` + "\n")
+				continue
+			}
+			fmt.Printf(`{"type":"echo","n":%d}`+"\n", n)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "agent: unknown mode")
+		os.Exit(2)
+	}
+}
