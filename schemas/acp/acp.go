@@ -53,6 +53,10 @@ type Issue struct {
 	// Def names the $def that failed, or the union branch that was meant,
 	// e.g. "SessionUpdate[sessionUpdate=tool_call]".
 	Def string
+	// Lenient is true when the failing value sits under a property marked
+	// x-deserialize-default-on-error: the reference SDKs drop such a value
+	// instead of rejecting the message, so callers may grade it a warning.
+	Lenient bool
 }
 
 // Schema is one loaded ACP schema file.
@@ -330,16 +334,18 @@ func (s *Schema) validateAt(ptr, def string, inst any, base string, depth int) (
 		return nil, nil
 	}
 	var locs []unionLoc
+	var lenient []string
 	if depth < 16 {
-		s.navigate(ptr, inst, "", &locs, 0)
+		s.navigate(ptr, inst, "", &locs, &lenient, 0)
 	}
 	var out []Issue
 	for _, v := range verdict.FromResult(r) {
 		if under(v.Pointer, locs) {
 			continue
 		}
+		soft := underAny(v.Pointer, lenient)
 		v.Pointer = base + v.Pointer
-		out = append(out, Issue{Violation: v, Def: def})
+		out = append(out, Issue{Violation: v, Def: def, Lenient: soft})
 	}
 	for _, l := range locs {
 		name := fmt.Sprintf("%s[%s=%s]", l.u.def, l.u.disc, l.value)
@@ -355,10 +361,24 @@ func (s *Schema) validateAt(ptr, def string, inst any, base string, depth int) (
 			if err != nil {
 				return nil, err
 			}
+			if underAny(l.path, lenient) {
+				for i := range sub {
+					sub[i].Lenient = true
+				}
+			}
 			out = append(out, sub...)
 		}
 	}
 	return out, nil
+}
+
+func underAny(p string, prefixes []string) bool {
+	for _, l := range prefixes {
+		if p == l || strings.HasPrefix(p, l+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func under(p string, locs []unionLoc) bool {
@@ -381,13 +401,16 @@ type unionLoc struct {
 
 // navigate walks inst along the schema at ptr and records the outermost
 // discriminated unions it meets, with the branch the discriminator picks.
-func (s *Schema) navigate(ptr string, inst any, path string, out *[]unionLoc, depth int) {
+func (s *Schema) navigate(ptr string, inst any, path string, out *[]unionLoc, lenient *[]string, depth int) {
 	if depth > 48 {
 		return
 	}
 	node, ok := s.lookup(ptr).(map[string]any)
 	if !ok {
 		return
+	}
+	if node["x-deserialize-default-on-error"] == true {
+		*lenient = append(*lenient, path)
 	}
 	if u := s.unions[ptr]; u != nil {
 		for _, l := range *out {
@@ -418,12 +441,12 @@ func (s *Schema) navigate(ptr string, inst any, path string, out *[]unionLoc, de
 		return
 	}
 	if ref, ok := node["$ref"].(string); ok && strings.HasPrefix(ref, "#/") {
-		s.navigate(ref, inst, path, out, depth+1)
+		s.navigate(ref, inst, path, out, lenient, depth+1)
 	}
 	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
 		if arr, ok := node[kw].([]any); ok {
 			for i := range arr {
-				s.navigate(ptr+"/"+kw+"/"+strconv.Itoa(i), inst, path, out, depth+1)
+				s.navigate(ptr+"/"+kw+"/"+strconv.Itoa(i), inst, path, out, lenient, depth+1)
 			}
 		}
 	}
@@ -433,15 +456,15 @@ func (s *Schema) navigate(ptr string, inst any, path string, out *[]unionLoc, de
 		_, hasAdd := node["additionalProperties"].(map[string]any)
 		for k, v := range t {
 			if _, ok := props[k]; ok {
-				s.navigate(ptr+"/properties/"+escape(k), v, path+"/"+escape(k), out, depth+1)
+				s.navigate(ptr+"/properties/"+escape(k), v, path+"/"+escape(k), out, lenient, depth+1)
 			} else if hasAdd {
-				s.navigate(ptr+"/additionalProperties", v, path+"/"+escape(k), out, depth+1)
+				s.navigate(ptr+"/additionalProperties", v, path+"/"+escape(k), out, lenient, depth+1)
 			}
 		}
 	case []any:
 		if _, ok := node["items"].(map[string]any); ok {
 			for i, v := range t {
-				s.navigate(ptr+"/items", v, path+"/"+strconv.Itoa(i), out, depth+1)
+				s.navigate(ptr+"/items", v, path+"/"+strconv.Itoa(i), out, lenient, depth+1)
 			}
 		}
 	}

@@ -143,6 +143,14 @@ func TestResultAndError(t *testing.T) {
 	if len(is) == 0 || is[0].Pointer != "/stopReason" {
 		t.Fatalf("bad stopReason: %+v", is)
 	}
+	is, _ = s.Result("session/prompt", decode(t, `{"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":2,"totalTokens":null}}`))
+	if len(is) == 0 || !is[len(is)-1].Lenient {
+		t.Fatalf("null totalTokens under a default-on-error usage: %+v", is)
+	}
+	is, _ = s.Result("session/prompt", decode(t, `{"stopReason":"finished"}`))
+	if len(is) == 0 || is[0].Lenient {
+		t.Fatalf("stopReason is not lenient: %+v", is)
+	}
 	is, _ = s.Error(decode(t, `{"code":"x","message":"m"}`))
 	if len(is) == 0 {
 		t.Fatal("string error code accepted")

@@ -1,0 +1,266 @@
+package validate
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// extUpdates are the AIR session update kinds that ACP v1 does not define.
+var extUpdates = map[string]struct {
+	schema, section string
+}{
+	"async_task_spawned":      {"async-task-spawned", SectionAsyncTasks},
+	"async_task_progress":     {"async-task-progress", SectionAsyncTasks},
+	"async_task_state_update": {"async-task-state-update", SectionAsyncTasks},
+	"subagent_spawned":        {"subagent-spawned", SectionSubagents},
+	"subagent_state_update":   {"subagent-state-update", SectionSubagents},
+}
+
+func (c *checker) sessionUpdate(params any) {
+	upd := field(params, "update")
+	c.update, _ = field(upd, "sessionUpdate").(string)
+	sid, _ := field(params, "sessionId").(string)
+	st := &c.v.st
+	if ext, ok := extUpdates[c.update]; ok {
+		if !c.fromAgent() {
+			c.add("/method", "acp-method-side", SectionACP, SeverityError, "only the agent sends session/update")
+		}
+		if sid == "" {
+			c.add("/params/sessionId", "acp:#/$defs/SessionNotification", SectionACP, SeverityError, "sessionId is required")
+		}
+		if st.initSeen {
+			gate, ok := "asyncTasks", st.caps["asyncTasks"]
+			if ext.section == SectionSubagents {
+				gate, ok = "nativeSubagentSessions", st.caps["nativeSubagentSessions"] || st.subagentsCanonical
+			}
+			if !st.air && ext.section == SectionAsyncTasks || !ok {
+				c.add("/params/update/sessionUpdate", "air-gate", ext.section, SeverityError, "%s goes only to a client that declared %s", c.update, gate)
+			}
+		}
+		c.airSchema(ext.schema, upd, "/params/update")
+	} else {
+		c.checkMethod("session/update", "notification", params, "/params")
+	}
+	if !c.fromAgent() || sid == "" {
+		return
+	}
+	if st.initSeen && !st.sessions[sid] {
+		c.add("/params/sessionId", "session-update-before-session", SectionACP, SeverityError,
+			"session/update for session %s before its session/new, session/load, session/resume or session/fork response (or a subagent announcement)", sid)
+	}
+	switch c.update {
+	case "tool_call":
+		if id, ok := field(upd, "toolCallId").(string); ok {
+			st.toolCalls[sid+"\x00"+id] = true
+		}
+	case "subagent_spawned":
+		if child, ok := field(upd, "subagentSessionId").(string); ok {
+			st.sessions[child] = true
+		}
+	case "subagent_update":
+		if child, ok := field(upd, "sessionId").(string); ok {
+			st.sessions[child] = true
+		}
+	}
+}
+
+func (c *checker) onInitializeRequest(params any) {
+	st := &c.v.st
+	st.reset()
+	st.initSeen = true
+	caps := field(params, "clientCapabilities")
+	_, st.subagentsCanonical = field(caps, "subagents").(map[string]any)
+	decl, ok := path(caps, "_meta", "jetbrains", "air").(map[string]any)
+	if !ok {
+		return
+	}
+	st.air = true
+	n, isNum := decl["version"].(json.Number)
+	list, isList := decl["capabilities"].([]any)
+	if v, err := n.Int64(); !isNum || err != nil || v < 1 || !isList {
+		return // a malformed declaration enables no capability
+	}
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			st.caps[s] = true
+		}
+	}
+}
+
+var sessionIndexFamily = []string{"sessionIndex", "sessionArchive", "sessionRename", "sessionListSubscribe"}
+
+func (c *checker) onInitializeResponse(result any) {
+	st := &c.v.st
+	if !st.initSeen || !st.air {
+		return
+	}
+	decl, ok := path(result, "_meta", "jetbrains", "air").(map[string]any)
+	if !ok {
+		c.add("/result/_meta/jetbrains/air", "agent-declaration-missing", SectionAgentDecl, SeverityError, "the initialize response of an AIR client carries the agent declaration")
+		return
+	}
+	list, _ := decl["capabilities"].([]any)
+	adv := map[string]bool{}
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			adv[s] = true
+		}
+	}
+	for _, k := range sessionIndexFamily {
+		switch {
+		case adv[k] && !st.caps["sessionIndex"]:
+			c.add("/result/_meta/jetbrains/air/capabilities", "session-index-advertised", SectionAgentDecl, SeverityError,
+				"%s is advertised only to a client that declared sessionIndex", k)
+		case !adv[k] && adv["sessionIndex"]:
+			c.add("/result/_meta/jetbrains/air/capabilities", "session-index-advertised", SectionAgentDecl, SeverityError,
+				"the agent advertises %s exactly when it advertises sessionIndex", k)
+		}
+	}
+}
+
+// PermissionOptionIDs is the fixed option id set of "Permission presentation".
+var PermissionOptionIDs = map[string]bool{
+	"allow-once": true, "allow-with-updates": true, "allow-skill-exact": true, "allow-skill-prefix": true,
+	"exit-plan-auto": true, "exit-plan-bypass": true, "exit-plan-accept-edits": true, "exit-plan-default": true,
+	"exit-plan-clear-auto": true, "exit-plan-clear-bypass": true, "exit-plan-clear-accept-edits": true, "reject": true,
+}
+
+var kindRank = map[string]int{"allow_once": 0, "allow_always": 1, "reject_once": 2, "reject_always": 2}
+
+func (c *checker) permissionRequest(params any) {
+	if !c.fromAgent() {
+		return
+	}
+	st := &c.v.st
+	sid, _ := field(params, "sessionId").(string)
+	tc, _ := path(params, "toolCall", "toolCallId").(string)
+	if st.initSeen && sid != "" && tc != "" && !st.toolCalls[sid+"\x00"+tc] {
+		c.add("/params/toolCall/toolCallId", "permission-after-tool-call", SectionPermission, SeverityError,
+			"the tool_call %s must go out before its session/request_permission", tc)
+	}
+	opts, _ := field(params, "options").([]any)
+	last := -1
+	for i, o := range opts {
+		id, _ := field(o, "optionId").(string)
+		kind, _ := field(o, "kind").(string)
+		base := "/params/options/" + strconv.Itoa(i)
+		if !PermissionOptionIDs[id] {
+			c.add(base+"/optionId", "permission-option-id", SectionPermission, SeverityError, "option id %q is not in the fixed set", id)
+		}
+		if r, ok := kindRank[kind]; ok {
+			if r < last {
+				c.add(base+"/kind", "permission-option-order", SectionPermission, SeverityError, "options are grouped allow_once, then allow_always, then reject; %s comes after a later group", kind)
+			}
+			if r > last {
+				last = r
+			}
+		}
+	}
+}
+
+func (c *checker) permissionResponse(reqParams, result any) {
+	if c.fromAgent() {
+		return
+	}
+	outcome := field(result, "outcome")
+	if field(outcome, "outcome") != "selected" {
+		return
+	}
+	id, _ := field(outcome, "optionId").(string)
+	opts, _ := field(reqParams, "options").([]any)
+	for _, o := range opts {
+		if field(o, "optionId") == id {
+			return
+		}
+	}
+	c.add("/result/outcome/optionId", "permission-answer-offered", SectionPermission, SeverityError, "the client must return an option id of the request unchanged; %q was not offered", id)
+}
+
+func (c *checker) elicitationResponse(reqParams, result any) {
+	if c.fromAgent() || field(result, "action") != "accept" {
+		return
+	}
+	props, ok := path(reqParams, "requestedSchema", "properties").(map[string]any)
+	if !ok {
+		return
+	}
+	content, _ := field(result, "content").(map[string]any)
+	for _, k := range sortedKeys(content) {
+		if _, ok := props[k]; !ok {
+			c.add("/result/content/"+escapeSeg(k), "elicitation-answer-fields", SectionQuestions, SeverityError, "answer field %s is not a property of the requested schema", k)
+		}
+	}
+	req, _ := path(reqParams, "requestedSchema", "required").([]any)
+	for _, r := range req {
+		if s, ok := r.(string); ok {
+			if _, ok := content[s]; !ok {
+				c.add("/result/content", "elicitation-answer-fields", SectionQuestions, SeverityError, "accepted answer lacks the required field %s", s)
+			}
+		}
+	}
+}
+
+func hookFailureRevision(c *checker, h hookCtx) {
+	id, _ := field(h.val, "id").(string)
+	n, _ := field(h.val, "revision").(json.Number)
+	rev, err := n.Int64()
+	if id == "" || err != nil {
+		return
+	}
+	if prev, ok := c.v.st.failureRev[id]; ok && rev <= prev {
+		c.add(h.ptr+"/revision", "session-failure-revision", SectionFailure, SeverityError, "revision %d of %s does not rise above %d", rev, id, prev)
+		return
+	}
+	c.v.st.failureRev[id] = rev
+}
+
+func hookRecommendedValue(c *checker, h hookCtx) {
+	want, _ := h.val.(string)
+	var values []string
+	var collect func(list any)
+	collect = func(list any) {
+		arr, _ := list.([]any)
+		for _, o := range arr {
+			if v, ok := field(o, "value").(string); ok {
+				values = append(values, v)
+			}
+			collect(field(o, "options"))
+		}
+	}
+	collect(h.parent["options"])
+	if !contains(values, want) {
+		c.add(h.ptr, "recommended-value-option", SectionRecommended, SeverityError, "recommendedValue %q names no option value of this selector", want)
+	}
+}
+
+func hookSkillPath(c *checker, h hookCtx) {
+	if h.air["kind"] != "skill" {
+		c.add(h.ptr, "skill-path-with-kind", SectionKeys, SeverityError, "skillPath goes together with kind: skill")
+	}
+}
+
+func hookCustomAnswer(c *checker, h hookCtx) {
+	q, _ := field(h.val, "questionId").(string)
+	if len(h.anc) == 0 {
+		return
+	}
+	props, _ := h.anc[len(h.anc)-1].(map[string]any)
+	if _, ok := props[q]; !ok {
+		c.add(h.ptr+"/questionId", "custom-answer-question", SectionQuestions, SeverityError, "questionId %q names no field of the requested schema", q)
+	}
+}
+
+func hookDiffPatch(c *checker, h hookCtx) {
+	if v, ok := h.parent["oldText"]; !ok || v != nil {
+		c.add(strings.TrimSuffix(h.ptr, "/_meta/jetbrains/air/diffPatch")+"/oldText", "diff-patch-placeholders", SectionDiffPatch, SeverityError, "a block with diffPatch has oldText: null")
+	}
+	if v, ok := h.parent["newText"]; !ok || v != "" {
+		c.add(strings.TrimSuffix(h.ptr, "/_meta/jetbrains/air/diffPatch")+"/newText", "diff-patch-placeholders", SectionDiffPatch, SeverityError, `a block with diffPatch has newText: ""`)
+	}
+	text, _ := field(h.val, "text").(string)
+	p, _ := h.parent["path"].(string)
+	for _, problem := range CheckPatchText(text, p) {
+		c.add(h.ptr+"/text", "diff-patch-text", SectionDiffPatch, SeverityError, "%s", problem)
+	}
+}

@@ -1,0 +1,357 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/airwire/airwire/schemas/acp"
+	"github.com/airwire/airwire/schemas/air"
+	"github.com/airwire/airwire/schemas/verdict"
+)
+
+// Section names used by findings that are not AIR payload schemas.
+const (
+	SectionACP           = "ACP schema"
+	SectionCompatibility = "Compatibility rule"
+	SectionKeys          = "AIR metadata keys"
+	SectionShared        = "JetBrains shared keys"
+	SectionRemoved       = "Removed keys"
+	SectionAgentDecl     = "Agent declaration"
+	SectionClientDecl    = "Client declaration"
+	SectionPermission    = "Permission presentation"
+	SectionDiffPatch     = "Diff patch"
+	SectionFailure       = "Session failure"
+	SectionSubagents     = "Native subagent sessions"
+	SectionSessionIndex  = "Session index"
+	SectionAsyncTasks    = "Async tasks"
+	SectionQuestions     = "Question custom answers"
+	SectionRecommended   = "Recommended config values"
+	SectionToolCalls     = "Tool call contract"
+)
+
+// Validator checks client-lane messages in order. It keeps the conversation
+// state the contract rules need (the client declaration, pending requests,
+// established sessions, tool calls, failure revisions). It is not safe for
+// concurrent use; feed one conversation per Validator.
+type Validator struct {
+	acp   *acp.Schema
+	air   *air.Set
+	side  Side
+	st    state
+	stats Stats
+}
+
+// Option configures a Validator.
+type Option func(*Validator)
+
+// WithSide keeps only the findings about messages of one sender.
+func WithSide(s Side) Option { return func(v *Validator) { v.side = s } }
+
+// New builds a Validator over a loaded ACP schema and the AIR schemas.
+func New(a *acp.Schema, s *air.Set, opts ...Option) *Validator {
+	v := &Validator{acp: a, air: s}
+	v.st.reset()
+	for _, o := range opts {
+		o(v)
+	}
+	return v
+}
+
+// Stats returns the counts so far.
+func (v *Validator) Stats() Stats { return v.stats }
+
+type pending struct {
+	method string
+	params any
+	seq    uint64
+}
+
+type state struct {
+	initSeen           bool
+	air                bool // the client declared _meta.jetbrains.air
+	caps               map[string]bool
+	subagentsCanonical bool
+	pending            map[string]*pending
+	sessions           map[string]bool
+	toolCalls          map[string]bool // session + "\x00" + toolCallId
+	failureRev         map[string]int64
+}
+
+func (s *state) reset() {
+	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{},
+		toolCalls: map[string]bool{}, failureRev: map[string]int64{}}
+}
+
+// checker holds the work on one message.
+type checker struct {
+	v        *Validator
+	m        Message
+	method   string
+	kind     string // request, notification, result or error
+	update   string // the sessionUpdate of a session/update
+	doc      map[string]any
+	findings []Finding
+}
+
+func (c *checker) add(ptr, rule, section string, sev Severity, format string, args ...any) {
+	c.findings = append(c.findings, Finding{Seq: c.m.Seq, Lane: c.m.Lane, Dir: c.m.Dir, Method: c.method,
+		Pointer: ptr, Rule: rule, Section: section, Severity: sev, Message: fmt.Sprintf(format, args...)})
+}
+
+// fromAgent reports whether the message was sent by the agent.
+func (c *checker) fromAgent() bool { return c.m.Dir == DirAgent }
+
+// Check validates one message and returns its findings (after the side
+// filter). Messages of other lanes are ignored.
+func (v *Validator) Check(m Message) []Finding {
+	if m.Lane == "" {
+		m.Lane = LaneACP
+	}
+	if m.Lane != LaneACP {
+		return nil
+	}
+	v.stats.Messages++
+	c := &checker{v: v, m: m}
+	c.run()
+	out := c.findings[:0]
+	for _, f := range c.findings {
+		if !v.keeps(f) {
+			continue
+		}
+		if f.Severity == SeverityError {
+			v.stats.Errors++
+		} else {
+			v.stats.Warnings++
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func idKey(id any) string {
+	switch t := id.(type) {
+	case string:
+		return "s:" + t
+	case json.Number:
+		return "n:" + t.String()
+	case nil:
+		return "null"
+	}
+	b, _ := json.Marshal(id)
+	return "x:" + string(b)
+}
+
+func other(dir string) string {
+	if dir == DirAgent {
+		return DirEditor
+	}
+	return DirAgent
+}
+
+func (c *checker) run() {
+	raw, err := acp.Decode(c.m.Msg)
+	if err != nil {
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "the frame is not JSON: %v", err)
+		return
+	}
+	doc, ok := raw.(map[string]any)
+	if !ok {
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "a JSON-RPC message must be an object")
+		return
+	}
+	c.doc = doc
+	if doc["jsonrpc"] != "2.0" {
+		c.add("/jsonrpc", "jsonrpc-envelope", SectionACP, SeverityError, `jsonrpc must be "2.0"`)
+	}
+	method, hasMethod := doc["method"].(string)
+	id, hasID := doc["id"]
+	switch {
+	case hasMethod && hasID:
+		c.method = method
+		c.request(method, id, doc["params"])
+	case hasMethod:
+		c.method = method
+		c.notification(method, doc["params"])
+	case hasID:
+		c.response(id, doc)
+	default:
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "neither a request, a notification nor a response")
+	}
+	c.locate()
+}
+
+func (c *checker) request(method string, id any, params any) {
+	c.kind = "request"
+	if method == "initialize" && c.m.Dir == DirEditor {
+		c.onInitializeRequest(params)
+	}
+	c.v.st.pending[c.m.Dir+"|"+idKey(id)] = &pending{method: method, params: params, seq: c.m.Seq}
+	c.checkMethod(method, "request", params, "/params")
+	switch method {
+	case "session/load", "session/resume":
+		if sid, ok := field(params, "sessionId").(string); ok {
+			c.v.st.sessions[sid] = true // load replays history before it answers
+		}
+	case "session/request_permission":
+		c.permissionRequest(params)
+	}
+}
+
+func (c *checker) notification(method string, params any) {
+	c.kind = "notification"
+	if method == "session/update" {
+		c.sessionUpdate(params)
+		return
+	}
+	c.checkMethod(method, "notification", params, "/params")
+}
+
+func (c *checker) response(id any, doc map[string]any) {
+	key := other(c.m.Dir) + "|" + idKey(id)
+	p := c.v.st.pending[key]
+	if p == nil {
+		c.add("/id", "jsonrpc-unmatched-response", SectionACP, SeverityWarning, "response to id %v, which no request of the other side used (or it was answered already)", id)
+		return
+	}
+	delete(c.v.st.pending, key)
+	c.method = p.method
+	if e, ok := doc["error"]; ok {
+		c.kind = "error"
+		if strings.HasPrefix(p.method, "_") {
+			return
+		}
+		issues, err := c.v.acp.Error(e)
+		c.acpIssues("/error", issues, err)
+		return
+	}
+	result, ok := doc["result"]
+	if !ok {
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "a response needs result or error")
+		return
+	}
+	c.kind = "result"
+	c.checkMethod(p.method, "result", result, "/result")
+	switch p.method {
+	case "initialize":
+		c.onInitializeResponse(result)
+	case "session/new", "session/fork":
+		if sid, ok := field(result, "sessionId").(string); ok {
+			c.v.st.sessions[sid] = true
+		}
+	case "session/request_permission":
+		c.permissionResponse(p.params, result)
+	case "elicitation/create":
+		c.elicitationResponse(p.params, result)
+	}
+}
+
+// checkMethod validates params (kind request or notification) or a result
+// against the ACP schema or, for a known AIR extension method, its AIR schema.
+func (c *checker) checkMethod(method, kind string, val any, ptr string) {
+	if strings.HasPrefix(method, "_") {
+		c.extMethod(method, kind, val, ptr)
+		return
+	}
+	m, ok := c.v.acp.Method(method)
+	if !ok {
+		c.add("/method", "acp-unknown-method", SectionACP, SeverityError, "%s is not an ACP v1 method (extension methods start with _)", method)
+		return
+	}
+	var side acp.Side
+	switch kind {
+	case "request":
+		side = m.RequestSide
+	case "notification":
+		side = m.NotificationSide
+	}
+	if side == acp.SideAgent && c.m.Dir != DirEditor || side == acp.SideClient && c.m.Dir != DirAgent {
+		c.add("/method", "acp-method-side", SectionACP, SeverityError, "%s %s is handled by the %s side, so the %s must not send it", method, kind, side, c.m.Dir)
+	}
+	var issues []acp.Issue
+	var err error
+	switch kind {
+	case "result":
+		issues, err = c.v.acp.Result(method, val)
+	default:
+		issues, err = c.v.acp.Params(method, kind == "notification", val)
+	}
+	c.acpIssues(ptr, issues, err)
+}
+
+func (c *checker) acpIssues(ptr string, issues []acp.Issue, err error) {
+	if err != nil {
+		c.add(ptr, "acp-internal", SectionACP, SeverityError, "cannot validate: %v", err)
+		return
+	}
+	for _, is := range issues {
+		if is.Lenient {
+			c.add(ptr+is.Pointer, "acp:#/$defs/"+is.Def, SectionACP, SeverityWarning,
+				"%s (the field is marked x-deserialize-default-on-error: SDKs drop the value instead of rejecting the message)", is.Message)
+			continue
+		}
+		c.add(ptr+is.Pointer, "acp:#/$defs/"+is.Def, SectionACP, SeverityError, "%s", is.Message)
+	}
+}
+
+// airSchema validates val with the AIR schema name and reports each violation
+// under ptr. It counts one AIR payload.
+func (c *checker) airSchema(name string, val any, ptr string) bool {
+	c.v.stats.AIRPayloads++
+	s := c.v.air.MustGet(name)
+	vs := s.ValidateValue(val)
+	for _, v := range vs {
+		c.add(ptr+v.Pointer, s.ID, s.Section, SeverityError, "%s", v.Message)
+	}
+	return len(vs) == 0
+}
+
+type extMethod struct {
+	params, result, notification string
+	section                      string
+	gate                         string // client capability needed before the agent sends it
+}
+
+// extMethods are the AIR extension methods that have schemas.
+var extMethods = map[string]extMethod{
+	"_session/rename":           {params: "session-rename-params", result: "session-rename-result", section: SectionSessionIndex},
+	"_session/archive":          {params: "session-archive-params", result: "session-archive-result", section: SectionSessionIndex},
+	"_session/unarchive":        {params: "session-unarchive-params", result: "session-unarchive-result", section: SectionSessionIndex},
+	"_session/list/subscribe":   {params: "session-list-subscribe-params", result: "session-list-subscribe-result", section: SectionSessionIndex},
+	"_session/list/unsubscribe": {params: "session-list-unsubscribe-params", result: "session-list-unsubscribe-result", section: SectionSessionIndex},
+	"_session/list/changes":     {notification: "session-list-changes", section: SectionSessionIndex, gate: "sessionIndex"},
+	"_session/goal":             {params: "session-goal-params", result: "session-goal-result", section: "Goal"},
+	"_session/async_task/stop":  {params: "session-async-task-stop-params", result: "session-async-task-stop-result", section: SectionAsyncTasks},
+}
+
+func (c *checker) extMethod(method, kind string, val any, ptr string) {
+	e, ok := extMethods[method]
+	if !ok {
+		return // another extension: ACP lets it through
+	}
+	name := map[string]string{"request": e.params, "result": e.result, "notification": e.notification}[kind]
+	if name == "" {
+		c.add("/method", "air-method-kind", e.section, SeverityError, "%s is not a %s", method, kind)
+		return
+	}
+	if e.gate != "" && c.fromAgent() && c.v.st.initSeen && !c.v.st.caps[e.gate] {
+		c.add("/method", "air-gate", e.section, SeverityError, "%s goes only to a client that declared %s", method, e.gate)
+	}
+	c.airSchema(name, val, ptr)
+}
+
+// field returns obj[key] when obj is a JSON object.
+func field(obj any, key string) any {
+	m, _ := obj.(map[string]any)
+	return m[key]
+}
+
+// path walks nested objects.
+func path(obj any, keys ...string) any {
+	for _, k := range keys {
+		obj = field(obj, k)
+	}
+	return obj
+}
+
+func ptr(segs ...string) string { return verdict.Pointer(segs...) }
