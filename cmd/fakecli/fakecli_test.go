@@ -1,0 +1,82 @@
+package fakecli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+)
+
+func TestNewCmdFakeCLI(t *testing.T) {
+	tests := []struct {
+		name string
+		argv []string
+	}{
+		{name: "no args", argv: []string{}},
+		{name: "version flag is not cobra's", argv: []string{"--version"}},
+		{name: "help flag is not cobra's", argv: []string{"--help"}},
+		{name: "adapter argv", argv: []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--permission-prompt-tool=stdio", "--replay-user-messages", ""}},
+		{name: "subcommand", argv: []string{"auth", "status", "--json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := factory.New("test", factory.WithIO(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}), factory.WithEnv(nil))
+			var got *FakeCLIOptions
+			cmd := NewCmdFakeCLI(f, func(o *FakeCLIOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.argv)
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			if got == nil {
+				t.Fatal("runF not called")
+			}
+			if !reflect.DeepEqual(got.Args, tt.argv) && !(len(got.Args) == 0 && len(tt.argv) == 0) {
+				t.Errorf("args = %q, want %q untouched", got.Args, tt.argv)
+			}
+		})
+	}
+}
+
+func TestRunFakeCLI(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantOut  string
+		wantErr  string
+		wantCode int
+	}{
+		{name: "version", args: []string{"--version"}, wantOut: "2.1.318 (Claude Code)\n"},
+		{name: "auth status exits 1", args: []string{"auth", "status", "--json"}, wantOut: `"loggedIn": false`, wantCode: 1},
+		{name: "bad option exits 1", args: []string{"--nope"}, wantErr: "unknown option '--nope'", wantCode: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			opts := &FakeCLIOptions{
+				IO:     factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+				Getenv: func(k string) string { return map[string]string{"HOME": t.TempDir()}[k] },
+				Getwd:  func() (string, error) { return t.TempDir(), nil },
+				Args:   tt.args,
+			}
+			err := runFakeCLI(context.Background(), opts)
+			var exit *cmdutil.ExitError
+			switch {
+			case tt.wantCode == 0 && err != nil:
+				t.Fatalf("err = %v", err)
+			case tt.wantCode != 0 && (!errors.As(err, &exit) || exit.Code != tt.wantCode):
+				t.Fatalf("err = %v, want exit %d", err, tt.wantCode)
+			}
+			if !strings.Contains(out.String(), tt.wantOut) {
+				t.Errorf("stdout = %q, want %q", out.String(), tt.wantOut)
+			}
+			if !strings.Contains(errOut.String(), tt.wantErr) {
+				t.Errorf("stderr = %q, want %q", errOut.String(), tt.wantErr)
+			}
+		})
+	}
+}

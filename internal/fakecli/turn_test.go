@@ -1,0 +1,362 @@
+package fakecli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const toolScript = `
+turns:
+  - steps:
+      - tool:
+          name: Write
+          input: {file_path: "{{cwd}}/a.txt", content: "hi\n"}
+          permission: ask
+          blockedPath: "{{cwd}}/a.txt"
+          decisionReason: "Write needs approval"
+          suggestions: [{type: setMode, mode: acceptEdits, destination: session}]
+          hooks: [PreToolUse, PostToolUse]
+          writeFile: {path: a.txt, content: "hi\n"}
+          result: "File created successfully"
+      - text: "Done."
+`
+
+// initHooks registers PreToolUse and PostToolUse callbacks like the adapter.
+func initHooks(p *proc) {
+	p.control("init", map[string]any{"subtype": "initialize", "hooks": map[string]any{
+		"PreToolUse":  []any{map[string]any{"hookCallbackIds": []any{"hook_3"}}},
+		"PostToolUse": []any{map[string]any{"hookCallbackIds": []any{"hook_4", "hook_5"}}},
+	}})
+	p.response("init")
+}
+
+func TestToolCallAllowed(t *testing.T) {
+	p := start(t, streamArgv, toolScript)
+	initHooks(p)
+	p.prompt("write it")
+	var seen []map[string]any
+	var canUse map[string]any
+	for {
+		f := p.next()
+		seen = append(seen, f)
+		if f["type"] == "control_request" {
+			req := f["request"].(map[string]any)
+			if req["subtype"] == "can_use_tool" {
+				canUse = req
+				p.answer(f, map[string]any{"behavior": "allow", "updatedInput": req["input"], "toolUseID": req["tool_use_id"]})
+			} else {
+				p.answer(f, map[string]any{"continue": true})
+			}
+		}
+		if isIdle(f) {
+			break
+		}
+	}
+	want := "state:running system:init status:requesting " +
+		"event:message_start event:content_block_start event:content_block_delta event:content_block_delta assistant event:content_block_stop event:message_delta event:message_stop " +
+		"hook:PreToolUse state:requires_action request:can_use_tool state:running hook:PostToolUse hook:PostToolUse user " +
+		"status:requesting event:message_start event:content_block_start event:content_block_delta event:content_block_delta assistant event:content_block_stop event:message_delta event:message_stop " +
+		"result:success state:idle"
+	if got := labels(seen); got != want {
+		t.Fatalf("frame order:\n got %s\nwant %s", got, want)
+	}
+	cwd, _ := filepath.EvalSymlinks(p.cwd)
+	if canUse["tool_use_id"] != "toolu_write" || canUse["blocked_path"] != cwd+"/a.txt" || canUse["decision_reason"] != "Write needs approval" {
+		t.Errorf("can_use_tool = %v", canUse)
+	}
+	if s, _ := canUse["permission_suggestions"].([]any); len(s) != 1 {
+		t.Errorf("permission_suggestions = %v", canUse["permission_suggestions"])
+	}
+	if b, err := os.ReadFile(filepath.Join(p.cwd, "a.txt")); err != nil || string(b) != "hi\n" {
+		t.Errorf("tool file = %q, %v", b, err)
+	}
+	res := seen[len(seen)-2]
+	if res["result"] != "Done." || res["num_turns"] != float64(2) || len(res["permission_denials"].([]any)) != 0 {
+		t.Errorf("result = %v", res)
+	}
+	// The hook input carries the tool and the common fields.
+	for _, f := range seen {
+		if label(f) == "hook:PostToolUse" {
+			in := f["request"].(map[string]any)["input"].(map[string]any)
+			if in["tool_name"] != "Write" || in["session_id"] != testSession || in["tool_response"] != "File created successfully" {
+				t.Errorf("PostToolUse input = %v", in)
+			}
+		}
+	}
+}
+
+func TestToolCallDenied(t *testing.T) {
+	p := start(t, streamArgv, toolScript)
+	initHooks(p)
+	p.prompt("write it")
+	var seen []map[string]any
+	for {
+		f := p.next()
+		seen = append(seen, f)
+		if f["type"] == "control_request" {
+			req := f["request"].(map[string]any)
+			if req["subtype"] == "can_use_tool" {
+				p.answer(f, map[string]any{"behavior": "deny", "message": "User refused", "toolUseID": req["tool_use_id"]})
+			} else {
+				p.answer(f, map[string]any{"continue": true})
+			}
+		}
+		if isIdle(f) {
+			break
+		}
+	}
+	got := labels(seen)
+	if strings.Contains(got, "hook:PostToolUse") {
+		t.Errorf("a denied tool must not run its PostToolUse hook: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(p.cwd, "a.txt")); err == nil {
+		t.Error("a denied tool wrote its file")
+	}
+	var toolResult map[string]any
+	for _, f := range seen {
+		if f["type"] == "user" {
+			toolResult = f["message"].(map[string]any)["content"].([]any)[0].(map[string]any)
+		}
+	}
+	if toolResult["content"] != "User refused" || toolResult["is_error"] != true {
+		t.Errorf("tool_result = %v", toolResult)
+	}
+	res := seen[len(seen)-2]
+	d := res["permission_denials"].([]any)
+	if len(d) != 1 || d[0].(map[string]any)["tool_use_id"] != "toolu_write" {
+		t.Errorf("permission_denials = %v", res["permission_denials"])
+	}
+}
+
+func TestInterruptDuringPause(t *testing.T) {
+	p := start(t, streamArgv, "turns: [{steps: [{text: partial}, {pause: {until: interrupt}}, {text: never}]}]\n")
+	p.prompt("go")
+	p.until(func(f map[string]any) bool { return f["type"] == "assistant" })
+	p.control("int", map[string]any{"subtype": "interrupt"})
+	fs := p.until(isIdle)
+	got := labels(fs)
+	if !strings.Contains(got, "user result:error_during_execution state:idle") {
+		t.Fatalf("interrupted turn ended with %s", got)
+	}
+	for _, f := range fs {
+		if f["type"] == "result" && f["terminal_reason"] != "aborted_streaming" {
+			t.Errorf("terminal_reason = %v", f["terminal_reason"])
+		}
+		if f["type"] == "assistant" {
+			t.Errorf("the step after the pause ran: %v", f)
+		}
+	}
+}
+
+func TestInterruptWithdrawsPendingPermission(t *testing.T) {
+	p := start(t, streamArgv, "turns: [{steps: [{tool: {name: Bash, input: {command: ls}, permission: ask}}]}]\n")
+	p.prompt("go")
+	fs := p.until(func(f map[string]any) bool { return label(f) == "request:can_use_tool" })
+	reqID := fs[len(fs)-1]["request_id"]
+	p.control("int", map[string]any{"subtype": "interrupt"})
+	rest := p.until(isIdle)
+	var cancelled bool
+	for _, f := range rest {
+		cancelled = cancelled || (f["type"] == "control_cancel_request" && f["request_id"] == reqID)
+	}
+	if !cancelled {
+		t.Errorf("no control_cancel_request for %v in %s", reqID, labels(rest))
+	}
+}
+
+func TestReplayUserMessages(t *testing.T) {
+	p := start(t, append(append([]string{}, streamArgv...), "--replay-user-messages", ""),
+		"turns: [{steps: [{tool: {name: Bash, input: {command: ls}, permission: ask}}]}]\n")
+	p.send(map[string]any{"type": "user", "uuid": "client-uuid", "message": map[string]any{"role": "user", "content": "hello"}})
+	fs := p.until(func(f map[string]any) bool { return label(f) == "request:can_use_tool" })
+	if got := labels(fs[:4]); got != "state:running system:init status:requesting user" {
+		t.Fatalf("turn opening = %s", got)
+	}
+	if echo := fs[3]; echo["isReplay"] != true || echo["message"].(map[string]any)["content"] != "hello" {
+		t.Errorf("echo = %v", echo)
+	}
+	req := fs[len(fs)-1]
+	p.answer(req, map[string]any{"behavior": "allow", "updatedInput": map[string]any{"command": "ls"}})
+	echoed := p.next()
+	if echoed["type"] != "control_response" || echoed["response"].(map[string]any)["request_id"] != req["request_id"] {
+		t.Errorf("control_response not echoed first: %v", echoed)
+	}
+}
+
+func TestQueuedPromptsRunInOrder(t *testing.T) {
+	p := start(t, streamArgv, `
+turns:
+  - match: first
+    steps: [{text: one}, {pause: {until: prompt}}, {text: one-end}]
+  - match: second
+    steps: [{text: two}]
+`)
+	p.prompt("first")
+	p.until(func(f map[string]any) bool { return f["type"] == "assistant" })
+	p.prompt("second")
+	first := p.until(isIdle)
+	second := p.until(isIdle)
+	text := func(fs []map[string]any) string {
+		for _, f := range fs {
+			if f["type"] == "result" {
+				return f["result"].(string)
+			}
+		}
+		return ""
+	}
+	if text(first) != "one-end" || text(second) != "two" {
+		t.Errorf("results = %q, %q", text(first), text(second))
+	}
+}
+
+func TestPauseUntilControl(t *testing.T) {
+	p := start(t, streamArgv, `
+turns:
+  - steps:
+      - system: {subtype: task_started, task_id: t1, description: bg}
+      - pause: {until: "control:stop_task"}
+      - system: {subtype: task_notification, task_id: t1, status: stopped, output_file: "", summary: stopped}
+`)
+	p.prompt("go")
+	p.until(func(f map[string]any) bool { return f["subtype"] == "task_started" })
+	p.control("s", map[string]any{"subtype": "stop_task", "task_id": "t1"})
+	fs := p.until(isIdle)
+	got := labels(fs)
+	if !strings.Contains(got, "system:task_notification result:success state:idle") {
+		t.Errorf("after stop_task: %s", got)
+	}
+}
+
+func TestTranscriptResumeAndFork(t *testing.T) {
+	p := start(t, streamArgv, "turns: [{steps: [{text: answer}]}]\n")
+	p.prompt("question")
+	p.until(isIdle)
+	rows := readTranscript(t, p, testSession)
+	var types []string
+	for _, r := range rows {
+		types = append(types, r["type"].(string))
+	}
+	if strings.Join(types, ",") != "user,assistant,last-prompt" {
+		t.Fatalf("rows = %v", types)
+	}
+	if rows[1]["parentUuid"] != rows[0]["uuid"] || rows[2]["leafUuid"] != rows[1]["uuid"] || rows[2]["lastPrompt"] != "question" {
+		t.Errorf("rows are not linked: %v", rows)
+	}
+
+	// A second process resumes the same file and appends to it.
+	fork := "aaaaaaaa-0000-4000-8000-000000000001"
+	home, cwd := p.home, p.cwd
+	p.stdin.Close()
+	<-p.code
+	run := func(argv []string, prompt string) {
+		t.Helper()
+		in := &bytes.Buffer{}
+		b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompt}})
+		in.Write(append(b, '\n'))
+		env := map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude")}
+		code := Run(context.Background(), Options{Args: argv, In: in, Out: io.Discard, ErrOut: io.Discard, Getenv: func(k string) string { return env[k] }, Cwd: cwd})
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	}
+	base := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
+	run(append(append([]string{}, base...), "--resume", testSession), "again")
+	if n := len(readTranscript(t, p, testSession)); n != 6 {
+		t.Errorf("after resume the file has %d rows, want 6", n)
+	}
+	run(append(append([]string{}, base...), "--resume", testSession, "--fork-session", "--session-id", fork), "forked")
+	frows := readTranscript(t, p, fork)
+	if len(frows) != 9 {
+		t.Fatalf("fork has %d rows, want 9 (6 copied + 3 new)", len(frows))
+	}
+	for _, r := range frows {
+		if sid, ok := r["sessionId"]; ok && sid != fork {
+			t.Errorf("fork row keeps sessionId %v", sid)
+		}
+	}
+	if ff, _ := frows[0]["forkedFrom"].(map[string]any); ff["sessionId"] != testSession {
+		t.Errorf("forkedFrom = %v", frows[0]["forkedFrom"])
+	}
+}
+
+func TestExitOnEOFAndSignal(t *testing.T) {
+	t.Run("stdin EOF", func(t *testing.T) {
+		p := start(t, streamArgv, "")
+		p.stdin.Close()
+		select {
+		case code := <-p.code:
+			if code != 0 {
+				t.Errorf("exit %d on EOF", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no exit after EOF")
+		}
+	})
+	t.Run("SIGTERM while a turn waits", func(t *testing.T) {
+		p := start(t, streamArgv, "turns: [{steps: [{pause: {until: interrupt}}]}]\n")
+		p.prompt("wait")
+		p.until(func(f map[string]any) bool { return label(f) == "status:requesting" })
+		p.cancel()
+		select {
+		case code := <-p.code:
+			if code != 0 {
+				t.Errorf("exit %d on SIGTERM", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no exit after SIGTERM")
+		}
+	})
+	t.Run("exit step", func(t *testing.T) {
+		p := start(t, streamArgv, "turns: [{steps: [{text: bye}, {exit: {code: 3, stderr: lost}}]}]\n")
+		p.prompt("go")
+		select {
+		case code := <-p.code:
+			if code != 3 {
+				t.Errorf("exit %d, want 3", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no exit")
+		}
+	})
+}
+
+func TestAuthStatus(t *testing.T) {
+	tests := []struct {
+		name, script string
+		wantCode     int
+		wantLogged   bool
+	}{
+		{name: "logged out", wantCode: 1},
+		{name: "scripted login", script: "auth: {loggedIn: true, authMethod: claude.ai}\n", wantCode: 0, wantLogged: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			env := map[string]string{"HOME": dir}
+			if tt.script != "" {
+				path := filepath.Join(dir, "s.yaml")
+				os.WriteFile(path, []byte(tt.script), 0o644)
+				env[EnvScript] = path
+			}
+			var out bytes.Buffer
+			code := Run(context.Background(), Options{Args: []string{"auth", "status", "--json"}, In: strings.NewReader(""), Out: &out, ErrOut: io.Discard, Getenv: func(k string) string { return env[k] }, Cwd: dir})
+			var st map[string]any
+			if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+				t.Fatalf("output %q: %v", out.String(), err)
+			}
+			if code != tt.wantCode || st["loggedIn"] != tt.wantLogged {
+				t.Errorf("code %d loggedIn %v", code, st["loggedIn"])
+			}
+			if !tt.wantLogged && st["configDirectory"] != filepath.Join(dir, ".claude") {
+				t.Errorf("configDirectory = %v", st["configDirectory"])
+			}
+		})
+	}
+}

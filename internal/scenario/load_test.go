@@ -1,0 +1,146 @@
+package scenario
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const goodScenario = `
+name: good
+description: A valid scenario.
+covers: [Diff patch, Permission presentation]
+profiles: [air]
+capabilities: {withoutAir: [diffPatch]}
+files: {src/a.ts: "export {}\n"}
+client:
+  steps:
+    - prompt: {text: "edit it", resources: [{uri: "file:///a.ts", text: "x"}]}
+    - request: {method: session/fork, params: {sessionId: "{{sessionId}}", cwd: "{{cwd}}"}, save: fork}
+    - prompt: {text: "go on", sessionId: "{{saved.fork.sessionId}}"}
+  answers:
+    permission: [{optionId: allow-once}, {kind: reject_once}]
+    elicitation: [{action: accept, content: {answer: yes}}]
+cli:
+  turns:
+    - steps:
+        - tool: {name: Edit, input: {file_path: "{{cwd}}/src/a.ts"}, permission: ask}
+        - text: done
+`
+
+func TestParseValid(t *testing.T) {
+	sc, err := Parse("good.yaml", []byte(goodScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Name != "good" || len(sc.Covers) != 2 || sc.OpenMethod() != SessionNew || len(sc.RunProfiles()) != 1 {
+		t.Errorf("parsed %+v", sc)
+	}
+	if p := sc.Client.Steps[2].Prompt; p == nil || p.SessionID != "{{saved.fork.sessionId}}" {
+		t.Errorf("prompt step = %+v", sc.Client.Steps[2])
+	}
+}
+
+// TestParseRejects proves each validation rule: every entry is the good
+// scenario with one change, and must fail with a message naming the field.
+func TestParseRejects(t *testing.T) {
+	tests := []struct {
+		name    string
+		from    string
+		to      string
+		wantErr string
+	}{
+		{"unknown top-level key", "profiles: [air]", "profiles: [air]\nprofile: air", "field profile not found"},
+		{"unknown nested key", "- text: done", "- txt: done", "field txt not found"},
+		{"missing name", "name: good\n", "", "name: missing"},
+		{"bad name", "name: good", "name: Good_One", "must be lowercase words"},
+		{"missing description", "description: A valid scenario.\n", "", "description: missing"},
+		{"no covers", "covers: [Diff patch, Permission presentation]", "covers: []", "covers: list at least one"},
+		{"unknown section", "covers: [Diff patch, Permission presentation]", "covers: [Diff patches]", `"Diff patches" is not a section`},
+		{"label character", "covers: [Diff patch, Permission presentation]", "covers: [\"Diff: patch\"]", "Ginkgo labels cannot have"},
+		{"duplicate section", "covers: [Diff patch, Permission presentation]", "covers: [Diff patch, Diff patch]", "listed twice"},
+		{"unknown profile", "profiles: [air]", "profiles: [vim]", `unknown profile "vim"`},
+		{"file outside workspace", "src/a.ts:", "../a.ts:", "must be a relative path inside the workspace"},
+		{"load without transcript", "client:\n", "client:\n  session: {method: load}\n", "load needs a transcript"},
+		{"step with two actions", `- text: done`, `- {text: done, thinking: hm}`, "set exactly one of text, thinking"},
+		{"empty prompt", `- prompt: {text: "go on", sessionId: "{{saved.fork.sessionId}}"}`, `- prompt: {sessionId: x}`, "prompt: has no content"},
+		{"resource without body", `resources: [{uri: "file:///a.ts", text: "x"}]`, `resources: [{uri: "file:///a.ts"}]`, "exactly one of text, blob"},
+		{"unsaved placeholder", "save: fork", "save: other", "refers to no earlier step with save: fork"},
+		{"unknown client placeholder", `cwd: "{{cwd}}"}`, `cwd: "{{workspace}}"}`, "unknown placeholder {{workspace}}"},
+		{"unknown cli placeholder", `"{{cwd}}/src/a.ts"`, `"{{root}}/src/a.ts"`, "unknown placeholder {{root}}"},
+		{"prompt as request", "method: session/fork", "method: session/prompt", "use a prompt step"},
+		{"permission answer with two choices", "{optionId: allow-once}", "{optionId: allow-once, kind: allow_once}", "exactly one of optionId, kind"},
+		{"unknown permission kind", "{kind: reject_once}", "{kind: deny}", `unknown "deny"`},
+		{"elicitation action", "{action: accept, content: {answer: yes}}", "{action: maybe}", "must be accept, decline or cancel"},
+		{"decline with content", "{action: accept, content: {answer: yes}}", "{action: decline, content: {a: b}}", "only an accept carries content"},
+		{"tool without name", "{name: Edit, input:", "{input:", "tool.name: missing"},
+		{"bad permission mode", "permission: ask}", "permission: always}", `"always" must be ask or empty`},
+		{"permission fields without ask", "permission: ask}", "blockedPath: /x}", "need permission: ask"},
+		{"result not last", "- text: done", "- result: {subtype: success}\n        - text: done", "result must be the turn's last step"},
+		{"bad pause", "- text: done", "- pause: {until: forever}", "must be interrupt, prompt or control:<subtype>"},
+		{"system without subtype", "- text: done", "- system: {state: idle}", "system: needs a subtype"},
+		{"unknown process", "    - steps:", "    - process: zombie\n      steps:", `unknown "zombie"`},
+		{"not yaml", "name: good", "name: [good", "did not find expected"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(goodScenario, tt.from) {
+				t.Fatalf("test bug: %q not in the good scenario", tt.from)
+			}
+			src := strings.Replace(goodScenario, tt.from, tt.to, 1)
+			_, err := Parse("bad.yaml", []byte(src))
+			if err == nil {
+				t.Fatalf("accepted:\n%s", src)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %v is not ErrInvalid", err)
+			}
+			if !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "bad.yaml: ") {
+				t.Errorf("error = %q, want the path and %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestLoadChecksFileName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "other.yaml")
+	if err := os.WriteFile(path, []byte(goodScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), `does not match the file name "other"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := LoadDir(dir); err == nil {
+		t.Fatal("LoadDir accepted a misnamed file")
+	}
+	os.Rename(path, filepath.Join(dir, "good.yaml"))
+	scs, err := LoadDir(dir)
+	if err != nil || len(scs) != 1 {
+		t.Fatalf("LoadDir = %v, %v", scs, err)
+	}
+}
+
+func TestCLIScriptRoundTrip(t *testing.T) {
+	sc, err := Parse("good.yaml", []byte(goodScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cli.json")
+	if err := WriteCLIScript(path, &sc.CLI); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadCLIScript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Turns) != 1 || back.Turns[0].Steps[0].Tool.Name != "Edit" || *back.Turns[0].Steps[1].Text != "done" {
+		t.Errorf("round trip lost data: %+v", back)
+	}
+	os.WriteFile(path, []byte(`{"turns":[{"steps":[{"bogus":1}]}]}`), 0o644)
+	if _, err := LoadCLIScript(path); err == nil {
+		t.Error("LoadCLIScript accepted an unknown step key")
+	}
+}
