@@ -8,6 +8,7 @@ import (
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/cmd/record"
+	"github.com/airwire/airwire/cmd/validate"
 )
 
 // Commands added by other packages are listed here, one line each.
@@ -16,4 +17,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return journal.NewCmdJournal(f) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return clishim.NewCmdCLIShim(f) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
 }

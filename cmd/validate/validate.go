@@ -1,0 +1,161 @@
+// Package validate implements `airwire validate JOURNAL`: it checks the
+// client lane of a recorded journal against the official ACP schema (by
+// method) and the AIR contract, and prints the findings as text or JSON.
+// The checks themselves live in internal/validate.
+package validate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/deps"
+	checks "github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/schemas/acp"
+	"github.com/airwire/airwire/schemas/air"
+)
+
+// Output formats.
+const (
+	FormatText = "text"
+	FormatJSON = "json"
+)
+
+// ValidateOptions are the inputs of `airwire validate`.
+type ValidateOptions struct {
+	IO factory.IOStreams
+	// ACPSchemaDir finds the pinned ACP v1 schema directory.
+	ACPSchemaDir func() (string, error)
+
+	Journal string
+	Side    checks.Side
+	Format  string
+	// Stable validates against schema.json instead of schema.unstable.json.
+	Stable bool
+}
+
+// NewCmdValidate builds `airwire validate`. runF replaces the behaviour in tests.
+func NewCmdValidate(f *factory.Factory, runF func(*ValidateOptions) error) *cobra.Command {
+	opts := &ValidateOptions{
+		IO: f.IO,
+		ACPSchemaDir: func() (string, error) {
+			p, err := deps.Lookup(f.Getenv, ".")
+			if err != nil {
+				return "", err
+			}
+			return p.RequireACPSchemaDir()
+		},
+	}
+	var side string
+	cmd := &cobra.Command{
+		Use:   "validate JOURNAL",
+		Short: "Check a journal's ACP messages against the ACP schema and the AIR contract",
+		Long: `Check every client-lane message of JOURNAL: ACP params, results and errors by
+method against the pinned official schema, every _meta.jetbrains.air payload
+against airwire's AIR schemas at the place the contract defines it, and the
+contract rules over the whole conversation (capability gates, removed keys,
+permission options, diffPatch text, failure revisions, message order).
+
+--side agent checks what the agent sent, --side client what the editor sent.
+Exits 1 when any finding is an error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Journal = args[0]
+			s, err := checks.ParseSide(side)
+			if err != nil {
+				return cmdutil.FlagErrorf("--side: %v", err)
+			}
+			opts.Side = s
+			if opts.Format != FormatText && opts.Format != FormatJSON {
+				return cmdutil.FlagErrorf("--format: want text or json, got %q", opts.Format)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runValidate(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&side, "side", "both", "whose messages to check: agent, client or both")
+	cmd.Flags().StringVar(&opts.Format, "format", FormatText, "output format: text or json")
+	cmd.Flags().BoolVar(&opts.Stable, "stable", false, "use the stable ACP v1 schema instead of the unstable superset")
+	return cmd
+}
+
+type jsonReport struct {
+	Journal  string           `json:"journal"`
+	Side     string           `json:"side"`
+	Schema   string           `json:"acp_schema"`
+	Stats    checks.Stats     `json:"stats"`
+	Findings []checks.Finding `json:"findings"`
+}
+
+func runValidate(ctx context.Context, opts *ValidateOptions) error {
+	dir, err := opts.ACPSchemaDir()
+	if err != nil {
+		return err
+	}
+	a, err := acp.LoadDir(dir, !opts.Stable)
+	if err != nil {
+		return err
+	}
+	set, err := air.Load()
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rep, err := checks.Journal(opts.Journal, checks.New(a, set, checks.WithSide(opts.Side)))
+	if err != nil {
+		return err
+	}
+	schemaName := acp.UnstableFile
+	if opts.Stable {
+		schemaName = acp.StableFile
+	}
+	switch opts.Format {
+	case FormatJSON:
+		out := jsonReport{Journal: opts.Journal, Side: opts.Side.String(), Schema: schemaName, Stats: rep.Stats, Findings: rep.Findings}
+		if out.Findings == nil {
+			out.Findings = []checks.Finding{}
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	default:
+		if err := writeText(opts.IO.Out, rep); err != nil {
+			return err
+		}
+	}
+	if rep.HasErrors() {
+		return fmt.Errorf("%s: %d errors: %w", opts.Journal, rep.Stats.Errors, cmdutil.ErrMismatch)
+	}
+	return nil
+}
+
+func writeText(w io.Writer, rep checks.Report) error {
+	for _, f := range rep.Findings {
+		arrow := "editor→agent"
+		if f.Dir == checks.DirAgent {
+			arrow = "agent→editor"
+		}
+		method := f.Method
+		if method == "" {
+			method = "-"
+		}
+		if _, err := fmt.Fprintf(w, "seq %d %s %s %-7s %s %s\n    %s\n    rule %s · section %q\n",
+			f.Seq, f.Lane, arrow, f.Severity, method, f.Pointer, f.Message, f.Rule, f.Section); err != nil {
+			return err
+		}
+	}
+	s := rep.Stats
+	_, err := fmt.Fprintf(w, "%d messages, %d AIR payloads checked: %d errors, %d warnings\n", s.Messages, s.AIRPayloads, s.Errors, s.Warnings)
+	return err
+}

@@ -1,0 +1,127 @@
+package validate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/deps"
+	checks "github.com/airwire/airwire/internal/validate"
+)
+
+func TestNewCmdValidate(t *testing.T) {
+	tests := []struct {
+		name     string
+		argv     string
+		want     ValidateOptions
+		flagErr  bool
+		argsFail bool
+	}{
+		{name: "defaults", argv: "j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideBoth, Format: FormatText}},
+		{name: "agent side json", argv: "--side agent --format json j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideAgent, Format: FormatJSON}},
+		{name: "client side stable", argv: "--side client --stable j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideClient, Format: FormatText, Stable: true}},
+		{name: "bad side", argv: "--side cli j.jsonl", flagErr: true},
+		{name: "bad format", argv: "--format yaml j.jsonl", flagErr: true},
+		{name: "no journal", argv: "", argsFail: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := factory.New("test", factory.WithIO(&bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}), factory.WithEnv(nil))
+			var got *ValidateOptions
+			cmd := NewCmdValidate(f, func(o *ValidateOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.argv))
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			var fe *cmdutil.FlagError
+			switch {
+			case tt.flagErr:
+				if !errors.As(err, &fe) {
+					t.Fatalf("want FlagError, got %v", err)
+				}
+				return
+			case tt.argsFail:
+				if err == nil {
+					t.Fatal("want an args error")
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if got.Journal != tt.want.Journal || got.Side != tt.want.Side || got.Format != tt.want.Format || got.Stable != tt.want.Stable {
+				t.Errorf("got %+v, want %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func schemaDir(t *testing.T) func() (string, error) {
+	t.Helper()
+	p, err := deps.Paths()
+	if err != nil {
+		t.Skipf("ACP schema not installed: %v", err)
+	}
+	if _, err := p.RequireACPSchemaDir(); err != nil {
+		t.Skipf("ACP schema not installed: %v", err)
+	}
+	return p.RequireACPSchemaDir
+}
+
+func TestRunValidate(t *testing.T) {
+	tests := []struct {
+		name     string
+		opts     ValidateOptions
+		mismatch bool
+		want     []string // substrings of stdout
+	}{
+		{name: "clean text", opts: ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText},
+			want: []string{"2 messages, 1 AIR payloads checked: 0 errors, 0 warnings"}},
+		{name: "leak text", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatText}, mismatch: true,
+			want: []string{"seq 2 client agent→editor error", "/result/_meta/jetbrains", `rule air-not-declared · section "Compatibility rule"`, "1 errors"}},
+		{name: "leak seen from the client side only", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatText, Side: checks.SideClient},
+			want: []string{"0 errors"}},
+		{name: "leak json", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatJSON}, mismatch: true,
+			want: []string{`"rule": "air-not-declared"`, `"severity": "error"`, `"pointer": "/result/_meta/jetbrains"`, `"section": "Compatibility rule"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &bytes.Buffer{}
+			opts := tt.opts
+			opts.IO = factory.IOStreams{Out: out, ErrOut: &bytes.Buffer{}}
+			opts.ACPSchemaDir = schemaDir(t)
+			err := runValidate(context.Background(), &opts)
+			if tt.mismatch != errors.Is(err, cmdutil.ErrMismatch) {
+				t.Fatalf("err = %v, mismatch wanted: %v", err, tt.mismatch)
+			}
+			if !tt.mismatch && err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if opts.Format == FormatJSON {
+				var doc map[string]any
+				if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+					t.Fatalf("not JSON: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestRunValidateWithoutDeps(t *testing.T) {
+	opts := ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText,
+		IO:           factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}},
+		ACPSchemaDir: deps.Installed{}.RequireACPSchemaDir}
+	err := runValidate(context.Background(), &opts)
+	if !errors.Is(err, deps.ErrMissing) || !strings.Contains(err.Error(), "make deps") {
+		t.Fatalf("err = %v", err)
+	}
+}
