@@ -1,17 +1,18 @@
 package proxy
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
 )
-
-func deadlineSoon() time.Time { return time.Now().Add(2 * time.Second) }
 
 // forwardedSignals are passed on to the child unchanged.
 var forwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
@@ -30,6 +31,20 @@ func forwardSignals(p *os.Process, stop <-chan struct{}) {
 			case <-stop:
 				return
 			}
+		}
+	}()
+}
+
+// catchSIGPIPE makes writes to a closed stdout or stderr fail with EPIPE
+// instead of killing this process (Go's default for fds 1 and 2), so the
+// recorder and the shim outlive a peer that went away and still journal,
+// wait for and reap their child. A caught signal (unlike an ignored one) is
+// reset to its default in children at exec.
+func catchSIGPIPE() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	go func() {
+		for range ch {
 		}
 	}()
 }
@@ -76,4 +91,71 @@ func signalName(s syscall.Signal) string {
 		return "SIGPIPE"
 	}
 	return s.String()
+}
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from <linux/prctl.h>.
+const prSetChildSubreaper = 36
+
+// becomeSubreaper makes this process adopt every orphaned descendant (a CLI
+// whose agent exited first, a shim whose parent died), so none of them is
+// left to an init that may never reap it. Best effort: not fatal on error.
+func becomeSubreaper() {
+	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+}
+
+// children lists the pids whose parent is this process.
+func children() []int {
+	self := os.Getpid()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []int
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(string(f[1])); ppid == self {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// reapOrphans waits up to grace for adopted descendants to exit, then kills
+// the rest, and reaps them all. Call it only once every child this process
+// started itself has been waited for.
+func reapOrphans(grace time.Duration) {
+	deadline := time.Now().Add(grace)
+	killed := false
+	for {
+		for {
+			pid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+			if pid <= 0 || err != nil {
+				break
+			}
+		}
+		kids := children()
+		if len(kids) == 0 {
+			return
+		}
+		if !killed && time.Now().After(deadline) {
+			for _, pid := range kids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			killed = true
+			deadline = time.Now().Add(2 * time.Second)
+		} else if killed && time.Now().After(deadline) {
+			return // unkillable (D state): give up rather than hang
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

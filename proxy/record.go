@@ -40,6 +40,9 @@ type RecordOptions struct {
 	// DrainTimeout bounds the wait for the agent's stdout and stderr to end
 	// after the agent exited (a grandchild may hold them open).
 	DrainTimeout time.Duration
+	// CLIGrace bounds the wait, after the agent exited, for CLIs still
+	// running to exit by themselves; then they are killed (default 5 s).
+	CLIGrace time.Duration
 }
 
 // RecordResult says how the recorded agent ended.
@@ -55,6 +58,11 @@ type RecordResult struct {
 func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	if len(opts.Argv) == 0 {
 		return RecordResult{}, fmt.Errorf("no agent command")
+	}
+	catchSIGPIPE()
+	becomeSubreaper()
+	if opts.CLIGrace == 0 {
+		opts.CLIGrace = 5 * time.Second
 	}
 	if opts.DrainTimeout == 0 {
 		opts.DrainTimeout = 2 * time.Second
@@ -85,7 +93,7 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 			rec.Close()
 			w.Close()
 			if shim != nil {
-				shim.Close()
+				shim.Close(0)
 			}
 			return RecordResult{}, fmt.Errorf("--cli-lane: %w", err)
 		}
@@ -93,8 +101,9 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 
 	res, runErr := runAgent(ctx, rec, opts, env)
 	if shim != nil {
-		shim.Close()
+		shim.Close(opts.CLIGrace)
 	}
+	reapOrphans(time.Second)
 	rec.Close()
 	res.Entries = w.Seq()
 	if cerr := w.Close(); runErr == nil && cerr != nil {

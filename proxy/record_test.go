@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
@@ -236,7 +237,7 @@ var _ = Describe("airwire record", func() {
 		Expect(cmd.Run()).To(Succeed(), errOut.String())
 		Expect(out.String()).To(Equal("{\n  \"loggedIn\": false\n}\n" +
 			`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{}}}` + "\n" + `{"type":"echo","n":2}` + "\n"))
-		Expect(errOut.String()).To(ContainSubstring("fake-cli: exe=" + fake + "\n"), "the real CLI must see the original CLAUDE_CODE_EXECUTABLE")
+		Expect(errOut.String()).To(ContainSubstring("fake-cli: exe="+fake+"\n"), "the real CLI must see the original CLAUDE_CODE_EXECUTABLE")
 
 		h, entries, err := journal.ReadAll(jpath)
 		Expect(err).NotTo(HaveOccurred())
@@ -280,6 +281,22 @@ var _ = Describe("airwire record", func() {
 		Expect(pos("cli-2 exit 0")).To(Equal(10))
 		raw, _ := os.ReadFile(jpath)
 		Expect(string(raw)).NotTo(ContainSubstring("sk-ant-api03-abcdefghijkl"))
+	})
+
+	It("kills a CLI that outlives the agent, after --cli-grace, and journals its end", func() {
+		fake := fakeCLIScript(dir)
+		cmd := exec.Command(bins.Airwire, "record", "-q", "--cli-lane", "--cli-grace", "300ms", "--journal", jpath, "--", bins.Agent, "spawn-and-leave")
+		cmd.Env = append(os.Environ(), "CLAUDE_CODE_EXECUTABLE="+fake)
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred())
+		var hello struct{ Pid int }
+		Expect(json.Unmarshal(out, &hello)).To(Succeed(), string(out))
+		Expect(syscall.Kill(hello.Pid, 0)).To(MatchError(syscall.ESRCH), "the lingering CLI survived airwire record")
+		_, entries, err := journal.ReadAll(jpath)
+		Expect(err).NotTo(HaveOccurred())
+		last := entries[len(entries)-1]
+		Expect(last.Proc).To(Equal("cli-1"))
+		Expect(last.Exit).To(Equal(&journal.Exit{Code: -1, Signal: "SIGKILL"}))
 	})
 
 	It("fails clearly without an agent command", func() {

@@ -342,11 +342,21 @@ func (s *Stream) finish(t int64) {
 // compacted when it is JSON, text holds the exact bytes.
 func (s *Stream) document(doc []byte, t int64) {
 	e := journal.Entry{TNs: t, Lane: s.lane, Dir: s.dir, Proc: s.proc, Bytes: len(doc), Kind: journal.KindNonJSON, Reason: journal.ReasonDocument, Method: s.label}
-	s.setText(&e, doc)
-	var buf bytes.Buffer
-	if e.Text != nil && json.Compact(&buf, []byte(*e.Text)) == nil {
-		e.Kind, e.Reason, e.Msg = journal.KindMsg, "", buf.Bytes()
+	var err error
+	if s.r.red != nil {
+		_, doc, e.Redacted, err = s.r.red.Frame(doc) // JSON members too, not only text
+	} else {
+		_, err = jsonrpc.Scan(doc, nil)
 	}
+	if err != nil {
+		s.setText(&e, doc)
+		_ = s.r.w.AppendBuffered(&e)
+		return
+	}
+	text := string(doc)
+	var buf bytes.Buffer
+	_ = json.Compact(&buf, doc)
+	e.Kind, e.Reason, e.Msg, e.Text = journal.KindMsg, "", buf.Bytes(), &text
 	_ = s.r.w.AppendBuffered(&e)
 }
 

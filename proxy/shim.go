@@ -53,6 +53,7 @@ func shimChildEnv(env []string) []string {
 // forwarding it, and returns the CLI's exit code. If the recorder cannot be
 // reached the CLI still runs, unrecorded.
 func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
+	catchSIGPIPE()
 	real, _ := envLookup(opts.Env, EnvRealCLI)
 	if real == "" {
 		fmt.Fprintln(opts.Stderr, "airwire cli shim:", errNoRealCLI)
@@ -88,7 +89,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	if sock, _ := envLookup(opts.Env, EnvShimSocket); sock != "" {
 		if c, err := dialShim(sock); err == nil {
 			rec = c
-			h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid})
+			h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid()})
 			rec.send(frameHello, 0, h)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/airwire/airwire/internal/journal"
 )
@@ -44,8 +46,9 @@ const (
 )
 
 type shimHello struct {
-	Argv []string `json:"argv"`
-	Pid  int      `json:"pid"`
+	Argv    []string `json:"argv"`
+	Pid     int      `json:"pid"`      // the real CLI
+	ShimPid int      `json:"shim_pid"` // the shim itself
 }
 
 // shimClient is the shim's side of the socket. A nil *shimClient (no
@@ -105,7 +108,7 @@ type ShimListener struct {
 	dir  string
 	wg   sync.WaitGroup
 	mu   sync.Mutex
-	cons map[net.Conn]bool
+	cons map[net.Conn][]int // open connections → pids to kill if they overstay
 }
 
 // ListenShim opens a unix socket in a private temporary directory.
@@ -119,7 +122,7 @@ func ListenShim(r *Recorder) (*ShimListener, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	l := &ShimListener{r: r, ln: ln, dir: dir, cons: map[net.Conn]bool{}}
+	l := &ShimListener{r: r, ln: ln, dir: dir, cons: map[net.Conn][]int{}}
 	l.wg.Add(1)
 	go l.accept()
 	return l, nil
@@ -139,12 +142,12 @@ func (l *ShimListener) accept() {
 			return
 		}
 		l.mu.Lock()
-		l.cons[c] = true
+		l.cons[c] = nil
 		l.mu.Unlock()
 		l.wg.Add(1)
 		go func() {
 			defer l.wg.Done()
-			l.serve(c)
+			l.serve(c, func(pids ...int) { l.mu.Lock(); l.cons[c] = pids; l.mu.Unlock() })
 			l.mu.Lock()
 			delete(l.cons, c)
 			l.mu.Unlock()
@@ -152,22 +155,34 @@ func (l *ShimListener) accept() {
 	}
 }
 
-// Close stops accepting, waits for open shims up to their end (the caller
-// closes it after the agent exited, when shims are gone or going), and
-// removes the directory.
-func (l *ShimListener) Close() {
+// Close stops accepting and waits for open shims to report their CLI's
+// exit, for up to grace. A CLI (and its shim) still running after that is
+// killed, so no process outlives the recording; its connection is then
+// given a moment to deliver what it still had.
+func (l *ShimListener) Close(grace time.Duration) {
 	l.ln.Close()
-	l.mu.Lock()
-	for c := range l.cons {
-		c.SetReadDeadline(deadlineSoon())
+	done := make(chan struct{})
+	go func() { l.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		l.mu.Lock()
+		for c, pids := range l.cons {
+			for _, pid := range pids {
+				if pid > 0 {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			c.SetReadDeadline(time.Now().Add(time.Second))
+		}
+		l.mu.Unlock()
+		<-done
 	}
-	l.mu.Unlock()
-	l.wg.Wait()
 	os.RemoveAll(l.dir)
 }
 
 // serve records one CLI process.
-func (l *ShimListener) serve(c net.Conn) {
+func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 	defer c.Close()
 	var (
 		hdr     [6]byte
@@ -237,6 +252,7 @@ func (l *ShimListener) serve(c net.Conn) {
 				if json.Unmarshal(payload, &h) != nil {
 					return
 				}
+				track(h.Pid) // the shim itself is reaped by the recorder (subreaper)
 				proc = l.r.NextProc()
 				l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: h.Argv, Pid: h.Pid})
 				conn = l.r.NewConn(journal.LaneCLI, proc, journal.DirAgent, journal.DirCLI)

@@ -28,6 +28,7 @@ type RecordOptions struct {
 	CLILane  bool
 	NoRedact bool
 	Quiet    bool
+	CLIGrace time.Duration
 	Argv     []string
 }
 
@@ -86,6 +87,7 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create (default: a new file under the state directory)")
 	cmd.Flags().BoolVar(&opts.CLILane, "cli-lane", false, "also record agent <-> Claude CLI traffic through airwire's CLI shim")
 	cmd.Flags().BoolVar(&opts.NoRedact, "no-redact", false, "write secrets to the journal unredacted")
+	cmd.Flags().DurationVar(&opts.CLIGrace, "cli-grace", 5*time.Second, "with --cli-lane: how long CLIs may run on after the agent exits before they are killed")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr")
 	return cmd
 }
@@ -129,7 +131,7 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		Argv: opts.Argv, Env: opts.Environ(),
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
 		Journal: path, CLILane: opts.CLILane, ShimArgv: shimArgv,
-		Redact: !opts.NoRedact, Version: opts.Version,
+		Redact: !opts.NoRedact, Version: opts.Version, CLIGrace: opts.CLIGrace,
 	})
 	if err != nil {
 		return err

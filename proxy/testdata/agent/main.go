@@ -17,8 +17,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -70,7 +72,21 @@ func main() {
 			in.Close()
 			cmd.Wait()
 		}
+	case "spawn-and-leave":
+		// start a CLI that will not die, and leave it behind
+		cmd := exec.Command(os.Getenv("CLAUDE_CODE_EXECUTABLE"), "--output-format", "stream-json", "linger")
+		cmd.Stdout = os.Stdout
+		if err := cmd.Start(); err != nil {
+			os.Exit(3)
+		}
+		time.Sleep(300 * time.Millisecond)
+		os.Exit(0)
 	case "fake-cli":
+		if len(os.Args) > 4 && os.Args[4] == "linger" {
+			signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+			fmt.Printf("{\"pid\":%d}\n", os.Getpid())
+			time.Sleep(time.Hour)
+		}
 		if len(os.Args) > 2 && os.Args[2] == "auth" {
 			fmt.Print("{\n  \"loggedIn\": false\n}\n")
 			fmt.Fprintln(os.Stderr, "fake-cli: auth done")
