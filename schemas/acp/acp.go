@@ -66,11 +66,21 @@ type Schema struct {
 	defs    map[string]any
 	methods map[string]*Method
 	unions  map[string]*union // by schema pointer "#/$defs/X…"
+	// hot maps a $def to its property that holds a discriminated union
+	// $def (SessionNotification.update -> SessionUpdate). Such a def is
+	// validated first against a variant of the document whose union has only
+	// the branch the discriminator picks, which skips failing every other
+	// branch (the cost of a oneOf in gojsonschema).
+	hot map[string]hotProp
+	// variants are the documents already registered, by URL.
+	variants map[string]bool
 
 	loader   *gojsonschema.SchemaLoader
 	mu       sync.Mutex
 	compiled map[string]*gojsonschema.Schema
 }
+
+type hotProp struct{ prop, union string }
 
 type union struct {
 	def     string         // enclosing $def name
@@ -143,6 +153,20 @@ func Parse(b []byte) (*Schema, error) {
 		return nil, fmt.Errorf("no x-method annotations")
 	}
 	s.findUnions("#/$defs", "", defs)
+	s.hot = map[string]hotProp{}
+	s.variants = map[string]bool{}
+	for name, d := range defs {
+		props, _ := field(d, "properties").(map[string]any)
+		for prop, ps := range props {
+			ref, _ := field(ps, "$ref").(string)
+			if all, ok := field(ps, "allOf").([]any); ok && len(all) == 1 {
+				ref, _ = field(all[0], "$ref").(string)
+			}
+			if u := s.unions[ref]; u != nil && strings.HasPrefix(ref, "#/$defs/") && u.kw == "oneOf" {
+				s.hot[name] = hotProp{prop: prop, union: strings.TrimPrefix(ref, "#/$defs/")}
+			}
+		}
+	}
 	s.loader = gojsonschema.NewSchemaLoader()
 	if err := s.loader.AddSchema(docURL, gojsonschema.NewBytesLoader(b)); err != nil {
 		return nil, err
@@ -318,7 +342,78 @@ func (s *Schema) ValidateDef(name string, inst any) ([]Issue, error) {
 	if !s.HasDef(name) {
 		return nil, fmt.Errorf("ACP schema has no $def %s", name)
 	}
+	if ok, err := s.fastValid(name, inst); ok || err != nil {
+		return nil, err
+	}
 	return s.validateAt("#/$defs/"+escape(name), name, inst, "", 0)
+}
+
+// fastValid reports whether inst is valid against a variant of the document
+// in which the union of a hot def keeps only the branch that inst's
+// discriminator picks. False means "unknown": the caller runs the full check.
+func (s *Schema) fastValid(name string, inst any) (bool, error) {
+	h, ok := s.hot[name]
+	if !ok {
+		return false, nil
+	}
+	u := s.unions["#/$defs/"+escape(h.union)]
+	val, _ := field(field(inst, h.prop), u.disc).(string)
+	i, ok := u.byValue[val]
+	if !ok {
+		return false, nil
+	}
+	c, err := s.compileVariant(h.union, val, i, "#/$defs/"+escape(name))
+	if err != nil {
+		return false, err
+	}
+	r, err := c.Validate(gojsonschema.NewRawLoader(inst))
+	if err != nil {
+		return false, err
+	}
+	return r.Valid(), nil
+}
+
+func (s *Schema) compileVariant(union, value string, branch int, ptr string) (*gojsonschema.Schema, error) {
+	url := "https://airwire.dev/acp/v1/variant/" + escape(union) + "/" + escape(value) + ".json"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.compiled[url+ptr]; ok {
+		return c, nil
+	}
+	if !s.variants[url] {
+		defs := make(map[string]any, len(s.defs))
+		for k, v := range s.defs {
+			defs[k] = v
+		}
+		orig, _ := s.defs[union].(map[string]any)
+		one := make(map[string]any, len(orig))
+		for k, v := range orig {
+			one[k] = v
+		}
+		branches, _ := orig["oneOf"].([]any)
+		one["oneOf"] = []any{branches[branch]}
+		defs[union] = one
+		doc := make(map[string]any, len(s.raw))
+		for k, v := range s.raw {
+			doc[k] = v
+		}
+		doc["$defs"] = defs
+		if err := s.loader.AddSchema(url, gojsonschema.NewGoLoader(doc)); err != nil {
+			return nil, err
+		}
+		s.variants[url] = true
+	}
+	c, err := s.loader.Compile(gojsonschema.NewReferenceLoader(url + ptr))
+	if err != nil {
+		return nil, fmt.Errorf("compile %s%s: %w", url, ptr, err)
+	}
+	s.compiled[url+ptr] = c
+	return c, nil
+}
+
+func field(v any, k string) any {
+	m, _ := v.(map[string]any)
+	return m[k]
 }
 
 func (s *Schema) validateAt(ptr, def string, inst any, base string, depth int) ([]Issue, error) {

@@ -42,9 +42,11 @@ func (s *Schema) Validate(doc json.RawMessage) []verdict.Violation {
 	return verdict.FromResult(r)
 }
 
-// ValidateValue checks an already decoded instance (any from encoding/json).
+// ValidateValue checks an already decoded instance: the result of decoding
+// with json.Decoder.UseNumber (numbers as json.Number), as schemas/acp.Decode
+// does. It does not copy the value.
 func (s *Schema) ValidateValue(v any) []verdict.Violation {
-	r, err := s.compiled.Validate(gojsonschema.NewGoLoader(v))
+	r, err := s.compiled.Validate(gojsonschema.NewRawLoader(v))
 	if err != nil {
 		return []verdict.Violation{verdict.Errorf("", "json", "cannot validate: %v", err)}
 	}
