@@ -174,9 +174,8 @@ func (c *acpClient) send(m map[string]any) {
 	}
 }
 
-// call sends a request and waits up to 30 s for its response.
-func (c *acpClient) call(method string, params any) map[string]any {
-	c.t.Helper()
+// callAsync sends a request; the channel gets its whole response message.
+func (c *acpClient) callAsync(method string, params any) <-chan map[string]any {
 	c.mu.Lock()
 	c.nextID++
 	id := c.nextID
@@ -184,6 +183,13 @@ func (c *acpClient) call(method string, params any) map[string]any {
 	c.waits[id] = ch
 	c.mu.Unlock()
 	c.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return ch
+}
+
+// call sends a request and waits up to 30 s for its response.
+func (c *acpClient) call(method string, params any) map[string]any {
+	c.t.Helper()
+	ch := c.callAsync(method, params)
 	select {
 	case m := <-ch:
 		if e, ok := m["error"]; ok {
@@ -248,6 +254,12 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	if err := sc.WriteSessions(filepath.Join(home, ".claude"), cwd, map[string]string{"cwd": cwd, "home": home}); err != nil {
+		t.Fatal(err)
 	}
 	wrapper := filepath.Join(tmp, "claude")
 	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nexec \""+bin+"\" fake-cli \"$@\"\n"), 0o755); err != nil {

@@ -1,6 +1,10 @@
 package fakecli
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/airwire/airwire/internal/scenario"
+)
 
 // reply is a handler's answer to a host → CLI control request.
 type reply struct {
@@ -95,7 +99,10 @@ func (c *cli) handleControl(msg map[string]any) {
 	sub, _ := req["subtype"].(string)
 	var r reply
 	if o, ok := c.script.Controls[sub]; ok {
-		r = reply{body: o.Response, err: o.Error, none: o.NoReply, after: o.Emit}
+		r = reply{err: o.Error, none: o.NoReply, after: o.Emit}
+		if o.Response != nil {
+			r.body = scenario.Expand(o.Response, c.vars()).(map[string]any)
+		}
 		if sub == "initialize" {
 			c.registerHooks(req["hooks"])
 		}

@@ -164,6 +164,10 @@ func (b *Builder) Message(a AssistantStep) []Action {
 	if a.ParentToolUseID != "" {
 		parent = a.ParentToolUseID
 	}
+	model := b.Model
+	if a.Model != "" {
+		model = a.Model
+	}
 	var out []Action
 	emit := func(f map[string]any) { out = append(out, Action{Kind: ActEmit, Frame: f}) }
 	event := func(ev map[string]any) {
@@ -174,7 +178,7 @@ func (b *Builder) Message(a AssistantStep) []Action {
 		b.needRequest = false
 	}
 	if !a.NoStream {
-		event(map[string]any{"type": "message_start", "message": assistantMessage(id, b.Model, []any{}, nil)})
+		event(map[string]any{"type": "message_start", "message": assistantMessage(id, model, []any{}, nil)})
 	}
 	for i, blk := range a.Content {
 		full := blockJSON(blk)
@@ -184,7 +188,7 @@ func (b *Builder) Message(a AssistantStep) []Action {
 				event(map[string]any{"type": "content_block_delta", "index": i, "delta": d})
 			}
 		}
-		f := map[string]any{"type": "assistant", "message": assistantMessage(id, b.Model, []any{full}, nil),
+		f := map[string]any{"type": "assistant", "message": assistantMessage(id, model, []any{full}, nil),
 			"parent_tool_use_id": parent, "request_id": "req_" + strings.TrimPrefix(id, "msg_")}
 		if a.Error != "" {
 			f["error"] = a.Error

@@ -196,3 +196,28 @@ func TestExpand(t *testing.T) {
 		t.Errorf("Placeholders = %v", ps)
 	}
 }
+
+func TestClientCapabilities(t *testing.T) {
+	air := ClientCapabilities(ProfileAir, &CapabilityChange{WithoutAir: []string{"diffPatch"}, AddAir: []string{"sessionIndex"},
+		Merge: map[string]any{"session": map[string]any{"notices": map[string]any{}}}, Remove: []string{"_meta.terminal_output_delta"}})
+	b, _ := json.Marshal(air)
+	s := string(b)
+	for _, want := range []string{`"sessionIndex"`, `"session":{"notices":{}}`, `"terminal_output":true`, `"agentFileChangeReport"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("air caps lack %s: %s", want, s)
+		}
+	}
+	for _, gone := range []string{`"diffPatch"`, `terminal_output_delta`} {
+		if strings.Contains(s, gone) {
+			t.Errorf("air caps still hold %s: %s", gone, s)
+		}
+	}
+	zed, _ := json.Marshal(ClientCapabilities(ProfileZed, nil))
+	if !strings.Contains(string(zed), `"terminal-auth":true`) || !strings.Contains(string(zed), `"auth":{"terminal":true}`) || strings.Contains(string(zed), "jetbrains") {
+		t.Errorf("zed caps = %s", zed)
+	}
+	plain, _ := json.Marshal(ClientCapabilities(ProfilePlain, nil))
+	if string(plain) != `{"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}` {
+		t.Errorf("plain caps = %s", plain)
+	}
+}

@@ -108,6 +108,9 @@ type AssistantStep struct {
 	// NoStream skips the stream_event frames and emits only the consolidated
 	// assistant frames.
 	NoStream bool `yaml:"noStream,omitempty" json:"noStream,omitempty"`
+	// Model replaces the builder's model on this message (e.g. <synthetic>
+	// for the CLI's own error messages).
+	Model string `yaml:"model,omitempty" json:"model,omitempty"`
 	// Error sets assistant.error (e.g. rate_limit, authentication_failed).
 	Error string `yaml:"error,omitempty" json:"error,omitempty"`
 	// Extra is merged into every assistant frame of the message.

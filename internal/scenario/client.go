@@ -1,5 +1,7 @@
 package scenario
 
+import "strconv"
+
 // Client is the editor side of a scenario: how the session is opened, the
 // steps the editor takes in order, and how it answers the agent's requests.
 //
@@ -209,4 +211,74 @@ type TerminalAnswers struct {
 	ExitCode int `yaml:"exitCode,omitempty" json:"exitCode,omitempty"`
 	// Truncated is terminal/output's truncated flag.
 	Truncated bool `yaml:"truncated,omitempty" json:"truncated,omitempty"`
+}
+
+// Content builds the ACP content blocks of the prompt, in the documented
+// order: text, images, resources, links, raw blocks.
+func (p *Prompt) Content() []any {
+	var out []any
+	if p.Text != "" {
+		out = append(out, map[string]any{"type": "text", "text": p.Text})
+	}
+	for _, im := range p.Images {
+		b := map[string]any{"type": "image", "mimeType": im.MimeType}
+		if im.Data != "" {
+			b["data"] = im.Data
+		}
+		if im.URI != "" {
+			b["uri"] = im.URI
+		}
+		out = append(out, b)
+	}
+	for _, r := range p.Resources {
+		res := map[string]any{"uri": r.URI}
+		if r.MimeType != "" {
+			res["mimeType"] = r.MimeType
+		}
+		if r.Text != "" {
+			res["text"] = r.Text
+		} else {
+			res["blob"] = r.Blob
+		}
+		out = append(out, map[string]any{"type": "resource", "resource": res})
+	}
+	for _, l := range p.Links {
+		b := map[string]any{"type": "resource_link", "uri": l.URI, "name": l.Name}
+		if l.MimeType != "" {
+			b["mimeType"] = l.MimeType
+		}
+		out = append(out, b)
+	}
+	for _, b := range p.Blocks {
+		out = append(out, b)
+	}
+	return out
+}
+
+// SavedVars flattens a saved result into {{saved.NAME.PATH}} variables:
+// every string, number and boolean leaf under its dotted path (array
+// elements by index).
+func SavedVars(name string, result any) map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				walk(prefix+"."+k, e)
+			}
+		case []any:
+			for i, e := range t {
+				walk(prefix+"."+strconv.Itoa(i), e)
+			}
+		case string:
+			out[prefix] = t
+		case float64:
+			out[prefix] = strconv.FormatFloat(t, 'f', -1, 64)
+		case bool:
+			out[prefix] = strconv.FormatBool(t)
+		}
+	}
+	walk("saved."+name, result)
+	return out
 }

@@ -61,7 +61,11 @@ func ToolID(name string) string {
 
 // Clock is a deterministic clock for scripted timestamps: it starts at
 // ClockBase and moves one millisecond per call.
-type Clock struct{ n int64 }
+type Clock struct {
+	// Base replaces ClockBase when set.
+	Base time.Time
+	n    int64
+}
 
 // ClockBase is the first timestamp of every scripted run.
 var ClockBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -70,5 +74,9 @@ var ClockBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // precision, Z).
 func (c *Clock) Next() string {
 	c.n++
-	return ClockBase.Add(time.Duration(c.n) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+	base := c.Base
+	if base.IsZero() {
+		base = ClockBase
+	}
+	return base.Add(time.Duration(c.n) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
 }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -204,8 +205,18 @@ func (v *validator) scenario(s *Scenario) {
 			v.addf("files: %q must be a relative path inside the workspace", p)
 		}
 	}
+	ids := map[string]bool{}
 	if s.Transcript != nil {
 		v.transcript("transcript", s.Transcript)
+		ids[s.Transcript.SessionID] = true
+	}
+	for i := range s.Sessions {
+		t := &s.Sessions[i]
+		v.transcript(fmt.Sprintf("sessions[%d]", i), t)
+		if ids[t.SessionID] {
+			v.addf("sessions[%d].sessionId: %s is stored twice", i, t.SessionID)
+		}
+		ids[t.SessionID] = true
 	}
 	v.client(s)
 	v.cli("cli", &s.CLI)
@@ -214,6 +225,14 @@ func (v *validator) scenario(s *Scenario) {
 func (v *validator) transcript(at string, t *Transcript) {
 	if !uuidRE.MatchString(t.SessionID) {
 		v.addf("%s.sessionId: %q is not a UUID", at, t.SessionID)
+	}
+	if t.Modified != "" {
+		if _, err := time.Parse(time.RFC3339, t.Modified); err != nil {
+			v.addf("%s.modified: %q is not RFC 3339", at, t.Modified)
+		}
+	}
+	if t.Cwd != "" && (filepath.IsAbs(t.Cwd) || strings.HasPrefix(filepath.Clean(t.Cwd), "..")) {
+		v.addf("%s.cwd: %q must be relative to the run's cwd", at, t.Cwd)
 	}
 	for i, r := range t.Rows {
 		n := count(r.User != nil, r.Assistant != nil, r.Thinking != nil, r.Tool != nil, r.Raw != nil)

@@ -21,6 +21,9 @@ type Scenario struct {
 	// Transcript is an optional stored Claude session, written under
 	// CLAUDE_CONFIG_DIR before the run, for session/load, list and fork.
 	Transcript *Transcript `yaml:"transcript,omitempty" json:"transcript,omitempty"`
+	// Sessions are more stored sessions, written like Transcript, for
+	// session/list paging, archive filters and the list subscription.
+	Sessions []Transcript `yaml:"sessions,omitempty" json:"sessions,omitempty"`
 	// Client holds the editor's steps and its answers to agent requests.
 	Client Client `yaml:"client" json:"client"`
 	// CLI is the fake Claude CLI's script.

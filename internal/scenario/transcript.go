@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -19,8 +21,10 @@ type Transcript struct {
 	SessionID string `yaml:"sessionId" json:"sessionId"`
 	// Title appends a custom-title row (what a rename writes).
 	Title string `yaml:"title,omitempty" json:"title,omitempty"`
-	// Modified is the file's mtime (RFC 3339); listings sort by it. Empty
-	// means ClockBase.
+	// Modified is the file's mtime and the time of its rows (RFC 3339):
+	// rows are stamped from it onwards, one millisecond apart, and the
+	// driver sets the file's mtime to the last row's time. Empty means
+	// ClockBase.
 	Modified string `yaml:"modified,omitempty" json:"modified,omitempty"`
 	// Cwd is the project directory relative to the run's cwd ("" = cwd).
 	Cwd string `yaml:"cwd,omitempty" json:"cwd,omitempty"`
@@ -116,6 +120,11 @@ func SessionFile(configDir, cwd, id string) string {
 func (t *Transcript) Render(cwd string, vars map[string]string) ([]byte, error) {
 	ids := NewIDs(NSTranscript)
 	clock := &Clock{}
+	if t.Modified != "" {
+		if at, err := time.Parse(time.RFC3339, t.Modified); err == nil {
+			clock.Base = at
+		}
+	}
 	var buf bytes.Buffer
 	var parent any // nil → JSON null
 	common := func(row map[string]any) {
@@ -251,4 +260,53 @@ func truncateRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n])
+}
+
+// Path is where the transcript goes for a run whose cwd is runCwd (already
+// resolved with filepath.EvalSymlinks, as the CLI resolves it).
+func (t *Transcript) Path(configDir, runCwd string) string {
+	return SessionFile(configDir, t.ProjectCwd(runCwd), t.SessionID)
+}
+
+// ProjectCwd is the session's own cwd for a run in runCwd.
+func (t *Transcript) ProjectCwd(runCwd string) string {
+	if t.Cwd == "" {
+		return runCwd
+	}
+	return filepath.Join(runCwd, filepath.FromSlash(t.Cwd))
+}
+
+// WriteSessions writes Transcript and Sessions under configDir for a run in
+// runCwd, each file with the mtime of its Modified time (or ClockBase) plus
+// one millisecond per row, so listings order them deterministically.
+func (s *Scenario) WriteSessions(configDir, runCwd string, vars map[string]string) error {
+	var all []*Transcript
+	if s.Transcript != nil {
+		all = append(all, s.Transcript)
+	}
+	for i := range s.Sessions {
+		all = append(all, &s.Sessions[i])
+	}
+	for _, t := range all {
+		data, err := t.Render(t.ProjectCwd(runCwd), vars)
+		if err != nil {
+			return fmt.Errorf("transcript %s: %w", t.SessionID, err)
+		}
+		p := t.Path(configDir, runCwd)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			return err
+		}
+		at := ClockBase
+		if t.Modified != "" {
+			at, _ = time.Parse(time.RFC3339, t.Modified)
+		}
+		at = at.Add(time.Duration(bytes.Count(data, []byte("\n"))) * time.Millisecond)
+		if err := os.Chtimes(p, at, at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
