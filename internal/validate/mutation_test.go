@@ -192,6 +192,40 @@ func TestMutations(t *testing.T) {
 			change: func(m map[string]any) { obj(m, "params", "update")["canStop"] = false },
 			rule:   air.ID("async-task-spawned"), pointer: "/params/update/canStop"},
 	}
+	// The acceptance mutations again, on journals recorded from the reference
+	// adapter (testdata/README.md).
+	tests = append(tests, []struct {
+		name    string
+		journal string
+		marker  string
+		change  func(m map[string]any)
+		rule    string
+		pointer string
+		dir     string
+	}{
+		{name: "recorded: jetbrains key injected into a plain-profile tool call", journal: "recorded-plain", marker: `"sessionUpdate":"tool_call",`,
+			change: func(m map[string]any) {
+				u := obj(m, "params", "update")
+				meta, _ := u["_meta"].(map[string]any)
+				if meta == nil {
+					meta = map[string]any{}
+					u["_meta"] = meta
+				}
+				meta["jetbrains"] = map[string]any{"air": map[string]any{"version": 1, "commandTitle": "List files"}}
+			},
+			rule: "air-not-declared", pointer: "/params/update/_meta/jetbrains"},
+		{name: "recorded: option id outside the set", journal: "recorded-air", marker: `"method":"session/request_permission"`,
+			change: func(m map[string]any) { obj(m, "params", "options", "0")["optionId"] = "allow-always-everywhere" },
+			rule:   "permission-option-id", pointer: "/params/options/0/optionId"},
+		{name: "recorded: missing version", journal: "recorded-air", marker: `"method":"session/request_permission"`,
+			change: func(m map[string]any) { delete(obj(m, "params", "_meta", "jetbrains", "air"), "version") },
+			rule:   "air-version", pointer: "/params/_meta/jetbrains/air/version"},
+		{name: "recorded: AIR row meta for a client without sessionIndex", journal: "recorded-air", marker: `"clientInfo"`,
+			change: func(m map[string]any) {
+				obj(m, "params", "clientCapabilities", "_meta", "jetbrains", "air")["capabilities"] = []any{"diffPatch"}
+			},
+			rule: "air-gate", pointer: "/result/sessions/0/_meta/jetbrains/air"},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := messages(t, tt.journal)

@@ -41,7 +41,10 @@ func schemas(t testing.TB) (*acp.Schema, *air.Set) {
 
 func TestReferenceJournalsAreClean(t *testing.T) {
 	a, s := schemas(t)
-	for _, name := range []string{"air-session", "plain-session"} {
+	// AIR payloads (and JetBrains shared keys) each journal holds: the count
+	// proves the locator finds them.
+	payloads := map[string]int{"air-session": 25, "plain-session": 3, "recorded-air": 23, "recorded-plain": 3}
+	for _, name := range []string{"air-session", "plain-session", "recorded-air", "recorded-plain"} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := validate.Journal("testdata/"+name+".jsonl", validate.New(a, s))
 			if err != nil {
@@ -57,7 +60,7 @@ func TestReferenceJournalsAreClean(t *testing.T) {
 					t.Errorf("%s", f)
 				}
 			}
-			if rep.Stats.Errors != 0 || rep.Stats.Messages == 0 {
+			if rep.Stats.Errors != 0 || rep.Stats.Messages == 0 || rep.Stats.AIRPayloads != payloads[name] {
 				t.Errorf("stats %+v", rep.Stats)
 			}
 			t.Logf("%+v", rep.Stats)
