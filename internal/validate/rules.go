@@ -81,14 +81,34 @@ func (c *checker) onInitializeRequest(params any) {
 	if v, err := n.Int64(); !isNum || err != nil || v < 1 || !isList {
 		return // a malformed declaration enables no capability
 	}
-	for _, x := range list {
+	for i, x := range list {
 		if s, ok := x.(string); ok {
 			st.caps[s] = true
+			if !ClientCapabilities[s] {
+				c.add("/params/clientCapabilities/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionClientDecl, SeverityWarning,
+					"%s is not a capability of the contract (the agent ignores it)", s)
+			}
 		}
 	}
 }
 
 var sessionIndexFamily = []string{"sessionIndex", "sessionArchive", "sessionRename", "sessionListSubscribe"}
+
+// AgentCapabilities are the capability names of the contract's
+// "Capabilities" table that an agent may advertise.
+var AgentCapabilities = map[string]bool{
+	"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
+	"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "sessionArchive": true, "sessionRename": true,
+	"sessionListSubscribe": true,
+}
+
+// ClientCapabilities are the capability names a client may declare: the
+// advertised ones that the client declares, plus rawInputRendering and
+// planContentDelta (which the adapter ignores).
+var ClientCapabilities = map[string]bool{
+	"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
+	"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "rawInputRendering": true, "planContentDelta": true,
+}
 
 func (c *checker) onInitializeResponse(result any) {
 	st := &c.v.st
@@ -102,9 +122,13 @@ func (c *checker) onInitializeResponse(result any) {
 	}
 	list, _ := decl["capabilities"].([]any)
 	adv := map[string]bool{}
-	for _, x := range list {
+	for i, x := range list {
 		if s, ok := x.(string); ok {
 			adv[s] = true
+			if !AgentCapabilities[s] {
+				c.add("/result/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionAgentDecl, SeverityWarning,
+					"%s is not a capability of the contract's Capabilities table", s)
+			}
 		}
 	}
 	for _, k := range sessionIndexFamily {

@@ -285,6 +285,10 @@ func (c *checker) acpIssues(ptr string, issues []acp.Issue, err error) {
 		return
 	}
 	for _, is := range issues {
+		if is.Keyword == "method" {
+			c.add(ptr+is.Pointer, "acp-method-kind", SectionACP, SeverityError, "%s", is.Message)
+			continue
+		}
 		if is.Lenient {
 			c.add(ptr+is.Pointer, "acp:#/$defs/"+is.Def, SectionACP, SeverityWarning,
 				"%s (the field is marked x-deserialize-default-on-error: SDKs drop the value instead of rejecting the message)", is.Message)
