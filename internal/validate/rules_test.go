@@ -149,6 +149,17 @@ func TestRules(t *testing.T) {
 		{name: "agent sends an editor's method", msgs: func(t *testing.T) []validate.Message {
 			return conv(t, agent(t, M{"jsonrpc": "2.0", "id": 45, "method": "session/prompt", "params": M{"sessionId": sid, "prompt": []any{}}}))
 		}, rule: "acp-method-side", pointer: "/method"},
+		{name: "fractional id", msgs: func(t *testing.T) []validate.Message {
+			return conv(t, editor(t, M{"jsonrpc": "2.0", "id": 1.5, "method": "session/cancel", "params": M{"sessionId": sid}}))
+		}, rule: "jsonrpc-envelope", pointer: "/id"},
+		{name: "result and error together", msgs: func(t *testing.T) []validate.Message {
+			return conv(t, editor(t, M{"jsonrpc": "2.0", "id": 47, "method": "session/close", "params": M{"sessionId": sid}}),
+				agent(t, M{"jsonrpc": "2.0", "id": 47, "result": M{}, "error": M{"code": -32603, "message": "x"}}))
+		}, rule: "jsonrpc-envelope", pointer: ""},
+		{name: "error with a string code", msgs: func(t *testing.T) []validate.Message {
+			return conv(t, editor(t, M{"jsonrpc": "2.0", "id": 48, "method": "session/close", "params": M{"sessionId": sid}}),
+				agent(t, M{"jsonrpc": "2.0", "id": 48, "error": M{"code": "bad", "message": "x"}}))
+		}, rule: "acp:#/$defs/Error", pointer: "/error/code"},
 		{name: "a notification sent as a request", msgs: func(t *testing.T) []validate.Message {
 			return conv(t, editor(t, M{"jsonrpc": "2.0", "id": 46, "method": "session/cancel", "params": M{"sessionId": sid}}))
 		}, rule: "acp-method-kind", pointer: "/params"},

@@ -142,6 +142,17 @@ func idKey(id any) string {
 	return "x:" + string(b)
 }
 
+func validID(id any) bool {
+	switch t := id.(type) {
+	case string, nil:
+		return true
+	case json.Number:
+		_, err := t.Int64()
+		return err == nil
+	}
+	return false
+}
+
 func other(dir string) string {
 	if dir == DirAgent {
 		return DirEditor
@@ -166,6 +177,17 @@ func (c *checker) run() {
 	}
 	method, hasMethod := doc["method"].(string)
 	id, hasID := doc["id"]
+	if hasID && !validID(id) {
+		c.add("/id", "jsonrpc-envelope", SectionACP, SeverityError, "an id is a string, an integer or null, got %v", id)
+	}
+	_, hasResult := doc["result"]
+	_, hasError := doc["error"]
+	if hasResult && hasError {
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "a response has result or error, not both")
+	}
+	if _, ok := doc["method"]; ok && !hasMethod {
+		c.add("/method", "jsonrpc-envelope", SectionACP, SeverityError, "method must be a string")
+	}
 	switch {
 	case hasMethod && hasID:
 		c.method = method
