@@ -3,7 +3,6 @@ GO        ?= go
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
-BENCHTIME ?= 1x
 
 .PHONY: all build deps test test-go bench fuzz conform lint clean
 
@@ -24,7 +23,8 @@ test: deps build
 
 ## bench: the proxy and journal benchmarks, reported as ratios against a baseline measured in the same run
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) ./proxy/... ./internal/...
+	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 
 ## fuzz: run the framer fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

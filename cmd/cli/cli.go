@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -39,6 +40,13 @@ func Main() ExitCode {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := factory.New(Version)
+	if path := os.Getenv("AIRWIRE_CPUPROFILE"); path != "" { // for benchmarks: go tool pprof
+		if pf, err := os.Create(path); err == nil {
+			if pprof.StartCPUProfile(pf) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
 	return Run(ctx, f, os.Args[1:])
 }
 

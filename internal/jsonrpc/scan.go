@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -103,64 +104,89 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-// strTable marks bytes that end the fast path inside a string.
-var strTable = func() (t [256]bool) {
-	for i := 0; i < 0x20; i++ {
-		t[i] = true
-	}
-	t['"'] = true
-	t['\\'] = true
-	return
-}()
-
 // str scans a string starting at its opening quote. It returns the raw span
-// between the quotes and whether it held escapes.
+// between the quotes and whether it held escapes. The closing quote is found
+// with bytes.IndexByte (vectorised) and remembered across escapes, so a long
+// string with many escapes stays linear; the span before it is checked for
+// backslashes (vectorised) and control characters (eight bytes at a time).
 func (s *scanner) str() (start, end int, escaped bool) {
 	s.pos++ // opening quote
 	start = s.pos
 	d := s.data
+	q := -1 // position of the next raw '"' at or after s.pos
 	for {
 		i := s.pos
-		for i < len(d) && !strTable[d[i]] {
-			i++
-		}
-		s.pos = i
-		if i >= len(d) {
-			s.fail("unterminated string")
-			return start, i, escaped
-		}
-		switch c := d[i]; {
-		case c == '"':
-			s.pos++
-			return start, i, escaped
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(d) {
-				s.pos = i + 1
-				s.fail("unterminated escape")
-				return start, i, escaped
+		if q < i {
+			j := bytes.IndexByte(d[i:], '"')
+			if j < 0 {
+				s.pos = len(d)
+				s.fail("unterminated string")
+				return start, len(d), escaped
 			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos = i + 2
-			case 'u':
-				if i+6 > len(d) || !isHex4(d[i+2:i+6]) {
-					s.pos = i + 1
-					s.fail("bad \\u escape")
-					return start, i, escaped
-				}
-				s.pos = i + 6
-			default:
-				s.pos = i + 1
-				s.fail("bad escape")
-				return start, i, escaped
-			}
-		default:
+			q = i + j
+		}
+		seg := d[i:q]
+		bs := bytes.IndexByte(seg, '\\')
+		if bs >= 0 {
+			seg = seg[:bs]
+		}
+		if c := firstControl(seg); c >= 0 {
+			s.pos = i + c
 			s.fail("control character in string")
-			return start, i, escaped
+			return start, i + c, escaped
+		}
+		if bs < 0 {
+			s.pos = q + 1
+			return start, q, escaped
+		}
+		escaped = true
+		e := i + bs // the backslash
+		if e+1 >= len(d) {
+			s.pos = e + 1
+			s.fail("unterminated escape")
+			return start, e, escaped
+		}
+		switch d[e+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			s.pos = e + 2
+		case 'u':
+			if e+6 > len(d) || !isHex4(d[e+2:e+6]) {
+				s.pos = e + 1
+				s.fail("bad \\u escape")
+				return start, e, escaped
+			}
+			s.pos = e + 6
+		default:
+			s.pos = e + 1
+			s.fail("bad escape")
+			return start, e, escaped
 		}
 	}
 }
+
+// firstControl returns the index of the first byte below 0x20 in b, or -1.
+func firstControl(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if hasLess(binary.LittleEndian.Uint64(b[i:]), 0x20) != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
+}
+
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// hasLess is non-zero when a byte of w is below n (n <= 128).
+func hasLess(w uint64, n uint64) uint64 { return (w - lows*n) & ^w & highs }
 
 func isHex4(b []byte) bool {
 	for _, c := range b {
