@@ -1,0 +1,482 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// Line tags of the canonical transcript. Every line is "<tag> <json>".
+const (
+	TagEditorToAgent = "client editor->agent"
+	TagAgentToEditor = "client agent->editor"
+	// TagCLIRun is a CLI run that does not speak stream-json (auth status,
+	// --version): one line per distinct argv, sorted.
+	TagCLIRun = "cli:run spawn"
+)
+
+// cliTag is the tag of stream-json CLI process n (1-based, in spawn order).
+func cliTag(n int, what string) string { return fmt.Sprintf("cli:%d %s", n, what) }
+
+// FloatRule moves a message whose timing the adapter does not control to a
+// fixed place. Match selects the floating agent → editor frame; Anchor gets
+// the placed client lines without the floating frames and the position the
+// frame arrived at (it arrived after lines[from-1]), and returns the index
+// of the line to put it after (after any frame floated there before it), or
+// -1 to leave it where it arrived.
+type FloatRule struct {
+	// Name documents the rule.
+	Name   string
+	Match  func(e *journal.Entry) bool
+	Anchor func(lines []line, from int) int
+}
+
+// FloatRules are the placement rules of the canonical form, applied in order.
+var FloatRules = []FloatRule{
+	{
+		// The adapter runs `claude auth status --json` in the background at
+		// initialize and pushes the result whenever the probe ends (about
+		// 200 ms later): before, between or after the next responses.
+		Name:  "_auth/status_update follows the initialize response",
+		Match: func(e *journal.Entry) bool { return e.Method == "_auth/status_update" && len(e.ID) == 0 },
+		Anchor: func(lines []line, _ int) int {
+			for i, l := range lines {
+				if l.tag == TagAgentToEditor && l.e.Method == "initialize" && len(l.e.ID) > 0 {
+					return i
+				}
+			}
+			return -1
+		},
+	},
+	{
+		// The reference asks the CLI for a title (generate_session_title)
+		// when a prompt is queued, after reading the session file, and
+		// publishes it whenever the answer comes: anywhere in the turn, or
+		// just after its response.
+		Name:   "a session_info_update follows the response of the prompt it arrived during",
+		Match:  func(e *journal.Entry) bool { return isUpdate(e, "session_info_update") },
+		Anchor: promptResponseAnchor,
+	},
+}
+
+// isUpdate reports whether e is a session/update notification of kind.
+func isUpdate(e *journal.Entry, kind string) bool {
+	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg {
+		return false
+	}
+	var m struct {
+		Params struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(e.Msg, &m) == nil && m.Params.Update.SessionUpdate == kind
+}
+
+// promptResponseAnchor finds the last session/prompt request placed before
+// from and returns the index of its response.
+func promptResponseAnchor(lines []line, from int) int {
+	for i := min(from, len(lines)) - 1; i >= 0; i-- {
+		l := lines[i]
+		if l.tag != TagEditorToAgent || l.e.Method != "session/prompt" || len(l.e.ID) == 0 {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			r := lines[j]
+			if r.tag == TagAgentToEditor && r.e.Method == "session/prompt" && string(r.e.ID) == string(l.e.ID) {
+				return j
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+type line struct {
+	tag string
+	e   *journal.Entry
+	msg json.RawMessage // when set, replaces e.Msg (spawn lines)
+}
+
+// Canonical renders the run as canonical text: the client lane in
+// canonical order (editor frames placed by their anchors, floating
+// messages by FloatRules), then every stream-json CLI process in spawn
+// order with its argv and the frames the adapter wrote to it, then the
+// distinct argv of the other CLI runs. Values are normalized (Normalize).
+func Canonical(r *Result) ([]byte, error) {
+	var agent, editor []*journal.Entry
+	var cliOrder []string
+	cliSpawn := map[string]*journal.Entry{}
+	cliMsgs := map[string][]*journal.Entry{}
+	runs := map[string]bool{}
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		switch e.Lane {
+		case journal.LaneClient:
+			if e.Kind != journal.KindMsg && e.Kind != journal.KindNonJSON {
+				continue
+			}
+			switch e.Dir {
+			case journal.DirAgent:
+				agent = append(agent, e)
+			case journal.DirEditor:
+				editor = append(editor, e)
+			}
+		case journal.LaneCLI:
+			switch {
+			case e.Kind == journal.KindSpawn:
+				if isStreamJSON(e.Argv) {
+					cliOrder = append(cliOrder, e.Proc)
+					cliSpawn[e.Proc] = e
+				} else {
+					b, _ := json.Marshal(map[string]any{"argv": e.Argv[min(1, len(e.Argv)):]})
+					runs[string(b)] = true
+				}
+			case e.Kind == journal.KindMsg && e.Dir == journal.DirAgent:
+				cliMsgs[e.Proc] = append(cliMsgs[e.Proc], e)
+			}
+		}
+	}
+	if len(editor) != len(r.Anchors) {
+		return nil, fmt.Errorf("the journal holds %d editor frames but the driver wrote %d", len(editor), len(r.Anchors))
+	}
+
+	// Client lane: editor frames sorted (stably) by anchor, merged after
+	// the agent frame they follow.
+	idx := make([]int, len(editor))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return r.Anchors[idx[a]] < r.Anchors[idx[b]] })
+	var client []line
+	k := 0
+	emitEditor := func(upto int) {
+		for k < len(idx) && r.Anchors[idx[k]] <= upto {
+			client = append(client, line{tag: TagEditorToAgent, e: editor[idx[k]]})
+			k++
+		}
+	}
+	emitEditor(-1)
+	for i, e := range agent {
+		client = append(client, line{tag: TagAgentToEditor, e: e})
+		emitEditor(i)
+	}
+	emitEditor(len(agent) + len(editor))
+	client = float(client)
+
+	var out []line
+	out = append(out, client...)
+	for n, proc := range cliOrder {
+		sp := cliSpawn[proc]
+		argv := append([]string{"<cli>"}, sp.Argv[min(1, len(sp.Argv)):]...)
+		b, _ := json.Marshal(map[string]any{"argv": argv})
+		out = append(out, line{tag: cliTag(n+1, "spawn"), e: sp, msg: b})
+		for _, e := range cliMsgs[proc] {
+			out = append(out, line{tag: cliTag(n+1, "agent->cli"), e: e})
+		}
+	}
+	runList := make([]string, 0, len(runs))
+	for k := range runs {
+		runList = append(runList, k)
+	}
+	sort.Strings(runList)
+	for _, rl := range runList {
+		out = append(out, line{tag: TagCLIRun, msg: json.RawMessage(rl)})
+	}
+
+	nz := NewNormalizer(r.Paths)
+	for _, l := range out {
+		if l.e != nil && l.msg == nil {
+			nz.collectSessions(l.e.Msg)
+		}
+		if l.e != nil && l.e.Kind == journal.KindSpawn {
+			nz.collectArgvSessions(l.e.Argv)
+		}
+	}
+	var buf bytes.Buffer
+	for _, l := range out {
+		raw := l.msg
+		if raw == nil {
+			if l.e.Kind == journal.KindNonJSON {
+				raw, _ = json.Marshal(map[string]any{"nonJSON": l.e.TextOf(), "reason": l.e.Reason})
+			} else {
+				raw = l.e.Msg
+			}
+		}
+		norm, err := nz.Line(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s seq %d: %w", l.tag, seqOf(l.e), err)
+		}
+		buf.WriteString(l.tag)
+		buf.WriteByte(' ')
+		buf.Write(norm)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
+}
+
+func seqOf(e *journal.Entry) uint64 {
+	if e == nil {
+		return 0
+	}
+	return e.Seq
+}
+
+// float applies FloatRules to the placed client lines.
+func float(lines []line) []line {
+	for _, rule := range FloatRules {
+		type floater struct {
+			l    line
+			from int
+		}
+		var floating []floater
+		var rest []line
+		for _, l := range lines {
+			if l.tag == TagAgentToEditor && l.e.Kind == journal.KindMsg && rule.Match(l.e) {
+				floating = append(floating, floater{l, len(rest)})
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		if len(floating) == 0 {
+			continue
+		}
+		// Resolve every anchor on the same rest, then insert back to front.
+		after := map[int][]line{}
+		stay := map[int][]line{}
+		for _, f := range floating {
+			if at := rule.Anchor(rest, f.from); at >= 0 {
+				after[at] = append(after[at], f.l)
+			} else {
+				stay[f.from] = append(stay[f.from], f.l)
+			}
+		}
+		out := make([]line, 0, len(lines))
+		out = append(out, stay[0]...)
+		for i, l := range rest {
+			out = append(out, l)
+			out = append(out, after[i]...)
+			out = append(out, stay[i+1]...)
+		}
+		lines = out
+	}
+	return lines
+}
+
+func isStreamJSON(argv []string) bool {
+	for _, a := range argv {
+		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
+			return true
+		}
+	}
+	return false
+}
+
+// Normalizer replaces volatile values by placeholders. Rules, in order of
+// application to every string (keys included):
+//
+//	paths       the run's cwd → <cwd>, CLAUDE_CONFIG_DIR → <config>, HOME →
+//	            <home>, the fake CLI wrapper → <cli>, the run directory →
+//	            <tmp>, the airwire binary → <airwire>, each path in the
+//	            agent's argv → <agent-argv-N>, the encoded project directory
+//	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N
+//	uuids       a UUID that is a session id (a sessionId/session_id value or
+//	            a --session-id/--resume argument anywhere in the run) →
+//	            <session-N>; any other UUID → <uuid-N>; numbered by first
+//	            appearance in canonical order (keys sorted)
+//	request_id  the value of every request_id key → <req-N> (the SDK makes
+//	            them up at random)
+//	timestamps  an RFC 3339 string not on the scripted clock's day
+//	            (scenario.ClockBase) → <timestamp>; an integer in the epoch
+//	            milliseconds range (2017–2096) outside that day →
+//	            "<epoch-ms>"
+//	durations   a number under a key containing duration, elapsed or
+//	            latency (any case) → "<duration>"
+//	version     agentInfo.version → <agent-version>
+type Normalizer struct {
+	paths    [][2]string
+	sessions map[string]bool
+	ids      map[string]string
+	reqs     map[string]string
+	nSession int
+	nUUID    int
+	nReq     int
+}
+
+// NewNormalizer builds the path rules of a run.
+func NewNormalizer(p Paths) *Normalizer {
+	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}}
+	add := func(from, to string) {
+		if from != "" && from != "/" {
+			n.paths = append(n.paths, [2]string{from, to})
+		}
+	}
+	add(p.Cwd, "<cwd>")
+	add(p.ConfigDir, "<config>")
+	add(p.Home, "<home>")
+	add(p.CLI, "<cli>")
+	add(p.Root, "<tmp>")
+	add(p.Airwire, "<airwire>")
+	for i, a := range p.Agent {
+		if strings.Contains(a, "/") {
+			add(a, fmt.Sprintf("<agent-argv-%d>", i))
+		}
+	}
+	if p.Cwd != "" {
+		add(scenario.ProjectDirName(p.Cwd), "<project-dir>")
+	}
+	sort.SliceStable(n.paths, func(a, b int) bool { return len(n.paths[a][0]) > len(n.paths[b][0]) })
+	return n
+}
+
+var (
+	uuidRE   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	shimRE   = regexp.MustCompile(`airwire-shim-[0-9]+`)
+	tsRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
+	durKeyRE = regexp.MustCompile(`(?i)duration|elapsed|latency`)
+)
+
+var (
+	scriptedDay    = scenario.ClockBase.Format("2006-01-02")
+	scriptedMsFrom = scenario.ClockBase.UnixMilli()
+	scriptedMsTo   = scenario.ClockBase.UnixMilli() + 86_400_000
+)
+
+func (n *Normalizer) collectSessions(raw json.RawMessage) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if s, ok := e.(string); ok && (k == "sessionId" || k == "session_id") && uuidRE.MatchString(s) {
+					n.sessions[strings.ToLower(s)] = true
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+}
+
+func (n *Normalizer) collectArgvSessions(argv []string) {
+	for i, a := range argv {
+		for _, flag := range []string{"--session-id", "--resume"} {
+			if v, ok := strings.CutPrefix(a, flag+"="); ok && uuidRE.MatchString(v) {
+				n.sessions[strings.ToLower(v)] = true
+			}
+			if a == flag && i+1 < len(argv) && uuidRE.MatchString(argv[i+1]) {
+				n.sessions[strings.ToLower(argv[i+1])] = true
+			}
+		}
+	}
+}
+
+// Line normalizes one JSON document and encodes it with sorted keys and no
+// HTML escaping.
+func (n *Normalizer) Line(raw json.RawMessage) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	v = n.value(v, nil)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func (n *Normalizer) value(v any, path []string) any {
+	key := ""
+	if len(path) > 0 {
+		key = path[len(path)-1]
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := make(map[string]any, len(t))
+		for _, k := range keys {
+			out[n.str(k)] = n.value(t[k], append(path, k))
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = n.value(e, append(path, "[]"))
+		}
+		return out
+	case string:
+		if key == "request_id" && t != "" {
+			if p, ok := n.reqs[t]; ok {
+				return p
+			}
+			n.nReq++
+			n.reqs[t] = fmt.Sprintf("<req-%d>", n.nReq)
+			return n.reqs[t]
+		}
+		if key == "version" && len(path) >= 2 && path[len(path)-2] == "agentInfo" {
+			return "<agent-version>"
+		}
+		return n.str(t)
+	case json.Number:
+		if durKeyRE.MatchString(key) {
+			return "<duration>"
+		}
+		if i, err := t.Int64(); err == nil && i >= 1_500_000_000_000 && i < 4_000_000_000_000 && (i < scriptedMsFrom || i >= scriptedMsTo) {
+			return "<epoch-ms>"
+		}
+		return t
+	}
+	return v
+}
+
+// str applies the path, uuid and timestamp rules to one string.
+func (n *Normalizer) str(s string) string {
+	for _, p := range n.paths {
+		if strings.Contains(s, p[0]) {
+			s = strings.ReplaceAll(s, p[0], p[1])
+		}
+	}
+	s = shimRE.ReplaceAllString(s, "airwire-shim-N")
+	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
+		u = strings.ToLower(u)
+		if p, ok := n.ids[u]; ok {
+			return p
+		}
+		if n.sessions[u] {
+			n.nSession++
+			n.ids[u] = fmt.Sprintf("<session-%d>", n.nSession)
+		} else {
+			n.nUUID++
+			n.ids[u] = fmt.Sprintf("<uuid-%d>", n.nUUID)
+		}
+		return n.ids[u]
+	})
+	if tsRE.MatchString(s) && !strings.HasPrefix(s, scriptedDay) {
+		return "<timestamp>"
+	}
+	return s
+}

@@ -1,0 +1,65 @@
+// Package conform is the client side of the conformance suite: it drives an
+// ACP adapter through one scenario with one client profile, records both
+// lanes, and renders the run as canonical text for a golden.
+//
+// It owns three things:
+//
+//   - the client profiles (profile.go): exactly the clientCapabilities of
+//     plain, zed and air (issue 3 §3), changed per scenario by
+//     capabilities.merge/remove/withoutAir/addAir;
+//   - the driver (run.go, client.go, answers.go): a newline-delimited
+//     JSON-RPC client that sends initialize, opens the session, runs the
+//     scenario's steps (prompts, requests with exact params, notifications,
+//     waits) and answers every agent request the way the scenario says
+//     (permission by option id or kind, elicitation, fs read/write inside the
+//     run directory, terminal calls);
+//   - the canonical form (canon.go): one message per line, tagged with lane
+//     and direction, keys sorted, volatile values replaced by numbered
+//     placeholders (Normalizer documents every rule), and messages placed by
+//     deterministic rules rather than by arrival time.
+//
+// # Why the adapter runs behind `airwire record`
+//
+// The adapter under test is started as `airwire record --cli-lane
+// --no-redact --journal J -- AGENT…`, a real subprocess, rather than behind
+// an in-process proxy.Recorder. The suite then sees exactly what an editor
+// sees (real pipes, real process boundaries, the recorder's byte-transparent
+// forwarding), the CLI lane comes for free from record's shim (the adapter's
+// CLAUDE_CODE_EXECUTABLE is a wrapper that execs `airwire fake-cli`, and
+// record puts its shim in front of it), both lanes share one gapless
+// sequence, and the driver owns one process group it can SIGTERM and
+// SIGKILL on a timeout (record forwards the signal, and its children die
+// with it through Pdeathsig). `airwire conform` re-enters its own binary
+// the same way, so the Ginkgo suite and the command run the same code.
+//
+// Isolation: each run gets its own directory with HOME, CLAUDE_CONFIG_DIR
+// (HOME/.claude), TMPDIR and the workspace (cwd), a minimal environment
+// (PATH, IS_SANDBOX=1, TZ=UTC, LANG=C.UTF-8, CLAUDE_CODE_EXECUTABLE and the
+// fake CLI's AIRWIRE_FAKE_CLI_SCRIPT/LOG), and nothing else of the host's.
+// The fake CLI answers generate_session_title with DefaultTitle unless the
+// scenario overrides that control.
+//
+// # Placement
+//
+// Which of two concurrent frames arrives first is timing, not behaviour. The
+// canonical form therefore never uses the arrival order between the
+// editor's frames and the agent's:
+//
+//   - agent → editor frames keep the agent's own write order (its stdout);
+//   - an editor frame the driver sends for a step goes right after the agent
+//     frame that let the step start (the response or waited-for message
+//     that completed the previous step), whatever arrived in between;
+//   - an answer to an agent request goes right after that request;
+//   - frames whose timing the adapter does not control at all move by
+//     FloatRules (_auth/status_update after the initialize response, a
+//     session_info_update after the response of its prompt);
+//   - before every step the driver waits until the agent has been quiet for
+//     Settle, so output the adapter defers lands before the next input;
+//   - the CLI lane follows the client lane, one block per stream-json CLI
+//     process in spawn order (argv, then the adapter → CLI frames), then
+//     the distinct argv of the other CLI runs (auth status), sorted. The
+//     CLI → adapter direction is the fake's script and is left out.
+//
+// It never compares (internal/golden does), never validates (issue 4,
+// internal/validate) and never edits a scenario file.
+package conform

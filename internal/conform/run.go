@@ -1,0 +1,702 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// Defaults of Options.
+const (
+	// DefaultWaitTimeout bounds one wait of the driver (a response, a waitFor).
+	DefaultWaitTimeout = 30 * time.Second
+	// DefaultSettle is how long the agent must stay silent before the driver
+	// sends its next step, so that output the agent defers (a setTimeout
+	// after a response) is written before the next input arrives.
+	DefaultSettle = 60 * time.Millisecond
+	// DefaultExitTimeout is how long the agent may take to exit after stdin
+	// EOF before it is sent SIGTERM, then SIGKILL.
+	DefaultExitTimeout = 10 * time.Second
+)
+
+// TitleSubtype is the control request the reference adapter sends to have
+// the CLI title a session, and DefaultTitle the title the driver has the
+// fake CLI answer unless the scenario's cli.controls says otherwise.
+const (
+	TitleSubtype = "generate_session_title"
+	DefaultTitle = "Scripted session title"
+)
+
+// ClientName is the clientInfo.name the driver sends in initialize.
+const ClientName = "airwire-conform"
+
+// Options are the inputs of one run: one scenario with one profile.
+type Options struct {
+	// Airwire is the airwire binary: it records (airwire record --cli-lane)
+	// and plays the CLI (airwire fake-cli).
+	Airwire string
+	// Agent is the argv of the adapter under test.
+	Agent []string
+	// Scenario and Profile say what to run.
+	Scenario *scenario.Scenario
+	Profile  scenario.Profile
+	// Dir is an empty directory that the run owns (keep its path short: the
+	// recorder's unix socket lives below it).
+	Dir string
+	// PATH is the adapter's PATH (default: this process's).
+	PATH string
+	// Stderr receives the adapter's and recorder's stderr (may be nil).
+	Stderr io.Writer
+	// WaitTimeout, Settle and ExitTimeout default to the Default* constants.
+	WaitTimeout time.Duration
+	Settle      time.Duration
+	ExitTimeout time.Duration
+}
+
+// Paths are the run's volatile locations, replaced by placeholders when the
+// transcript is normalized.
+type Paths struct {
+	Root, Cwd, Home, ConfigDir string
+	Airwire                    string
+	Agent                      []string
+	// CLI is the executable the adapter was given as CLAUDE_CODE_EXECUTABLE
+	// (after the recorder's shim, the fake CLI wrapper).
+	CLI string
+}
+
+// Result is what a run recorded.
+type Result struct {
+	Scenario *scenario.Scenario
+	Profile  scenario.Profile
+	Paths    Paths
+	// Journal is the journal file; Entries its entries.
+	Journal string
+	Header  journal.Header
+	Entries []journal.Entry
+	// Anchors places the editor's frames: Anchors[k] is the index (in
+	// arrival order) of the agent frame the k-th editor frame follows.
+	Anchors []int
+	// ExitCode is the recorder's (the agent's) exit status.
+	ExitCode int
+}
+
+// RunError is a run that could not be completed (a timeout, an unexpected
+// error response, an agent that died). It carries the tail of stderr.
+type RunError struct {
+	Scenario string
+	Profile  scenario.Profile
+	Err      error
+	Stderr   string
+}
+
+func (e *RunError) Error() string {
+	s := fmt.Sprintf("%s/%s: %v", e.Scenario, e.Profile, e.Err)
+	if e.Stderr != "" {
+		s += "\n--- agent stderr (tail) ---\n" + e.Stderr
+	}
+	return s
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+// Run drives the adapter through the scenario with the profile and returns
+// the recorded journal. The adapter runs behind `airwire record --cli-lane
+// --no-redact`, with HOME, CLAUDE_CONFIG_DIR and the workspace under Dir,
+// IS_SANDBOX=1 and the fake CLI as CLAUDE_CODE_EXECUTABLE. Every process it
+// starts has ended when Run returns.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if o.WaitTimeout == 0 {
+		o.WaitTimeout = DefaultWaitTimeout
+	}
+	if o.Settle == 0 {
+		o.Settle = DefaultSettle
+	}
+	if o.ExitTimeout == 0 {
+		o.ExitTimeout = DefaultExitTimeout
+	}
+	if o.PATH == "" {
+		o.PATH = os.Getenv("PATH")
+	}
+	if len(o.Agent) == 0 || o.Airwire == "" || o.Scenario == nil || o.Dir == "" {
+		return nil, errors.New("conform.Run: Agent, Airwire, Scenario and Dir are required")
+	}
+	d := &driver{o: o, sc: o.Scenario, saved: map[string]any{}}
+	res, err := d.run(ctx)
+	if err != nil {
+		return res, &RunError{Scenario: o.Scenario.Name, Profile: o.Profile, Err: err, Stderr: d.stderrTail()}
+	}
+	return res, nil
+}
+
+type driver struct {
+	o  Options
+	sc *scenario.Scenario
+	p  Paths
+
+	c       *client
+	a       *answerer
+	trigger int // the agent frame the next editor frame follows
+	pending []string
+	saved   map[string]any
+
+	smu       sync.Mutex
+	sessionID string
+	stderr    tailBuffer
+}
+
+func (d *driver) session() string {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	return d.sessionID
+}
+
+func (d *driver) stderrTail() string { return d.stderr.String() }
+
+// layout creates the run's directories, workspace, transcript, CLI script
+// and fake CLI wrapper.
+func (d *driver) layout() error {
+	root, err := filepath.Abs(d.o.Dir)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	d.p = Paths{Root: root, Cwd: filepath.Join(root, "work"), Home: filepath.Join(root, "home"),
+		Airwire: d.o.Airwire, Agent: d.o.Agent, CLI: filepath.Join(root, "bin", "claude")}
+	d.p.ConfigDir = filepath.Join(d.p.Home, ".claude")
+	for _, dir := range []string{d.p.Cwd, d.p.ConfigDir, filepath.Join(root, "bin"), filepath.Join(root, "tmp")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	for rel, content := range d.sc.Files {
+		p := filepath.Join(d.p.Cwd, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	if t := d.sc.Transcript; t != nil {
+		cwd := d.p.Cwd
+		if t.Cwd != "" {
+			cwd = filepath.Join(cwd, filepath.FromSlash(t.Cwd))
+			if err := os.MkdirAll(cwd, 0o755); err != nil {
+				return err
+			}
+		}
+		data, err := t.Render(cwd, map[string]string{"cwd": d.p.Cwd, "home": d.p.Home})
+		if err != nil {
+			return err
+		}
+		path := scenario.SessionFile(d.p.ConfigDir, cwd, t.SessionID)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+		mod := scenario.ClockBase
+		if t.Modified != "" {
+			if mod, err = time.Parse(time.RFC3339, t.Modified); err != nil {
+				return fmt.Errorf("transcript.modified: %w", err)
+			}
+		}
+		if err := os.Chtimes(path, mod, mod); err != nil {
+			return err
+		}
+	}
+	script := d.sc.CLI
+	if _, ok := script.Controls[TitleSubtype]; !ok {
+		// The fake answers unknown subtypes with an error; the reference then
+		// falls back to a title it reads from the session file, which the fake
+		// may or may not have written yet. A fixed answer removes that race.
+		controls := map[string]scenario.ControlOverride{TitleSubtype: {Response: map[string]any{"title": DefaultTitle}}}
+		for k, v := range script.Controls {
+			controls[k] = v
+		}
+		script.Controls = controls
+	}
+	if err := scenario.WriteCLIScript(filepath.Join(root, "cli.json"), &script); err != nil {
+		return err
+	}
+	wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + " fake-cli \"$@\"\n"
+	return os.WriteFile(d.p.CLI, []byte(wrapper), 0o755)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func (d *driver) env() []string {
+	return []string{
+		"PATH=" + d.o.PATH,
+		"HOME=" + d.p.Home,
+		"CLAUDE_CONFIG_DIR=" + d.p.ConfigDir,
+		"TMPDIR=" + filepath.Join(d.p.Root, "tmp"),
+		"IS_SANDBOX=1",
+		"TZ=UTC",
+		"LANG=C.UTF-8",
+		"CLAUDE_CODE_EXECUTABLE=" + d.p.CLI,
+		fakecli.EnvScript + "=" + filepath.Join(d.p.Root, "cli.json"),
+		fakecli.EnvLog + "=" + filepath.Join(d.p.Root, "fake-cli.log"),
+	}
+}
+
+func (d *driver) run(ctx context.Context) (*Result, error) {
+	if err := d.layout(); err != nil {
+		return nil, fmt.Errorf("preparing the run directory: %w", err)
+	}
+	caps, err := ClientCapabilities(d.o.Profile, d.sc.Capabilities)
+	if err != nil {
+		return nil, err
+	}
+	jpath := filepath.Join(d.p.Root, "journal.jsonl")
+	args := append([]string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath, "--"}, d.o.Agent...)
+	cmd := exec.Command(d.o.Airwire, args...)
+	cmd.Dir = d.p.Cwd
+	cmd.Env = d.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var errOut io.Writer = &d.stderr
+	if d.o.Stderr != nil {
+		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
+	}
+	cmd.Stderr = errOut
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting airwire record: %w", err)
+	}
+	d.c = newClient(stdin)
+	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session}
+	d.c.answer = d.a.handle
+	readDone := make(chan struct{})
+	go func() { defer close(readDone); d.c.read(stdout) }()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	stepErr := d.steps(ctx, caps)
+
+	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
+	stdin.Close()
+	var werr error
+	select {
+	case werr = <-waited:
+	case <-time.After(d.o.ExitTimeout):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case werr = <-waited:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			werr = <-waited
+		}
+		if stepErr == nil {
+			stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
+		}
+	}
+	<-readDone
+	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, Anchors: d.c.takeAnchors()}
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	_ = werr
+	hdr, entries, jerr := journal.ReadAll(jpath)
+	res.Header, res.Entries = hdr, entries
+	if stepErr != nil {
+		return res, stepErr
+	}
+	if jerr != nil {
+		return res, fmt.Errorf("reading the journal: %w", jerr)
+	}
+	d.c.mu.Lock()
+	probs := append([]string(nil), d.c.problems...)
+	d.c.mu.Unlock()
+	if len(probs) > 0 {
+		return res, errors.New(strings.Join(probs, "; "))
+	}
+	return res, nil
+}
+
+// steps runs initialize, the session opening and the scenario's steps.
+func (d *driver) steps(ctx context.Context, caps map[string]any) error {
+	d.trigger = -1
+	init := map[string]any{
+		"protocolVersion":    1,
+		"clientCapabilities": caps,
+		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
+	}
+	if _, err := d.call(ctx, "initialize", init, 0); err != nil {
+		return err
+	}
+	if err := d.open(ctx); err != nil {
+		return err
+	}
+	for i, st := range d.sc.Client.Steps {
+		if err := d.step(ctx, st); err != nil {
+			return fmt.Errorf("client.steps[%d]: %w", i, err)
+		}
+	}
+	if err := d.awaitAll(ctx); err != nil {
+		return err
+	}
+	return d.settle(ctx)
+}
+
+func (d *driver) vars() map[string]string {
+	v := map[string]string{"sessionId": d.session(), "cwd": d.p.Cwd, "home": d.p.Home}
+	var flat func(prefix string, x any)
+	flat = func(prefix string, x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for k, e := range t {
+				flat(prefix+"."+k, e)
+			}
+		case []any:
+			for i, e := range t {
+				flat(fmt.Sprintf("%s.%d", prefix, i), e)
+			}
+		case string:
+			v[prefix] = t
+		case nil:
+		default:
+			b, _ := json.Marshal(t)
+			v[prefix] = string(b)
+		}
+	}
+	for name, r := range d.saved {
+		flat("saved."+name, r)
+	}
+	return v
+}
+
+func (d *driver) expand(x any) any {
+	if x == nil {
+		return nil
+	}
+	g, err := deepCopy(x)
+	if err != nil {
+		return x
+	}
+	return scenario.Expand(g, d.vars())
+}
+
+// open sends the request that opens the scenario's session.
+func (d *driver) open(ctx context.Context) error {
+	s := d.sc.Client.Session
+	method := d.sc.OpenMethod()
+	if method == scenario.SessionNone {
+		return nil
+	}
+	mcp := []any{}
+	if len(s.MCPServers) > 0 {
+		mcp = d.expand(s.MCPServers).([]any)
+	}
+	params := map[string]any{"cwd": d.p.Cwd, "mcpServers": mcp}
+	if s.Meta != nil {
+		params["_meta"] = d.expand(s.Meta)
+	}
+	if len(s.AdditionalDirectories) > 0 {
+		var dirs []any
+		for _, a := range s.AdditionalDirectories {
+			dirs = append(dirs, filepath.Join(d.p.Cwd, filepath.FromSlash(a)))
+		}
+		params["additionalDirectories"] = dirs
+	}
+	switch method {
+	case scenario.SessionNew:
+		res, err := d.call(ctx, "session/new", params, 0)
+		if err != nil {
+			return err
+		}
+		var r struct {
+			SessionID string `json:"sessionId"`
+		}
+		if err := json.Unmarshal(res.result, &r); err != nil || r.SessionID == "" {
+			return fmt.Errorf("session/new returned no sessionId: %s", res.result)
+		}
+		d.smu.Lock()
+		d.sessionID = r.SessionID
+		d.smu.Unlock()
+	case scenario.SessionLoad, scenario.SessionResume:
+		params["sessionId"] = d.sc.Transcript.SessionID
+		d.smu.Lock()
+		d.sessionID = d.sc.Transcript.SessionID
+		d.smu.Unlock()
+		if _, err := d.call(ctx, "session/"+method, params, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// call sends a request after the agent settled and waits for its
+// response; the response becomes the next trigger. expectError, when
+// non-zero, is the error code the agent must answer with.
+func (d *driver) call(ctx context.Context, method string, params any, expectError int) (*agentMsg, error) {
+	if err := d.settle(ctx); err != nil {
+		return nil, err
+	}
+	id, err := d.c.request(method, params, d.trigger)
+	if err != nil {
+		return nil, fmt.Errorf("%s: writing the request: %w", method, err)
+	}
+	m, err := d.waitResponse(ctx, method, id)
+	if err != nil {
+		return nil, err
+	}
+	d.trigger = m.index
+	switch {
+	case expectError != 0 && m.err == nil:
+		return m, fmt.Errorf("%s: expected error %d, got result %s", method, expectError, m.result)
+	case expectError != 0 && m.err.Code != expectError:
+		return m, fmt.Errorf("%s: expected error %d, got %v", method, expectError, m.err)
+	case expectError == 0 && m.err != nil:
+		return m, fmt.Errorf("%s: %w", method, m.err)
+	}
+	return m, nil
+}
+
+func (d *driver) waitResponse(ctx context.Context, method, id string) (*agentMsg, error) {
+	var got *agentMsg
+	err := d.wait(ctx, fmt.Sprintf("the response to %s (id %s)", method, id), func([]*agentMsg) bool {
+		got = d.c.response(id)
+		return got != nil
+	})
+	return got, err
+}
+
+// wait blocks until cond holds over the agent's frames, the agent closes
+// its output, ctx ends or WaitTimeout passes.
+func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) bool) error {
+	timer := time.NewTimer(d.o.WaitTimeout)
+	defer timer.Stop()
+	for {
+		msgs, changed, closed := d.c.snapshot()
+		if cond(msgs) {
+			return nil
+		}
+		if closed {
+			return fmt.Errorf("the agent closed its output while the client waited for %s", what)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
+		case <-timer.C:
+			return fmt.Errorf("no %s within %s", what, d.o.WaitTimeout)
+		}
+	}
+}
+
+// settle waits until the agent has been silent for Settle.
+func (d *driver) settle(ctx context.Context) error {
+	deadline := time.Now().Add(d.o.WaitTimeout)
+	for {
+		quiet := time.Since(d.c.lastArrival())
+		if quiet >= d.o.Settle {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return nil // a chatty agent: go on rather than hang
+		}
+		select {
+		case <-time.After(d.o.Settle - quiet):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
+	switch {
+	case st.Prompt != nil:
+		return d.prompt(ctx, st.Prompt)
+	case st.Request != nil:
+		r := st.Request
+		params, _ := d.expand(r.Params).(map[string]any)
+		if params == nil {
+			params = map[string]any{}
+		}
+		if r.Async {
+			return d.sendAsync(ctx, r.Method, params)
+		}
+		m, err := d.call(ctx, r.Method, params, r.ExpectError)
+		if err != nil {
+			return err
+		}
+		if r.Save != "" && m.err == nil {
+			var v any
+			_ = json.Unmarshal(m.result, &v)
+			d.saved[r.Save] = v
+		}
+		return nil
+	case st.Notify != nil:
+		if err := d.settle(ctx); err != nil {
+			return err
+		}
+		return d.c.notify(st.Notify.Method, d.expand(st.Notify.Params), d.trigger)
+	case st.WaitFor != nil:
+		return d.waitFor(ctx, st.WaitFor)
+	case st.AwaitAll:
+		return d.awaitAll(ctx)
+	}
+	return errors.New("empty step")
+}
+
+func (d *driver) sendAsync(ctx context.Context, method string, params any) error {
+	if err := d.settle(ctx); err != nil {
+		return err
+	}
+	id, err := d.c.request(method, params, d.trigger)
+	if err != nil {
+		return err
+	}
+	d.pending = append(d.pending, method+"\x00"+id)
+	return nil
+}
+
+// awaitAll waits for every async request; the last response to arrive
+// becomes the trigger.
+func (d *driver) awaitAll(ctx context.Context) error {
+	for _, p := range d.pending {
+		method, id, _ := strings.Cut(p, "\x00")
+		m, err := d.waitResponse(ctx, method, id)
+		if err != nil {
+			return err
+		}
+		if m.err != nil && method != "session/prompt" {
+			return fmt.Errorf("%s: %w", method, m.err)
+		}
+		d.trigger = max(d.trigger, m.index)
+	}
+	d.pending = nil
+	return nil
+}
+
+func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
+	var blocks []any
+	if p.Text != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": p.Text})
+	}
+	for _, im := range p.Images {
+		b := map[string]any{"type": "image", "mimeType": im.MimeType, "data": im.Data}
+		if im.URI != "" {
+			b["uri"] = im.URI
+		}
+		blocks = append(blocks, b)
+	}
+	for _, r := range p.Resources {
+		res := map[string]any{"uri": r.URI}
+		if r.MimeType != "" {
+			res["mimeType"] = r.MimeType
+		}
+		if r.Blob != "" {
+			res["blob"] = r.Blob
+		} else {
+			res["text"] = r.Text
+		}
+		blocks = append(blocks, map[string]any{"type": "resource", "resource": res})
+	}
+	for _, l := range p.Links {
+		b := map[string]any{"type": "resource_link", "uri": l.URI, "name": l.Name}
+		if l.MimeType != "" {
+			b["mimeType"] = l.MimeType
+		}
+		blocks = append(blocks, b)
+	}
+	for _, b := range p.Blocks {
+		blocks = append(blocks, map[string]any(b))
+	}
+	sid := d.session()
+	if p.SessionID != "" {
+		sid = p.SessionID
+	}
+	params := map[string]any{"sessionId": sid, "prompt": blocks}
+	if p.Meta != nil {
+		params["_meta"] = p.Meta
+	}
+	params = d.expand(params).(map[string]any)
+	if p.Async {
+		return d.sendAsync(ctx, "session/prompt", params)
+	}
+	_, err := d.call(ctx, "session/prompt", params, 0)
+	return err
+}
+
+// waitFor blocks until the agent sent Count matching frames; the frame that
+// completed the count becomes the trigger.
+func (d *driver) waitFor(ctx context.Context, w *scenario.WaitFor) error {
+	want := max(w.Count, 1)
+	what := fmt.Sprintf("%d× %s%s%s", want, w.SessionUpdate, w.Request, w.Notification)
+	return d.wait(ctx, what, func(msgs []*agentMsg) bool {
+		n := 0
+		for _, m := range msgs {
+			if matches(m, w) {
+				n++
+				if n == want {
+					d.trigger = m.index
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+func matches(m *agentMsg, w *scenario.WaitFor) bool {
+	switch {
+	case w.SessionUpdate != "":
+		if m.method != "session/update" || m.hasID {
+			return false
+		}
+		u, _ := m.params["update"].(map[string]any)
+		return u["sessionUpdate"] == w.SessionUpdate
+	case w.Request != "":
+		return m.isRequest() && m.method == w.Request
+	case w.Notification != "":
+		return m.isNotification() && m.method == w.Notification
+	}
+	return false
+}
+
+// tailBuffer keeps the last 16 KiB written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 16<<10 {
+		t.b = append([]byte(nil), t.b[len(t.b)-16<<10:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.b))
+}

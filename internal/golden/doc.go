@@ -1,0 +1,17 @@
+// Package golden compares canonical transcripts with golden files, as a
+// thin wrapper over goldie v2 that works where no *testing.T exists (Ginkgo
+// specs, `airwire conform`).
+//
+// It owns the golden layout and the failure text. A golden for name N (e.g.
+// "bash-foreground/air") is <dir>/N.golden, the path goldie's
+// GoldenFileName gives with WithFixtureDir(dir) and the default suffix.
+// Match writes the file first when updating (goldie's -update flag, or
+// GOLDIE_UPDATE, or WithUpdate) and then compares the bytes exactly; a
+// mismatch is a *MismatchError whose text is goldie.Diff (ClassicDiff) plus
+// the line and JSON path of the first difference.
+//
+// It never normalizes (the caller hands it canonical text), never edits a
+// golden other than by rewriting it whole on update, and never deletes
+// goldens (no -clean: on a filtered run it would delete what the run did
+// not rewrite). Contract: STYLE.md §22–23; issue 3 §4.
+package golden
