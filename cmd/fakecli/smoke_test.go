@@ -1,6 +1,7 @@
 package fakecli_test
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -210,6 +211,20 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 	r := &smokeRun{t: t, sc: sc}
 	c, cwd, _ := startAdapter(t, sc, r.answer)
 	r.c, r.cwd = c, cwd
+	if dir := os.Getenv("AIRWIRE_SMOKE_DUMP"); dir != "" {
+		// Debug aid: keep what the adapter sent, one JSON message per line.
+		t.Cleanup(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			var b strings.Builder
+			for _, m := range append(append([]map[string]any{}, c.reqs...), c.notes...) {
+				line, _ := json.Marshal(m)
+				b.Write(append(line, '\n'))
+			}
+			os.MkdirAll(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, sc.Name+"."+string(p)+".jsonl"), []byte(b.String()), 0o644)
+		})
+	}
 	r.vars = map[string]string{"cwd": cwd, "home": filepath.Join(filepath.Dir(cwd), "home")}
 	r.wait("initialize", c.callAsync("initialize", map[string]any{"protocolVersion": 1,
 		"clientCapabilities": scenario.ClientCapabilities(p, sc.Capabilities),

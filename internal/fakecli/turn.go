@@ -8,10 +8,13 @@ import (
 
 // turnState is what a turn accumulates for its result frame.
 type turnState struct {
-	requests int
-	lastText string
-	denials  []any
-	resulted bool
+	// promptUUID is the host's uuid of the user message, stamped on the
+	// result as user_message_uuid (as SDK 0.3.246+ CLIs do).
+	promptUUID string
+	requests   int
+	lastText   string
+	denials    []any
+	resulted   bool
 }
 
 // defaultTurn answers a prompt the script has no turn for.
@@ -46,10 +49,17 @@ func (c *cli) runTurn(msg map[string]any) (int, bool) {
 	c.emit(c.initFrame(), nil)
 	c.emit(map[string]any{"type": "system", "subtype": "status", "status": "requesting"}, nil)
 	ts.requests++
+	promptUUID, _ := msg["uuid"].(string)
 	if c.args.ReplayUserMessages {
+		// The echo keeps the host's uuid: the SDK joins it to the prompt.
 		echo := map[string]any{"type": "user", "message": msg["message"], "parent_tool_use_id": nil, "isReplay": true}
-		c.write(c.envelope(echo))
+		c.envelope(echo)
+		if promptUUID != "" {
+			echo["uuid"] = promptUUID
+		}
+		c.write(echo)
 	}
+	ts.promptUUID = promptUUID
 
 	c.mu.Lock()
 	actions := c.builder.Turn(*turn)
@@ -72,8 +82,10 @@ func (c *cli) runTurn(msg map[string]any) (int, bool) {
 	} else if !ts.resulted {
 		c.emit(c.result(ts, nil), nil)
 	}
-	c.emit(scenario.StateFrame("idle"), nil)
+	// The transcript is complete before idle, so a host that reads it on
+	// idle sees the whole turn.
 	c.transcript.lastPrompt(text)
+	c.emit(scenario.StateFrame("idle"), nil)
 	return 0, false
 }
 
@@ -246,6 +258,9 @@ func (c *cli) result(ts *turnState, overrides map[string]any) map[string]any {
 		"modelUsage": map[string]any{c.model: map[string]any{"inputTokens": 10, "outputTokens": 12, "cacheReadInputTokens": 0,
 			"cacheCreationInputTokens": 0, "webSearchRequests": 0, "costUSD": 0.00028, "contextWindow": 200000, "maxOutputTokens": 32000}},
 		"permission_denials": denials, "terminal_reason": "completed", "fast_mode_state": "off",
+	}
+	if ts.promptUUID != "" {
+		r["user_message_uuid"] = ts.promptUUID
 	}
 	if sub, _ := overrides["subtype"].(string); strings.HasPrefix(sub, "error") {
 		delete(r, "result")
