@@ -17,6 +17,31 @@
 //     "Session index", "Question custom answers", "Recommended config
 //     values".
 //
+// Rule ids (Finding.Rule; a schema failure carries the AIR schema $id or
+// "acp:#/$defs/<Def>" instead):
+//
+//	jsonrpc-envelope, jsonrpc-unmatched-response    JSON-RPC shape, id pairing
+//	acp-unknown-method, acp-method-side, acp-method-kind
+//	air-not-declared        Compatibility rule: no _meta.jetbrains for a non-AIR client
+//	air-unknown-place, air-unknown-key, air-direction, air-shape, air-version
+//	air-gate                a key, update or method without the client capability
+//	air-capability-unknown  (warning) a capability name outside the contract
+//	agent-declaration-missing, session-index-advertised
+//	removed-key             Removed keys, for every client
+//	shared-air-only         is_mcp_tool_call for a non-AIR client
+//	permission-option-id, permission-option-order, permission-answer-offered,
+//	permission-after-tool-call
+//	diff-patch-text, diff-patch-placeholders
+//	session-failure-revision
+//	session-update-before-session
+//	recommended-value-option, skill-path-with-kind, custom-answer-question,
+//	elicitation-answer-fields
+//
+// An ACP failure under a field marked x-deserialize-default-on-error is a
+// warning: the reference SDKs drop such a value. A client-sent AIR object
+// without version: 1 next to its payload is a warning too, because the
+// contract's own client examples (agentFileChangeReportRequest, fork) omit it.
+//
 // It never reads the cli lane, never changes a message and never decides
 // what is a known reference deviation: it reports findings, the caller
 // gates on them.
