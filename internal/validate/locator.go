@@ -178,7 +178,7 @@ func sortedKeys(m map[string]any) []string {
 // locate finds every _meta of the message and checks its AIR payloads,
 // shared JetBrains keys and removed keys.
 func (c *checker) locate() {
-	if c.doc == nil || c.kind == "error" {
+	if c.doc == nil || c.kind == "error" || c.kind == "" { // "": an unmatched response, its place is unknown
 		return
 	}
 	var sites []metaSite
