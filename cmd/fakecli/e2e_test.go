@@ -310,6 +310,12 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 		cancel()
 		// Reap anything left in the group (the fake CLI children).
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if dir := os.Getenv("AIRWIRE_SMOKE_DUMP"); dir != "" {
+			if b, err := os.ReadFile(logPath); err == nil {
+				os.MkdirAll(dir, 0o755)
+				os.WriteFile(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".fakecli.jsonl"), b, 0o644)
+			}
+		}
 		if t.Failed() {
 			t.Logf("adapter stderr:\n%s", stderr.String())
 			if b, err := os.ReadFile(logPath); err == nil {

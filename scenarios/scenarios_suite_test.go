@@ -1,0 +1,104 @@
+package scenarios_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gexec"
+
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// Flags, passed after -- with the ginkgo CLI (ginkgo -- -agent "…").
+// goldie registers -update itself; internal/golden reads it.
+var (
+	agentFlag   = flag.String("agent", "", "adapter command under test (default: $"+conform.EnvAgent+", else the reference adapter from .deps)")
+	keepFlag    = flag.Bool("keep", false, "keep each run's directory (journal, fake CLI log) and print its path")
+	timeoutFlag = flag.Duration("run-timeout", 2*time.Minute, "NodeTimeout of each scenario × profile entry")
+)
+
+// goldensDir is where goldens live, relative to this package.
+const goldensDir = "../goldens"
+
+// loaded holds every scenario file; it is filled in TestScenarios before
+// RunSpecs, so that the table below can be built from it.
+var loaded []*scenario.Scenario
+
+func TestScenarios(t *testing.T) {
+	g := NewGomegaWithT(t)
+	scs, err := scenario.LoadDir(".")
+	g.Expect(err).NotTo(HaveOccurred(), "every scenarios/*.yaml must load and validate")
+	g.Expect(scs).NotTo(BeEmpty(), "no scenarios/*.yaml")
+	loaded = scs
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Scenarios Suite", Label("scenarios"))
+}
+
+// airwireBin is built once (on process 1) and shared with every process.
+var (
+	airwireBin string
+	agentArgv  []string
+)
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	bin, err := gexec.Build("github.com/airwire/airwire/cmd/airwire")
+	Expect(err).NotTo(HaveOccurred())
+	return []byte(bin)
+}, func(bin []byte) {
+	airwireBin = string(bin)
+	cmd := *agentFlag
+	if cmd == "" {
+		cmd = os.Getenv(conform.EnvAgent)
+	}
+	var err error
+	if cmd != "" {
+		agentArgv, err = conform.SplitCommand(cmd)
+	} else {
+		agentArgv, err = conform.DefaultAgent(os.Getenv, ".")
+	}
+	Expect(err).NotTo(HaveOccurred())
+	Expect(agentArgv).NotTo(BeEmpty())
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func() { gexec.CleanupBuildArtifacts() })
+
+// labels are a scenario's covers verbatim plus the profile and lane sets.
+func labels(sc *scenario.Scenario, p scenario.Profile) Labels {
+	l := Labels{"profile:" + string(p), "lane:client", "lane:cli"}
+	return append(l, sc.Covers...)
+}
+
+func entries() []TableEntry {
+	var out []TableEntry
+	for _, sc := range loaded {
+		for _, p := range sc.RunProfiles() {
+			out = append(out, Entry(fmt.Sprintf("%s [%s]", sc.Name, p), sc, p, labels(sc, p), NodeTimeout(*timeoutFlag)))
+		}
+	}
+	return out
+}
+
+// runOptions are the driver's options for one entry.
+func runOptions(sc *scenario.Scenario, p scenario.Profile) conform.Options {
+	return conform.Options{Airwire: airwireBin, Agent: agentArgv, Scenario: sc, Profile: p, Stderr: GinkgoWriter}
+}
+
+var _ = Describe("Scenario", func() {
+	DescribeTable("matches its golden transcript",
+		func(ctx SpecContext, sc *scenario.Scenario, p scenario.Profile) {
+			_, dir, err := conform.Check(ctx, runOptions(sc, p), golden.New(goldensDir), *keepFlag)
+			if *keepFlag {
+				AddReportEntry("run directory", dir)
+			}
+			Expect(err).NotTo(HaveOccurred())
+		},
+		entries(),
+	)
+})
