@@ -299,6 +299,36 @@ var _ = Describe("airwire record", func() {
 		Expect(last.Exit).To(Equal(&journal.Exit{Code: -1, Signal: "SIGKILL"}))
 	})
 
+	It("holds no unbounded buffer when the editor stops reading", func() {
+		cmd := record(jpath, nil, bins.Agent, "flood", "256")
+		stdout, _ := cmd.StdoutPipe()
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		stdin, _ := cmd.StdinPipe()
+		defer stdin.Close()
+		Expect(cmd.Start()).To(Succeed())
+		DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		// Nobody reads: the agent must end up blocked, and airwire small.
+		Consistently(errOut.String, "1s", "100ms").ShouldNot(ContainSubstring("flood done"), "the agent wrote 256 MiB into nobody: something buffered it")
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		Expect(err).NotTo(HaveOccurred())
+		var rssKB int
+		for _, l := range strings.Split(string(status), "\n") {
+			if strings.HasPrefix(l, "VmRSS:") {
+				rssKB, _ = strconv.Atoi(strings.Fields(l)[1])
+			}
+		}
+		Expect(rssKB).To(BeNumerically("<", 64<<10), "airwire record holds %d KiB while its editor does not read", rssKB)
+		n, err := io.Copy(io.Discard, stdout)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(Equal(int64(256 << 20)))
+		Expect(cmd.Wait()).To(Succeed())
+		Expect(errOut.String()).To(ContainSubstring("flood done"))
+		_, entries, err := journal.ReadAll(jpath)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(entries).To(HaveLen(256*1024 + 3)) // spawn, frames, stderr, exit
+	})
+
 	It("fails clearly without an agent command", func() {
 		out, err := exec.Command(bins.Airwire, "record", "--journal", jpath).CombinedOutput()
 		Expect(err).To(HaveOccurred())

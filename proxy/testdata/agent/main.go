@@ -72,6 +72,16 @@ func main() {
 			in.Close()
 			cmd.Wait()
 		}
+	case "flood":
+		// write N MiB of 1 KiB JSON lines, then report on stderr
+		n, _ := strconv.Atoi(os.Args[2])
+		line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","t":"` + strings.Repeat("f", 1024-78) + `"}}` + "\n")
+		w := bufio.NewWriterSize(os.Stdout, 1<<16)
+		for i := 0; i < n*1024; i++ {
+			w.Write(line)
+		}
+		w.Flush()
+		fmt.Fprintln(os.Stderr, "flood done")
 	case "spawn-and-leave":
 		// start a CLI that will not die, and leave it behind
 		cmd := exec.Command(os.Getenv("CLAUDE_CODE_EXECUTABLE"), "--output-format", "stream-json", "linger")
