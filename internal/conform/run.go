@@ -449,9 +449,15 @@ func (d *driver) open(ctx context.Context) error {
 	return nil
 }
 
+// anyError, as call's expectError, accepts a success or any error: the
+// response is recorded either way (session/prompt: a turn that fails is
+// behaviour the golden holds, not a broken run).
+const anyError = -1
+
 // call sends a request after the agent settled and waits for its
 // response; the response becomes the next trigger. expectError, when
-// non-zero, is the error code the agent must answer with.
+// non-zero, is the error code the agent must answer with (anyError: any
+// outcome).
 func (d *driver) call(ctx context.Context, method string, params any, expectError int) (*agentMsg, error) {
 	if err := d.settle(ctx); err != nil {
 		return nil, err
@@ -466,6 +472,7 @@ func (d *driver) call(ctx context.Context, method string, params any, expectErro
 	}
 	d.trigger = m.index
 	switch {
+	case expectError == anyError:
 	case expectError != 0 && m.err == nil:
 		return m, fmt.Errorf("%s: expected error %d, got result %s", method, expectError, m.result)
 	case expectError != 0 && m.err.Code != expectError:
@@ -639,7 +646,7 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 	if p.Async {
 		return d.sendAsync(ctx, "session/prompt", params)
 	}
-	_, err := d.call(ctx, "session/prompt", params, 0)
+	_, err := d.call(ctx, "session/prompt", params, anyError)
 	return err
 }
 

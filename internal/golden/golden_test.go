@@ -20,7 +20,7 @@ func TestMatch(t *testing.T) {
 		wantErr  error
 		wantText []string
 	}{
-		"equal": {golden: base, got: base},
+		"equal":   {golden: base, got: base},
 		"missing": {got: base, wantErr: golden.ErrMissing},
 		"changed field": {
 			golden:   base,

@@ -1,0 +1,253 @@
+// Package conform implements `airwire conform`: run the conformance
+// scenarios against an ACP adapter command and compare every run with its
+// golden transcript. It runs the same driver, normalizer and goldens as
+// `go test ./scenarios/...` (internal/conform, internal/golden), without
+// Ginkgo, so it needs no Go toolchain.
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// ConformOptions are the inputs of `airwire conform`.
+type ConformOptions struct {
+	IO     factory.IOStreams
+	Getenv func(string) string
+	Exe    func() (string, error)
+	Now    func() time.Time
+
+	// Agent is the adapter command line (split like a shell, no expansion).
+	Agent string
+	// Scenario is a glob over scenario names ("" = all).
+	Scenario string
+	// Profile limits the runs to one profile ("" = each scenario's profiles).
+	Profile string
+	// Update rewrites the goldens instead of comparing.
+	Update bool
+	// Scenarios and Goldens are the directories.
+	Scenarios string
+	Goldens   string
+	// Jobs is how many runs go at once.
+	Jobs int
+	// Timeout bounds one run.
+	Timeout time.Duration
+	// Keep keeps the directory of failed runs.
+	Keep bool
+
+	// Run replaces conform.Check in tests.
+	Run func(ctx context.Context, o conform.Options, g *golden.Golden, keep bool) ([]byte, string, error)
+}
+
+// NewCmdConform builds `airwire conform`. runF replaces the behaviour in tests.
+func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOptions) error) *cobra.Command {
+	opts := &ConformOptions{IO: f.IO, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Run: conform.Check}
+	cmd := &cobra.Command{
+		Use:   "conform [--agent CMD] [--scenario GLOB] [--profile NAME] [--update]",
+		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
+		Long: `Run every scenario (scenarios/*.yaml) with each of its client profiles
+(plain, zed, air) against the adapter command, and compare the canonical
+transcript of each run (both lanes: editor <-> agent, agent -> Claude CLI)
+with goldens/<scenario>/<profile>.golden.
+
+Each run is isolated: a temporary HOME, CLAUDE_CONFIG_DIR and workspace,
+IS_SANDBOX=1, and airwire's scripted fake Claude CLI as
+CLAUDE_CODE_EXECUTABLE. The adapter runs behind "airwire record --cli-lane".
+
+Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else the reference
+adapter installed by "make deps" (.deps/paths.env).
+
+Exit status: 0 when every run matches, 1 on any mismatch or failed run,
+2 on a usage error.`,
+		Example: `  airwire conform
+  airwire conform --agent "node ./dist/index.js" --scenario 'bash-*' --profile air
+  airwire conform --scenario write-new --update   # re-record one scenario's goldens`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Jobs < 1 {
+				return cmdutil.FlagErrorf("--jobs must be at least 1")
+			}
+			if opts.Profile != "" && !validProfile(opts.Profile) {
+				return cmdutil.FlagErrorf("--profile %q: want plain, zed or air", opts.Profile)
+			}
+			if _, err := path.Match(opts.Scenario, ""); err != nil {
+				return cmdutil.FlagErrorf("--scenario %q: %v", opts.Scenario, err)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runConform(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else the reference adapter)")
+	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
+	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
+	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
+	cmd.Flags().StringVar(&opts.Scenarios, "scenarios", "scenarios", "scenario `DIR`")
+	cmd.Flags().StringVar(&opts.Goldens, "goldens", "goldens", "golden `DIR`")
+	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
+	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
+	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
+	return cmd
+}
+
+func validProfile(p string) bool {
+	for _, q := range scenario.AllProfiles {
+		if string(q) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// job is one scenario × profile.
+type job struct {
+	sc *scenario.Scenario
+	p  scenario.Profile
+}
+
+type outcome struct {
+	job
+	err  error
+	dir  string
+	took time.Duration
+}
+
+func runConform(ctx context.Context, opts *ConformOptions) error {
+	agent, err := agentArgv(opts)
+	if err != nil {
+		return err
+	}
+	exe, err := opts.Exe()
+	if err != nil {
+		return fmt.Errorf("cannot find the airwire binary: %w", err)
+	}
+	scs, err := scenario.LoadDir(opts.Scenarios)
+	if err != nil {
+		return err
+	}
+	var jobs []job
+	for _, sc := range scs {
+		if opts.Scenario != "" {
+			if ok, _ := path.Match(opts.Scenario, sc.Name); !ok {
+				continue
+			}
+		}
+		for _, p := range sc.RunProfiles() {
+			if opts.Profile == "" || string(p) == opts.Profile {
+				jobs = append(jobs, job{sc, p})
+			}
+		}
+	}
+	if len(jobs) == 0 {
+		return cmdutil.FlagErrorf("no scenario in %s matches --scenario %q --profile %q", opts.Scenarios, opts.Scenario, opts.Profile)
+	}
+	g := golden.New(opts.Goldens, golden.WithUpdate(opts.Update))
+	mode := "comparing with"
+	if opts.Update {
+		mode = "recording"
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
+		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
+
+	start := opts.Now()
+	results := make(chan outcome)
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range min(opts.Jobs, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				t0 := opts.Now()
+				rctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+				_, dir, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p}, g, opts.Keep)
+				cancel()
+				results <- outcome{job: j, err: err, dir: dir, took: opts.Now().Sub(t0)}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, j := range jobs {
+			select {
+			case work <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var failed []outcome
+	done := 0
+	for r := range results {
+		done++
+		status := "ok  "
+		if r.err != nil {
+			status = "FAIL"
+			failed = append(failed, r)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "[%*d/%d] %s %s (%.1fs)\n", len(fmt.Sprint(len(jobs))), done, len(jobs), status, conform.GoldenName(r.sc, r.p), r.took.Seconds())
+	}
+	for _, r := range failed {
+		fmt.Fprintf(opts.IO.ErrOut, "\n--- FAIL %s\n%v\n", conform.GoldenName(r.sc, r.p), r.err)
+		if opts.Keep && r.dir != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "run directory: %s\n", r.dir)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	took := opts.Now().Sub(start).Round(100 * time.Millisecond)
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d runs failed (%s): %w", len(failed), len(jobs), took, cmdutil.ErrMismatch)
+	}
+	fmt.Fprintf(opts.IO.Out, "all %d runs match (%s)\n", len(jobs), took)
+	return nil
+}
+
+func countScenarios(jobs []job) int {
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		seen[j.sc.Name] = true
+	}
+	return len(seen)
+}
+
+func agentArgv(opts *ConformOptions) ([]string, error) {
+	line := opts.Agent
+	if line == "" {
+		line = opts.Getenv(conform.EnvAgent)
+	}
+	if line != "" {
+		argv, err := conform.SplitCommand(line)
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("--agent: %v", err)
+		}
+		if len(argv) == 0 {
+			return nil, cmdutil.FlagErrorf("--agent is empty")
+		}
+		return argv, nil
+	}
+	dir, _ := filepath.Abs(opts.Scenarios)
+	argv, err := conform.DefaultAgent(opts.Getenv, dir)
+	if errors.Is(err, conform.ErrNoAgent) {
+		return nil, cmdutil.FlagErrorf("%v", err)
+	}
+	return argv, err
+}

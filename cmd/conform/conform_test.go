@@ -1,0 +1,156 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/golden"
+)
+
+func TestNewCmdConform(t *testing.T) {
+	tests := []struct {
+		name    string
+		argv    string
+		want    ConformOptions
+		wantErr string
+	}{
+		{name: "defaults", argv: "", want: ConformOptions{Scenarios: "scenarios", Goldens: "goldens", Jobs: 2, Timeout: 2 * time.Minute}},
+		{name: "all flags", argv: `--agent "node ./dist/index.js" --scenario 'bash-*' --profile air --update -j 3 --keep --goldens g --scenarios s`,
+			want: ConformOptions{Agent: "node ./dist/index.js", Scenario: "bash-*", Profile: "air", Update: true, Jobs: 3, Keep: true, Goldens: "g", Scenarios: "s", Timeout: 2 * time.Minute}},
+		{name: "bad profile", argv: "--profile vim", wantErr: `--profile "vim"`},
+		{name: "bad glob", argv: "--scenario [", wantErr: "--scenario"},
+		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
+		{name: "no args", argv: "extra", wantErr: "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := factory.New("test", factory.WithIO(nil, &bytes.Buffer{}, &bytes.Buffer{}))
+			var got *ConformOptions
+			cmd := NewCmdConform(f, func(_ context.Context, o *ConformOptions) error { got = o; return nil })
+			argv, err := conform.SplitCommand(tt.argv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.SetArgs(argv)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err = cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := *got
+			g.IO, g.Getenv, g.Exe, g.Now, g.Run = factory.IOStreams{}, nil, nil, nil, nil
+			if !reflect.DeepEqual(g, tt.want) {
+				t.Errorf("options = %+v, want %+v", g, tt.want)
+			}
+		})
+	}
+}
+
+const scenarioYAML = `name: NAME
+description: A scenario for the command test.
+covers: [Tool call contract]
+profiles: [plain, air]
+client:
+  steps:
+    - prompt: {text: hi}
+`
+
+func TestRunConform(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"alpha", "beta"} {
+		if err := os.WriteFile(filepath.Join(dir, n+".yaml"), []byte(strings.ReplaceAll(scenarioYAML, "NAME", n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mismatch := &golden.MismatchError{File: "goldens/beta/air.golden", Line: 3, Path: "$.result.stopReason", Want: `"end_turn"`, Got: `"cancelled"`}
+	tests := []struct {
+		name      string
+		opts      ConformOptions
+		fail      map[string]error // golden name → error of that run
+		wantRuns  []string
+		wantErr   error
+		wantOut   string
+		wantInErr []string
+	}{
+		{name: "all match", opts: ConformOptions{Agent: "fake-agent --x"}, wantRuns: []string{"alpha/air", "alpha/plain", "beta/air", "beta/plain"}, wantOut: "all 4 runs match"},
+		{name: "glob and profile", opts: ConformOptions{Agent: "a", Scenario: "b*", Profile: "air"}, wantRuns: []string{"beta/air"}, wantOut: "all 1 runs match"},
+		{name: "mismatch exits 1", opts: ConformOptions{Agent: "a"}, fail: map[string]error{"beta/air": mismatch},
+			wantRuns: []string{"alpha/air", "alpha/plain", "beta/air", "beta/plain"}, wantErr: cmdutil.ErrMismatch,
+			wantInErr: []string{"FAIL beta/air", "--- FAIL beta/air", "JSON path $.result.stopReason"}},
+		{name: "run error exits 1", opts: ConformOptions{Agent: "a", Profile: "plain"}, fail: map[string]error{"alpha/plain": errors.New("agent died")},
+			wantRuns: []string{"alpha/plain", "beta/plain"}, wantErr: cmdutil.ErrMismatch, wantInErr: []string{"agent died"}},
+		{name: "nothing selected", opts: ConformOptions{Agent: "a", Scenario: "zeta"}, wantErr: &cmdutil.FlagError{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			o := tt.opts
+			o.IO = factory.IOStreams{Out: &out, ErrOut: &errOut}
+			o.Getenv = func(string) string { return "" }
+			o.Exe = func() (string, error) { return "/bin/airwire", nil }
+			o.Now = time.Now
+			o.Scenarios, o.Goldens, o.Jobs, o.Timeout = dir, filepath.Join(dir, "goldens"), 2, time.Minute
+			runs := map[string]bool{}
+			var mu = make(chan struct{}, 1)
+			o.Run = func(_ context.Context, co conform.Options, _ *golden.Golden, _ bool) ([]byte, string, error) {
+				if co.Airwire != "/bin/airwire" || co.Agent[0] != strings.Fields(tt.opts.Agent)[0] {
+					t.Errorf("run options: airwire %q agent %q", co.Airwire, co.Agent)
+				}
+				name := conform.GoldenName(co.Scenario, co.Profile)
+				mu <- struct{}{}
+				runs[name] = true
+				<-mu
+				return nil, "", tt.fail[name]
+			}
+			err := runConform(context.Background(), &o)
+			switch want := tt.wantErr.(type) {
+			case nil:
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+			case *cmdutil.FlagError:
+				var fe *cmdutil.FlagError
+				if !errors.As(err, &fe) {
+					t.Fatalf("err = %v, want a FlagError", err)
+				}
+			default:
+				if !errors.Is(err, want) {
+					t.Fatalf("err = %v, want %v", err, want)
+				}
+			}
+			if len(runs) != len(tt.wantRuns) {
+				t.Errorf("runs = %v, want %v", runs, tt.wantRuns)
+			}
+			for _, r := range tt.wantRuns {
+				if !runs[r] {
+					t.Errorf("run %s missing (ran %v)", r, runs)
+				}
+			}
+			if !strings.Contains(out.String(), tt.wantOut) {
+				t.Errorf("stdout = %q, want %q", out.String(), tt.wantOut)
+			}
+			for _, s := range tt.wantInErr {
+				if !strings.Contains(errOut.String(), s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut.String())
+				}
+			}
+		})
+	}
+}

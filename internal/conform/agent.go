@@ -1,0 +1,81 @@
+package conform
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/airwire/airwire/internal/deps"
+)
+
+// EnvAgent names the adapter command for `go test ./scenarios/...` when no
+// -agent flag is given (e.g. AIRWIRE_CONFORM_AGENT="bin/airwire agent").
+const EnvAgent = "AIRWIRE_CONFORM_AGENT"
+
+// ErrNoAgent means no adapter command was given and the reference adapter
+// is not installed.
+var ErrNoAgent = errors.New("no adapter command: pass --agent, set " + EnvAgent + ", or run make deps for the reference adapter")
+
+// DefaultAgent is the reference adapter from .deps: $AIRWIRE_NODE
+// $AIRWIRE_REFERENCE_ADAPTER, found from dir upwards (deps.Lookup).
+func DefaultAgent(getenv func(string) string, dir string) ([]string, error) {
+	p, err := deps.Lookup(getenv, dir)
+	if err != nil {
+		return nil, err
+	}
+	if p.Node == "" || p.ReferenceAdapter == "" {
+		return nil, ErrNoAgent
+	}
+	for _, f := range []string{p.Node, p.ReferenceAdapter} {
+		if _, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("%w (%v)", ErrNoAgent, err)
+		}
+	}
+	return []string{p.Node, p.ReferenceAdapter}, nil
+}
+
+// SplitCommand splits a command line into argv: words separated by white
+// space, with '…' and "…" quoting and \ escapes outside single quotes. It
+// runs nothing and expands nothing.
+func SplitCommand(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	quote := rune(0)
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case r == '\\' && quote != '\'':
+			esc, inWord = true, true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case unicode.IsSpace(r):
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || esc {
+		return nil, fmt.Errorf("unterminated quote or escape in %q", s)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
