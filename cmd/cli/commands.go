@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/airwire/airwire/cmd/clishim"
+	"github.com/airwire/airwire/cmd/conform"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
@@ -17,5 +18,6 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return journal.NewCmdJournal(f) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return clishim.NewCmdCLIShim(f) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return conform.NewCmdConform(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
 }
