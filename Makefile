@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test test-go bench fuzz conform lint clean
+.PHONY: all build deps test bench fuzz conform clean
 
 all: build
 
@@ -24,7 +24,7 @@ test: deps build
 ## bench: the proxy and journal benchmarks, reported as ratios against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
+	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 
 ## fuzz: run the framer fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
