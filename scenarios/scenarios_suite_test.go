@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,13 +91,34 @@ func runOptions(sc *scenario.Scenario, p scenario.Profile) conform.Options {
 	return conform.Options{Airwire: airwireBin, Agent: agentArgv, Scenario: sc, Profile: p, Stderr: GinkgoWriter}
 }
 
+// reportFindings attaches the validator's findings on the agent's messages
+// to the spec report. They never fail a spec: the reference's departures
+// from the contract are listed in goldens/DEVIATIONS.md, and an adapter is
+// gated on them by airwire validate.
+func reportFindings(out *conform.Outcome) {
+	if out.ValidationSkipped != "" {
+		AddReportEntry("validation skipped", out.ValidationSkipped, ReportEntryVisibilityFailureOrVerbose)
+		return
+	}
+	if len(out.AgentFindings) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, f := range out.AgentFindings {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	AddReportEntry(fmt.Sprintf("validator: %d findings on the agent's messages", len(out.AgentFindings)), b.String(), ReportEntryVisibilityFailureOrVerbose)
+}
+
 var _ = Describe("Scenario", func() {
 	DescribeTable("matches its golden transcript",
 		func(ctx SpecContext, sc *scenario.Scenario, p scenario.Profile) {
-			_, dir, err := conform.Check(ctx, runOptions(sc, p), golden.New(goldensDir), *keepFlag)
+			out, err := conform.Check(ctx, runOptions(sc, p), golden.New(goldensDir), *keepFlag)
 			if *keepFlag {
-				AddReportEntry("run directory", dir)
+				AddReportEntry("run directory", out.Dir)
 			}
+			reportFindings(out)
 			Expect(err).NotTo(HaveOccurred())
 		},
 		entries(),

@@ -52,6 +52,14 @@ type smokeRun struct {
 	elicit  int
 	pending []<-chan map[string]any
 	names   []string
+	stops   []string
+}
+
+func (r *smokeRun) checkStop(step int, res map[string]any, want string) {
+	r.t.Helper()
+	if want != "" && res != nil && res["stopReason"] != want {
+		r.t.Errorf("step %d: stopReason = %v, want %s", step, res["stopReason"], want)
+	}
 }
 
 func (r *smokeRun) expand(v any) any {
@@ -271,14 +279,17 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 			if st.Prompt.Async {
 				r.pending = append(r.pending, ch)
 				r.names = append(r.names, fmt.Sprintf("step %d session/prompt", i))
+				r.stops = append(r.stops, st.Prompt.StopReason)
 				continue
 			}
-			r.wait(fmt.Sprintf("step %d session/prompt", i), ch, 0)
+			res := r.wait(fmt.Sprintf("step %d session/prompt", i), ch, st.Prompt.ExpectError)
+			r.checkStop(i, res, st.Prompt.StopReason)
 		case st.Request != nil:
 			ch := c.callAsync(st.Request.Method, r.expand(st.Request.Params))
 			if st.Request.Async {
 				r.pending = append(r.pending, ch)
 				r.names = append(r.names, fmt.Sprintf("step %d %s", i, st.Request.Method))
+				r.stops = append(r.stops, "")
 				continue
 			}
 			res := r.wait(fmt.Sprintf("step %d %s", i, st.Request.Method), ch, st.Request.ExpectError)
@@ -303,9 +314,12 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 func (r *smokeRun) awaitAll() {
 	r.t.Helper()
 	for i, ch := range r.pending {
-		r.wait(r.names[i], ch, 0)
+		res := r.wait(r.names[i], ch, 0)
+		if r.stops[i] != "" {
+			r.checkStop(i, res, r.stops[i])
+		}
 	}
-	r.pending, r.names = nil, nil
+	r.pending, r.names, r.stops = nil, nil, nil
 }
 
 func (r *smokeRun) waitFor(step int, w *scenario.WaitFor) {

@@ -92,6 +92,13 @@ type Prompt struct {
 	// Async sends the prompt and goes on with the next step at once; AwaitAll
 	// or the end of the run collects the response.
 	Async bool `yaml:"async,omitempty" json:"async,omitempty"`
+	// ExpectError is the JSON-RPC error code the prompt must fail with (e.g.
+	// -32603 for a failed turn of a client without sessionFailure). Zero
+	// means a PromptResponse is expected.
+	ExpectError int `yaml:"expectError,omitempty" json:"expectError,omitempty"`
+	// StopReason, when set, is the stopReason the PromptResponse must carry
+	// (end_turn, cancelled, max_tokens, refusal, ...).
+	StopReason string `yaml:"stopReason,omitempty" json:"stopReason,omitempty"`
 }
 
 // Image is an image content block.
