@@ -50,7 +50,7 @@ type ConformOptions struct {
 	Keep bool
 
 	// Run replaces conform.Check in tests.
-	Run func(ctx context.Context, o conform.Options, g *golden.Golden, keep bool) ([]byte, string, error)
+	Run func(ctx context.Context, o conform.Options, g *golden.Golden, keep bool) (*conform.Outcome, error)
 }
 
 // NewCmdConform builds `airwire conform`. runF replaces the behaviour in tests.
@@ -123,7 +123,7 @@ type job struct {
 type outcome struct {
 	job
 	err  error
-	dir  string
+	out  *conform.Outcome
 	took time.Duration
 }
 
@@ -175,9 +175,12 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 			for j := range work {
 				t0 := opts.Now()
 				rctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-				_, dir, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p}, g, opts.Keep)
+				out, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p}, g, opts.Keep)
 				cancel()
-				results <- outcome{job: j, err: err, dir: dir, took: opts.Now().Sub(t0)}
+				if out == nil {
+					out = &conform.Outcome{}
+				}
+				results <- outcome{job: j, err: err, out: out, took: opts.Now().Sub(t0)}
 			}
 		}()
 	}
@@ -202,12 +205,16 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 			status = "FAIL"
 			failed = append(failed, r)
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "[%*d/%d] %s %s (%.1fs)\n", len(fmt.Sprint(len(jobs))), done, len(jobs), status, conform.GoldenName(r.sc, r.p), r.took.Seconds())
+		note := ""
+		if n := len(r.out.AgentFindings); n > 0 {
+			note = fmt.Sprintf(", %d validator findings", n)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(len(jobs))), done, len(jobs), status, conform.GoldenName(r.sc, r.p), r.took.Seconds(), note)
 	}
 	for _, r := range failed {
 		fmt.Fprintf(opts.IO.ErrOut, "\n--- FAIL %s\n%v\n", conform.GoldenName(r.sc, r.p), r.err)
-		if opts.Keep && r.dir != "" {
-			fmt.Fprintf(opts.IO.ErrOut, "run directory: %s\n", r.dir)
+		if opts.Keep && r.out.Dir != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "run directory: %s\n", r.out.Dir)
 		}
 	}
 	if err := ctx.Err(); err != nil {

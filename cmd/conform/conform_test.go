@@ -109,7 +109,7 @@ func TestRunConform(t *testing.T) {
 			o.Scenarios, o.Goldens, o.Jobs, o.Timeout = dir, filepath.Join(dir, "goldens"), 2, time.Minute
 			runs := map[string]bool{}
 			var mu = make(chan struct{}, 1)
-			o.Run = func(_ context.Context, co conform.Options, _ *golden.Golden, _ bool) ([]byte, string, error) {
+			o.Run = func(_ context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
 				if co.Airwire != "/bin/airwire" || co.Agent[0] != strings.Fields(tt.opts.Agent)[0] {
 					t.Errorf("run options: airwire %q agent %q", co.Airwire, co.Agent)
 				}
@@ -117,7 +117,7 @@ func TestRunConform(t *testing.T) {
 				mu <- struct{}{}
 				runs[name] = true
 				<-mu
-				return nil, "", tt.fail[name]
+				return &conform.Outcome{}, tt.fail[name]
 			}
 			err := runConform(context.Background(), &o)
 			switch want := tt.wantErr.(type) {

@@ -5,47 +5,121 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/validate"
 )
 
 // ErrLaneMissing means a canonical transcript lacks the client or the CLI
 // lane; every golden must hold both.
 var ErrLaneMissing = errors.New("canonical transcript lacks a lane")
 
+// ErrEditorInvalid means the driver itself sent a message the validator
+// rejects: a bug of the suite, never of the adapter.
+var ErrEditorInvalid = errors.New("the conformance client sent an invalid message")
+
 // GoldenName is the golden of a scenario and profile: <scenario>/<profile>.
 func GoldenName(sc *scenario.Scenario, p scenario.Profile) string {
 	return sc.Name + "/" + string(p)
 }
 
-// Check runs o in a fresh temporary directory (o.Dir is ignored), renders
-// the canonical transcript and matches it with its golden in g. It returns
-// the transcript, and the run error (*RunError), a lane error or the
-// golden's error (*golden.MismatchError, golden.ErrMissing). The directory
-// is removed unless keep is true.
-func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) ([]byte, string, error) {
+// Outcome is what Check observed besides the verdict.
+type Outcome struct {
+	// Canon is the canonical transcript (nil when the run failed).
+	Canon []byte
+	// Dir is the run directory (removed unless keep).
+	Dir string
+	// AgentFindings are the validator's findings on the agent's messages
+	// (internal/validate). They do not fail the check: the reference's
+	// departures from the contract are listed in goldens/DEVIATIONS.md.
+	AgentFindings []validate.Finding
+	// ValidationSkipped says why no validation ran ("" when it ran).
+	ValidationSkipped string
+}
+
+// Check runs o in a fresh temporary directory (o.Dir is ignored), validates
+// the client lane, renders the canonical transcript and matches it with its
+// golden in g. The error is the run's (*RunError), ErrEditorInvalid, a lane
+// error, or the golden's (*golden.MismatchError, golden.ErrMissing). The
+// directory is removed unless keep is true.
+func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
+	out := &Outcome{}
 	dir, err := os.MkdirTemp("", "aw-")
 	if err != nil {
-		return nil, "", err
+		return out, err
 	}
+	out.Dir = dir
 	if !keep {
 		defer os.RemoveAll(dir)
 	}
 	o.Dir = dir
 	res, err := Run(ctx, o)
 	if err != nil {
-		return nil, dir, err
+		return out, err
+	}
+	if err := out.validate(res); err != nil {
+		return out, err
 	}
 	canon, err := Canonical(res)
 	if err != nil {
-		return nil, dir, err
+		return out, err
 	}
+	out.Canon = canon
 	if err := CheckLanes(canon); err != nil {
-		return canon, dir, err
+		return out, err
 	}
-	return canon, dir, g.Match(GoldenName(o.Scenario, o.Profile), canon)
+	return out, g.Match(GoldenName(o.Scenario, o.Profile), canon)
+}
+
+// validate runs every client-lane message through internal/validate. Errors
+// on the editor's side fail; the agent's findings are kept in the outcome.
+func (out *Outcome) validate(res *Result) error {
+	a, s, err := validate.Load()
+	if err != nil {
+		out.ValidationSkipped = err.Error()
+		return nil
+	}
+	i := 0
+	next := func() (journal.Entry, error) {
+		if i >= len(res.Entries) {
+			return journal.Entry{}, io.EOF
+		}
+		i++
+		return res.Entries[i-1], nil
+	}
+	rep, err := validate.Entries(next, validate.New(a, s))
+	if err != nil {
+		return err
+	}
+	// Findings on a frame sent to be refused (expectError) are expected.
+	deliberate := map[uint64]bool{}
+	k := 0
+	for _, e := range res.Entries {
+		if e.Lane == journal.LaneClient && e.Dir == journal.DirEditor && (e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON) {
+			if k < len(res.Invalid) && res.Invalid[k] {
+				deliberate[e.Seq] = true
+			}
+			k++
+		}
+	}
+	var editor []string
+	for _, f := range rep.Findings {
+		switch {
+		case f.Dir == validate.DirAgent:
+			out.AgentFindings = append(out.AgentFindings, f)
+		case f.Severity == validate.SeverityError && !deliberate[f.Seq]:
+			editor = append(editor, f.String())
+		}
+	}
+	if len(editor) > 0 {
+		return fmt.Errorf("%w:\n%s", ErrEditorInvalid, strings.Join(editor, "\n"))
+	}
+	return nil
 }
 
 // CheckLanes requires at least one client line and one cli line.

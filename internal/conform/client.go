@@ -51,6 +51,9 @@ type client struct {
 	// anchors[k] is the index of the agent frame the k-th written frame is
 	// placed after (-1: before every agent frame).
 	anchors []int
+	// invalid[k] marks a frame the scenario sends to provoke an error
+	// (expectError): the validator's findings on it are expected.
+	invalid []bool
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every arrival
@@ -71,7 +74,9 @@ func newClient(w io.Writer) *client {
 }
 
 // write sends one frame placed after anchor.
-func (c *client) write(frame map[string]any, anchor int) error {
+func (c *client) write(frame map[string]any, anchor int) error { return c.writeFrame(frame, anchor, false) }
+
+func (c *client) writeFrame(frame map[string]any, anchor int, invalid bool) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -81,12 +86,14 @@ func (c *client) write(frame map[string]any, anchor int) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.anchors = append(c.anchors, anchor)
+	c.invalid = append(c.invalid, invalid)
 	_, err := c.w.Write(buf.Bytes())
 	return err
 }
 
-// request sends a request and returns its id key.
-func (c *client) request(method string, params any, anchor int) (string, error) {
+// request sends a request and returns its id key; invalid marks a request
+// meant to be refused.
+func (c *client) request(method string, params any, anchor int, invalid bool) (string, error) {
 	c.wmu.Lock()
 	id := c.nextID
 	c.nextID++
@@ -95,7 +102,7 @@ func (c *client) request(method string, params any, anchor int) (string, error) 
 	if params != nil {
 		frame["params"] = params
 	}
-	return fmt.Sprint(id), c.write(frame, anchor)
+	return fmt.Sprint(id), c.writeFrame(frame, anchor, invalid)
 }
 
 func (c *client) notify(method string, params any, anchor int) error {
@@ -190,8 +197,8 @@ func (c *client) addProblem(format string, args ...any) {
 	c.mu.Unlock()
 }
 
-func (c *client) takeAnchors() []int {
+func (c *client) takeAnchors() ([]int, []bool) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return append([]int(nil), c.anchors...)
+	return append([]int(nil), c.anchors...), append([]bool(nil), c.invalid...)
 }

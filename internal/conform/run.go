@@ -90,6 +90,9 @@ type Result struct {
 	// Anchors places the editor's frames: Anchors[k] is the index (in
 	// arrival order) of the agent frame the k-th editor frame follows.
 	Anchors []int
+	// Invalid[k] is true when the k-th editor frame was sent to be refused
+	// (a step with expectError); validation findings on it are expected.
+	Invalid []bool
 	// ExitCode is the recorder's (the agent's) exit status.
 	ExitCode int
 }
@@ -150,7 +153,7 @@ type driver struct {
 	c       *client
 	a       *answerer
 	trigger int // the agent frame the next editor frame follows
-	pending []string
+	pending []pendingCall
 	saved   map[string]any
 
 	smu       sync.Mutex
@@ -193,34 +196,17 @@ func (d *driver) layout() error {
 			return err
 		}
 	}
-	if t := d.sc.Transcript; t != nil {
-		cwd := d.p.Cwd
-		if t.Cwd != "" {
-			cwd = filepath.Join(cwd, filepath.FromSlash(t.Cwd))
-			if err := os.MkdirAll(cwd, 0o755); err != nil {
-				return err
-			}
-		}
-		data, err := t.Render(cwd, map[string]string{"cwd": d.p.Cwd, "home": d.p.Home})
-		if err != nil {
+	stored := d.sc.Sessions
+	if d.sc.Transcript != nil {
+		stored = append([]scenario.Transcript{*d.sc.Transcript}, stored...)
+	}
+	for i := range stored {
+		if err := os.MkdirAll(stored[i].ProjectCwd(d.p.Cwd), 0o755); err != nil {
 			return err
 		}
-		path := scenario.SessionFile(d.p.ConfigDir, cwd, t.SessionID)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return err
-		}
-		mod := scenario.ClockBase
-		if t.Modified != "" {
-			if mod, err = time.Parse(time.RFC3339, t.Modified); err != nil {
-				return fmt.Errorf("transcript.modified: %w", err)
-			}
-		}
-		if err := os.Chtimes(path, mod, mod); err != nil {
-			return err
-		}
+	}
+	if err := d.sc.WriteSessions(d.p.ConfigDir, d.p.Cwd, map[string]string{"cwd": d.p.Cwd, "home": d.p.Home}); err != nil {
+		return err
 	}
 	script := d.sc.CLI
 	if _, ok := script.Controls[TitleSubtype]; !ok {
@@ -315,7 +301,8 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	<-readDone
-	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, Anchors: d.c.takeAnchors()}
+	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath}
+	res.Anchors, res.Invalid = d.c.takeAnchors()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -462,7 +449,7 @@ func (d *driver) call(ctx context.Context, method string, params any, expectErro
 	if err := d.settle(ctx); err != nil {
 		return nil, err
 	}
-	id, err := d.c.request(method, params, d.trigger)
+	id, err := d.c.request(method, params, d.trigger, expectError != 0 && expectError != anyError)
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing the request: %w", method, err)
 	}
@@ -545,7 +532,7 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 			params = map[string]any{}
 		}
 		if r.Async {
-			return d.sendAsync(ctx, r.Method, params)
+			return d.sendAsync(ctx, r.Method, params, r.ExpectError != 0)
 		}
 		m, err := d.call(ctx, r.Method, params, r.ExpectError)
 		if err != nil {
@@ -570,31 +557,49 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 	return errors.New("empty step")
 }
 
-func (d *driver) sendAsync(ctx context.Context, method string, params any) error {
+func (d *driver) sendAsync(ctx context.Context, method string, params any, invalid bool) error {
 	if err := d.settle(ctx); err != nil {
 		return err
 	}
-	id, err := d.c.request(method, params, d.trigger)
+	id, err := d.c.request(method, params, d.trigger, invalid)
 	if err != nil {
 		return err
 	}
-	d.pending = append(d.pending, method+"\x00"+id)
+	d.pending = append(d.pending, pendingCall{method: method, id: id})
 	return nil
+}
+
+// pendingCall is an async request whose response awaitAll collects.
+type pendingCall struct {
+	method, id string
+	// prompt is the step of an async session/prompt.
+	prompt *scenario.Prompt
 }
 
 // awaitAll waits for every async request; the last response to arrive
 // becomes the trigger.
 func (d *driver) awaitAll(ctx context.Context) error {
 	for _, p := range d.pending {
-		method, id, _ := strings.Cut(p, "\x00")
-		m, err := d.waitResponse(ctx, method, id)
+		m, err := d.waitResponse(ctx, p.method, p.id)
 		if err != nil {
 			return err
 		}
-		if m.err != nil && method != "session/prompt" {
-			return fmt.Errorf("%s: %w", method, m.err)
-		}
 		d.trigger = max(d.trigger, m.index)
+		want := 0
+		if p.prompt != nil {
+			want = p.prompt.ExpectError
+		}
+		switch {
+		case want != 0 && (m.err == nil || m.err.Code != want):
+			return fmt.Errorf("%s (async): expected error %d, got %s%v", p.method, want, m.result, m.err)
+		case want == 0 && m.err != nil:
+			return fmt.Errorf("%s (async): %w", p.method, m.err)
+		}
+		if p.prompt != nil {
+			if err := checkStopReason(m, p.prompt); err != nil {
+				return err
+			}
+		}
 	}
 	d.pending = nil
 	return nil
@@ -644,10 +649,32 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 	}
 	params = d.expand(params).(map[string]any)
 	if p.Async {
-		return d.sendAsync(ctx, "session/prompt", params)
+		if err := d.sendAsync(ctx, "session/prompt", params, p.ExpectError != 0); err != nil {
+			return err
+		}
+		d.pending[len(d.pending)-1].prompt = p
+		return nil
 	}
-	_, err := d.call(ctx, "session/prompt", params, anyError)
-	return err
+	m, err := d.call(ctx, "session/prompt", params, p.ExpectError)
+	if err != nil {
+		return err
+	}
+	return checkStopReason(m, p)
+}
+
+// checkStopReason enforces a prompt step's stopReason.
+func checkStopReason(m *agentMsg, p *scenario.Prompt) error {
+	if p.StopReason == "" || m.err != nil {
+		return nil
+	}
+	var r struct {
+		StopReason string `json:"stopReason"`
+	}
+	_ = json.Unmarshal(m.result, &r)
+	if r.StopReason != p.StopReason {
+		return fmt.Errorf("session/prompt: stopReason %q, want %q", r.StopReason, p.StopReason)
+	}
+	return nil
 }
 
 // waitFor blocks until the agent sent Count matching frames; the frame that
