@@ -243,7 +243,14 @@ func (c *checker) airObject(s metaSite, a any) {
 	if pl.container != "" {
 		c.airSchema(pl.container, am, aptr)
 	} else {
-		switch v, ok := am["version"]; {
+		v, ok := am["version"]
+		topTool := c.toolCall != "" && len(s.segs) == 3 // params/update/_meta of a tool call report
+		if ok && isOne(v) && topTool {
+			c.v.st.airVersioned[c.toolCall] = true
+		}
+		switch {
+		case !ok && topTool && c.update == "tool_call_update" && c.v.st.airVersioned[c.toolCall]:
+			// the unchanged version was left out; the client merges it
 		case !ok && c.fromAgent():
 			c.add(aptr+"/version", "air-version", SectionKeys, SeverityError, "every payload goes into _meta.jetbrains.air next to version: 1; version is missing")
 		case !ok:

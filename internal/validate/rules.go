@@ -42,6 +42,9 @@ func (c *checker) sessionUpdate(params any) {
 	} else {
 		c.checkMethod("session/update", "notification", params, "/params")
 	}
+	if id, ok := field(upd, "toolCallId").(string); ok && contains(toolUpdates, c.update) {
+		c.toolCall = sid + "\x00" + id
+	}
 	if !c.fromAgent() || sid == "" {
 		return
 	}

@@ -149,6 +149,16 @@ func TestRules(t *testing.T) {
 		{name: "agent sends an editor's method", msgs: func(t *testing.T) []validate.Message {
 			return conv(t, agent(t, M{"jsonrpc": "2.0", "id": 45, "method": "session/prompt", "params": M{"sessionId": sid, "prompt": []any{}}}))
 		}, rule: "acp-method-side", pointer: "/method"},
+		{name: "tool_call_update leaves out the unchanged air version", msgs: func(t *testing.T) []validate.Message {
+			return conv(t,
+				agent(t, update(M{"sessionUpdate": "tool_call", "toolCallId": "b", "title": "npm run dev", "kind": "execute", "_meta": airMeta(M{"commandTitle": "Dev server"})})),
+				agent(t, update(M{"sessionUpdate": "tool_call_update", "toolCallId": "b", "_meta": M{"jetbrains": M{"air": M{"asyncTasks": M{"backgrounded": true}}}}})))
+		}},
+		{name: "tool_call_update without a version sent before", msgs: func(t *testing.T) []validate.Message {
+			return conv(t,
+				agent(t, update(M{"sessionUpdate": "tool_call", "toolCallId": "b", "title": "npm run dev", "kind": "execute"})),
+				agent(t, update(M{"sessionUpdate": "tool_call_update", "toolCallId": "b", "_meta": M{"jetbrains": M{"air": M{"asyncTasks": M{"backgrounded": true}}}}})))
+		}, rule: "air-version", pointer: "/params/update/_meta/jetbrains/air/version"},
 		{name: "fractional id", msgs: func(t *testing.T) []validate.Message {
 			return conv(t, editor(t, M{"jsonrpc": "2.0", "id": 1.5, "method": "session/cancel", "params": M{"sessionId": sid}}))
 		}, rule: "jsonrpc-envelope", pointer: "/id"},

@@ -75,12 +75,17 @@ type state struct {
 	pending            map[string]*pending
 	sessions           map[string]bool
 	toolCalls          map[string]bool // session + "\x00" + toolCallId
-	failureRev         map[string]int64
+	// airVersioned holds the tool calls whose _meta.jetbrains.air carried
+	// version: 1 once: a tool_call_update may then leave the unchanged
+	// version out ("Tool call contract": unchanged jetbrains.air keys are
+	// left out, and the client merges them).
+	airVersioned map[string]bool
+	failureRev   map[string]int64
 }
 
 func (s *state) reset() {
 	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{},
-		toolCalls: map[string]bool{}, failureRev: map[string]int64{}}
+		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}}
 }
 
 // checker holds the work on one message.
@@ -90,6 +95,7 @@ type checker struct {
 	method   string
 	kind     string // request, notification, result or error
 	update   string // the sessionUpdate of a session/update
+	toolCall string // session + "\x00" + toolCallId of a tool call report
 	doc      map[string]any
 	findings []Finding
 }
