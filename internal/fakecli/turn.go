@@ -12,9 +12,12 @@ type turnState struct {
 	// result as user_message_uuid (as SDK 0.3.246+ CLIs do).
 	promptUUID string
 	requests   int
-	lastText   string
-	denials    []any
-	resulted   bool
+	// toolInterrupt is set when a permission answer denied with interrupt:
+	// the turn then ends the way the CLI ends a turn stopped at a tool use.
+	toolInterrupt bool
+	lastText      string
+	denials       []any
+	resulted      bool
 }
 
 // defaultTurn answers a prompt the script has no turn for.
@@ -72,12 +75,19 @@ func (c *cli) runTurn(msg map[string]any) (int, bool) {
 		return exit.Code, true
 	}
 	if interrupted {
+		// The CLI's own interruption marker and its error-shaped diagnostic:
+		// a turn stopped at a tool use (a deny with interrupt) names the
+		// tool_result and stop_reason tool_use; an interrupt while streaming
+		// names neither.
+		marker, diag, terminal := "[Request interrupted by user]", "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null", "aborted_streaming"
+		if ts.toolInterrupt {
+			marker, diag, terminal = "[Request interrupted by user for tool use]", "[ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use", "aborted_tools"
+		}
 		c.emit(map[string]any{"type": "user", "parent_tool_use_id": nil,
-			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "[Request interrupted by user]"}}}}, nil)
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": marker}}}}, nil)
 		c.emit(c.result(ts, map[string]any{
 			"subtype": "error_during_execution", "is_error": true, "stop_reason": nil,
-			"terminal_reason": "aborted_streaming",
-			"errors":          []any{"[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"},
+			"terminal_reason": terminal, "errors": []any{diag},
 		}), nil)
 	} else if !ts.resulted {
 		c.emit(c.result(ts, nil), nil)
@@ -135,6 +145,7 @@ func (c *cli) play(actions []scenario.Action, ts *turnState, abort <-chan struct
 				return intr, exit
 			}
 			if stop {
+				ts.toolInterrupt = true
 				return true, nil
 			}
 		case scenario.ActHook:

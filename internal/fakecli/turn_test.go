@@ -360,3 +360,31 @@ func TestAuthStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestDenyWithInterruptEndsTurnAtToolUse(t *testing.T) {
+	p := start(t, streamArgv, "turns: [{steps: [{tool: {name: ExitPlanMode, input: {plan: p}, permission: ask}}, {text: never}]}]\n")
+	p.prompt("plan")
+	fs := p.until(func(f map[string]any) bool { return label(f) == "request:can_use_tool" })
+	p.answer(fs[len(fs)-1], map[string]any{"behavior": "deny", "message": "keep planning", "interrupt": true})
+	rest := p.until(isIdle)
+	var res, marker map[string]any
+	for _, f := range rest {
+		switch f["type"] {
+		case "result":
+			res = f
+		case "user":
+			if c := f["message"].(map[string]any)["content"].([]any)[0].(map[string]any); c["type"] == "text" {
+				marker = c
+			}
+		case "assistant":
+			t.Errorf("the step after an interrupting deny ran: %v", f)
+		}
+	}
+	if marker["text"] != "[Request interrupted by user for tool use]" {
+		t.Errorf("marker = %v", marker)
+	}
+	errs, _ := res["errors"].([]any)
+	if res["subtype"] != "error_during_execution" || len(errs) != 1 || !strings.Contains(errs[0].(string), "stop_reason=tool_use") {
+		t.Errorf("result = %v", res)
+	}
+}

@@ -1,0 +1,109 @@
+package scenarios_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// The mutation checks prove that the comparison catches what it must: a
+// changed golden field, and an adapter → CLI exchange that did not happen.
+// They never write goldens.
+var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "lane:cli"), func() {
+	BeforeEach(func() {
+		if golden.UpdateRequested() {
+			Skip("goldens are being recorded (-update)")
+		}
+	})
+
+	find := func(name string) *scenario.Scenario {
+		for _, sc := range loaded {
+			if sc.Name == name {
+				return sc
+			}
+		}
+		Skip("scenario " + name + " is not in scenarios/")
+		return nil
+	}
+
+	It("fails a scenario whose golden has one field changed, naming its JSON path", Label("Tool call contract"), func(ctx SpecContext) {
+		sc := find("bash-foreground")
+		want, err := os.ReadFile(golden.New(goldensDir).File(conform.GoldenName(sc, scenario.ProfileAir)))
+		Expect(err).NotTo(HaveOccurred())
+		const from, to = `"stopReason":"end_turn"`, `"stopReason":"max_tokens"`
+		Expect(string(want)).To(ContainSubstring(from))
+		dir := GinkgoT().TempDir()
+		g := golden.New(dir, golden.WithUpdate(false))
+		file := g.File(conform.GoldenName(sc, scenario.ProfileAir))
+		Expect(os.MkdirAll(filepath.Dir(file), 0o755)).To(Succeed())
+		Expect(os.WriteFile(file, []byte(strings.Replace(string(want), from, to, 1)), 0o644)).To(Succeed())
+
+		_, err = conform.Check(ctx, runOptions(sc, scenario.ProfileAir), g, false)
+		var mm *golden.MismatchError
+		Expect(errors.As(err, &mm)).To(BeTrue(), "want a golden mismatch, got %v", err)
+		Expect(mm.Path).To(Equal("$.result.stopReason"))
+		Expect(mm.Want).To(Equal(`"max_tokens"`))
+		Expect(mm.Got).To(Equal(`"end_turn"`))
+		Expect(err.Error()).To(ContainSubstring("at JSON path $.result.stopReason"))
+		Expect(err.Error()).To(ContainSubstring("--- Expected"))
+	}, NodeTimeout(*timeoutFlag))
+
+	It("fails a diff-patch scenario when the fake CLI skips the PostToolUse hook", Label("Diff patch"), func(ctx SpecContext) {
+		sc := withoutPostToolUse(find("write-existing"))
+		_, err := conform.Check(ctx, runOptions(sc, scenario.ProfileAir), golden.New(goldensDir, golden.WithUpdate(false)), false)
+		Expect(err).To(MatchError(golden.ErrMismatch))
+		var mm *golden.MismatchError
+		Expect(errors.As(err, &mm)).To(BeTrue())
+		AddReportEntry("first difference", mm.Error())
+		// The adapter's answer to the hook is gone from the adapter → CLI lane.
+		Expect(mm.Diff).To(ContainSubstring(`-cli:1 agent->cli {"response":{"request_id":`))
+	}, NodeTimeout(*timeoutFlag))
+})
+
+// noHook is a hook event nobody registers: a tool step listing only it sends
+// no hook at all. (An empty hooks list would mean the same, but it does not
+// survive the JSON script file: omitempty drops it and the default,
+// [PostToolUse], comes back.)
+const noHook = "NoHookEvent"
+
+// withoutPostToolUse returns a copy of sc whose tool calls send no
+// PostToolUse hook.
+func withoutPostToolUse(sc *scenario.Scenario) *scenario.Scenario {
+	b, err := json.Marshal(sc)
+	Expect(err).NotTo(HaveOccurred())
+	var cp scenario.Scenario
+	Expect(json.Unmarshal(b, &cp)).To(Succeed())
+	changed := 0
+	for i := range cp.CLI.Turns {
+		for j := range cp.CLI.Turns[i].Steps {
+			t := cp.CLI.Turns[i].Steps[j].Tool
+			if t == nil {
+				continue
+			}
+			hooks := t.Hooks
+			if hooks == nil {
+				hooks = []string{scenario.HookPostToolUse}
+			}
+			kept := []string{noHook}
+			for _, h := range hooks {
+				if h == scenario.HookPostToolUse {
+					changed++
+				} else {
+					kept = append(kept, h)
+				}
+			}
+			t.Hooks = kept
+		}
+	}
+	Expect(changed).To(BeNumerically(">", 0), "the scenario has no PostToolUse hook to skip")
+	return &cp
+}
