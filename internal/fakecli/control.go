@@ -159,6 +159,9 @@ func (c *cli) registerHooks(v any) {
 func (c *cli) hookIDs(event string) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.skipHooks[event] {
+		return nil
+	}
 	return append([]string(nil), c.hooks[event]...)
 }
 

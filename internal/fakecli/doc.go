@@ -23,6 +23,8 @@
 //	AIRWIRE_FAKE_CLI_LOG     a JSONL file that gets one line per process start,
 //	                         frame read, frame written and exit (appended, so
 //	                         several processes can share it)
+//	AIRWIRE_FAKE_CLI_SKIP_HOOKS  hook events never called back (comma list),
+//	                         for mutation checks
 //
 // It exits 0 on stdin EOF and on SIGTERM. It never opens a socket and never
 // reaches the network. Everything it makes up (ids, timestamps, pid) is

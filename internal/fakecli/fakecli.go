@@ -23,6 +23,10 @@ const (
 	EnvScript = "AIRWIRE_FAKE_CLI_SCRIPT"
 	// EnvLog names the JSONL log file.
 	EnvLog = "AIRWIRE_FAKE_CLI_LOG"
+	// EnvSkipHooks lists hook events (comma-separated, e.g. PostToolUse) the
+	// fake never calls back, whatever the script says. It exists for
+	// mutation checks: a suite must notice a CLI that skips a hook.
+	EnvSkipHooks = "AIRWIRE_FAKE_CLI_SKIP_HOOKS"
 )
 
 // Options are the inputs of one fake CLI process.
@@ -130,6 +134,7 @@ type cli struct {
 	abort      chan struct{}
 	aborted    bool
 	used       []bool
+	skipHooks  map[string]bool
 	eventCount map[string]int
 	eventUsed  map[string]int
 	eventCh    chan struct{}
@@ -149,12 +154,18 @@ func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Optio
 		hooks:          map[string][]string{},
 		pending:        map[string]chan map[string]any{},
 		used:           make([]bool, len(script.Turns)),
+		skipHooks:      map[string]bool{},
 		eventCount:     map[string]int{},
 		eventUsed:      map[string]int{},
 		eventCh:        make(chan struct{}),
 	}
 	if args.PermissionMode != "" {
 		c.permissionMode = args.PermissionMode
+	}
+	for _, ev := range strings.Split(o.Getenv(EnvSkipHooks), ",") {
+		if ev = strings.TrimSpace(ev); ev != "" {
+			c.skipHooks[ev] = true
+		}
 	}
 	c.model = resolveModel(firstNonEmpty(args.Model, script.Model, scenario.DefaultModel))
 	switch {

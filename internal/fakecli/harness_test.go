@@ -34,12 +34,21 @@ const testSession = "cd4c3fa8-68ad-498e-a68c-6a6117c1f314"
 // start runs the fake with argv and an optional script (YAML of a cli section).
 func start(t *testing.T, argv []string, scriptYAML string) *proc {
 	t.Helper()
+	return startEnv(t, argv, scriptYAML, nil)
+}
+
+// startEnv is start with extra environment variables.
+func startEnv(t *testing.T, argv []string, scriptYAML string, extraEnv map[string]string) *proc {
+	t.Helper()
 	tmp := t.TempDir()
 	p := &proc{t: t, frames: make(chan map[string]any, 1024), code: make(chan int, 1), done: make(chan struct{}),
 		home: filepath.Join(tmp, "home"), cwd: filepath.Join(tmp, "work")}
 	os.MkdirAll(p.home, 0o755)
 	os.MkdirAll(p.cwd, 0o755)
 	env := map[string]string{"HOME": p.home, "CLAUDE_CONFIG_DIR": filepath.Join(p.home, ".claude"), EnvLog: filepath.Join(tmp, "log.jsonl")}
+	for k, v := range extraEnv {
+		env[k] = v
+	}
 	if scriptYAML != "" {
 		path := filepath.Join(tmp, "cli.yaml")
 		if err := os.WriteFile(path, []byte(scriptYAML), 0o644); err != nil {

@@ -388,3 +388,35 @@ func TestDenyWithInterruptEndsTurnAtToolUse(t *testing.T) {
 		t.Errorf("result = %v", res)
 	}
 }
+
+func TestSkipHooksMutation(t *testing.T) {
+	tests := []struct {
+		name     string
+		skip     string
+		wantHook bool
+	}{
+		{name: "hooks sent", skip: "", wantHook: true},
+		{name: "PostToolUse skipped", skip: "PostToolUse", wantHook: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startEnv(t, streamArgv, "turns: [{steps: [{tool: {name: Read, input: {file_path: /a}, result: x}}]}]\n", map[string]string{EnvSkipHooks: tt.skip})
+			initHooks(p)
+			p.prompt("read")
+			var got bool
+			for {
+				f := p.next()
+				if label(f) == "hook:PostToolUse" {
+					got = true
+					p.answer(f, map[string]any{"continue": true})
+				}
+				if isIdle(f) {
+					break
+				}
+			}
+			if got != tt.wantHook {
+				t.Errorf("PostToolUse hook sent = %v, want %v", got, tt.wantHook)
+			}
+		})
+	}
+}
