@@ -21,6 +21,10 @@ test: deps build
 	$(GO) vet ./...
 	$(GINKGO) -r --randomize-all --fail-on-pending --keep-going --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
 
+## conform: the main job: the conformance suite against the default adapter (the reference, until ours lands)
+conform: deps build
+	bin/airwire conform
+
 ## bench: the proxy and journal benchmarks, reported as ratios against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
