@@ -544,3 +544,49 @@ cli:
 		})
 	}
 }
+
+// TestFakeCLIProcessExits runs the built binary as the adapter would and
+// checks that it exits 0 on stdin EOF and on SIGTERM, with nothing left over.
+func TestFakeCLIProcessExits(t *testing.T) {
+	bin := airwireBinary(t)
+	argv := []string{"fake-cli", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--permission-prompt-tool=stdio"}
+	tests := []struct {
+		name string
+		stop func(cmd *exec.Cmd, stdin io.WriteCloser) error
+	}{
+		{name: "stdin EOF", stop: func(cmd *exec.Cmd, stdin io.WriteCloser) error { return stdin.Close() }},
+		{name: "SIGTERM", stop: func(cmd *exec.Cmd, stdin io.WriteCloser) error { return cmd.Process.Signal(syscall.SIGTERM) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			home := t.TempDir()
+			cmd := exec.CommandContext(ctx, bin, argv...)
+			cmd.Dir = home
+			cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			// Wait until the fake answers initialize, so it is serving.
+			fmt.Fprintln(stdin, `{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`)
+			line, err := bufio.NewReader(stdout).ReadString('\n')
+			if err != nil || !strings.Contains(line, `"request_id":"i"`) {
+				t.Fatalf("initialize reply = %q, %v", line, err)
+			}
+			if err := tt.stop(cmd, stdin); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("exit: %v", err)
+			}
+			if cmd.ProcessState.ExitCode() != 0 {
+				t.Errorf("exit code %d", cmd.ProcessState.ExitCode())
+			}
+		})
+	}
+}

@@ -23,6 +23,25 @@ const (
 	ModeAuthLogout
 )
 
+// String names the mode in logs.
+func (m Mode) String() string {
+	switch m {
+	case ModeStream:
+		return "stream"
+	case ModeVersion:
+		return "version"
+	case ModeHelp:
+		return "help"
+	case ModeAuthStatus:
+		return "auth-status"
+	case ModeAuthLogin:
+		return "auth-login"
+	case ModeAuthLogout:
+		return "auth-logout"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
 // Args is a parsed CLI argv. Only the options the fake acts on get fields;
 // every other known option is kept in Options.
 type Args struct {

@@ -2,6 +2,7 @@ package fakecli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -82,12 +83,38 @@ var controlHandlers = map[string]controlHandler{
 		c.transcript.title(title)
 		return reply{before: []map[string]any{{"type": "system", "subtype": "session_title_changed", "title": title}}}
 	},
+	"generate_session_title": func(c *cli, req map[string]any) reply {
+		desc, _ := req["description"].(string)
+		title := fakeTitle(desc)
+		if title == "" {
+			return reply{body: map[string]any{"title": nil}}
+		}
+		if persist, _ := req["persist"].(bool); persist {
+			c.transcript.aiTitle(title)
+		}
+		return reply{body: map[string]any{"title": title}}
+	},
 	"stop_task": func(c *cli, req map[string]any) reply {
 		if id, _ := req["task_id"].(string); id == "" {
 			return reply{err: "stop_task requires task_id"}
 		}
 		return reply{}
 	},
+}
+
+// fakeTitle makes a deterministic session title from a description: its
+// first line, whitespace collapsed, cut to 60 characters. Descriptions under
+// 10 characters get none, as the CLI's generator returns null for them.
+func fakeTitle(desc string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(desc), "\n")
+	line = strings.Join(strings.Fields(line), " ")
+	if len([]rune(strings.TrimSpace(desc))) < 10 {
+		return ""
+	}
+	if r := []rune(line); len(r) > 60 {
+		line = strings.TrimSpace(string(r[:60]))
+	}
+	return line
 }
 
 // handleControl answers one host → CLI control request. Script overrides

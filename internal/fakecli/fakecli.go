@@ -52,6 +52,9 @@ func Run(ctx context.Context, o Options) int {
 	log.event("start", map[string]any{"argv": o.Args, "cwd": o.Cwd, "env": envNames(o.Environ)})
 
 	args, err := ParseArgs(o.Args)
+	if err == nil {
+		log.role = args.Mode.String()
+	}
 	if err != nil {
 		fmt.Fprintln(o.ErrOut, err)
 		log.event("exit", map[string]any{"code": 1, "error": err.Error()})
@@ -88,7 +91,7 @@ func Run(ctx context.Context, o Options) int {
 		if in, _ := st["loggedIn"].(bool); !in {
 			code = 1
 		}
-		log.event("out", map[string]any{"auth_status": st})
+		log.event("out", map[string]any{"frame": st})
 	case ModeAuthLogin:
 		fmt.Fprintln(o.ErrOut, "Login is not available in the fake CLI.")
 		code = 1

@@ -15,6 +15,9 @@ type logger struct {
 	pid     int
 	seq     int
 	session string
+	// role is the process's mode (stream, auth-status, version, ...), so a
+	// reader can tell the short-lived probes from the session process.
+	role string
 }
 
 func openLog(path string) *logger {
@@ -41,6 +44,9 @@ func (l *logger) event(kind string, fields map[string]any) {
 	rec := map[string]any{"kind": kind, "pid": l.pid, "seq": l.seq}
 	if l.session != "" {
 		rec["session"] = l.session
+	}
+	if l.role != "" {
+		rec["role"] = l.role
 	}
 	for k, v := range fields {
 		rec[k] = v

@@ -126,6 +126,12 @@ func (t *transcriptWriter) lastPrompt(text string) {
 	t.append(map[string]any{"type": "last-prompt", "lastPrompt": text, "leafUuid": t.parent, "sessionId": t.c.sessionID})
 }
 
+func (t *transcriptWriter) aiTitle(title string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.append(map[string]any{"type": "ai-title", "aiTitle": title, "sessionId": t.c.sessionID})
+}
+
 func (t *transcriptWriter) title(title string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
