@@ -15,6 +15,7 @@ import (
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/validate"
 )
 
 // Flags, passed after -- with the ginkgo CLI (ginkgo -- -agent "…").
@@ -100,15 +101,20 @@ func reportFindings(out *conform.Outcome) {
 		AddReportEntry("validation skipped", out.ValidationSkipped, ReportEntryVisibilityFailureOrVerbose)
 		return
 	}
-	if len(out.AgentFindings) == 0 {
-		return
+	for _, set := range []struct {
+		what     string
+		findings []validate.Finding
+	}{{"the agent's messages", out.AgentFindings}, {"the scenario's own editor messages", out.ScriptedFindings}} {
+		if len(set.findings) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for _, f := range set.findings {
+			b.WriteString(f.String())
+			b.WriteByte('\n')
+		}
+		AddReportEntry(fmt.Sprintf("validator: %d findings on %s", len(set.findings), set.what), b.String(), ReportEntryVisibilityFailureOrVerbose)
 	}
-	var b strings.Builder
-	for _, f := range out.AgentFindings {
-		b.WriteString(f.String())
-		b.WriteByte('\n')
-	}
-	AddReportEntry(fmt.Sprintf("validator: %d findings on the agent's messages", len(out.AgentFindings)), b.String(), ReportEntryVisibilityFailureOrVerbose)
 }
 
 var _ = Describe("Scenario", func() {
