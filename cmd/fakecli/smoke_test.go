@@ -23,6 +23,9 @@ var smokeProfiles = flag.String("smoke.profiles", "air", "comma-separated profil
 // normalization, no goldens); it proves the scenario files and the fake CLI
 // drive the reference adapter end to end.
 func TestScenariosSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the scenario smoke run in -short mode")
+	}
 	deps(t)
 	scs, err := scenario.LoadDir(filepath.Join(repoRoot(t), "scenarios"))
 	if err != nil {

@@ -2,6 +2,7 @@ package fakecli
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/airwire/airwire/internal/scenario"
@@ -162,6 +163,27 @@ func (c *cli) handleControl(msg map[string]any) {
 	c.signal("control:" + sub)
 }
 
+// hookMatcher is one registered matcher of a hook event: the callback ids
+// to call for tools whose name the matcher accepts.
+type hookMatcher struct {
+	matcher string
+	re      *regexp.Regexp
+	ids     []string
+}
+
+// matches reports whether the matcher accepts toolName. An empty matcher or
+// "*" accepts everything, as does any matcher for events without a tool;
+// otherwise the matcher is an anchored regular expression ("Edit|Write").
+func (m hookMatcher) matches(toolName string) bool {
+	if m.matcher == "" || m.matcher == "*" || toolName == "" {
+		return true
+	}
+	if m.re == nil {
+		return m.matcher == toolName
+	}
+	return m.re.MatchString(toolName)
+}
+
 // registerHooks records the callback ids of initialize.hooks:
 // {Event: [{matcher?, hookCallbackIds:[...]}]}.
 func (c *cli) registerHooks(v any) {
@@ -172,24 +194,37 @@ func (c *cli) registerHooks(v any) {
 		matchers, _ := list.([]any)
 		for _, m := range matchers {
 			mm, _ := m.(map[string]any)
+			hm := hookMatcher{}
+			hm.matcher, _ = mm["matcher"].(string)
+			if hm.matcher != "" {
+				hm.re, _ = regexp.Compile("^(?:" + hm.matcher + ")$")
+			}
 			ids, _ := mm["hookCallbackIds"].([]any)
 			for _, id := range ids {
 				if s, ok := id.(string); ok {
-					c.hooks[event] = append(c.hooks[event], s)
+					hm.ids = append(hm.ids, s)
 				}
 			}
+			c.hooks[event] = append(c.hooks[event], hm)
 		}
 	}
 }
 
-// hookIDs returns the callback ids registered for event.
-func (c *cli) hookIDs(event string) []string {
+// hookIDs returns the callback ids registered for event whose matcher
+// accepts toolName ("" for events without a tool).
+func (c *cli) hookIDs(event, toolName string) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.skipHooks[event] {
 		return nil
 	}
-	return append([]string(nil), c.hooks[event]...)
+	var out []string
+	for _, m := range c.hooks[event] {
+		if m.matches(toolName) {
+			out = append(out, m.ids...)
+		}
+	}
+	return out
 }
 
 // interrupt aborts the running turn, if any.

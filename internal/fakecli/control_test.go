@@ -125,3 +125,29 @@ func TestRenameWritesTitleRow(t *testing.T) {
 		t.Fatalf("transcript rows = %v", rows)
 	}
 }
+
+func TestHookMatchers(t *testing.T) {
+	tests := []struct {
+		name, matcher, tool string
+		want                bool
+	}{
+		{"no matcher", "", "Bash", true},
+		{"star", "*", "Bash", true},
+		{"exact", "Bash", "Bash", true},
+		{"exact miss", "Bash", "BashOutput", false},
+		{"alternation", "Edit|Write", "Write", true},
+		{"alternation miss", "Edit|Write", "Read", false},
+		{"event without tool", "Edit", "", true},
+		{"mcp pattern", "mcp__.*", "mcp__github__search", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &cli{hooks: map[string][]hookMatcher{}, skipHooks: map[string]bool{}}
+			c.registerHooks(map[string]any{"PostToolUse": []any{map[string]any{"matcher": tt.matcher, "hookCallbackIds": []any{"hook_1"}}}})
+			got := len(c.hookIDs("PostToolUse", tt.tool)) == 1
+			if got != tt.want {
+				t.Errorf("matcher %q on %q = %v, want %v", tt.matcher, tt.tool, got, tt.want)
+			}
+		})
+	}
+}

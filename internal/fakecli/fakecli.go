@@ -131,8 +131,7 @@ type cli struct {
 	mu         sync.Mutex
 	ids        *scenario.IDs
 	clock      scenario.Clock
-	hooks      map[string][]string
-	hookOrder  []string
+	hooks      map[string][]hookMatcher
 	pending    map[string]chan map[string]any
 	abort      chan struct{}
 	aborted    bool
@@ -154,7 +153,7 @@ func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Optio
 		permissionMode: "default",
 		prompts:        make(chan map[string]any, 256),
 		eof:            make(chan struct{}),
-		hooks:          map[string][]string{},
+		hooks:          map[string][]hookMatcher{},
 		pending:        map[string]chan map[string]any{},
 		used:           make([]bool, len(script.Turns)),
 		skipHooks:      map[string]bool{},

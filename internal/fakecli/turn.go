@@ -149,7 +149,8 @@ func (c *cli) play(actions []scenario.Action, ts *turnState, abort <-chan struct
 				return true, nil
 			}
 		case scenario.ActHook:
-			for _, id := range c.hookIDs(a.Hook.Event) {
+			toolName, _ := a.Hook.Input["tool_name"].(string)
+			for _, id := range c.hookIDs(a.Hook.Event, toolName) {
 				in := map[string]any{"session_id": c.sessionID, "transcript_path": c.transcriptPath, "cwd": c.cwd,
 					"permission_mode": c.permissionMode, "hook_event_name": a.Hook.Event}
 				for k, v := range a.Hook.Input {
