@@ -1,0 +1,100 @@
+package scenario
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+// referenceBehaviours are the 40 scenarios of the reference adapter's own
+// suite (research/claude-agent-acp.md §3); each must have a scenario file.
+var referenceBehaviours = []string{
+	"ask-user-question", "async-task-ends-before-tool-id", "async-task-held-until-tool-id", "async-task-released-at-turn-end",
+	"bash-background", "bash-error", "bash-foreground", "compaction-failed-legacy", "compaction-legacy", "compaction-update",
+	"edit-rejected", "edit-with-permission", "exit-plan-approve", "exit-plan-reject", "goal", "grep-and-glob", "mcp-tool",
+	"memory-recall", "network-permission", "notebook-edit", "permission-denied", "rate-limit-and-origin", "read",
+	"session-load-replay", "session-setup", "skill", "subagent-agent-async", "subagent-late-child-update",
+	"subagent-native-sessions", "subagent-nested", "subagent-task-legacy", "subagent-transcript-extension",
+	"task-create-update", "task-output-and-stop", "text-and-thinking", "todo-write", "tool-progress",
+	"web-fetch-and-search", "write-existing", "write-new",
+}
+
+func TestRepositoryScenarios(t *testing.T) {
+	scs, err := LoadDir(filepath.Join(repoRoot(t), "scenarios"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*Scenario{}
+	for _, sc := range scs {
+		byName[sc.Name] = sc
+	}
+	for _, name := range referenceBehaviours {
+		if byName[name] == nil {
+			t.Errorf("reference behaviour %s has no scenario", name)
+		}
+	}
+	extra := len(scs) - len(referenceBehaviours)
+	if len(scs) < 60 || extra < 20 {
+		t.Errorf("%d scenarios (%d beyond the reference's 40), want at least 60 and 20", len(scs), extra)
+	}
+	covered := map[string]bool{}
+	for _, sc := range scs {
+		for _, c := range sc.Covers {
+			covered[c] = true
+		}
+	}
+	for _, sec := range []string{"Session index", "Session fork point", "Agent file-change report", "Session failure",
+		"Recommended config values", "Presentation hints", "Removed keys", "Goal", "Async tasks"} {
+		if !covered[sec] {
+			t.Errorf("no scenario covers %q", sec)
+		}
+	}
+}
+
+// TestSectionsMatchContract compares Sections with the level-2 headings of
+// the contract document, when the shared workspace holds it.
+func TestSectionsMatchContract(t *testing.T) {
+	path := filepath.Join(repoRoot(t), "..", "shared", "contract", "air-extensions.md")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("contract document not available (%v)", err)
+	}
+	defer f.Close()
+	var got []string
+	in := false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "# AIR extensions") {
+			in = true
+			continue
+		}
+		if in && strings.HasPrefix(line, "## ") && line != "## Contents" {
+			got = append(got, strings.TrimSpace(strings.TrimPrefix(line, "## ")))
+		}
+	}
+	if strings.Join(got, "|") != strings.Join(Sections, "|") {
+		t.Errorf("contract sections:\n got %q\nwant %q", got, Sections)
+	}
+}
