@@ -107,7 +107,11 @@ func (b *Builder) Step(s Step) []Action {
 	case s.ToolResult != nil:
 		r := s.ToolResult
 		b.needRequest = true
-		return []Action{{Kind: ActEmit, Frame: toolResultFrame(r.ToolUseID, r.Result, r.IsError, r.ToolUseResult, r.ParentToolUseID)}}
+		f := toolResultFrame(r.ToolUseID, r.Result, r.IsError, r.ToolUseResult, r.ParentToolUseID)
+		for k, v := range r.Extra {
+			f[k] = v
+		}
+		return []Action{{Kind: ActEmit, Frame: f}}
 	case s.System != nil:
 		f := copyMap(s.System)
 		f["type"] = "system"
@@ -272,7 +276,13 @@ func (b *Builder) Tool(t ToolStep) []Action {
 		}
 		run = append(run, Action{Kind: ActHook, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
 	}
-	run = append(run, Action{Kind: ActEmit, Frame: toolResultFrame(id, t.Result, t.IsError, t.ToolUseResult, t.ParentToolUseID)})
+	result := toolResultFrame(id, t.Result, t.IsError, t.ToolUseResult, t.ParentToolUseID)
+	if t.Permission == "ask" {
+		// The CLI records how the permission was decided on the result.
+		result["tool_result_meta"] = []any{map[string]any{"id": id,
+			"permission_decision": map[string]any{"decision": "accept", "source": "user_temporary"}}}
+	}
+	run = append(run, Action{Kind: ActEmit, Frame: result})
 
 	if t.Permission == "ask" {
 		req := map[string]any{"subtype": "can_use_tool", "tool_name": t.Name, "input": input, "tool_use_id": id}
@@ -306,7 +316,9 @@ func (b *Builder) Tool(t ToolStep) []Action {
 			req[k] = v
 		}
 		running := Action{Kind: ActEmit, Frame: stateFrame("running")}
-		deny := []Action{running, {Kind: ActEmit, Frame: toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)}}
+		denied := toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)
+		denied["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
+		deny := []Action{running, {Kind: ActEmit, Frame: denied}}
 		out = append(out,
 			Action{Kind: ActEmit, Frame: stateFrame("requires_action")},
 			Action{Kind: ActRequest, Frame: req, Tool: tu, Allow: append([]Action{running}, run...), Deny: deny})

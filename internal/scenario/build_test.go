@@ -86,7 +86,8 @@ func TestBuilderTool(t *testing.T) {
 					t.Errorf("deny branch = %s, want %s", got, tt.wantDeny)
 				}
 				b, _ := json.Marshal(last.Deny[1].Frame)
-				if !strings.Contains(string(b), `"content":"{{deny_message}}"`) || !strings.Contains(string(b), `"is_error":true`) {
+				if !strings.Contains(string(b), `"content":"{{deny_message}}"`) || !strings.Contains(string(b), `"is_error":true`) ||
+					!strings.Contains(string(b), `"non_execution_kind":"user-rejected"`) {
 					t.Errorf("deny result frame = %s", b)
 				}
 			}

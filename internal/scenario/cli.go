@@ -198,6 +198,9 @@ type ToolResultStep struct {
 	IsError         bool   `yaml:"isError,omitempty" json:"isError,omitempty"`
 	ToolUseResult   any    `yaml:"toolUseResult,omitempty" json:"toolUseResult,omitempty"`
 	ParentToolUseID string `yaml:"parentToolUseId,omitempty" json:"parentToolUseId,omitempty"`
+	// Extra is merged into the user frame (e.g. tool_result_meta with a
+	// non_execution_kind for a refused tool).
+	Extra map[string]any `yaml:"extra,omitempty" json:"extra,omitempty"`
 }
 
 // HookStep is a hook_callback round trip.
