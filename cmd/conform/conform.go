@@ -93,6 +93,7 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 			return runConform(cmd.Context(), opts)
 		},
 	}
+	cmd.AddCommand(NewCmdPacedCLI(f))
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else the reference adapter)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")

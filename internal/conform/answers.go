@@ -87,7 +87,7 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 		if sid == "" {
 			sid = a.sessionID()
 		}
-		if err := a.c.notify("session/cancel", map[string]any{"sessionId": sid}, m.index); err != nil {
+		if err := a.c.notify("session/cancel", map[string]any{"sessionId": sid}, m.index, false); err != nil {
 			a.c.addProblem("cannot send session/cancel: %v", err)
 		}
 		return cancelled, nil

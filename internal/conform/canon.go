@@ -178,7 +178,7 @@ func Canonical(r *Result) ([]byte, error) {
 		argv := append([]string{"<cli>"}, sp.Argv[min(1, len(sp.Argv)):]...)
 		b, _ := json.Marshal(map[string]any{"argv": argv})
 		out = append(out, line{tag: cliTag(n+1, "spawn"), e: sp, msg: b})
-		for _, e := range cliMsgs[proc] {
+		for _, e := range floatCLI(cliMsgs[proc]) {
 			out = append(out, line{tag: cliTag(n+1, "agent->cli"), e: e})
 		}
 	}
@@ -270,6 +270,35 @@ func float(lines []line) []line {
 	return lines
 }
 
+// floatCLI places the adapter → CLI frames whose timing the adapter does
+// not control: a generate_session_title request goes right after the last
+// user message before it (the reference sends it once the prompt is queued
+// and the session file read, which races with the turn's other requests).
+func floatCLI(frames []*journal.Entry) []*journal.Entry {
+	var out []*journal.Entry
+	lastUser := -1
+	for _, e := range frames {
+		var f struct {
+			Type    string `json:"type"`
+			Request struct {
+				Subtype string `json:"subtype"`
+			} `json:"request"`
+		}
+		_ = json.Unmarshal(e.Msg, &f)
+		switch {
+		case f.Type == "user":
+			out = append(out, e)
+			lastUser = len(out) - 1
+		case f.Type == "control_request" && f.Request.Subtype == TitleSubtype && lastUser >= 0:
+			out = append(out[:lastUser+1], append([]*journal.Entry{e}, out[lastUser+1:]...)...)
+			lastUser++
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func isStreamJSON(argv []string) bool {
 	for _, a := range argv {
 		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
@@ -300,11 +329,15 @@ func isStreamJSON(argv []string) bool {
 //	durations   a number under a key containing duration, elapsed or
 //	            latency (any case) → "<duration>"
 //	version     agentInfo.version → <agent-version>
+//	cursors     the value of every cursor or nextCursor key → <cursor-N>
+//	            (opaque, and the reference encodes the cwd in it)
 type Normalizer struct {
 	paths    [][2]string
 	sessions map[string]bool
 	ids      map[string]string
 	reqs     map[string]string
+	cursors  map[string]string
+	nCursor  int
 	nSession int
 	nUUID    int
 	nReq     int
@@ -312,7 +345,7 @@ type Normalizer struct {
 
 // NewNormalizer builds the path rules of a run.
 func NewNormalizer(p Paths) *Normalizer {
-	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}}
+	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}, cursors: map[string]string{}}
 	add := func(from, to string) {
 		if from != "" && from != "/" {
 			n.paths = append(n.paths, [2]string{from, to})
@@ -436,6 +469,14 @@ func (n *Normalizer) value(v any, path []string) any {
 			n.nReq++
 			n.reqs[t] = fmt.Sprintf("<req-%d>", n.nReq)
 			return n.reqs[t]
+		}
+		if (key == "cursor" || key == "nextCursor") && t != "" {
+			if p, ok := n.cursors[t]; ok {
+				return p
+			}
+			n.nCursor++
+			n.cursors[t] = fmt.Sprintf("<cursor-%d>", n.nCursor)
+			return n.cursors[t]
 		}
 		if key == "version" && len(path) >= 2 && path[len(path)-2] == "agentInfo" {
 			return "<agent-version>"

@@ -19,8 +19,9 @@ import (
 // lane; every golden must hold both.
 var ErrLaneMissing = errors.New("canonical transcript lacks a lane")
 
-// ErrEditorInvalid means the driver itself sent a message the validator
-// rejects: a bug of the suite, never of the adapter.
+// ErrEditorInvalid means the driver itself generated a message the
+// validator rejects (initialize, the session opening, an answer to an agent
+// request): a bug of the suite, never of the adapter.
 var ErrEditorInvalid = errors.New("the conformance client sent an invalid message")
 
 // GoldenName is the golden of a scenario and profile: <scenario>/<profile>.
@@ -38,6 +39,10 @@ type Outcome struct {
 	// (internal/validate). They do not fail the check: the reference's
 	// departures from the contract are listed in goldens/DEVIATIONS.md.
 	AgentFindings []validate.Finding
+	// ScriptedFindings are findings on editor messages whose content the
+	// scenario wrote; some are deliberate (a malformed request the agent
+	// must refuse or ignore), so they do not fail the check either.
+	ScriptedFindings []validate.Finding
 	// ValidationSkipped says why no validation ran ("" when it ran).
 	ValidationSkipped string
 }
@@ -96,13 +101,12 @@ func (out *Outcome) validate(res *Result) error {
 	if err != nil {
 		return err
 	}
-	// Findings on a frame sent to be refused (expectError) are expected.
-	deliberate := map[uint64]bool{}
+	scripted := map[uint64]bool{}
 	k := 0
 	for _, e := range res.Entries {
 		if e.Lane == journal.LaneClient && e.Dir == journal.DirEditor && (e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON) {
-			if k < len(res.Invalid) && res.Invalid[k] {
-				deliberate[e.Seq] = true
+			if k < len(res.Scripted) && res.Scripted[k] {
+				scripted[e.Seq] = true
 			}
 			k++
 		}
@@ -112,7 +116,9 @@ func (out *Outcome) validate(res *Result) error {
 		switch {
 		case f.Dir == validate.DirAgent:
 			out.AgentFindings = append(out.AgentFindings, f)
-		case f.Severity == validate.SeverityError && !deliberate[f.Seq]:
+		case scripted[f.Seq]:
+			out.ScriptedFindings = append(out.ScriptedFindings, f)
+		case f.Severity == validate.SeverityError:
 			editor = append(editor, f.String())
 		}
 	}

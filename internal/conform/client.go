@@ -51,9 +51,10 @@ type client struct {
 	// anchors[k] is the index of the agent frame the k-th written frame is
 	// placed after (-1: before every agent frame).
 	anchors []int
-	// invalid[k] marks a frame the scenario sends to provoke an error
-	// (expectError): the validator's findings on it are expected.
-	invalid []bool
+	// scripted[k] marks a frame whose content the scenario wrote (a step's
+	// prompt, request or notification), as opposed to one the driver
+	// generated (initialize, the session opening, answers).
+	scripted []bool
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every arrival
@@ -74,9 +75,11 @@ func newClient(w io.Writer) *client {
 }
 
 // write sends one frame placed after anchor.
-func (c *client) write(frame map[string]any, anchor int) error { return c.writeFrame(frame, anchor, false) }
+func (c *client) write(frame map[string]any, anchor int) error {
+	return c.writeFrame(frame, anchor, false)
+}
 
-func (c *client) writeFrame(frame map[string]any, anchor int, invalid bool) error {
+func (c *client) writeFrame(frame map[string]any, anchor int, scripted bool) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -86,14 +89,14 @@ func (c *client) writeFrame(frame map[string]any, anchor int, invalid bool) erro
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.anchors = append(c.anchors, anchor)
-	c.invalid = append(c.invalid, invalid)
+	c.scripted = append(c.scripted, scripted)
 	_, err := c.w.Write(buf.Bytes())
 	return err
 }
 
-// request sends a request and returns its id key; invalid marks a request
-// meant to be refused.
-func (c *client) request(method string, params any, anchor int, invalid bool) (string, error) {
+// request sends a request and returns its id key; scripted marks a request
+// of a scenario step.
+func (c *client) request(method string, params any, anchor int, scripted bool) (string, error) {
 	c.wmu.Lock()
 	id := c.nextID
 	c.nextID++
@@ -102,15 +105,15 @@ func (c *client) request(method string, params any, anchor int, invalid bool) (s
 	if params != nil {
 		frame["params"] = params
 	}
-	return fmt.Sprint(id), c.writeFrame(frame, anchor, invalid)
+	return fmt.Sprint(id), c.writeFrame(frame, anchor, scripted)
 }
 
-func (c *client) notify(method string, params any, anchor int) error {
+func (c *client) notify(method string, params any, anchor int, scripted bool) error {
 	frame := map[string]any{"jsonrpc": "2.0", "method": method}
 	if params != nil {
 		frame["params"] = params
 	}
-	return c.write(frame, anchor)
+	return c.writeFrame(frame, anchor, scripted)
 }
 
 // reply answers agent request m, placed right after it.
@@ -200,5 +203,5 @@ func (c *client) addProblem(format string, args ...any) {
 func (c *client) takeAnchors() ([]int, []bool) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return append([]int(nil), c.anchors...), append([]bool(nil), c.invalid...)
+	return append([]int(nil), c.anchors...), append([]bool(nil), c.scripted...)
 }

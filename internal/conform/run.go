@@ -61,6 +61,9 @@ type Options struct {
 	PATH string
 	// Stderr receives the adapter's and recorder's stderr (may be nil).
 	Stderr io.Writer
+	// Pace is the fake CLI's pause before each frame (see Pacer): 0 means
+	// DefaultPace, a negative value runs the fake unpaced.
+	Pace time.Duration
 	// WaitTimeout, Settle and ExitTimeout default to the Default* constants.
 	WaitTimeout time.Duration
 	Settle      time.Duration
@@ -90,9 +93,9 @@ type Result struct {
 	// Anchors places the editor's frames: Anchors[k] is the index (in
 	// arrival order) of the agent frame the k-th editor frame follows.
 	Anchors []int
-	// Invalid[k] is true when the k-th editor frame was sent to be refused
-	// (a step with expectError); validation findings on it are expected.
-	Invalid []bool
+	// Scripted[k] is true when the k-th editor frame carries content the
+	// scenario wrote (a step's prompt, request or notification).
+	Scripted []bool
 	// ExitCode is the recorder's (the agent's) exit status.
 	ExitCode int
 }
@@ -222,7 +225,11 @@ func (d *driver) layout() error {
 	if err := scenario.WriteCLIScript(filepath.Join(root, "cli.json"), &script); err != nil {
 		return err
 	}
-	wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + " fake-cli \"$@\"\n"
+	fake := " conform paced-cli"
+	if d.o.Pace < 0 {
+		fake = " fake-cli"
+	}
+	wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + fake + " \"$@\"\n"
 	return os.WriteFile(d.p.CLI, []byte(wrapper), 0o755)
 }
 
@@ -240,6 +247,7 @@ func (d *driver) env() []string {
 		"CLAUDE_CODE_EXECUTABLE=" + d.p.CLI,
 		fakecli.EnvScript + "=" + filepath.Join(d.p.Root, "cli.json"),
 		fakecli.EnvLog + "=" + filepath.Join(d.p.Root, "fake-cli.log"),
+		EnvPace + "=" + max(d.o.Pace, 0).String(),
 	}
 }
 
@@ -302,7 +310,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	<-readDone
 	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath}
-	res.Anchors, res.Invalid = d.c.takeAnchors()
+	res.Anchors, res.Scripted = d.c.takeAnchors()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -332,7 +340,7 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		"clientCapabilities": caps,
 		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
 	}
-	if _, err := d.call(ctx, "initialize", init, 0); err != nil {
+	if _, err := d.call(ctx, "initialize", init, 0, false); err != nil {
 		return err
 	}
 	if err := d.open(ctx); err != nil {
@@ -411,7 +419,7 @@ func (d *driver) open(ctx context.Context) error {
 	}
 	switch method {
 	case scenario.SessionNew:
-		res, err := d.call(ctx, "session/new", params, 0)
+		res, err := d.call(ctx, "session/new", params, 0, false)
 		if err != nil {
 			return err
 		}
@@ -429,27 +437,21 @@ func (d *driver) open(ctx context.Context) error {
 		d.smu.Lock()
 		d.sessionID = d.sc.Transcript.SessionID
 		d.smu.Unlock()
-		if _, err := d.call(ctx, "session/"+method, params, 0); err != nil {
+		if _, err := d.call(ctx, "session/"+method, params, 0, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// anyError, as call's expectError, accepts a success or any error: the
-// response is recorded either way (session/prompt: a turn that fails is
-// behaviour the golden holds, not a broken run).
-const anyError = -1
-
 // call sends a request after the agent settled and waits for its
 // response; the response becomes the next trigger. expectError, when
-// non-zero, is the error code the agent must answer with (anyError: any
-// outcome).
-func (d *driver) call(ctx context.Context, method string, params any, expectError int) (*agentMsg, error) {
+// non-zero, is the error code the agent must answer with. scripted marks a scenario step's request.
+func (d *driver) call(ctx context.Context, method string, params any, expectError int, scripted bool) (*agentMsg, error) {
 	if err := d.settle(ctx); err != nil {
 		return nil, err
 	}
-	id, err := d.c.request(method, params, d.trigger, expectError != 0 && expectError != anyError)
+	id, err := d.c.request(method, params, d.trigger, scripted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: writing the request: %w", method, err)
 	}
@@ -459,7 +461,6 @@ func (d *driver) call(ctx context.Context, method string, params any, expectErro
 	}
 	d.trigger = m.index
 	switch {
-	case expectError == anyError:
 	case expectError != 0 && m.err == nil:
 		return m, fmt.Errorf("%s: expected error %d, got result %s", method, expectError, m.result)
 	case expectError != 0 && m.err.Code != expectError:
@@ -532,9 +533,9 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 			params = map[string]any{}
 		}
 		if r.Async {
-			return d.sendAsync(ctx, r.Method, params, r.ExpectError != 0)
+			return d.sendAsync(ctx, r.Method, params)
 		}
-		m, err := d.call(ctx, r.Method, params, r.ExpectError)
+		m, err := d.call(ctx, r.Method, params, r.ExpectError, true)
 		if err != nil {
 			return err
 		}
@@ -548,7 +549,7 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		if err := d.settle(ctx); err != nil {
 			return err
 		}
-		return d.c.notify(st.Notify.Method, d.expand(st.Notify.Params), d.trigger)
+		return d.c.notify(st.Notify.Method, d.expand(st.Notify.Params), d.trigger, true)
 	case st.WaitFor != nil:
 		return d.waitFor(ctx, st.WaitFor)
 	case st.AwaitAll:
@@ -557,11 +558,11 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 	return errors.New("empty step")
 }
 
-func (d *driver) sendAsync(ctx context.Context, method string, params any, invalid bool) error {
+func (d *driver) sendAsync(ctx context.Context, method string, params any) error {
 	if err := d.settle(ctx); err != nil {
 		return err
 	}
-	id, err := d.c.request(method, params, d.trigger, invalid)
+	id, err := d.c.request(method, params, d.trigger, true)
 	if err != nil {
 		return err
 	}
@@ -649,13 +650,13 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 	}
 	params = d.expand(params).(map[string]any)
 	if p.Async {
-		if err := d.sendAsync(ctx, "session/prompt", params, p.ExpectError != 0); err != nil {
+		if err := d.sendAsync(ctx, "session/prompt", params); err != nil {
 			return err
 		}
 		d.pending[len(d.pending)-1].prompt = p
 		return nil
 	}
-	m, err := d.call(ctx, "session/prompt", params, p.ExpectError)
+	m, err := d.call(ctx, "session/prompt", params, p.ExpectError, true)
 	if err != nil {
 		return err
 	}
