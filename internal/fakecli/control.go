@@ -66,7 +66,7 @@ var controlHandlers = map[string]controlHandler{
 	"set_max_thinking_tokens": func(c *cli, req map[string]any) reply { return reply{} },
 	"get_settings": func(c *cli, req map[string]any) reply {
 		return reply{body: map[string]any{"effective": map[string]any{}, "sources": []any{},
-			"applied": map[string]any{"model": c.model, "effort": "medium"}}}
+			"applied": map[string]any{"model": c.currentModel(), "effort": "medium"}}}
 	},
 	"apply_flag_settings": func(c *cli, req map[string]any) reply { return reply{} },
 	"get_context_usage":   func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },

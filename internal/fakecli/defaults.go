@@ -66,7 +66,7 @@ func (c *cli) initializeResponse() map[string]any {
 		"account":                             map[string]any{"tokenSource": "none", "apiProvider": "firstParty"},
 		"pid":                                 fakePID,
 		"claude_code_version":                 Version,
-		"current_permission_mode":             c.permissionMode,
+		"current_permission_mode":             c.mode(),
 		"hooks_applied":                       true,
 		"hook_on_failure_supported":           true,
 		"feedback_mode":                       map[string]any{"kind": "bundle"},
@@ -99,7 +99,7 @@ func (c *cli) contextUsage() map[string]any {
 			cat("free_space", "Free space", 180905, "promptBorder", "free"),
 		},
 		"totalTokens": 19095, "maxTokens": 200000, "rawMaxTokens": 200000, "autocompactSource": "model-default",
-		"percentage": 10, "gridRows": []any{}, "model": c.model, "memoryFiles": []any{}, "mcpTools": []any{},
+		"percentage": 10, "gridRows": []any{}, "model": c.currentModel(), "memoryFiles": []any{}, "mcpTools": []any{},
 		"agents": []any{}, "isAutoCompactEnabled": true,
 	}
 }
@@ -129,7 +129,7 @@ func (c *cli) initFrame() map[string]any {
 	return map[string]any{
 		"type": "system", "subtype": "init", "cwd": c.cwd, "session_id": c.sessionID,
 		"tools":       []any{"Task", "AskUserQuestion", "Bash", "Edit", "Glob", "Grep", "Read", "Write", "WebFetch", "WebSearch", "TodoWrite"},
-		"mcp_servers": []any{}, "model": c.model, "permissionMode": c.permissionMode,
+		"mcp_servers": []any{}, "model": c.currentModel(), "permissionMode": c.mode(),
 		"slash_commands": slash, "apiKeySource": "none", "claude_code_version": Version,
 		"output_style": "default", "agents": agents, "skills": []any{}, "plugins": []any{},
 		"capabilities": []any{}, "fast_mode_state": "off",

@@ -228,6 +228,20 @@ func (c *cli) vars() map[string]string {
 	}
 }
 
+// mode is the current permission mode (set_permission_mode changes it).
+func (c *cli) mode() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.permissionMode
+}
+
+// currentModel is the resolved model (set_model changes it).
+func (c *cli) currentModel() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
 func (c *cli) uuid() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -47,7 +47,7 @@ func (c *cli) runTurn(msg map[string]any) (int, bool) {
 	}()
 
 	ts := &turnState{}
-	c.transcript.prompt(msg, c.permissionMode)
+	c.transcript.prompt(msg, c.mode())
 	c.emit(scenario.StateFrame("running"), nil)
 	c.emit(c.initFrame(), nil)
 	c.emit(map[string]any{"type": "system", "subtype": "status", "status": "requesting"}, nil)
@@ -152,7 +152,7 @@ func (c *cli) play(actions []scenario.Action, ts *turnState, abort <-chan struct
 			toolName, _ := a.Hook.Input["tool_name"].(string)
 			for _, id := range c.hookIDs(a.Hook.Event, toolName) {
 				in := map[string]any{"session_id": c.sessionID, "transcript_path": c.transcriptPath, "cwd": c.cwd,
-					"permission_mode": c.permissionMode, "hook_event_name": a.Hook.Event}
+					"permission_mode": c.mode(), "hook_event_name": a.Hook.Event}
 				for k, v := range a.Hook.Input {
 					in[k] = v
 				}
@@ -267,7 +267,7 @@ func (c *cli) result(ts *turnState, overrides map[string]any) map[string]any {
 		"type": "result", "subtype": "success", "is_error": false, "duration_ms": 100, "duration_api_ms": 80,
 		"num_turns": ts.requests, "result": ts.lastText, "stop_reason": "end_turn", "total_cost_usd": 0.00028,
 		"usage": usage,
-		"modelUsage": map[string]any{c.model: map[string]any{"inputTokens": 10, "outputTokens": 12, "cacheReadInputTokens": 0,
+		"modelUsage": map[string]any{c.currentModel(): map[string]any{"inputTokens": 10, "outputTokens": 12, "cacheReadInputTokens": 0,
 			"cacheCreationInputTokens": 0, "webSearchRequests": 0, "costUSD": 0.00028, "contextWindow": 200000, "maxOutputTokens": 32000}},
 		"permission_denials": denials, "terminal_reason": "completed", "fast_mode_state": "off",
 	}

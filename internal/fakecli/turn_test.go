@@ -420,3 +420,26 @@ func TestSkipHooksMutation(t *testing.T) {
 		})
 	}
 }
+
+func TestModeChangeDuringTurn(t *testing.T) {
+	p := start(t, streamArgv, `
+turns:
+  - steps:
+      - text: "before"
+      - pause: {until: "control:set_permission_mode"}
+      - hook: {event: PostToolUse, input: {tool_name: Bash}}
+`)
+	initHooks(p)
+	p.prompt("go")
+	p.until(func(f map[string]any) bool { return f["type"] == "assistant" })
+	p.control("m", map[string]any{"subtype": "set_permission_mode", "mode": "acceptEdits"})
+	fs := p.until(func(f map[string]any) bool { return label(f) == "hook:PostToolUse" })
+	hook := fs[len(fs)-1]
+	in := hook["request"].(map[string]any)["input"].(map[string]any)
+	if in["permission_mode"] != "acceptEdits" {
+		t.Errorf("hook permission_mode = %v, want the mode set during the turn", in["permission_mode"])
+	}
+	p.answer(hook, map[string]any{"continue": true})
+	p.answer(p.until(func(f map[string]any) bool { return label(f) == "hook:PostToolUse" })[0], map[string]any{"continue": true})
+	p.until(isIdle)
+}
