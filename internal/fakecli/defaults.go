@@ -104,16 +104,27 @@ func (c *cli) contextUsage() map[string]any {
 	}
 }
 
-// authStatus is what `auth status --json` prints: the logged-out answer of
-// the real CLI unless the script replaces it.
-func authStatus(configDir string, override map[string]any) map[string]any {
+// loggedOut is the real CLI's logged-out `auth status --json`, with its key
+// order (peer-capture/real-cli-auth-status-json.txt).
+type loggedOut struct {
+	LoggedIn          bool    `json:"loggedIn"`
+	AuthMethod        string  `json:"authMethod"`
+	APIProvider       string  `json:"apiProvider"`
+	AnalyticsDisabled bool    `json:"analyticsDisabled"`
+	ProjectsDirectory string  `json:"projectsDirectory"`
+	ConfigDirectory   string  `json:"configDirectory"`
+	LoginExpiresAt    *string `json:"loginExpiresAt"`
+}
+
+// authStatus is what `auth status --json` prints, and whether it reports a
+// login: the logged-out answer of the real CLI unless the script replaces it.
+func authStatus(configDir string, override map[string]any) (any, bool) {
 	if override != nil {
-		return override
+		in, _ := override["loggedIn"].(bool)
+		return override, in
 	}
-	return map[string]any{
-		"loggedIn": false, "authMethod": "none", "apiProvider": "firstParty", "analyticsDisabled": true,
-		"projectsDirectory": filepath.Join(configDir, "projects"), "configDirectory": configDir, "loginExpiresAt": nil,
-	}
+	return loggedOut{AuthMethod: "none", APIProvider: "firstParty", AnalyticsDisabled: true,
+		ProjectsDirectory: filepath.Join(configDir, "projects"), ConfigDirectory: configDir}, false
 }
 
 // initFrame is the system/init frame written at the start of every turn.

@@ -81,14 +81,14 @@ func Run(ctx context.Context, o Options) int {
 	case ModeHelp:
 		fmt.Fprintln(o.Out, "Usage: claude [options] [command] [prompt]\n\nairwire fake Claude Code CLI (stream-json only).")
 	case ModeAuthStatus:
-		st := authStatus(configDir, script.Auth)
+		st, loggedIn := authStatus(configDir, script.Auth)
 		if args.Options["text"] == "set" {
 			fmt.Fprintln(o.Out, "Not logged in. Run claude auth login to authenticate.")
 		} else {
 			b, _ := json.MarshalIndent(st, "", "  ")
 			fmt.Fprintln(o.Out, string(b))
 		}
-		if in, _ := st["loggedIn"].(bool); !in {
+		if !loggedIn {
 			code = 1
 		}
 		log.event("out", map[string]any{"frame": st})

@@ -354,8 +354,14 @@ func TestAuthStatus(t *testing.T) {
 			if code != tt.wantCode || st["loggedIn"] != tt.wantLogged {
 				t.Errorf("code %d loggedIn %v", code, st["loggedIn"])
 			}
-			if !tt.wantLogged && st["configDirectory"] != filepath.Join(dir, ".claude") {
-				t.Errorf("configDirectory = %v", st["configDirectory"])
+			if !tt.wantLogged {
+				if st["configDirectory"] != filepath.Join(dir, ".claude") {
+					t.Errorf("configDirectory = %v", st["configDirectory"])
+				}
+				// The real CLI's key order.
+				if !strings.HasPrefix(out.String(), "{\n  \"loggedIn\": false,\n  \"authMethod\": \"none\",\n  \"apiProvider\"") {
+					t.Errorf("output = %q", out.String())
+				}
 			}
 		})
 	}
