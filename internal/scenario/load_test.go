@@ -144,3 +144,42 @@ func TestCLIScriptRoundTrip(t *testing.T) {
 		t.Error("LoadCLIScript accepted an unknown step key")
 	}
 }
+
+// TestParseRejectsMore covers the rules the good scenario above has no
+// section for: stored sessions, start frames, control overrides, waits.
+func TestParseRejectsMore(t *testing.T) {
+	const head = "name: x\ndescription: d\ncovers: [Goal]\n"
+	tests := []struct {
+		name, body, wantErr string
+	}{
+		{"transcript id not a uuid", "transcript: {sessionId: abc, rows: [{user: hi}]}\nclient: {steps: []}\ncli: {}\n", `"abc" is not a UUID`},
+		{"transcript row with two kinds", "transcript: {sessionId: 11111111-2222-4333-8444-555555555555, rows: [{user: hi, assistant: yo}]}\nclient: {steps: []}\ncli: {}\n", "set exactly one of user, assistant"},
+		{"stored twice", "transcript: {sessionId: 11111111-2222-4333-8444-555555555555, rows: []}\nsessions: [{sessionId: 11111111-2222-4333-8444-555555555555, rows: []}]\nclient: {steps: []}\ncli: {}\n", "is stored twice"},
+		{"bad modified", "sessions: [{sessionId: 11111111-2222-4333-8444-555555555555, modified: yesterday, rows: []}]\nclient: {steps: []}\ncli: {}\n", "is not RFC 3339"},
+		{"session cwd outside", "sessions: [{sessionId: 11111111-2222-4333-8444-555555555555, cwd: ../x, rows: []}]\nclient: {steps: []}\ncli: {}\n", "must be relative to the run's cwd"},
+		{"start with a text step", "client: {steps: []}\ncli: {start: [{text: hi}]}\n", "only emit and system steps"},
+		{"control error and response", "client: {steps: []}\ncli: {controls: {mcp_status: {error: x, response: {a: 1}}}}\n", "error excludes response"},
+		{"waitFor two kinds", "client: {steps: [{waitFor: {sessionUpdate: plan, request: session/request_permission}}]}\ncli: {}\n", "exactly one of sessionUpdate, request, notification"},
+		{"image without data", "client: {steps: [{prompt: {images: [{mimeType: image/png}]}}]}\ncli: {}\n", "needs mimeType and data or uri"},
+		{"link without name", "client: {steps: [{prompt: {links: [{uri: file:///a}]}}]}\ncli: {}\n", "needs uri and name"},
+		{"unknown session method", "client: {session: {method: attach}, steps: []}\ncli: {}\n", `unknown "attach"`},
+		{"emit without type", "client: {steps: []}\ncli: {turns: [{steps: [{emit: {a: 1}}]}]}\n", "emit: needs a type"},
+		{"control without subtype", "client: {steps: []}\ncli: {turns: [{steps: [{control: {a: 1}}]}]}\n", "control: needs a subtype"},
+		{"hook without event", "client: {steps: []}\ncli: {turns: [{steps: [{hook: {toolUseId: t}}]}]}\n", "hook.event: missing"},
+		{"assistant without content", "client: {steps: []}\ncli: {turns: [{steps: [{assistant: {content: []}}]}]}\n", "assistant.content: empty"},
+		{"two results", "client: {steps: []}\ncli: {turns: [{steps: [{result: {}}, {result: {}}]}]}\n", "more than one result"},
+		{"empty file", "", "empty file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + tt.body
+			if tt.body == "" {
+				src = ""
+			}
+			_, err := Parse("bad.yaml", []byte(src))
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
