@@ -113,6 +113,7 @@ type acpClient struct {
 	waits  map[int]chan map[string]any
 	notes  []map[string]any
 	reqs   []map[string]any
+	resps  []map[string]any
 	answer func(method string, params map[string]any) (any, *rpcError)
 	done   chan struct{}
 }
@@ -151,6 +152,7 @@ func (c *acpClient) readLoop(r io.Reader) {
 		case hasID:
 			id := int(m["id"].(float64))
 			c.mu.Lock()
+			c.resps = append(c.resps, m)
 			ch := c.waits[id]
 			delete(c.waits, id)
 			c.mu.Unlock()

@@ -228,7 +228,8 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			var b strings.Builder
-			for _, m := range append(append([]map[string]any{}, c.reqs...), c.notes...) {
+			all := append(append(append([]map[string]any{}, c.reqs...), c.resps...), c.notes...)
+			for _, m := range all {
 				line, _ := json.Marshal(m)
 				b.Write(append(line, '\n'))
 			}
