@@ -281,6 +281,10 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 		"IS_SANDBOX=1", "CLAUDE_CODE_EXECUTABLE=" + wrapper,
 		"AIRWIRE_FAKE_CLI_SCRIPT=" + script, "AIRWIRE_FAKE_CLI_LOG=" + logPath,
 	}
+	if skip := os.Getenv("AIRWIRE_FAKE_CLI_SKIP_HOOKS"); skip != "" {
+		// Mutation runs: pass the knob through to the fake.
+		cmd.Env = append(cmd.Env, "AIRWIRE_FAKE_CLI_SKIP_HOOKS="+skip)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stdin, err := cmd.StdinPipe()
