@@ -25,6 +25,13 @@ type answerer struct {
 	root string
 	// sessionID returns the session the run opened (for cancelTurn).
 	sessionID func() string
+	// settle waits until the agent has been quiet (cancelTurn waits for the
+	// cancel to take effect before it answers the request).
+	settle func()
+
+	// late counts answers still being prepared off the reader goroutine;
+	// the driver waits for them before it closes the agent's stdin.
+	late sync.WaitGroup
 
 	mu          sync.Mutex
 	permissions int
@@ -33,6 +40,17 @@ type answerer struct {
 }
 
 func (a *answerer) handle(m *agentMsg) {
+	if m.method == "session/request_permission" && a.nextPermission().CancelTurn {
+		// Answer off the reader goroutine: the cancel must take effect (the
+		// agent's reaction must have been read) before the answer goes out.
+		a.late.Add(1)
+		go func() { defer a.late.Done(); a.answer(m) }()
+		return
+	}
+	a.answer(m)
+}
+
+func (a *answerer) answer(m *agentMsg) {
 	res, rerr := a.dispatch(m)
 	if err := a.c.reply(m, res, rerr); err != nil {
 		a.c.addProblem("cannot answer %s: %v", m.method, err)
@@ -68,6 +86,16 @@ func (a *answerer) dispatch(m *agentMsg) (any, *rpcError) {
 	return nil, &rpcError{Code: -32601, Message: "Method not found: " + m.method}
 }
 
+// nextPermission is the answer the next permission request gets.
+func (a *answerer) nextPermission() scenario.PermissionAnswer {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.answers.Permission); n > 0 {
+		return a.answers.Permission[min(a.permissions, n-1)]
+	}
+	return scenario.PermissionAnswer{Kind: scenario.KindAllowOnce}
+}
+
 // permission picks an option: by id, by kind (falling back to the same
 // allow_/reject_ prefix, then to the first option), or cancels.
 func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
@@ -89,6 +117,9 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 		}
 		if err := a.c.notify("session/cancel", map[string]any{"sessionId": sid}, m.index, false); err != nil {
 			a.c.addProblem("cannot send session/cancel: %v", err)
+		}
+		if a.settle != nil {
+			a.settle()
 		}
 		return cancelled, nil
 	case ans.Cancelled:

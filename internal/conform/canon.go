@@ -59,25 +59,31 @@ var FloatRules = []FloatRule{
 		// when a prompt is queued, after reading the session file, and
 		// publishes it whenever the answer comes: anywhere in the turn, or
 		// just after its response.
-		Name:   "a session_info_update follows the response of the prompt it arrived during",
-		Match:  func(e *journal.Entry) bool { return isUpdate(e, "session_info_update") },
+		Name:   "a session title update follows the response of the prompt it arrived during",
+		Match:  isTitleUpdate,
 		Anchor: promptResponseAnchor,
 	},
 }
 
-// isUpdate reports whether e is a session/update notification of kind.
-func isUpdate(e *journal.Entry, kind string) bool {
+// isTitleUpdate reports whether e is a session_info_update that publishes
+// a title (and carries no _meta: goal snapshots, failure records and
+// file-change reports travel in session_info_update too, on the adapter's
+// own schedule).
+func isTitleUpdate(e *journal.Entry) bool {
 	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg {
 		return false
 	}
 	var m struct {
 		Params struct {
 			Update struct {
-				SessionUpdate string `json:"sessionUpdate"`
+				SessionUpdate string          `json:"sessionUpdate"`
+				Title         *string         `json:"title"`
+				Meta          json.RawMessage `json:"_meta"`
 			} `json:"update"`
 		} `json:"params"`
 	}
-	return json.Unmarshal(e.Msg, &m) == nil && m.Params.Update.SessionUpdate == kind
+	u := &m.Params.Update
+	return json.Unmarshal(e.Msg, &m) == nil && u.SessionUpdate == "session_info_update" && u.Title != nil && len(u.Meta) == 0
 }
 
 // promptResponseAnchor finds the last session/prompt request placed before

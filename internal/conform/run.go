@@ -282,7 +282,8 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("starting airwire record: %w", err)
 	}
 	d.c = newClient(stdin)
-	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session}
+	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session,
+		settle: func() { time.Sleep(d.o.Settle); _ = d.settle(ctx) }}
 	d.c.answer = d.a.handle
 	readDone := make(chan struct{})
 	go func() { defer close(readDone); d.c.read(stdout) }()
@@ -292,6 +293,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	stepErr := d.steps(ctx, caps)
 
 	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
+	d.a.late.Wait()
 	stdin.Close()
 	var werr error
 	select {
