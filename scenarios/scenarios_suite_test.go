@@ -87,7 +87,11 @@ func entries() []TableEntry {
 	return out
 }
 
-// runOptions are the driver's options for one entry.
+// runOptions are the driver's options for one entry. The driver
+// (internal/conform) starts and reaps its own processes rather than through
+// gexec.Start, because `airwire conform` runs the same code without Ginkgo;
+// the adapter's stderr still goes to GinkgoWriter, every process is in one
+// group that is killed on a timeout, and none outlives conform.Run.
 func runOptions(sc *scenario.Scenario, p scenario.Profile) conform.Options {
 	return conform.Options{Airwire: airwireBin, Agent: agentArgv, Scenario: sc, Profile: p, Stderr: GinkgoWriter}
 }

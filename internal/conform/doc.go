@@ -39,6 +39,14 @@
 // The fake CLI answers generate_session_title with DefaultTitle unless the
 // scenario overrides that control.
 //
+// Pacing: CLAUDE_CODE_EXECUTABLE runs `airwire conform paced-cli`, the fake
+// CLI of internal/fakecli behind a Pacer: each frame it writes waits until
+// the adapter has been silent on the CLI's stdin, and the previous frame out,
+// for Options.Pace (DefaultPace, or $AIRWIRE_CONFORM_PACE). A real CLI
+// streams over seconds; a fake that writes a whole turn at once lets the
+// adapter's reactions (control round trips, file reads) interleave with
+// later frames by timing, and the transcript would change from run to run.
+//
 // # Placement
 //
 // Which of two concurrent frames arrives first is timing, not behaviour. The
@@ -54,7 +62,9 @@
 //     FloatRules (_auth/status_update after the initialize response, a
 //     session_info_update after the response of its prompt);
 //   - before every step the driver waits until the agent has been quiet for
-//     Settle, so output the adapter defers lands before the next input;
+//     Settle, so output the adapter defers lands before the next input (and
+//     a permission answered with cancelTurn goes out only once the cancel
+//     has settled);
 //   - the CLI lane follows the client lane, one block per stream-json CLI
 //     process in spawn order (argv, then the adapter → CLI frames), then
 //     the distinct argv of the other CLI runs (auth status), sorted. The

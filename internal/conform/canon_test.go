@@ -1,0 +1,176 @@
+package conform
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/internal/journal"
+)
+
+func TestNormalizerLine(t *testing.T) {
+	p := Paths{Root: "/tmp/aw-1", Cwd: "/tmp/aw-1/work", Home: "/tmp/aw-1/home", ConfigDir: "/tmp/aw-1/home/.claude",
+		CLI: "/tmp/aw-1/bin/claude", Airwire: "/opt/airwire", Agent: []string{"/usr/bin/node", "/x/index.js", "--flag"}}
+	const sid = "0b5c2a55-1111-4222-8333-444455556666"
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{name: "paths, longest first", in: `{"a":"/tmp/aw-1/work/x.ts","b":"/tmp/aw-1/home/.claude/projects/-tmp-aw-1-work/s.jsonl","c":"/tmp/aw-1/tmp/airwire-shim-123/claude","d":"/usr/bin/node","e":"--flag"}`,
+			want: `{"a":"<cwd>/x.ts","b":"<config>/projects/<project-dir>/s.jsonl","c":"<tmp>/tmp/airwire-shim-N/claude","d":"<agent-argv-0>","e":"--flag"}`},
+		{name: "session ids and other uuids numbered apart", in: `{"sessionId":"` + sid + `","x":"AAAAAAAA-0000-4000-8000-000000000001","y":"aaaaaaaa-0000-4000-8000-000000000001 and ` + sid + `"}`,
+			want: `{"sessionId":"<session-1>","x":"<uuid-1>","y":"<uuid-1> and <session-1>"}`},
+		{name: "request ids", in: `{"request_id":"4eiunk3qx8g","response":{"request_id":"4eiunk3qx8g"},"z":{"request_id":"other"}}`,
+			want: `{"request_id":"<req-1>","response":{"request_id":"<req-1>"},"z":{"request_id":"<req-2>"}}`},
+		{name: "timestamps: wall clock replaced, scripted clock kept", in: `{"a":"2026-11-30T01:50:47.123Z","b":"2026-01-01T00:00:00.001Z","c":1764467447123,"d":1767225600001,"e":42}`,
+			want: `{"a":"<timestamp>","b":"2026-01-01T00:00:00.001Z","c":"<epoch-ms>","d":1767225600001,"e":42}`},
+		{name: "durations by key", in: `{"duration_ms":1234,"durationMs":5,"elapsedTimeSeconds":2,"timeout_ms":30000}`,
+			want: `{"durationMs":"<duration>","duration_ms":"<duration>","elapsedTimeSeconds":"<duration>","timeout_ms":30000}`},
+		{name: "agent version only under agentInfo", in: `{"agentInfo":{"name":"a","version":"0.101.0"},"version":1}`,
+			want: `{"agentInfo":{"name":"a","version":"<agent-version>"},"version":1}`},
+		{name: "cursors", in: `{"result":{"nextCursor":"eyJ2IjoxfQ=="},"params":{"cursor":"eyJ2IjoxfQ=="}}`,
+			want: `{"params":{"cursor":"<cursor-1>"},"result":{"nextCursor":"<cursor-1>"}}`},
+		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := NewNormalizer(p)
+			n.collectSessions(json.RawMessage(tt.in))
+			got, err := n.Line(json.RawMessage(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// entries builds a journal from compact specs: "E:<json>" editor → agent,
+// "A:<json>" agent → editor, "C:<proc>:<json>" agent → CLI, "S:<proc>:<argv>"
+// a CLI spawn (argv words separated by spaces).
+func entries(t *testing.T, specs ...string) []journal.Entry {
+	t.Helper()
+	var out []journal.Entry
+	// Like the recorder, give a response the method of the request it answers.
+	asked := map[string]string{} // dir + id → method
+	for i, s := range specs {
+		e := journal.Entry{Seq: uint64(i + 1), Kind: journal.KindMsg}
+		kind, rest, _ := strings.Cut(s, ":")
+		switch kind {
+		case "E", "A":
+			e.Lane, e.Dir = journal.LaneClient, journal.DirEditor
+			if kind == "A" {
+				e.Dir = journal.DirAgent
+			}
+			e.Msg = json.RawMessage(rest)
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if err := json.Unmarshal(e.Msg, &m); err != nil {
+				t.Fatal(err)
+			}
+			e.ID, e.Method = m.ID, m.Method
+			switch {
+			case m.Method != "" && len(m.ID) > 0:
+				asked[string(e.Dir)+string(m.ID)] = m.Method
+			case m.Method == "" && len(m.ID) > 0:
+				other := journal.DirAgent
+				if e.Dir == journal.DirAgent {
+					other = journal.DirEditor
+				}
+				e.Method = asked[string(other)+string(m.ID)]
+			}
+		case "C":
+			proc, msg, _ := strings.Cut(rest, ":")
+			e.Lane, e.Dir, e.Proc, e.Msg = journal.LaneCLI, journal.DirAgent, proc, json.RawMessage(msg)
+		case "S":
+			proc, argv, _ := strings.Cut(rest, ":")
+			e.Lane, e.Kind, e.Proc, e.Argv = journal.LaneCLI, journal.KindSpawn, proc, strings.Fields(argv)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestCanonicalPlacement(t *testing.T) {
+	// The journal's arrival order is deliberately unlucky: the auth update
+	// before the initialize response, the title in mid-turn, the prompt
+	// request journaled after an update it did not wait for, the auth
+	// probe spawned between stream-json processes, the CLI title request
+	// after a later control request.
+	es := entries(t,
+		`E:{"id":0,"method":"initialize"}`,
+		`A:{"method":"_auth/status_update","params":{}}`,
+		`A:{"id":0,"result":{}}`,
+		`E:{"id":1,"method":"session/new"}`,
+		`A:{"id":1,"result":{"sessionId":"s"}}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update"}}}`,
+		`E:{"id":2,"method":"session/prompt"}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"session_info_update","title":"T"}}}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"session_info_update","_meta":{"x":1}}}}`,
+		`A:{"id":0,"method":"session/request_permission"}`,
+		`E:{"id":0,"result":{}}`,
+		`A:{"id":2,"result":{"stopReason":"end_turn"}}`,
+		`S:cli-1:claude --output-format stream-json`,
+		`S:cli-2:claude auth status --json`,
+		`S:cli-3:claude auth status --json`,
+		`C:cli-1:{"type":"user"}`,
+		`C:cli-1:{"type":"control_request","request":{"subtype":"get_context_usage"}}`,
+		`C:cli-1:{"type":"control_request","request":{"subtype":"generate_session_title"}}`,
+	)
+	// Editor frames: initialize at the start, session/new after the
+	// initialize response (agent frame 1), the prompt after the session/new
+	// response (agent frame 2), the answer after the permission request (6).
+	r := &Result{Entries: es, Anchors: []int{-1, 1, 2, 6}}
+	got, err := Canonical(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `client editor->agent {"id":0,"method":"initialize"}
+client agent->editor {"id":0,"result":{}}
+client agent->editor {"method":"_auth/status_update","params":{}}
+client editor->agent {"id":1,"method":"session/new"}
+client agent->editor {"id":1,"result":{"sessionId":"s"}}
+client editor->agent {"id":2,"method":"session/prompt"}
+client agent->editor {"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update"}}}
+client agent->editor {"method":"session/update","params":{"update":{"_meta":{"x":1},"sessionUpdate":"session_info_update"}}}
+client agent->editor {"id":0,"method":"session/request_permission"}
+client editor->agent {"id":0,"result":{}}
+client agent->editor {"id":2,"result":{"stopReason":"end_turn"}}
+client agent->editor {"method":"session/update","params":{"update":{"sessionUpdate":"session_info_update","title":"T"}}}
+cli:1 spawn {"argv":["<cli>","--output-format","stream-json"]}
+cli:1 agent->cli {"type":"user"}
+cli:1 agent->cli {"request":{"subtype":"generate_session_title"},"type":"control_request"}
+cli:1 agent->cli {"request":{"subtype":"get_context_usage"},"type":"control_request"}
+cli:run spawn {"argv":["auth","status","--json"]}
+`
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if err := CheckLanes(got); err != nil {
+		t.Error(err)
+	}
+	if _, err := Canonical(&Result{Entries: es, Anchors: []int{-1}}); err == nil {
+		t.Error("Canonical accepted fewer anchors than editor frames")
+	}
+}
+
+func TestCheckLanes(t *testing.T) {
+	for name, tt := range map[string]struct {
+		in   string
+		fail bool
+	}{
+		"both":      {in: "client a {}\ncli:1 spawn {}\n"},
+		"only run":  {in: "client a {}\ncli:run spawn {}\n"},
+		"no cli":    {in: "client a {}\n", fail: true},
+		"no client": {in: "cli:1 spawn {}\n", fail: true},
+	} {
+		if err := CheckLanes([]byte(tt.in)); (err != nil) != tt.fail {
+			t.Errorf("%s: CheckLanes = %v", name, err)
+		}
+	}
+}
