@@ -1,7 +1,6 @@
 package scenarios_test
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/fakecli"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -58,8 +58,10 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 	}, NodeTimeout(*timeoutFlag))
 
 	It("fails a diff-patch scenario when the fake CLI skips the PostToolUse hook", Label("Diff patch"), func(ctx SpecContext) {
-		sc := withoutPostToolUse(find("write-existing"))
-		_, err := conform.Check(ctx, runOptions(sc, scenario.ProfileAir), golden.New(goldensDir, golden.WithUpdate(false)), false)
+		sc := find("write-existing")
+		o := runOptions(sc, scenario.ProfileAir)
+		o.Env = []string{fakecli.EnvSkipHooks + "=" + scenario.HookPostToolUse}
+		_, err := conform.Check(ctx, o, golden.New(goldensDir, golden.WithUpdate(false)), false)
 		Expect(err).To(MatchError(golden.ErrMismatch))
 		var mm *golden.MismatchError
 		Expect(errors.As(err, &mm)).To(BeTrue())
@@ -68,42 +70,3 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		Expect(mm.Diff).To(ContainSubstring(`-cli:1 agent->cli {"response":{"request_id":`))
 	}, NodeTimeout(*timeoutFlag))
 })
-
-// noHook is a hook event nobody registers: a tool step listing only it sends
-// no hook at all. (An empty hooks list would mean the same, but it does not
-// survive the JSON script file: omitempty drops it and the default,
-// [PostToolUse], comes back.)
-const noHook = "NoHookEvent"
-
-// withoutPostToolUse returns a copy of sc whose tool calls send no
-// PostToolUse hook.
-func withoutPostToolUse(sc *scenario.Scenario) *scenario.Scenario {
-	b, err := json.Marshal(sc)
-	Expect(err).NotTo(HaveOccurred())
-	var cp scenario.Scenario
-	Expect(json.Unmarshal(b, &cp)).To(Succeed())
-	changed := 0
-	for i := range cp.CLI.Turns {
-		for j := range cp.CLI.Turns[i].Steps {
-			t := cp.CLI.Turns[i].Steps[j].Tool
-			if t == nil {
-				continue
-			}
-			hooks := t.Hooks
-			if hooks == nil {
-				hooks = []string{scenario.HookPostToolUse}
-			}
-			kept := []string{noHook}
-			for _, h := range hooks {
-				if h == scenario.HookPostToolUse {
-					changed++
-				} else {
-					kept = append(kept, h)
-				}
-			}
-			t.Hooks = kept
-		}
-	}
-	Expect(changed).To(BeNumerically(">", 0), "the scenario has no PostToolUse hook to skip")
-	return &cp
-}

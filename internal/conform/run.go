@@ -59,6 +59,10 @@ type Options struct {
 	Dir string
 	// PATH is the adapter's PATH (default: this process's).
 	PATH string
+	// Env holds extra KEY=VALUE pairs for the adapter and the processes it
+	// starts (e.g. fakecli.EnvSkipHooks for a mutation run). They come after
+	// the driver's own, so they win.
+	Env []string
 	// Stderr receives the adapter's and recorder's stderr (may be nil).
 	Stderr io.Writer
 	// Pace is the fake CLI's pause before each frame (see Pacer): 0 means
@@ -236,7 +240,7 @@ func (d *driver) layout() error {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (d *driver) env() []string {
-	return []string{
+	return append([]string{
 		"PATH=" + d.o.PATH,
 		"HOME=" + d.p.Home,
 		"CLAUDE_CONFIG_DIR=" + d.p.ConfigDir,
@@ -248,7 +252,7 @@ func (d *driver) env() []string {
 		fakecli.EnvScript + "=" + filepath.Join(d.p.Root, "cli.json"),
 		fakecli.EnvLog + "=" + filepath.Join(d.p.Root, "fake-cli.log"),
 		EnvPace + "=" + max(d.o.Pace, 0).String(),
-	}
+	}, d.o.Env...)
 }
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
