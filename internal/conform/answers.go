@@ -25,9 +25,10 @@ type answerer struct {
 	root string
 	// sessionID returns the session the run opened (for cancelTurn).
 	sessionID func() string
-	// settle waits until the agent has been quiet (cancelTurn waits for the
-	// cancel to take effect before it answers the request).
-	settle func()
+	// cancelled waits until the agent withdrew request m ($/cancel_request)
+	// or CancelWait passed: cancelTurn answers only then, so the answer never
+	// races the agent's own reaction to session/cancel.
+	cancelled func(m *agentMsg)
 
 	// late counts answers still being prepared off the reader goroutine;
 	// the driver waits for them before it closes the agent's stdin.
@@ -118,8 +119,8 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 		if err := a.c.notify("session/cancel", map[string]any{"sessionId": sid}, m.index, false); err != nil {
 			a.c.addProblem("cannot send session/cancel: %v", err)
 		}
-		if a.settle != nil {
-			a.settle()
+		if a.cancelled != nil {
+			a.cancelled(m)
 		}
 		return cancelled, nil
 	case ans.Cancelled:

@@ -58,10 +58,17 @@ var FloatRules = []FloatRule{
 		// The reference asks the CLI for a title (generate_session_title)
 		// when a prompt is queued, after reading the session file, and
 		// publishes it whenever the answer comes: anywhere in the turn, or
-		// just after its response.
-		Name:   "a session title update follows the response of the prompt it arrived during",
-		Match:  isTitleUpdate,
-		Anchor: promptResponseAnchor,
+		// just after its response. A turn the editor did not prompt (the
+		// adapter's own /goal run) has no response to follow: the title then
+		// goes to the end of the client lane.
+		Name:  "a session title update follows the response of the prompt it arrived during, else ends the client lane",
+		Match: isTitleUpdate,
+		Anchor: func(lines []line, from int) int {
+			if at := promptResponseAnchor(lines, from); at >= 0 {
+				return at
+			}
+			return len(lines) - 1
+		},
 	},
 }
 

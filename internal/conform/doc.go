@@ -61,10 +61,13 @@
 //   - frames whose timing the adapter does not control at all move by
 //     FloatRules (_auth/status_update after the initialize response, a
 //     session_info_update after the response of its prompt);
+//   - after initialize, an agent that declares authStatus gets up to
+//     AuthStatusWait to push its first _auth/status_update, so that its
+//     presence never depends on how long the run lasts;
 //   - before every step the driver waits until the agent has been quiet for
 //     Settle, so output the adapter defers lands before the next input (and
-//     a permission answered with cancelTurn goes out only once the cancel
-//     has settled);
+//     a permission answered with cancelTurn goes out only once the agent
+//     withdrew it with $/cancel_request, or CancelWait passed);
 //   - the CLI lane follows the client lane, one block per stream-json CLI
 //     process in spawn order (argv, then the adapter → CLI frames), then
 //     the distinct argv of the other CLI runs (auth status), sorted. The

@@ -287,7 +287,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	d.c = newClient(stdin)
 	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session,
-		settle: func() { time.Sleep(d.o.Settle); _ = d.settle(ctx) }}
+		cancelled: func(m *agentMsg) { d.awaitWithdrawal(ctx, m) }}
 	d.c.answer = d.a.handle
 	readDone := make(chan struct{})
 	go func() { defer close(readDone); d.c.read(stdout) }()
@@ -346,7 +346,11 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		"clientCapabilities": caps,
 		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
 	}
-	if _, err := d.call(ctx, "initialize", init, 0, false); err != nil {
+	m, err := d.call(ctx, "initialize", init, 0, false)
+	if err != nil {
+		return err
+	}
+	if err := d.awaitAuthStatus(ctx, m); err != nil {
 		return err
 	}
 	if err := d.open(ctx); err != nil {
@@ -361,6 +365,67 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		return err
 	}
 	return d.settle(ctx)
+}
+
+// CancelWait bounds how long a cancelTurn answer waits for the agent to
+// withdraw the permission request with $/cancel_request.
+const CancelWait = 3 * time.Second
+
+// awaitWithdrawal waits until the agent sent $/cancel_request for request
+// m, or CancelWait passed. It runs off the reader goroutine.
+func (d *driver) awaitWithdrawal(ctx context.Context, m *agentMsg) {
+	o := d.o
+	o.WaitTimeout = CancelWait
+	w := &driver{o: o, c: d.c}
+	_ = w.wait(ctx, "$/cancel_request", func(msgs []*agentMsg) bool {
+		for _, x := range msgs[m.index+1:] {
+			if x.isNotification() && x.method == "$/cancel_request" {
+				if id, ok := x.params["requestId"]; ok {
+					if b, err := json.Marshal(id); err == nil && string(b) == strings.TrimSpace(string(m.id)) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	_ = d.settle(ctx)
+}
+
+// AuthStatusWait bounds the wait for the first _auth/status_update.
+const AuthStatusWait = 5 * time.Second
+
+// awaitAuthStatus waits for the first _auth/status_update when the agent
+// declared agentCapabilities._meta.authStatus (the JetBrains shared key:
+// "the agent pushes _auth/status_update"). The reference pushes it when a
+// background `claude auth status` ends; a run short enough to end first
+// would lose it, and the transcript would depend on the machine's load.
+// The wait is bounded: an agent that declares the key but pushes nothing
+// only slows the run.
+func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
+	var r struct {
+		AgentCapabilities struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"agentCapabilities"`
+	}
+	if json.Unmarshal(init.result, &r) != nil || r.AgentCapabilities.Meta["authStatus"] == nil {
+		return nil
+	}
+	o := d.o
+	o.WaitTimeout = AuthStatusWait
+	w := &driver{o: o, c: d.c}
+	err := w.wait(ctx, "_auth/status_update", func(msgs []*agentMsg) bool {
+		for _, m := range msgs {
+			if m.isNotification() && m.method == "_auth/status_update" {
+				return true
+			}
+		}
+		return false
+	})
+	if ctx.Err() != nil {
+		return err
+	}
+	return nil
 }
 
 func (d *driver) vars() map[string]string {
