@@ -14,17 +14,22 @@ import (
 	"github.com/airwire/airwire/internal/scenario"
 )
 
-var smokeProfiles = flag.String("smoke.profiles", "air", "comma-separated profiles TestScenariosSmoke runs (plain,zed,air)")
+var (
+	smokeRun      = flag.Bool("smoke", false, "run TestScenariosSmoke (every scenario against the reference, no goldens)")
+	smokeProfiles = flag.String("smoke.profiles", "air", "comma-separated profiles TestScenariosSmoke runs (plain,zed,air)")
+)
 
 // TestScenariosSmoke plays every scenarios/*.yaml file against the reference
 // adapter with the fake CLI and checks only that the run completes: every
 // request is answered (with the error a step expects), every prompt gets a
 // stopReason, every waitFor is met. It is not the conformance suite (no
 // normalization, no goldens); it proves the scenario files and the fake CLI
-// drive the reference adapter end to end.
+// drive the reference adapter end to end. The conformance suite
+// (scenarios/) plays the same files with goldens in make test, so this
+// debugging aid is opt-in: go test ./cmd/fakecli -run Smoke -args -smoke.
 func TestScenariosSmoke(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the scenario smoke run in -short mode")
+	if !*smokeRun || testing.Short() {
+		t.Skip("the scenario smoke run is opt-in (-args -smoke); the conformance suite covers the scenarios")
 	}
 	deps(t)
 	scs, err := scenario.LoadDir(filepath.Join(repoRoot(t), "scenarios"))
@@ -44,7 +49,7 @@ func TestScenariosSmoke(t *testing.T) {
 	}
 }
 
-type smokeRun struct {
+type smokeRunner struct {
 	t       *testing.T
 	sc      *scenario.Scenario
 	c       *acpClient
@@ -58,20 +63,20 @@ type smokeRun struct {
 	stops   []string
 }
 
-func (r *smokeRun) checkStop(step int, res map[string]any, want string) {
+func (r *smokeRunner) checkStop(step int, res map[string]any, want string) {
 	r.t.Helper()
 	if want != "" && res != nil && res["stopReason"] != want {
 		r.t.Errorf("step %d: stopReason = %v, want %s", step, res["stopReason"], want)
 	}
 }
 
-func (r *smokeRun) expand(v any) any {
+func (r *smokeRunner) expand(v any) any {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return scenario.Expand(v, r.vars)
 }
 
-func (r *smokeRun) answer(method string, params map[string]any) (any, *rpcError) {
+func (r *smokeRunner) answer(method string, params map[string]any) (any, *rpcError) {
 	a := &r.sc.Client.Answers
 	switch method {
 	case "session/request_permission":
@@ -190,7 +195,7 @@ func firstChoices(params map[string]any) map[string]any {
 	return out
 }
 
-func (r *smokeRun) wait(method string, ch <-chan map[string]any, expectErr int) map[string]any {
+func (r *smokeRunner) wait(method string, ch <-chan map[string]any, expectErr int) map[string]any {
 	r.t.Helper()
 	select {
 	case m := <-ch:
@@ -219,7 +224,7 @@ func (r *smokeRun) wait(method string, ch <-chan map[string]any, expectErr int) 
 }
 
 func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
-	r := &smokeRun{t: t, sc: sc}
+	r := &smokeRunner{t: t, sc: sc}
 	c, cwd, _ := startAdapter(t, sc, r.answer)
 	r.c, r.cwd = c, cwd
 	if dir := os.Getenv("AIRWIRE_SMOKE_DUMP"); dir != "" {
@@ -315,7 +320,7 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 	r.awaitAll()
 }
 
-func (r *smokeRun) awaitAll() {
+func (r *smokeRunner) awaitAll() {
 	r.t.Helper()
 	for i, ch := range r.pending {
 		res := r.wait(r.names[i], ch, 0)
@@ -326,7 +331,7 @@ func (r *smokeRun) awaitAll() {
 	r.pending, r.names, r.stops = nil, nil, nil
 }
 
-func (r *smokeRun) waitFor(step int, w *scenario.WaitFor) {
+func (r *smokeRunner) waitFor(step int, w *scenario.WaitFor) {
 	r.t.Helper()
 	want := max(w.Count, 1)
 	deadline := time.Now().Add(15 * time.Second)
