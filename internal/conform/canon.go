@@ -121,13 +121,21 @@ type line struct {
 // Canonical renders the run as canonical text: the client lane in
 // canonical order (editor frames placed by their anchors, floating
 // messages by FloatRules), then every stream-json CLI process in spawn
-// order with its argv and the frames the adapter wrote to it, then the
-// distinct argv of the other CLI runs. Values are normalized (Normalize).
+// order with its argv and the frames the adapter wrote to it before the
+// editor closed the adapter's stdin, then the distinct argv of the other
+// CLI runs. Values are normalized (Normalizer).
 func Canonical(r *Result) ([]byte, error) {
 	var agent, editor []*journal.Entry
 	var cliOrder []string
 	cliSpawn := map[string]*journal.Entry{}
 	cliMsgs := map[string][]*journal.Entry{}
+	// What the adapter writes to a CLI after the editor closed its stdin
+	// (the interrupt of its shutdown) may or may not be read before the CLI
+	// is killed: it is left out.
+	cutoff := int64(-1)
+	if !r.ClosedAt.IsZero() && !r.Header.Start.IsZero() {
+		cutoff = r.ClosedAt.Sub(r.Header.Start).Nanoseconds()
+	}
 	runs := map[string]bool{}
 	for i := range r.Entries {
 		e := &r.Entries[i]
@@ -152,7 +160,7 @@ func Canonical(r *Result) ([]byte, error) {
 					b, _ := json.Marshal(map[string]any{"argv": e.Argv[min(1, len(e.Argv)):]})
 					runs[string(b)] = true
 				}
-			case e.Kind == journal.KindMsg && e.Dir == journal.DirAgent:
+			case e.Kind == journal.KindMsg && e.Dir == journal.DirAgent && (cutoff < 0 || e.TNs <= cutoff):
 				cliMsgs[e.Proc] = append(cliMsgs[e.Proc], e)
 			}
 		}

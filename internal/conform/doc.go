@@ -69,7 +69,9 @@
 //     a permission answered with cancelTurn goes out only once the agent
 //     withdrew it with $/cancel_request, or CancelWait passed);
 //   - the CLI lane follows the client lane, one block per stream-json CLI
-//     process in spawn order (argv, then the adapter → CLI frames), then
+//     process in spawn order (argv, then the adapter → CLI frames written
+//     before the driver closed the adapter's stdin: the shutdown interrupt
+//     may or may not be read before the CLI is killed), then
 //     the distinct argv of the other CLI runs (auth status), sorted. The
 //     CLI → adapter direction is the fake's script and is left out.
 //

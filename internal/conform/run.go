@@ -102,6 +102,8 @@ type Result struct {
 	Scripted []bool
 	// ExitCode is the recorder's (the agent's) exit status.
 	ExitCode int
+	// ClosedAt is when the driver closed the agent's stdin (wall clock).
+	ClosedAt time.Time
 }
 
 // RunError is a run that could not be completed (a timeout, an unexpected
@@ -298,6 +300,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 
 	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
 	d.a.late.Wait()
+	closedAt := time.Now()
 	stdin.Close()
 	var werr error
 	select {
@@ -315,7 +318,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	<-readDone
-	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath}
+	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, ClosedAt: closedAt}
 	res.Anchors, res.Scripted = d.c.takeAnchors()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
