@@ -41,7 +41,7 @@ func TestNewCmdConform(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd.SetArgs(argv)
+			cmd.SetArgs(append([]string{}, argv...)) // never nil: cobra would read os.Args
 			cmd.SetOut(&bytes.Buffer{})
 			cmd.SetErr(&bytes.Buffer{})
 			err = cmd.Execute()

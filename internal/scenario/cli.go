@@ -171,7 +171,7 @@ type ToolStep struct {
 	// Hooks lists the hook events sent for this call, in order of the call's
 	// life (PreToolUse before the permission, PostToolUse after). Nil means
 	// [PostToolUse]; an empty list sends none.
-	Hooks []string `yaml:"hooks,omitempty" json:"hooks,omitempty"`
+	Hooks []string `yaml:"hooks,omitempty" json:"hooks"` // no omitempty: [] must survive the JSON script
 	// Result is the tool_result content: a string or a list of blocks.
 	Result any `yaml:"result,omitempty" json:"result,omitempty"`
 	// IsError marks the result as an error (and sends PostToolUseFailure
