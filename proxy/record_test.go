@@ -18,6 +18,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gbytes"
 
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/proxy/redact"
@@ -302,14 +303,14 @@ var _ = Describe("airwire record", func() {
 	It("holds no unbounded buffer when the editor stops reading", func() {
 		cmd := record(jpath, nil, bins.Agent, "flood", "256")
 		stdout, _ := cmd.StdoutPipe()
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
+		errOut := gbytes.NewBuffer() // safe to read while the command writes
+		cmd.Stderr = errOut
 		stdin, _ := cmd.StdinPipe()
 		defer stdin.Close()
 		Expect(cmd.Start()).To(Succeed())
 		DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 		// Nobody reads: the agent must end up blocked, and airwire small.
-		Consistently(errOut.String, "1s", "100ms").ShouldNot(ContainSubstring("flood done"), "the agent wrote 256 MiB into nobody: something buffered it")
+		Consistently(func() string { return string(errOut.Contents()) }, "1s", "100ms").ShouldNot(ContainSubstring("flood done"), "the agent wrote 256 MiB into nobody: something buffered it")
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
 		Expect(err).NotTo(HaveOccurred())
 		var rssKB int
@@ -323,7 +324,7 @@ var _ = Describe("airwire record", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(n).To(Equal(int64(256 << 20)))
 		Expect(cmd.Wait()).To(Succeed())
-		Expect(errOut.String()).To(ContainSubstring("flood done"))
+		Expect(string(errOut.Contents())).To(ContainSubstring("flood done"))
 		_, entries, err := journal.ReadAll(jpath)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(entries).To(HaveLen(256*1024 + 3)) // spawn, frames, stderr, exit
