@@ -681,39 +681,7 @@ func (d *driver) awaitAll(ctx context.Context) error {
 }
 
 func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
-	var blocks []any
-	if p.Text != "" {
-		blocks = append(blocks, map[string]any{"type": "text", "text": p.Text})
-	}
-	for _, im := range p.Images {
-		b := map[string]any{"type": "image", "mimeType": im.MimeType, "data": im.Data}
-		if im.URI != "" {
-			b["uri"] = im.URI
-		}
-		blocks = append(blocks, b)
-	}
-	for _, r := range p.Resources {
-		res := map[string]any{"uri": r.URI}
-		if r.MimeType != "" {
-			res["mimeType"] = r.MimeType
-		}
-		if r.Blob != "" {
-			res["blob"] = r.Blob
-		} else {
-			res["text"] = r.Text
-		}
-		blocks = append(blocks, map[string]any{"type": "resource", "resource": res})
-	}
-	for _, l := range p.Links {
-		b := map[string]any{"type": "resource_link", "uri": l.URI, "name": l.Name}
-		if l.MimeType != "" {
-			b["mimeType"] = l.MimeType
-		}
-		blocks = append(blocks, b)
-	}
-	for _, b := range p.Blocks {
-		blocks = append(blocks, map[string]any(b))
-	}
+	blocks := p.Content()
 	sid := d.session()
 	if p.SessionID != "" {
 		sid = p.SessionID
