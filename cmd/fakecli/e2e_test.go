@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	depspkg "github.com/airwire/airwire/internal/deps"
 	"io"
 	"os"
 	"os/exec"
@@ -39,20 +40,15 @@ func TestMain(m *testing.M) {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
+	root, err := depspkg.ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return root
 }
 
 // deps reads .deps/paths.env and skips the test when the reference adapter

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bufio"
+	"github.com/airwire/airwire/internal/deps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,20 +11,15 @@ import (
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
+	root, err := deps.ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return root
 }
 
 // referenceBehaviours are the 40 scenarios of the reference adapter's own
