@@ -25,10 +25,11 @@ test: deps build
 conform: deps build
 	bin/airwire conform
 
-## bench: the proxy and journal benchmarks, reported as ratios against a baseline measured in the same run
+## bench: the proxy, scanner, journal and validator benchmarks, reported as ratios against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
+	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
 
 ## fuzz: run the framer fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
