@@ -16,7 +16,8 @@ import (
 )
 
 // The mutation checks prove that the comparison catches what it must: a
-// changed golden field, and an adapter → CLI exchange that did not happen.
+// changed golden field, an adapter → CLI exchange that did not happen, and a
+// validator error on the agent's side that no known deviation covers.
 // They never write goldens.
 var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "lane:cli"), func() {
 	BeforeEach(func() {
@@ -68,5 +69,21 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		AddReportEntry("first difference", mm.Error())
 		// The adapter's answer to the hook is gone from the adapter → CLI lane.
 		Expect(mm.Diff).To(ContainSubstring(`-cli:1 agent->cli {"response":{"request_id":`))
+	}, NodeTimeout(*timeoutFlag))
+
+	It("fails a run whose agent error is not a known deviation", Label("AIR metadata keys"), func(ctx SpecContext) {
+		sc := find("mcp-tool")
+		name := conform.GoldenName(sc, scenario.ProfileAir)
+		want, err := os.ReadFile(golden.New(goldensDir).File(name))
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir() // the same golden, but no known-findings.json
+		g := golden.New(dir, golden.WithUpdate(false))
+		Expect(os.MkdirAll(filepath.Dir(g.File(name)), 0o755)).To(Succeed())
+		Expect(os.WriteFile(g.File(name), want, 0o644)).To(Succeed())
+
+		_, err = conform.Check(ctx, runOptions(sc, scenario.ProfileAir), g, false)
+		Expect(err).To(MatchError(conform.ErrAgentInvalid))
+		Expect(err.Error()).To(ContainSubstring("air-unknown-key"))
+		Expect(err.Error()).To(ContainSubstring("/params/update/_meta/jetbrains/air/mcp"))
 	}, NodeTimeout(*timeoutFlag))
 })

@@ -36,8 +36,9 @@ type Outcome struct {
 	// Dir is the run directory (removed unless keep).
 	Dir string
 	// AgentFindings are the validator's findings on the agent's messages
-	// (internal/validate). They do not fail the check: the reference's
-	// departures from the contract are listed in goldens/DEVIATIONS.md.
+	// (internal/validate). An error among them fails the check unless
+	// goldens/known-findings.json lists it as a known deviation
+	// (goldens/DEVIATIONS.md); warnings never fail.
 	AgentFindings []validate.Finding
 	// ScriptedFindings are findings on editor messages whose content the
 	// scenario wrote; some are deliberate (a malformed request the agent
@@ -69,6 +70,13 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	}
 	if err := out.validate(res); err != nil {
 		return out, err
+	}
+	known, err := LoadKnownFindings(g.Dir())
+	if err != nil {
+		return out, err
+	}
+	if bad := unknownAgentErrors(GoldenName(o.Scenario, o.Profile), out.AgentFindings, known); len(bad) > 0 {
+		return out, fmt.Errorf("%w (not in %s):\n%s", ErrAgentInvalid, KnownFindingsFile, strings.Join(bad, "\n"))
 	}
 	canon, err := Canonical(res)
 	if err != nil {

@@ -116,6 +116,9 @@ func UpdateRequested() bool {
 	return false
 }
 
+// Dir is the fixture directory.
+func (g *Golden) Dir() string { return g.dir }
+
 // File is the path of the golden for name: <dir>/<name>.golden.
 func (g *Golden) File(name string) string {
 	return filepath.Join(g.dir, filepath.FromSlash(name)+Suffix)
