@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -464,6 +463,3 @@ func (s *Stream) setText(e *journal.Entry, b []byte) {
 	}
 	e.B64 = append([]byte(nil), b...)
 }
-
-// errClosedPipe reports a destination that stopped reading.
-var errClosedPipe = errors.New("destination closed")

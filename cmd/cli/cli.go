@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -92,16 +93,7 @@ func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 func isCobraUsageError(err error) bool {
 	msg := err.Error()
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires exactly", "required flag"} {
-		if len(msg) >= len(p) && containsFold(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
+		if strings.Contains(msg, p) {
 			return true
 		}
 	}
