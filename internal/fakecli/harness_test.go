@@ -196,3 +196,17 @@ func readTranscript(t *testing.T, p *proc, session string) []map[string]any {
 	cwd, _ := filepath.EvalSymlinks(p.cwd)
 	return readRows(scenario.SessionFile(filepath.Join(p.home, ".claude"), cwd, session))
 }
+
+// wantExit waits up to 5 s for the process to exit with code; what names
+// the event in the failure.
+func (p *proc) wantExit(code int, what string) {
+	p.t.Helper()
+	select {
+	case got := <-p.code:
+		if got != code {
+			p.t.Errorf("%s: exit %d, want %d", what, got, code)
+		}
+	case <-time.After(5 * time.Second):
+		p.t.Fatalf("%s: the fake CLI did not exit", what)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 const toolScript = `
@@ -290,40 +289,19 @@ func TestExitOnEOFAndSignal(t *testing.T) {
 	t.Run("stdin EOF", func(t *testing.T) {
 		p := start(t, streamArgv, "")
 		p.stdin.Close()
-		select {
-		case code := <-p.code:
-			if code != 0 {
-				t.Errorf("exit %d on EOF", code)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("no exit after EOF")
-		}
+		p.wantExit(0, "no exit after EOF")
 	})
 	t.Run("SIGTERM while a turn waits", func(t *testing.T) {
 		p := start(t, streamArgv, "turns: [{steps: [{pause: {until: interrupt}}]}]\n")
 		p.prompt("wait")
 		p.until(func(f map[string]any) bool { return label(f) == "status:requesting" })
 		p.cancel()
-		select {
-		case code := <-p.code:
-			if code != 0 {
-				t.Errorf("exit %d on SIGTERM", code)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("no exit after SIGTERM")
-		}
+		p.wantExit(0, "no exit after SIGTERM")
 	})
 	t.Run("exit step", func(t *testing.T) {
 		p := start(t, streamArgv, "turns: [{steps: [{text: bye}, {exit: {code: 3, stderr: lost}}]}]\n")
 		p.prompt("go")
-		select {
-		case code := <-p.code:
-			if code != 3 {
-				t.Errorf("exit %d, want 3", code)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("no exit")
-		}
+		p.wantExit(3, "no exit")
 	})
 }
 
