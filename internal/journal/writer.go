@@ -157,13 +157,21 @@ func (w *Writer) append(e *Entry, flush bool) error {
 	w.lastT = e.TNs
 	w.seq++
 	e.Seq = w.seq
-	w.buf = appendEntry(w.buf[:0], e)
-	if _, err := w.bw.Write(w.buf); err != nil {
+	// The head goes through w.buf; msg, the bulk, goes to the buffered
+	// writer directly instead of being copied twice.
+	w.buf = appendHead(w.buf[:0], e)
+	_, err := w.bw.Write(w.buf)
+	if err == nil && e.Msg != nil {
+		if _, err = w.bw.WriteString(`,"msg":`); err == nil {
+			_, err = w.bw.Write(e.Msg)
+		}
+	}
+	if err == nil {
+		_, err = w.bw.WriteString("}\n")
+	}
+	if err != nil {
 		w.err = err
 		return err
-	}
-	if len(w.buf) > 1<<20 {
-		w.buf = nil // do not keep a huge buffer around
 	}
 	if flush {
 		if err := w.bw.Flush(); err != nil {
@@ -240,9 +248,10 @@ func (w *Writer) Close() error {
 	return nil
 }
 
-// appendEntry encodes e as one line. Message entries, the hot path, are
-// encoded by hand so msg is embedded without re-encoding.
-func appendEntry(b []byte, e *Entry) []byte {
+// appendHead encodes every field of e but msg, without the closing brace:
+// message entries, the hot path, are written by hand so msg is embedded as
+// it came, never re-encoded.
+func appendHead(b []byte, e *Entry) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendUint(b, e.Seq, 10)
 	b = append(b, `,"t_ns":`...)
@@ -291,11 +300,7 @@ func appendEntry(b []byte, e *Entry) []byte {
 		b = append(b, `,"exit":`...)
 		b = append(b, v...)
 	}
-	if e.Msg != nil {
-		b = append(b, `,"msg":`...)
-		b = append(b, e.Msg...)
-	}
-	return append(b, '}', '\n')
+	return b
 }
 
 func appendField(b []byte, k, v string) []byte {
