@@ -32,7 +32,7 @@
 //	permission-option-id, permission-option-order, permission-answer-offered,
 //	permission-after-tool-call
 //	diff-patch-text, diff-patch-placeholders
-//	session-failure-revision
+//	session-failure-revision, session-failure-turn-identity
 //	session-update-before-session
 //	recommended-value-option, skill-path-with-kind, custom-answer-question,
 //	elicitation-answer-fields

@@ -58,7 +58,7 @@ var places = []place{
 		section: SectionKeys, keys: map[string]airKey{
 			"goal":                  {schema: "goal-snapshot"},
 			"agentFileChangeReport": {schema: "file-change-report", gate: "agentFileChangeReport"},
-			"sessionFailure":        {schema: "session-failure", gate: "sessionFailure", hook: hookFailureRevision},
+			"sessionFailure":        {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure},
 			"archived":              {schema: "session-archived", gate: "sessionIndex"},
 		}},
 	{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "_meta"), sender: DirAgent,
@@ -89,7 +89,7 @@ var places = []place{
 	{kind: "request", methods: p("session/prompt"), pattern: p("params", "_meta"), sender: DirEditor,
 		section: "Agent file-change report", keys: map[string]airKey{"agentFileChangeReportRequest": {schema: "file-change-report-request", gate: "agentFileChangeReport"}}},
 	{kind: "result", methods: p("session/prompt"), pattern: p("result", "_meta"), sender: DirAgent,
-		section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookFailureRevision}}},
+		section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
 	{kind: "request", methods: p("session/fork"), pattern: p("params", "_meta"), sender: DirEditor,
 		section: "Session fork point", keys: map[string]airKey{"fork": {schema: "fork"}}},
 	{kind: "request", methods: p("session/list"), pattern: p("params", "_meta"), sender: DirEditor,

@@ -151,6 +151,11 @@ func TestMutations(t *testing.T) {
 				obj(m, "params", "update", "_meta", "jetbrains", "air", "sessionFailure")["revision"] = 1
 			},
 			rule: "session-failure-revision"},
+		{name: "api_retry warning does not reuse the active turn failure id", journal: "air-session", marker: `attempt 2 of 10`,
+			change: func(m map[string]any) {
+				obj(m, "params", "update", "_meta", "jetbrains", "air", "sessionFailure")["id"] = "28096f5f-7c62-4e15-916e-ecc80066bd13:session-error:1:2"
+			},
+			rule: "session-failure-turn-identity", pointer: "/params/update/_meta/jetbrains/air/sessionFailure/id", dir: "agent"},
 		{name: "permission request before its tool_call", journal: "air-session", marker: `"session/request_permission"`,
 			change: func(m map[string]any) { obj(m, "params", "toolCall")["toolCallId"] = "toolu_9" },
 			rule:   "permission-after-tool-call", pointer: "/params/toolCall/toolCallId"},

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -224,6 +225,82 @@ func (c *checker) elicitationResponse(reqParams, result any) {
 			if _, ok := content[s]; !ok {
 				c.add("/result/content", "elicitation-answer-fields", SectionQuestions, SeverityError, "accepted answer lacks the required field %s", s)
 			}
+		}
+	}
+}
+
+// hookSessionFailure runs the cross-message rules of "Session failure" on
+// one sessionFailure record: revisions rise per id, and a turn keeps one id
+// for its retry warnings and its terminal failure.
+func hookSessionFailure(c *checker, h hookCtx) {
+	hookFailureRevision(c, h)
+	hookFailureTurnIdentity(c, h)
+}
+
+// retryTitle is the title of an SDK api_retry warning ("Session failure",
+// "Categories and actions"): "Retrying Claude, attempt <n> of <max>." or
+// "Reconnecting to Claude, attempt <n> of <max>.". Only the start is
+// matched: the reference appends a no-response note to it.
+var retryTitle = regexp.MustCompile(`^(Retrying|Reconnecting to) Claude, attempt [0-9]+ of [0-9]+\.`)
+
+// isRetryWarning reports whether a sessionFailure record is the warning of an
+// SDK api_retry. By the table of "Session failure", "Categories and actions",
+// a session failure warning is either an API retry (the category of the
+// failure kind, never unknown: an unknown kind becomes service) or the model
+// fallback notice (unknown). The retry title identifies it too.
+func isRetryWarning(rec any) bool {
+	if field(rec, "severity") != "warning" {
+		return false
+	}
+	title, _ := field(rec, "title").(string)
+	cat, _ := field(rec, "category").(string)
+	return cat != "unknown" || retryTitle.MatchString(title)
+}
+
+// hookFailureTurnIdentity checks the identity rule of "Session failure",
+// "Categories and actions": "An SDK api_retry reuses the id of the active
+// turn failure" and "A later terminal failure updates that record with a
+// higher revision". Within one prompt turn of one session (a session/prompt
+// request of the editor up to its response):
+//   - the first retry warning (a session_info_update, see isRetryWarning)
+//     makes its id the active turn failure of the turn;
+//   - every later retry warning of the turn carries that id;
+//   - the turn-terminal failure (the sessionFailure on the PromptResponse,
+//     "Delivery") carries that id too, instead of a new record.
+//
+// That the revisions then rise is session-failure-revision, per id. Records
+// outside a prompt turn (replay, background, a retry between turns) have no
+// active turn failure and are not checked here; neither are notices,
+// non-retry records in a session_info_update, nor a terminal failure of a
+// turn without retry warnings. With queued prompts the oldest open prompt of
+// the session is the running turn. The contract states the rule as what the
+// adapter does, with no SHOULD or MAY, like the revision rule: an error.
+func hookFailureTurnIdentity(c *checker, h hookCtx) {
+	id, _ := field(h.val, "id").(string)
+	if id == "" || !c.fromAgent() {
+		return
+	}
+	switch {
+	case c.kind == "result" && c.method == "session/prompt":
+		t := c.turn
+		if t == nil || t.failureID == "" || id == t.failureID {
+			return
+		}
+		c.add(h.ptr+"/id", "session-failure-turn-identity", SectionFailure, SeverityError,
+			"the terminal failure of the turn updates the record of its retry warnings (%s) with a higher revision; it publishes a new record %s instead (Categories and actions)", t.failureID, id)
+	case c.update == "session_info_update" && isRetryWarning(h.val):
+		sid, _ := path(c.doc, "params", "sessionId").(string)
+		open := c.v.st.turns[sid]
+		if len(open) == 0 {
+			return // no prompt turn: no active turn failure
+		}
+		t := open[0]
+		switch {
+		case t.failureID == "":
+			t.failureID = id
+		case id != t.failureID:
+			c.add(h.ptr+"/id", "session-failure-turn-identity", SectionFailure, SeverityError,
+				"an api_retry warning reuses the id of the active turn failure %s; it publishes a new record %s instead (Categories and actions)", t.failureID, id)
 		}
 	}
 }

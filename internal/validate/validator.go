@@ -81,11 +81,35 @@ type state struct {
 	// left out, and the client merges them).
 	airVersioned map[string]bool
 	failureRev   map[string]int64
+	// turns holds the open prompt turns of each session, oldest first: a
+	// session/prompt request of the editor that has no response yet. The
+	// oldest is the running one (with promptQueueing the others wait).
+	turns map[string][]*turn
+}
+
+// turn is one prompt turn, from a session/prompt request to its response.
+type turn struct {
+	key       string // the pending key of the request
+	failureID string // the id of the active turn failure; "" until a retry warning sets it
 }
 
 func (s *state) reset() {
 	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{},
-		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}}
+		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}, turns: map[string][]*turn{}}
+}
+
+// endTurn removes the prompt turn of the request key from the open turns of
+// its session and returns it (nil when the request was not the editor's).
+func (s *state) endTurn(params any, key string) *turn {
+	sid, _ := field(params, "sessionId").(string)
+	open := s.turns[sid]
+	for i, t := range open {
+		if t.key == key {
+			s.turns[sid] = append(open[:i:i], open[i+1:]...)
+			return t
+		}
+	}
+	return nil
 }
 
 // checker holds the work on one message.
@@ -96,6 +120,7 @@ type checker struct {
 	kind     string // request, notification, result or error
 	update   string // the sessionUpdate of a session/update
 	toolCall string // session + "\x00" + toolCallId of a tool call report
+	turn     *turn  // the prompt turn a session/prompt response ends
 	doc      map[string]any
 	findings []Finding
 }
@@ -214,7 +239,13 @@ func (c *checker) request(method string, id any, params any) {
 	if method == "initialize" && c.m.Dir == DirEditor {
 		c.onInitializeRequest(params)
 	}
-	c.v.st.pending[c.m.Dir+"|"+idKey(id)] = &pending{method: method, params: params, seq: c.m.Seq}
+	key := c.m.Dir + "|" + idKey(id)
+	c.v.st.pending[key] = &pending{method: method, params: params, seq: c.m.Seq}
+	if method == "session/prompt" && c.m.Dir == DirEditor {
+		if sid, ok := field(params, "sessionId").(string); ok {
+			c.v.st.turns[sid] = append(c.v.st.turns[sid], &turn{key: key})
+		}
+	}
 	c.checkMethod(method, "request", params, "/params")
 	switch method {
 	case "session/load", "session/resume":
@@ -244,6 +275,9 @@ func (c *checker) response(id any, doc map[string]any) {
 	}
 	delete(c.v.st.pending, key)
 	c.method = p.method
+	if p.method == "session/prompt" {
+		c.turn = c.v.st.endTurn(p.params, key)
+	}
 	if e, ok := doc["error"]; ok {
 		c.kind = "error"
 		if strings.HasPrefix(p.method, "_") {
