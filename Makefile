@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test bench fuzz conform clean
+.PHONY: all build deps test bench fuzz conform rerecord clean
 
 all: build
 
@@ -24,6 +24,12 @@ test: deps build
 ## conform: the main job: the conformance suite against the default adapter (the reference, until ours lands)
 conform: deps build
 	bin/airwire conform
+
+## rerecord: re-record every golden and cassette (model scenarios through the reference and the real
+## Claude CLI against airwire's mock model API, scripted ones with the fake CLI), then show what changed
+rerecord: deps build
+	bin/airwire conform --live --update
+	@git --no-pager diff --stat -- goldens || true
 
 ## bench: the proxy, scanner, journal and validator benchmarks, reported as ratios against a baseline measured in the same run
 bench: deps

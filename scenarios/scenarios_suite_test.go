@@ -24,6 +24,7 @@ var (
 	agentFlag   = flag.String("agent", "", "adapter command under test (default: $"+conform.EnvAgent+", else the reference adapter from .deps)")
 	keepFlag    = flag.Bool("keep", false, "keep each run's directory (journal, fake CLI log) and print its path")
 	timeoutFlag = flag.Duration("run-timeout", 2*time.Minute, "NodeTimeout of each scenario × profile entry")
+	liveFlag    = flag.Bool("live", false, "run model scenarios through the real Claude CLI (make deps) and a mock model API instead of their cassettes")
 )
 
 // goldensDir is where goldens live, relative to this package.
@@ -47,6 +48,7 @@ func TestScenarios(t *testing.T) {
 var (
 	airwireBin string
 	agentArgv  []string
+	realCLI    string
 )
 
 var _ = SynchronizedBeforeSuite(func() []byte {
@@ -67,13 +69,20 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	}
 	Expect(err).NotTo(HaveOccurred())
 	Expect(agentArgv).NotTo(BeEmpty())
+	if *liveFlag {
+		realCLI, err = conform.RealCLI(os.Getenv, ".")
+		Expect(err).NotTo(HaveOccurred())
+	}
 })
 
 var _ = SynchronizedAfterSuite(func() {}, func() { gexec.CleanupBuildArtifacts() })
 
 // labels are a scenario's covers verbatim plus the profile and lane sets.
 func labels(sc *scenario.Scenario, p scenario.Profile) Labels {
-	l := Labels{"profile:" + string(p), "lane:client", "lane:cli"}
+	l := Labels{"profile:" + string(p), "lane:client", "lane:cli", "cli:scripted"}
+	if sc.Live() {
+		l[3] = "cli:real"
+	}
 	return append(l, sc.Covers...)
 }
 
@@ -93,7 +102,7 @@ func entries() []TableEntry {
 // the adapter's stderr still goes to GinkgoWriter, every process is in one
 // group that is killed on a timeout, and none outlives conform.Run.
 func runOptions(sc *scenario.Scenario, p scenario.Profile) conform.Options {
-	return conform.Options{Airwire: airwireBin, Agent: agentArgv, Scenario: sc, Profile: p, Stderr: GinkgoWriter}
+	return conform.Options{Airwire: airwireBin, Agent: agentArgv, Scenario: sc, Profile: p, Stderr: GinkgoWriter, Live: *liveFlag, RealCLI: realCLI}
 }
 
 // reportFindings attaches the validator's findings on the agent's messages

@@ -48,6 +48,9 @@ type ConformOptions struct {
 	Timeout time.Duration
 	// Keep keeps the directory of failed runs.
 	Keep bool
+	// Live runs the model scenarios through the real Claude CLI and a mock
+	// model API instead of replaying their cassettes.
+	Live bool
 
 	// Run replaces conform.Check in tests.
 	Run func(ctx context.Context, o conform.Options, g *golden.Golden, keep bool) (*conform.Outcome, error)
@@ -65,8 +68,19 @@ transcript of each run (both lanes: editor <-> agent, agent -> Claude CLI)
 with goldens/<scenario>/<profile>.golden.
 
 Each run is isolated: a temporary HOME, CLAUDE_CONFIG_DIR and workspace,
-IS_SANDBOX=1, and airwire's scripted fake Claude CLI as
-CLAUDE_CODE_EXECUTABLE. The adapter runs behind "airwire record --cli-lane".
+IS_SANDBOX=1, and its own Claude CLI as CLAUDE_CODE_EXECUTABLE. The adapter
+runs behind "airwire record --cli-lane".
+
+Where the CLI comes from:
+  - a scenario with "model:" (what the model answers) was recorded through
+    the real Claude Code CLI against airwire's mock model API; by default its
+    run replays that recording, goldens/<scenario>/<profile>.cassette, with
+    "airwire fake-cli" (fast, deterministic, no model, no real CLI needed);
+  - with --live it runs the real CLI (installed by "make deps") against
+    "airwire mock-api" instead, under "airwire record --model-lane" too;
+    --live --update re-records its golden and its cassette;
+  - a scenario with "cli:" (and "scripted:", saying why) runs airwire's
+    scripted fake CLI, for what the real CLI cannot be made to do offline.
 
 Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else the reference
 adapter installed by "make deps" (.deps/paths.env).
@@ -75,7 +89,9 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 2 on a usage error.`,
 		Example: `  airwire conform
   airwire conform --agent "node ./dist/index.js" --scenario 'bash-*' --profile air
-  airwire conform --scenario write-new --update   # re-record one scenario's goldens`,
+  airwire conform --scenario write-new --update   # re-record one scenario's goldens
+  airwire conform --live                          # the real Claude CLI instead of the cassettes
+  airwire conform --live --update                 # re-record goldens and cassettes (make rerecord)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Jobs < 1 {
@@ -103,6 +119,7 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
+	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
 	return cmd
 }
 
@@ -137,6 +154,13 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if err != nil {
 		return fmt.Errorf("cannot find the airwire binary: %w", err)
 	}
+	realCLI := ""
+	if opts.Live {
+		dir, _ := filepath.Abs(opts.Scenarios)
+		if realCLI, err = conform.RealCLI(opts.Getenv, dir); err != nil {
+			return err
+		}
+	}
 	scs, err := scenario.LoadDir(opts.Scenarios)
 	if err != nil {
 		return err
@@ -162,6 +186,9 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if opts.Update {
 		mode = "recording"
 	}
+	if opts.Live {
+		mode = "live, " + mode
+	}
 	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
 		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
 
@@ -176,7 +203,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 			for j := range work {
 				t0 := opts.Now()
 				rctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-				out, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p}, g, opts.Keep)
+				out, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI}, g, opts.Keep)
 				cancel()
 				if out == nil {
 					out = &conform.Outcome{}

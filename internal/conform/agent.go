@@ -79,3 +79,23 @@ func SplitCommand(s string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// ErrNoRealCLI means a live run was asked for and the real Claude CLI is
+// not installed.
+var ErrNoRealCLI = errors.New("no real Claude CLI for --live: run make deps (it installs the one the reference adapter bundles), or set " + deps.EnvReferenceCLI)
+
+// RealCLI is the real Claude Code CLI from .deps ($AIRWIRE_REFERENCE_CLI),
+// found from dir upwards (deps.Lookup).
+func RealCLI(getenv func(string) string, dir string) (string, error) {
+	p, err := deps.Lookup(getenv, dir)
+	if err != nil {
+		return "", err
+	}
+	if p.ReferenceCLI == "" {
+		return "", ErrNoRealCLI
+	}
+	if _, err := os.Stat(p.ReferenceCLI); err != nil {
+		return "", fmt.Errorf("%w (%v)", ErrNoRealCLI, err)
+	}
+	return p.ReferenceCLI, nil
+}

@@ -70,6 +70,33 @@ var FloatRules = []FloatRule{
 			return len(lines) - 1
 		},
 	},
+	{
+		// The reference publishes the slash commands after a session opens
+		// and again whenever the CLI's answer to get_context_usage lists
+		// other skill files (refreshSkillFiles, not awaited: it takes about a
+		// second on a real CLI). Against the real CLI that answer lands
+		// anywhere in the first turn, before or after its response.
+		Name:  "an available_commands_update that arrives during a prompt follows that prompt's response",
+		Match: isCommandsUpdate,
+		Anchor: func(lines []line, from int) int {
+			return promptResponseAnchor(lines, from)
+		},
+	},
+}
+
+// isCommandsUpdate reports whether e is an available_commands_update.
+func isCommandsUpdate(e *journal.Entry) bool {
+	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg {
+		return false
+	}
+	var m struct {
+		Params struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(e.Msg, &m) == nil && m.Params.Update.SessionUpdate == "available_commands_update"
 }
 
 // isTitleUpdate reports whether e is a session_info_update that publishes
@@ -336,7 +363,8 @@ func isStreamJSON(argv []string) bool {
 //	            <home>, the fake CLI wrapper → <cli>, the run directory →
 //	            <tmp>, the airwire binary → <airwire>, each path in the
 //	            agent's argv → <agent-argv-N>, the encoded project directory
-//	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N
+//	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N,
+//	            the model API's host:port → <model-api>
 //	uuids       a UUID that is a session id (a sessionId/session_id value or
 //	            a --session-id/--resume argument anywhere in the run) →
 //	            <session-N>; any other UUID → <uuid-N>; numbered by first
@@ -378,6 +406,7 @@ func NewNormalizer(p Paths) *Normalizer {
 	add(p.CLI, "<cli>")
 	add(p.Root, "<tmp>")
 	add(p.Airwire, "<airwire>")
+	add(p.ModelAPI, "<model-api>")
 	for i, a := range p.Agent {
 		if strings.Contains(a, "/") {
 			add(a, fmt.Sprintf("<agent-argv-%d>", i))

@@ -64,6 +64,9 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 		defer os.RemoveAll(dir)
 	}
 	o.Dir = dir
+	if o.Scenario.Live() {
+		o.Cassette = CassetteFile(g.Dir(), o.Scenario, o.Profile)
+	}
 	res, err := Run(ctx, o)
 	if err != nil {
 		return out, err
@@ -85,6 +88,11 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	out.Canon = canon
 	if err := CheckLanes(canon); err != nil {
 		return out, err
+	}
+	if o.Live && o.Scenario.Live() && g.Updating() {
+		if err := WriteCassette(res, o.Cassette); err != nil {
+			return out, fmt.Errorf("writing the cassette: %w", err)
+		}
 	}
 	return out, g.Match(GoldenName(o.Scenario, o.Profile), canon)
 }

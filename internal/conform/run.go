@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/airwire/airwire/internal/fakecli"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -72,6 +71,16 @@ type Options struct {
 	WaitTimeout time.Duration
 	Settle      time.Duration
 	ExitTimeout time.Duration
+
+	// Live runs a model scenario (scenario.Scenario.Live) through RealCLI
+	// against a mock model API instead of replaying Cassette (see live.go).
+	// Scripted scenarios ignore Live, RealCLI and Cassette.
+	Live bool
+	// RealCLI is the real Claude CLI executable of a live run.
+	RealCLI string
+	// Cassette is the recorded CLI side that a replayed run plays
+	// (CassetteFile); Check sets it.
+	Cassette string
 }
 
 // Paths are the run's volatile locations, replaced by placeholders when the
@@ -83,6 +92,9 @@ type Paths struct {
 	// CLI is the executable the adapter was given as CLAUDE_CODE_EXECUTABLE
 	// (after the recorder's shim, the fake CLI wrapper).
 	CLI string
+	// ModelAPI is the host:port of the model API the CLI was pointed at
+	// (ANTHROPIC_BASE_URL); the CLI quotes it in some notices.
+	ModelAPI string
 }
 
 // Result is what a run recorded.
@@ -168,6 +180,13 @@ type driver struct {
 	smu       sync.Mutex
 	sessionID string
 	stderr    tailBuffer
+
+	// modelBase is the model API URL of a model scenario's CLI; stopModel
+	// stops the mock model API of a live run.
+	modelBase string
+	stopModel func() error
+	// jpath is the run's journal.
+	jpath string
 }
 
 func (d *driver) session() string {
@@ -217,6 +236,14 @@ func (d *driver) layout() error {
 	if err := d.sc.WriteSessions(d.p.ConfigDir, d.p.Cwd, map[string]string{"cwd": d.p.Cwd, "home": d.p.Home}); err != nil {
 		return err
 	}
+	if d.sc.Live() {
+		return d.layoutModel()
+	}
+	return d.layoutScripted()
+}
+
+// layoutScripted writes the scripted fake CLI's script and its wrapper.
+func (d *driver) layoutScripted() error {
 	script := d.sc.CLI
 	if _, ok := script.Controls[TitleSubtype]; !ok {
 		// The fake answers unknown subtypes with an error; the reference then
@@ -228,7 +255,7 @@ func (d *driver) layout() error {
 		}
 		script.Controls = controls
 	}
-	if err := scenario.WriteCLIScript(filepath.Join(root, "cli.json"), &script); err != nil {
+	if err := scenario.WriteCLIScript(filepath.Join(d.p.Root, "cli.json"), &script); err != nil {
 		return err
 	}
 	fake := " conform paced-cli"
@@ -242,7 +269,7 @@ func (d *driver) layout() error {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (d *driver) env() []string {
-	return append([]string{
+	env := []string{
 		"PATH=" + d.o.PATH,
 		"HOME=" + d.p.Home,
 		"CLAUDE_CONFIG_DIR=" + d.p.ConfigDir,
@@ -250,15 +277,16 @@ func (d *driver) env() []string {
 		"IS_SANDBOX=1",
 		"TZ=UTC",
 		"LANG=C.UTF-8",
-		"CLAUDE_CODE_EXECUTABLE=" + d.p.CLI,
-		fakecli.EnvScript + "=" + filepath.Join(d.p.Root, "cli.json"),
-		fakecli.EnvLog + "=" + filepath.Join(d.p.Root, "fake-cli.log"),
-		EnvPace + "=" + max(d.o.Pace, 0).String(),
-	}, d.o.Env...)
+	}
+	return append(append(env, d.cliEnv()...), d.o.Env...)
 }
 
 func (d *driver) run(ctx context.Context) (*Result, error) {
-	if err := d.layout(); err != nil {
+	err := d.layout()
+	if d.stopModel != nil {
+		defer d.stopModel()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("preparing the run directory: %w", err)
 	}
 	caps, err := ClientCapabilities(d.o.Profile, d.sc.Capabilities)
@@ -266,7 +294,12 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	jpath := filepath.Join(d.p.Root, "journal.jsonl")
-	args := append([]string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath, "--"}, d.o.Agent...)
+	d.jpath = jpath
+	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
+	if d.sc.Live() && d.o.Live {
+		// args = append(args, "--model-lane")
+	}
+	args = append(append(args, "--"), d.o.Agent...)
 	cmd := exec.Command(d.o.Airwire, args...)
 	cmd.Dir = d.p.Cwd
 	cmd.Env = d.env()
@@ -366,6 +399,12 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 	}
 	if err := d.awaitAll(ctx); err != nil {
 		return err
+	}
+	if d.sc.Live() {
+		if err := d.settle(ctx); err != nil {
+			return err
+		}
+		d.awaitPostTurn(ctx)
 	}
 	return d.settle(ctx)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -219,7 +220,25 @@ func (v *validator) scenario(s *Scenario) {
 		ids[t.SessionID] = true
 	}
 	v.client(s)
-	v.cli("cli", &s.CLI)
+	v.source(s)
+}
+
+// source checks where the scenario's CLI comes from: a model script (the
+// real CLI) or a CLI script (the scripted fake), never both.
+func (v *validator) source(s *Scenario) {
+	if s.Model == nil {
+		v.cli("cli", &s.CLI)
+		return
+	}
+	if !reflect.ValueOf(s.CLI).IsZero() {
+		v.addf("cli: a scenario with model: runs the real CLI; drop cli: (or drop model: to script the CLI)")
+	}
+	if s.Scripted != "" {
+		v.addf("scripted: only a scenario with cli: is scripted")
+	}
+	if err := s.Model.Validate(); err != nil {
+		v.addf("model: %v", err)
+	}
 }
 
 func (v *validator) transcript(at string, t *Transcript) {

@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/airwire/airwire/internal/mockapi"
+
 // Scenario is one scenarios/<name>.yaml file.
 type Scenario struct {
 	// Name is the scenario's id; it must equal the file's base name without
@@ -26,8 +28,17 @@ type Scenario struct {
 	Sessions []Transcript `yaml:"sessions,omitempty" json:"sessions,omitempty"`
 	// Client holds the editor's steps and its answers to agent requests.
 	Client Client `yaml:"client" json:"client"`
-	// CLI is the fake Claude CLI's script.
-	CLI CLIScript `yaml:"cli" json:"cli"`
+	// Model is the mock model API's script (internal/mockapi). A scenario
+	// with a model runs through the real Claude CLI: recorded live against
+	// `airwire mock-api`, replayed from its cassette by default. Exactly one
+	// of Model and CLI is set.
+	Model *mockapi.Script `yaml:"model,omitempty" json:"model,omitempty"`
+	// CLI is the scripted fake Claude CLI's script, for what the real CLI
+	// cannot be made to do offline.
+	CLI CLIScript `yaml:"cli,omitempty" json:"cli"`
+	// Scripted says why the scenario is scripted (cli:) rather than driven
+	// through the real CLI (model:). Required with cli:.
+	Scripted string `yaml:"scripted,omitempty" json:"scripted,omitempty"`
 
 	// Path is the file the scenario was loaded from (not part of the YAML).
 	Path string `yaml:"-" json:"-"`
@@ -55,6 +66,10 @@ var AirCapabilities = []string{
 	"nativeSubagentSessions", "asyncTasks", "sessionFailure", "recommendedValue",
 	"diffPatch", "rawInputRendering", "planContentDelta", "planFile", "agentFileChangeReport",
 }
+
+// Live reports whether the scenario runs through the real Claude CLI (it
+// has a model script) rather than the scripted fake.
+func (s *Scenario) Live() bool { return s.Model != nil }
 
 // RunProfiles returns the profiles the scenario runs with: Profiles, or all.
 func (s *Scenario) RunProfiles() []Profile {

@@ -1,0 +1,208 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/mockapi"
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// A scenario with a model script (scenario.Scenario.Live) runs through the
+// real Claude CLI. Its golden and its cassette are recorded together, live:
+// the adapter → the real CLI (Options.RealCLI, from make deps) → an
+// in-process mock model API (internal/mockapi) playing the scenario's
+// model script, under `airwire record --cli-lane --model-lane`. The
+// cassette is the CLI side of that run (internal/cassette). Every other run
+// replays the cassette: CLAUDE_CODE_EXECUTABLE runs `airwire fake-cli` with
+// EnvReplay, which plays the recorded CLI back to whatever adapter is under
+// test (fast, deterministic, no model).
+//
+// Both modes give the CLI the same environment apart from the model API's
+// address, which the transcript shows as <model-api>: an API key (so the
+// CLI and `auth status` report an API-key login, as every real run here
+// does), telemetry and non-essential traffic off.
+
+// EnvReplay names the cassette the fake CLI plays (internal/cassette).
+const EnvReplay = "AIRWIRE_FAKE_CLI_REPLAY"
+
+// CassetteExt is the file extension of a run's cassette, stored next to its
+// golden: goldens/<scenario>/<profile>.cassette.
+const CassetteExt = ".cassette"
+
+// ReplayModelAPI is the model API address a replayed CLI is given. Nothing
+// listens there: the cassette answers instead of the model.
+const ReplayModelAPI = "http://127.0.0.1:9"
+
+// TestAPIKey is the API key of live and replayed runs; the mock model API
+// accepts any key.
+const TestAPIKey = "sk-test"
+
+// CassetteFile is the cassette of a scenario's run with one profile under
+// the goldens directory dir.
+func CassetteFile(dir string, sc *scenario.Scenario, p scenario.Profile) string {
+	return filepath.Join(dir, GoldenName(sc, p)+CassetteExt)
+}
+
+// ErrNoCassette means a model scenario has no cassette to replay yet.
+var ErrNoCassette = errors.New("no cassette for this run: record it with `airwire conform --live --update` (or make rerecord)")
+
+// modelEnv is the environment every model-scenario run gives the adapter
+// (and so the CLI), for the API at base.
+func modelEnv(base string) []string {
+	return []string{
+		"ANTHROPIC_BASE_URL=" + base,
+		"ANTHROPIC_API_KEY=" + TestAPIKey,
+		"DISABLE_TELEMETRY=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	}
+}
+
+// layoutModel prepares the CLI of a model scenario: the real CLI and a
+// mock model API for a live run, the replaying fake CLI otherwise.
+func (d *driver) layoutModel() error {
+	if d.o.Live {
+		if d.o.RealCLI == "" {
+			return errors.New("a live run needs the real Claude CLI (Options.RealCLI; make deps installs it)")
+		}
+		log, err := os.Create(filepath.Join(d.p.Root, "mock-api.log"))
+		if err != nil {
+			return err
+		}
+		base, stop, err := mockapi.New(d.modelScript(), mockapi.WithLog(log)).Start("127.0.0.1:0")
+		if err != nil {
+			log.Close()
+			return fmt.Errorf("starting the mock model API: %w", err)
+		}
+		d.stopModel = func() error { defer log.Close(); return stop() }
+		d.modelBase = base
+		d.p.CLI = d.o.RealCLI
+	} else {
+		if _, err := os.Stat(d.o.Cassette); err != nil {
+			return fmt.Errorf("%w (%s)", ErrNoCassette, filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette))
+		}
+		d.modelBase = ReplayModelAPI
+		wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + " fake-cli \"$@\"\n"
+		if err := os.WriteFile(d.p.CLI, []byte(wrapper), 0o755); err != nil {
+			return err
+		}
+	}
+	u, err := url.Parse(d.modelBase)
+	if err != nil {
+		return err
+	}
+	d.p.ModelAPI = u.Host
+	return nil
+}
+
+// modelScript is the scenario's model script with the session title the
+// suite uses everywhere, unless the scenario names its own.
+func (d *driver) modelScript() *mockapi.Script {
+	s := *d.sc.Model
+	if s.Side.Title == "" {
+		s.Side.Title = DefaultTitle
+	}
+	return &s
+}
+
+// cliEnv is the CLI part of the adapter's environment.
+func (d *driver) cliEnv() []string {
+	env := []string{"CLAUDE_CODE_EXECUTABLE=" + d.p.CLI}
+	switch {
+	case !d.sc.Live():
+		return append(env,
+			fakecli.EnvScript+"="+filepath.Join(d.p.Root, "cli.json"),
+			fakecli.EnvLog+"="+filepath.Join(d.p.Root, "fake-cli.log"),
+			EnvPace+"="+max(d.o.Pace, 0).String())
+	case d.o.Live:
+		return append(env, modelEnv(d.modelBase)...)
+	default:
+		return append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
+	}
+}
+
+// WriteCassette stores the CLI side of a live run as file.
+func WriteCassette(res *Result, file string) error {
+	// Written by internal/cassette, which lands next; until then live
+	// recording writes the golden only.
+	return nil
+}
+
+// PostTurnWait bounds how long a model scenario's run waits, before it ends,
+// for the CLI's work after a turn (awaitPostTurn).
+const PostTurnWait = 5 * time.Second
+
+// awaitPostTurn waits until every stream-json CLI has finished the work the
+// real CLI does after a turn that succeeded: it runs its prompt-suggestion
+// agent (a SubagentStop hook callback to the adapter) and sends
+// prompt_suggestion, about 100 ms after the result. Whether the editor sees
+// the suggestion must not depend on how soon the run ends. The journal is
+// read as it grows (the recorder flushes whenever it is idle). The wait is
+// bounded: a CLI that sends no suggestion only slows the run.
+func (d *driver) awaitPostTurn(ctx context.Context) {
+	deadline := time.Now().Add(PostTurnWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if !awaitingSuggestion(readJournal(d.jpath)) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// readJournal reads the entries of a journal that is still being written,
+// up to its last whole entry.
+func readJournal(path string) []journal.Entry {
+	r, err := journal.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	var out []journal.Entry
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return out
+		}
+		out = append(out, e)
+	}
+}
+
+// awaitingSuggestion reports whether a CLI process's last result was a
+// success that no prompt_suggestion has followed yet.
+func awaitingSuggestion(entries []journal.Entry) bool {
+	pending := map[string]bool{}
+	for i := range entries {
+		e := &entries[i]
+		if e.Lane != journal.LaneCLI || e.Dir != journal.DirCLI || e.Kind != journal.KindMsg {
+			continue
+		}
+		var f struct {
+			Type    string `json:"type"`
+			Subtype string `json:"subtype"`
+			IsError bool   `json:"is_error"`
+		}
+		if json.Unmarshal(e.Msg, &f) != nil {
+			continue
+		}
+		switch f.Type {
+		case "result":
+			pending[e.Proc] = f.Subtype == "success" && !f.IsError
+		case "prompt_suggestion":
+			pending[e.Proc] = false
+		}
+	}
+	for _, p := range pending {
+		if p {
+			return true
+		}
+	}
+	return false
+}
