@@ -20,7 +20,8 @@ const MaxBodyBytes = 32 << 20
 // hook set with WithRequestHook and written by WithLog.
 type Request struct {
 	// Seq numbers requests from 1, in arrival order; the request-id header
-	// is req_mock_<Seq> and a message id msg_mock_<Seq>.
+	// is req_mock_<Seq>. Message ids name what answered: msg_mock_t<turn>_<attempt>
+	// for a turn (both from 1), msg_mock_<kind> for a side request.
 	Seq    int
 	Method string
 	Path   string
@@ -136,7 +137,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	u := lastUserMessage(req.Messages)
 	rec.Kind, rec.Model, rec.Stream, rec.MaxTokens, rec.LastUser = classify(&req, u), req.Model, req.Stream, req.MaxTokens, u.describe()
-	rep := reply{id: fmt.Sprintf("msg_mock_%d", rec.Seq), model: req.Model, stopReason: "end_turn"}
+	// Message ids name what answered, never the request count: the CLI's
+	// side requests (titles, suggestions, checks) come at times of their own.
+	rep := reply{id: "msg_mock_" + rec.Kind.String(), model: req.Model, stopReason: "end_turn"}
 	if rep.model == "" {
 		rep.model = "claude-mock"
 	}
@@ -152,8 +155,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 			rep.stopReason = "max_tokens"
 		}
 	default:
-		turn, apiErr, matched := s.pick(u)
+		turn, attempt, apiErr, matched := s.pick(u)
 		rec.Turn = turn
+		rep.id = fmt.Sprintf("msg_mock_t%d_%d", turn+1, attempt)
 		if !matched {
 			s.fail(w, rec, APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()})
 			return
@@ -181,7 +185,8 @@ func (s *Server) sideDefault() string { return textOrDefault(s.script.Side.Defau
 
 // pick finds the first turn whose When holds for u and counts the attempt.
 // It returns the scripted error due for this attempt, if any.
-func (s *Server) pick(u lastUser) (turn int, apiErr *APIError, matched bool) {
+// attempt counts the turn's matches from 1.
+func (s *Server) pick(u lastUser) (turn, attempt int, apiErr *APIError, matched bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, t := range s.script.Turns {
@@ -192,13 +197,13 @@ func (s *Server) pick(u lastUser) (turn int, apiErr *APIError, matched bool) {
 		s.attempts[i]++
 		switch {
 		case n < len(t.Errors):
-			return i, &t.Errors[n], true
+			return i, n + 1, &t.Errors[n], true
 		case t.RepeatErrors:
-			return i, &t.Errors[len(t.Errors)-1], true
+			return i, n + 1, &t.Errors[len(t.Errors)-1], true
 		}
-		return i, nil, true
+		return i, n + 1, nil, true
 	}
-	return -1, nil, false
+	return -1, 0, nil, false
 }
 
 // fail answers e in the API's error shape and reports it.

@@ -122,13 +122,14 @@ func TestTurnsAreChosenByContentWithSideRequestsBetween(t *testing.T) {
 		wantText string
 		wantStop string
 		wantKind Kind
+		wantID   string // the message id names what answered, never the request count
 	}{
-		{"title before the turn", title, `{"title":"Fix the build"}`, "end_turn", KindTitle},
-		{"main: text", mainBody(false, userText("Please List the files now")), "I'll look.", "tool_use", KindMain},
-		{"set_model check", check, "ok", "max_tokens", KindSide},
-		{"main: tool result", mainBody(false, toolResult("toolu_ls")), "There are two files.", "end_turn", KindMain},
-		{"suggestion", suggestion, "run the tests", "end_turn", KindSuggestion},
-		{"main: same text again", mainBody(false, userText("List the files")), "I'll look.", "tool_use", KindMain},
+		{"title before the turn", title, `{"title":"Fix the build"}`, "end_turn", KindTitle, "msg_mock_title"},
+		{"main: text", mainBody(false, userText("Please List the files now")), "I'll look.", "tool_use", KindMain, "msg_mock_t1_1"},
+		{"set_model check", check, "ok", "max_tokens", KindSide, "msg_mock_side"},
+		{"main: tool result", mainBody(false, toolResult("toolu_ls")), "There are two files.", "end_turn", KindMain, "msg_mock_t2_1"},
+		{"suggestion", suggestion, "run the tests", "end_turn", KindSuggestion, "msg_mock_suggestion"},
+		{"main: same text again", mainBody(false, userText("List the files")), "I'll look.", "tool_use", KindMain, "msg_mock_t1_2"},
 	}
 	for i, st := range steps {
 		status, m, h := ask(t, base, st.body)
@@ -138,7 +139,7 @@ func TestTurnsAreChosenByContentWithSideRequestsBetween(t *testing.T) {
 		if got := seen()[i]; got.Kind != st.wantKind {
 			t.Errorf("%s: kind %v, want %v", st.name, got.Kind, st.wantKind)
 		}
-		if h.Get("request-id") != fmt.Sprintf("req_mock_%d", i+1) || m["id"] != fmt.Sprintf("msg_mock_%d", i+1) {
+		if h.Get("request-id") != fmt.Sprintf("req_mock_%d", i+1) || m["id"] != st.wantID {
 			t.Errorf("%s: ids %q %v", st.name, h.Get("request-id"), m["id"])
 		}
 	}
