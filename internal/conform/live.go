@@ -104,11 +104,28 @@ func (d *driver) layoutModel() error {
 }
 
 // modelScript is the scenario's model script with the session title the
-// suite uses everywhere, unless the scenario names its own.
+// suite uses everywhere (unless the scenario names its own), and the run's
+// {{cwd}} and {{home}} filled into every text and tool input, so that a
+// model can name the files of the run's workspace.
 func (d *driver) modelScript() *mockapi.Script {
 	s := *d.sc.Model
 	if s.Side.Title == "" {
 		s.Side.Title = DefaultTitle
+	}
+	vars := map[string]string{"cwd": d.p.Cwd, "home": d.p.Home}
+	s.Turns = make([]mockapi.Turn, len(d.sc.Model.Turns))
+	for i, t := range d.sc.Model.Turns {
+		t.Reply = append([]mockapi.Block(nil), t.Reply...)
+		for j, b := range t.Reply {
+			b.Text = scenario.ExpandString(b.Text, vars)
+			if b.ToolUse != nil {
+				tu := *b.ToolUse
+				tu.Input, _ = scenario.Expand(tu.Input, vars).(map[string]any)
+				b.ToolUse = &tu
+			}
+			t.Reply[j] = b
+		}
+		s.Turns[i] = t
 	}
 	return &s
 }
