@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,7 +54,7 @@ type cliRun struct {
 // startCLI starts the real CLI against baseURL in fresh HOME and config
 // directories. The process group is killed when the test ends, whatever
 // happens.
-func startCLI(t *testing.T, baseURL string) *cliRun {
+func startCLI(t *testing.T, baseURL string, env ...string) *cliRun {
 	t.Helper()
 	bin := referenceCLI(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -64,6 +66,7 @@ func startCLI(t *testing.T, baseURL string) *cliRun {
 		"ANTHROPIC_BASE_URL=" + baseURL, "ANTHROPIC_API_KEY=sk-test", "DISABLE_TELEMETRY=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_MAX_RETRIES=0",
 	}
+	cmd.Env = append(cmd.Env, env...) // a later KEY= wins
 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -243,5 +246,46 @@ side:
 	}
 	if kinds[KindMain] != 2 || kinds[KindSuggestion] != 1 || kinds[KindTitle] != 1 {
 		t.Errorf("request kinds: %v", kinds)
+	}
+}
+
+func TestRealCLIToolTurnAndRetry(t *testing.T) {
+	base, seen := startServer(t, `
+turns:
+  - when: {text: "Run echo"}
+    errors: [{status: 529}]
+    reply:
+      - text: "I'll run it."
+      - toolUse: {id: toolu_echo, name: Bash, input: {command: "echo mock-api-ran", description: "Say it"}}
+  - when: {toolResult: toolu_echo}
+    reply: [{text: "It printed the words."}]
+`)
+	r := startCLI(t, base, "CLAUDE_CODE_MAX_RETRIES=1")
+	r.send(map[string]any{"type": "control_request", "request_id": "init_1", "request": map[string]any{"subtype": "initialize", "hooks": map[string]any{}}})
+	r.waitFor("the initialize response", func(m map[string]any) bool { return m["type"] == "control_response" })
+	r.user("Run echo please.")
+	// echo may run without a permission request; answer one if it comes.
+	ran := false
+	res := r.waitFor("the result", func(m map[string]any) bool {
+		if b, _ := json.Marshal(m); m["type"] == "user" && strings.Contains(string(b), "mock-api-ran") {
+			ran = true // the tool result: Bash ran the input streamed as input_json_delta
+		}
+		if req, _ := m["request"].(map[string]any); m["type"] == "control_request" && req["subtype"] == "can_use_tool" {
+			r.send(map[string]any{"type": "control_response", "response": map[string]any{"subtype": "success", "request_id": m["request_id"],
+				"response": map[string]any{"behavior": "allow", "updatedInput": req["input"], "toolUseID": req["tool_use_id"]}}})
+		}
+		return m["type"] == "result"
+	})
+	if res["is_error"] != false || res["result"] != "It printed the words." || !ran {
+		t.Errorf("result: %v; tool ran: %v", res, ran)
+	}
+	var got []string
+	for _, q := range seen() {
+		if q.Kind == KindMain {
+			got = append(got, fmt.Sprintf("turn %d %d", q.Turn, q.Status))
+		}
+	}
+	if want := []string{"turn 0 529", "turn 0 200", "turn 1 200"}; !slices.Equal(got, want) {
+		t.Errorf("main requests: got %v, want %v", got, want)
 	}
 }

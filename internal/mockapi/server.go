@@ -229,7 +229,7 @@ func (s *Server) report(rec Request, detail string) {
 		line += " " + rec.ErrorType
 	}
 	if detail != "" {
-		line += ": " + detail
+		line += ": " + strings.TrimPrefix(detail, "mock-api: ")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
