@@ -47,9 +47,10 @@ type Server struct {
 	hook   func(Request)
 	log    io.Writer
 
-	mu       sync.Mutex
-	seq      int
-	attempts []int // per turn: matching requests so far
+	mu        sync.Mutex
+	seq       int
+	attempts  []int // per turn: matching requests so far
+	unmatched []Request
 }
 
 // Option configures a Server.
@@ -156,6 +157,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		rec.Turn = turn
 		if !matched {
 			s.fail(w, rec, APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()})
+			s.mu.Lock()
+			s.unmatched = append(s.unmatched, *rec)
+			s.mu.Unlock()
 			return
 		}
 		if apiErr != nil {
@@ -175,6 +179,15 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	w.Header().Set("cache-control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	writeStream(w, r.Context().Done(), rep)
+}
+
+// Unmatched returns the main-loop requests that no turn matched so far (each
+// was answered 400). A conformance run should fail when it is not empty: the
+// scenario's model script does not cover what the agent sent.
+func (s *Server) Unmatched() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.unmatched...)
 }
 
 func (s *Server) sideDefault() string { return textOrDefault(s.script.Side.Default, "ok") }
