@@ -156,10 +156,12 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		turn, apiErr, matched := s.pick(u)
 		rec.Turn = turn
 		if !matched {
-			s.fail(w, rec, APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()})
+			e := APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()}.withDefaults()
+			rec.Status, rec.ErrorType = e.Status, e.Type
 			s.mu.Lock()
-			s.unmatched = append(s.unmatched, *rec)
+			s.unmatched = append(s.unmatched, *rec) // before the answer, so a caller that got it sees it here
 			s.mu.Unlock()
+			s.fail(w, rec, e)
 			return
 		}
 		if apiErr != nil {
