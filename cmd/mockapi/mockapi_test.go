@@ -16,6 +16,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/mockapi"
 )
 
 func TestNewCmdMockAPI(t *testing.T) {
@@ -142,5 +143,24 @@ func TestRunMockAPIBadScript(t *testing.T) {
 	err := runMockAPI(context.Background(), opts)
 	if err == nil || !strings.Contains(err.Error(), "bad.yaml") || !strings.Contains(err.Error(), "txt") {
 		t.Errorf("got %v, want an error naming the file and the unknown key", err)
+	}
+}
+
+// TestHelpExampleParses keeps the script in --help valid.
+func TestHelpExampleParses(t *testing.T) {
+	f := factory.New("test", factory.WithEnv(nil))
+	ex := NewCmdMockAPI(f, nil).Example
+	_, rest, ok := strings.Cut(ex, "# script.yaml\n")
+	script, _, ok2 := strings.Cut(rest, "\n\n")
+	if !ok || !ok2 {
+		t.Fatalf("no script in the example:\n%s", ex)
+	}
+	var lines []string
+	for _, l := range strings.Split(script, "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "  "))
+	}
+	s, err := mockapi.ParseFile([]byte(strings.Join(lines, "\n")))
+	if err != nil || len(s.Turns) != 3 || s.Side.Title != "Fix the build" {
+		t.Errorf("example script: %+v, %v", s, err)
 	}
 }
