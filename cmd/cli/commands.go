@@ -8,6 +8,7 @@ import (
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
+	"github.com/airwire/airwire/cmd/mockapi"
 	"github.com/airwire/airwire/cmd/record"
 	"github.com/airwire/airwire/cmd/validate"
 )
@@ -20,4 +21,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return conform.NewCmdConform(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) })
 }

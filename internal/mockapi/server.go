@@ -48,9 +48,10 @@ type Server struct {
 	hook   func(Request)
 	log    io.Writer
 
-	mu       sync.Mutex
-	seq      int
-	attempts []int // per turn: matching requests so far
+	mu        sync.Mutex
+	seq       int
+	attempts  []int // per turn: matching requests so far
+	unmatched []Request
 }
 
 // Option configures a Server.
@@ -159,7 +160,12 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		rec.Turn = turn
 		rep.id = fmt.Sprintf("msg_mock_t%d_%d", turn+1, attempt)
 		if !matched {
-			s.fail(w, rec, APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()})
+			e := APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()}.withDefaults()
+			rec.Status, rec.ErrorType = e.Status, e.Type
+			s.mu.Lock()
+			s.unmatched = append(s.unmatched, *rec) // before the answer, so a caller that got it sees it here
+			s.mu.Unlock()
+			s.fail(w, rec, e)
 			return
 		}
 		if apiErr != nil {
@@ -179,6 +185,15 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	w.Header().Set("cache-control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	writeStream(w, r.Context().Done(), rep)
+}
+
+// Unmatched returns the main-loop requests that no turn matched so far (each
+// was answered 400). A conformance run should fail when it is not empty: the
+// scenario's model script does not cover what the agent sent.
+func (s *Server) Unmatched() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.unmatched...)
 }
 
 func (s *Server) sideDefault() string { return textOrDefault(s.script.Side.Default, "ok") }
@@ -234,7 +249,7 @@ func (s *Server) report(rec Request, detail string) {
 		line += " " + rec.ErrorType
 	}
 	if detail != "" {
-		line += ": " + detail
+		line += ": " + strings.TrimPrefix(detail, "mock-api: ")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -149,13 +149,25 @@ func TestTurnsAreChosenByContentWithSideRequestsBetween(t *testing.T) {
 }
 
 func TestUnmatchedRequestIs400NamingTheMessage(t *testing.T) {
-	base, _ := startServer(t, routingScript)
+	script, _ := ParseYAML([]byte(routingScript))
+	srv := New(script)
+	base, closeFn, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	if status, _, _ := ask(t, base, mainBody(false, userText("List the files"))); status != 200 || len(srv.Unmatched()) != 0 {
+		t.Fatalf("a matched request: %d, unmatched %v", status, srv.Unmatched())
+	}
 	long := "Something else " + strings.Repeat("x", 300)
 	status, m, _ := ask(t, base, mainBody(false, userText(long)))
 	typ, msg := errorOf(m)
 	want := "mock-api: no turn matches the last user message: " + long[:200]
 	if status != 400 || typ != "invalid_request_error" || msg != want || m["type"] != "error" {
 		t.Errorf("got %d %v", status, m)
+	}
+	if u := srv.Unmatched(); len(u) != 1 || u[0].Seq != 2 || u[0].Status != 400 {
+		t.Errorf("Unmatched: %+v", u)
 	}
 }
 
