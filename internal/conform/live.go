@@ -77,7 +77,8 @@ func (d *driver) layoutModel() error {
 		if err != nil {
 			return err
 		}
-		base, stop, err := mockapi.New(d.modelScript(), mockapi.WithLog(log)).Start("127.0.0.1:0")
+		d.model = mockapi.New(d.modelScript(), mockapi.WithLog(log))
+		base, stop, err := d.model.Start("127.0.0.1:0")
 		if err != nil {
 			log.Close()
 			return fmt.Errorf("starting the mock model API: %w", err)
@@ -151,6 +152,20 @@ func WriteCassette(res *Result, file string) error {
 	// Written by internal/cassette, which lands next; until then live
 	// recording writes the golden only.
 	return nil
+}
+
+// modelProblems lists the model requests of a live run that the scenario's
+// model script did not answer: the scenario is wrong, whatever the
+// transcript shows.
+func (d *driver) modelProblems() []string {
+	if d.model == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range d.model.Unmatched() {
+		out = append(out, fmt.Sprintf("the model script has no turn for model request #%d (last user message: %q)", r.Seq, r.LastUser))
+	}
+	return out
 }
 
 // PostTurnWait bounds how long a model scenario's run waits, before it ends,

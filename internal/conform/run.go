@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/mockapi"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -184,6 +185,7 @@ type driver struct {
 	// modelBase is the model API URL of a model scenario's CLI; stopModel
 	// stops the mock model API of a live run.
 	modelBase string
+	model     *mockapi.Server
 	stopModel func() error
 	// jpath is the run's journal.
 	jpath string
@@ -368,6 +370,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.c.mu.Lock()
 	probs := append([]string(nil), d.c.problems...)
 	d.c.mu.Unlock()
+	probs = append(probs, d.modelProblems()...)
 	if len(probs) > 0 {
 		return res, errors.New(strings.Join(probs, "; "))
 	}
