@@ -205,7 +205,7 @@ var _ = Describe("the model-lane proxy", func() {
 				e := m[3+i]
 				Expect(string(e.Msg)).To(Equal(fmt.Sprintf(`{"type":"content_block_delta","n":%d}`, i)))
 				if i > 0 {
-					Expect(e.TNs - m[2+i].TNs).To(BeNumerically(">=", int64(gap)*8/10), "event times not kept")
+					Expect(e.TNs-m[2+i].TNs).To(BeNumerically(">=", int64(gap)*8/10), "event times not kept")
 				}
 			}
 			Expect(m[8].Bytes).To(Equal(len(want.String())))
@@ -278,6 +278,42 @@ var _ = Describe("the model-lane proxy", func() {
 		Expect(bodies[2].Bytes).To(Equal(len(big)))
 		Expect(len(bodies[2].TextOf())).To(BeNumerically("<=", 256))
 		Expect(bodies[3].Dir).To(Equal(journal.DirModel))
+	}, NodeTimeout(20*time.Second))
+
+	It("streams a content-encoded response through as it arrives, journaled as sent", func(ctx SpecContext) {
+		parts := [][]byte{[]byte("\x1f\x8b\x08\x00first-part"), []byte("second-part\xff")}
+		rig := newModelRig(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Content-Encoding", "gzip")
+			for _, p := range parts {
+				_, _ = w.Write(p)
+				w.(http.Flusher).Flush()
+				time.Sleep(300 * time.Millisecond)
+			}
+		}, true)
+		req, _ := http.NewRequestWithContext(ctx, "POST", rig.mp.URL()+"/"+rig.proc+"/v1/messages", strings.NewReader("{}"))
+		req.Header.Set("Accept-Encoding", "gzip") // so the client does not decode either
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		first := make([]byte, len(parts[0]))
+		start := time.Now()
+		_, err = io.ReadFull(resp.Body, first)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(time.Since(start)).To(BeNumerically("<", 250*time.Millisecond), "the first part waited for the body's end")
+		rest, err := io.ReadAll(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(append(first, rest...)).To(Equal(bytes.Join(parts, nil)))
+		entries, _ := rig.finish()
+		var got []byte
+		for _, e := range modelEntries(entries) {
+			if e.Reason == journal.ReasonBodyEncoded {
+				Expect(e.Kind).To(Equal(journal.KindNonJSON))
+				got = append(got, e.B64...)
+				got = append(got, e.TextOf()...)
+			}
+		}
+		Expect(got).To(Equal(bytes.Join(parts, nil)))
 	}, NodeTimeout(20*time.Second))
 
 	It("answers 404 to a path that names no CLI process", func(ctx SpecContext) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -38,14 +39,17 @@ func (m *ModelProxy) respond(ctx context.Context, w http.ResponseWriter, x *exch
 	}
 	w.WriteHeader(resp.StatusCode)
 	var end *endError
-	if isSSE(resp.Header) {
+	switch {
+	case isSSE(resp.Header):
 		end = m.streamSSE(w, x, resp.Body)
-	} else {
+	case encoded(resp.Header):
+		end = m.streamEncoded(w, x, resp.Body)
+	default:
 		end = m.copyBody(w, x, resp)
 	}
 	switch {
 	case end == nil:
-		m.end(x, journal.ReasonComplete, "")
+		m.end(x, journal.ReasonComplete, fmt.Sprintf("complete: %d response body bytes", x.bytes))
 	case end.fromCLI || ctx.Err() != nil || errors.Is(end.err, context.Canceled):
 		m.end(x, journal.ReasonCancelled, "the CLI closed the connection: "+end.err.Error())
 	default:
@@ -81,6 +85,30 @@ func (m *ModelProxy) copyBody(w http.ResponseWriter, x *exchange, resp *http.Res
 		n, err := resp.Body.Read(buf)
 		if end := m.forward(w, x, buf[:n]); end != nil {
 			return end
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &endError{err: err}
+		}
+	}
+}
+
+// streamEncoded forwards a content-encoded body (gzip, br, …) as it
+// arrives, each read journaled as sent (one non_json entry per read, before
+// it is forwarded): it may be a compressed event stream.
+func (m *ModelProxy) streamEncoded(w http.ResponseWriter, x *exchange, body io.Reader) *endError {
+	buf := make([]byte, sseRead)
+	for {
+		n, err := body.Read(buf)
+		if n > 0 {
+			e := x.entry(journal.KindNonJSON, journal.DirModel)
+			e.Reason, e.Bytes = journal.ReasonBodyEncoded, n
+			m.r.model(e, itemModelEvent, buf[:n])
+			if end := m.forward(w, x, buf[:n]); end != nil {
+				return end
+			}
 		}
 		if err == io.EOF {
 			return nil
