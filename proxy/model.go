@@ -246,20 +246,21 @@ func apiError(w http.ResponseWriter, status int, msg string) {
 	_, _ = w.Write(b)
 }
 
-// journalHeaders is h as a JSON object, credential values replaced.
-func journalHeaders(h http.Header) map[string][]string {
-	out := make(map[string][]string, len(h))
+// journalHeaders is h as a JSON object, credential values replaced; n
+// counts the replaced values.
+func journalHeaders(h http.Header) (out map[string][]string, n int) {
+	out = make(map[string][]string, len(h))
 	for k, v := range h {
 		if credentialHeaders[http.CanonicalHeaderKey(k)] {
 			r := make([]string, len(v))
 			for i := range r {
 				r[i] = RedactedHeader
 			}
-			v = r
+			v, n = r, n+len(r)
 		}
 		out[k] = v
 	}
-	return out
+	return out, n
 }
 
 // journalRequest queues the request head and its body (if any).
@@ -268,12 +269,15 @@ func (m *ModelProxy) journalRequest(x *exchange, req *http.Request, rest string,
 	if req.URL.RawQuery != "" {
 		path += "?" + req.URL.RawQuery
 	}
+	hdr, n := journalHeaders(req.Header)
 	head := marshalPlain(struct {
 		Method  string              `json:"method"`
 		Path    string              `json:"path"`
 		Headers map[string][]string `json:"headers"`
-	}{req.Method, path, journalHeaders(req.Header)})
-	m.r.model(x.entry(journal.KindMsg, journal.DirCLI), itemModelHead, head)
+	}{req.Method, path, hdr})
+	e := x.entry(journal.KindMsg, journal.DirCLI)
+	e.Redacted = n
+	m.r.model(e, itemModelHead, head)
 	if len(body) == 0 && whole {
 		return
 	}

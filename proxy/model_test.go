@@ -199,6 +199,7 @@ var _ = Describe("the model-lane proxy", func() {
 			Expect(head.Path).To(Equal("/v1/messages?beta=true"))
 			Expect(head.Headers["X-Api-Key"]).To(Equal([]string{proxy.RedactedHeader}))
 			Expect(head.Headers["Authorization"]).To(Equal([]string{proxy.RedactedHeader}))
+			Expect(m[0].Redacted).To(BeNumerically(">=", 2))
 			Expect(string(m[1].Msg)).To(Equal(string(body)), "the request body is journaled verbatim")
 			Expect(string(m[2].Msg)).To(ContainSubstring(`"status":200`))
 			for i := 0; i < events; i++ {

@@ -29,11 +29,14 @@ type endError struct {
 func (m *ModelProxy) respond(ctx context.Context, w http.ResponseWriter, x *exchange, resp *http.Response) {
 	h := resp.Header.Clone()
 	removeHop(h)
+	hdr, n := journalHeaders(h)
 	head := marshalPlain(struct {
 		Status  int                 `json:"status"`
 		Headers map[string][]string `json:"headers"`
-	}{resp.StatusCode, journalHeaders(h)})
-	m.r.model(x.entry(journal.KindMsg, journal.DirModel), itemModelHead, head)
+	}{resp.StatusCode, hdr})
+	e := x.entry(journal.KindMsg, journal.DirModel)
+	e.Redacted = n
+	m.r.model(e, itemModelHead, head)
 	for k, v := range h {
 		w.Header()[k] = v
 	}
