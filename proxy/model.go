@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -92,7 +93,8 @@ func ListenModel(r *Recorder, upstream string, opts ...ModelOption) (*ModelProxy
 	if err != nil {
 		return nil, err
 	}
-	m.srv = &http.Server{Handler: m, ReadHeaderTimeout: 30 * time.Second, ErrorLog: nil}
+	// The server's own complaints must not reach the editor through our stderr.
+	m.srv = &http.Server{Handler: m, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = m.srv.Serve(m.ln) }()
 	return m, nil
 }
