@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -144,6 +145,28 @@ func modelEntries(entries []journal.Entry) []journal.Entry {
 	}
 	return out
 }
+
+var _ = Describe("airwire record --model-lane", func() {
+	It("points only the CLI child's ANTHROPIC_BASE_URL at the proxy, under its process name", func() {
+		dir := GinkgoT().TempDir()
+		cli := filepath.Join(dir, "fake-claude")
+		Expect(os.WriteFile(cli, []byte("#!/bin/sh\necho \"cli: base=$ANTHROPIC_BASE_URL proxy=${AIRWIRE_MODEL_PROXY:-unset}\" >&2\n"), 0o755)).To(Succeed())
+		cmd := exec.Command(bins.Airwire, "record", "-q", "--cli-lane", "--model-lane", "--journal", filepath.Join(dir, "j.jsonl"),
+			"--", bins.Agent, "env-spawn", "--output-format", "stream-json")
+		cmd.Env = append(os.Environ(), "CLAUDE_CODE_EXECUTABLE="+cli, "ANTHROPIC_BASE_URL=http://127.0.0.1:9/upstream")
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(string(out)).To(ContainSubstring("agent: base=http://127.0.0.1:9/upstream\n"), "the agent's environment must stay as it was")
+		Expect(string(out)).To(MatchRegexp(`cli: base=http://127\.0\.0\.1:\d+/cli-1 proxy=unset\n`))
+	})
+
+	It("refuses --model-lane without --cli-lane with a usage error", func() {
+		out, err := exec.Command(bins.Airwire, "record", "--model-lane", "--", bins.Agent, "echo").CombinedOutput()
+		Expect(err).To(HaveOccurred())
+		Expect(err.(*exec.ExitError).ExitCode()).To(Equal(2))
+		Expect(string(out)).To(ContainSubstring("--model-lane needs --cli-lane"))
+	})
+})
 
 var _ = Describe("the model-lane proxy", func() {
 	DescribeTable("streams SSE event by event, byte for byte, journaled in order with credentials never on disk",
