@@ -141,7 +141,7 @@ func (m *ModelProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer m.active.Done()
-	proc, rest, ok := splitProc(req.URL.Path)
+	proc, rest, ok := splitProc(req.URL.EscapedPath())
 	if ok {
 		ok = m.r.awaitSpawn(proc, spawnWait)
 	}
@@ -177,7 +177,8 @@ func (m *ModelProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	m.respond(req.Context(), w, x, resp)
 }
 
-// splitProc cuts "/cli-3/v1/messages" into "cli-3" and "/v1/messages".
+// splitProc cuts "/cli-3/v1/messages" into "cli-3" and "/v1/messages"
+// (the path as sent, escapes kept).
 func splitProc(path string) (proc, rest string, ok bool) {
 	p, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
 	n, found := strings.CutPrefix(p, "cli-")
@@ -206,15 +207,17 @@ func readCapped(r io.Reader, max int) ([]byte, bool, error) {
 // hop-by-hop) and body bytes, path rest under the upstream's base path.
 func (m *ModelProxy) outgoing(req *http.Request, rest string, body []byte, whole bool) (*http.Request, error) {
 	u := *m.upstream
-	u.Path = strings.TrimSuffix(u.Path, "/") + rest
-	u.RawPath = ""
-	u.RawQuery = req.URL.RawQuery
+	u.RawQuery, u.Fragment = "", ""
+	target := strings.TrimSuffix(u.String(), "/") + rest
+	if req.URL.RawQuery != "" {
+		target += "?" + req.URL.RawQuery
+	}
 	var rd io.Reader = bytes.NewReader(body)
 	size := int64(len(body))
 	if !whole {
 		rd, size = io.MultiReader(rd, req.Body), req.ContentLength
 	}
-	out, err := http.NewRequestWithContext(req.Context(), req.Method, u.String(), rd)
+	out, err := http.NewRequestWithContext(req.Context(), req.Method, target, rd)
 	if err != nil {
 		return nil, err
 	}

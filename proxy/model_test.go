@@ -181,7 +181,7 @@ var _ = Describe("the model-lane proxy", func() {
 			}, redactOn)
 			body := []byte(`{"model":"claude-test","stream":true,"messages":[{"role":"user","content":"héllo"}]}`)
 			start := time.Now()
-			resp := rig.post(ctx, "/v1/messages?beta=true", body)
+			resp := rig.post(ctx, "/v1/messages?beta=true&x=%2F", body)
 			defer resp.Body.Close()
 			Expect(resp.StatusCode).To(Equal(200))
 			Expect(resp.Header.Get("Request-Id")).To(Equal("req_1"))
@@ -197,7 +197,7 @@ var _ = Describe("the model-lane proxy", func() {
 			Expect(at[0].Sub(start)).To(BeNumerically("<", gap*2), "the first event waited for the stream")
 			Expect(at[events-1].Sub(at[0])).To(BeNumerically(">=", gap*(events-1)*8/10), "events arrived bunched")
 			Expect(gotKey).To(Equal(modelKey), "the credential must be forwarded unchanged")
-			Expect(gotPath).To(Equal("/v1/messages?beta=true"), "the cli-N prefix must be stripped")
+			Expect(gotPath).To(Equal("/v1/messages?beta=true&x=%2F"), "the cli-N prefix must be stripped, the rest kept as sent")
 			Expect(gotBody).To(Equal(string(body)))
 
 			entries, raw := rig.finish()
@@ -219,7 +219,7 @@ var _ = Describe("the model-lane proxy", func() {
 				Headers      map[string][]string
 			}
 			Expect(json.Unmarshal(m[0].Msg, &head)).To(Succeed())
-			Expect(head.Path).To(Equal("/v1/messages?beta=true"))
+			Expect(head.Path).To(Equal("/v1/messages?beta=true&x=%2F"))
 			Expect(head.Headers["X-Api-Key"]).To(Equal([]string{proxy.RedactedHeader}))
 			Expect(head.Headers["Authorization"]).To(Equal([]string{proxy.RedactedHeader}))
 			Expect(m[0].Redacted).To(BeNumerically(">=", 2))
