@@ -16,5 +16,7 @@
 //
 // Lanes: client is editor ↔ agent; cli is agent ↔ Claude Code CLI, recorded
 // by the CLI shim (shim.go) that `airwire record --cli-lane` installs through
-// CLAUDE_CODE_EXECUTABLE.
+// CLAUDE_CODE_EXECUTABLE; model is CLI ↔ model API (HTTP), recorded by the
+// loopback reverse proxy of `airwire record --model-lane` (model.go), which
+// each CLI reaches through the ANTHROPIC_BASE_URL its shim sets.
 package proxy

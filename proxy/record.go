@@ -33,6 +33,11 @@ type RecordOptions struct {
 	// ShimArgv runs airwire's CLI shim: the airwire binary and its hidden
 	// subcommand. Needed with CLILane.
 	ShimArgv []string
+	// ModelLane also records CLI ↔ model API traffic through a loopback
+	// reverse proxy (ModelProxy) that each CLI reaches through the shim's
+	// ANTHROPIC_BASE_URL. Needs CLILane. The upstream is Env's
+	// ANTHROPIC_BASE_URL, else DefaultModelUpstream.
+	ModelLane bool
 	// Redact replaces secrets before anything is written (default on in the command).
 	Redact bool
 	// Version is written in the journal header.
@@ -59,6 +64,9 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	if len(opts.Argv) == 0 {
 		return RecordResult{}, fmt.Errorf("no agent command")
 	}
+	if opts.ModelLane && !opts.CLILane {
+		return RecordResult{}, fmt.Errorf("the model lane needs the CLI lane: its CLIs reach the proxy through the CLI shim")
+	}
 	catchSIGPIPE()
 	becomeSubreaper()
 	if opts.CLIGrace == 0 {
@@ -83,25 +91,19 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	}
 	rec := NewRecorder(w, WithRedactor(red))
 
-	var shim *ShimListener
-	if opts.CLILane {
-		shim, err = ListenShim(rec)
-		if err == nil {
-			env, err = shimEnv(shim, env, opts.ShimArgv)
-		}
-		if err != nil {
-			rec.Close()
-			w.Close()
-			if shim != nil {
-				shim.Close(0)
-			}
-			return RecordResult{}, fmt.Errorf("--cli-lane: %w", err)
-		}
+	shim, model, env, err := startLanes(rec, opts, env)
+	if err != nil {
+		rec.Close()
+		w.Close()
+		return RecordResult{}, err
 	}
 
 	res, runErr := runAgent(ctx, rec, opts, env)
 	if shim != nil {
 		shim.Close(opts.CLIGrace)
+	}
+	if model != nil {
+		model.Close() // after the CLIs: nothing is left to send requests
 	}
 	reapOrphans(time.Second)
 	rec.Close()
@@ -110,6 +112,42 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 		runErr = cerr
 	}
 	return res, runErr
+}
+
+// startLanes starts the CLI shim's listener and the model-lane proxy, as
+// asked, and returns the agent's environment with the shim installed.
+func startLanes(rec *Recorder, opts RecordOptions, env []string) (*ShimListener, *ModelProxy, []string, error) {
+	if !opts.CLILane {
+		return nil, nil, env, nil
+	}
+	var model *ModelProxy
+	if opts.ModelLane {
+		upstream, _ := envLookup(env, EnvAnthropicBaseURL)
+		if upstream == "" {
+			upstream = DefaultModelUpstream
+		}
+		var err error
+		if model, err = ListenModel(rec, upstream); err != nil {
+			return nil, nil, nil, fmt.Errorf("--model-lane: %w", err)
+		}
+	}
+	shim, err := ListenShim(rec)
+	if err == nil {
+		env, err = shimEnv(shim, env, opts.ShimArgv)
+	}
+	if err == nil && model != nil {
+		env = append(env, EnvModelProxy+"="+model.URL())
+	}
+	if err != nil {
+		if shim != nil {
+			shim.Close(0)
+		}
+		if model != nil {
+			model.Close()
+		}
+		return nil, nil, nil, fmt.Errorf("--cli-lane: %w", err)
+	}
+	return shim, model, env, nil
 }
 
 // shimEnv installs the CLI shim: a small executable script in the shim's
@@ -139,7 +177,7 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 	out := make([]string, 0, len(env)+4)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == EnvClaudeExecutable || k == EnvShimSocket || k == EnvRealCLI || k == EnvOrigExecutable {
+		if k == EnvClaudeExecutable || k == EnvShimSocket || k == EnvRealCLI || k == EnvOrigExecutable || k == EnvModelProxy {
 			continue
 		}
 		out = append(out, kv)

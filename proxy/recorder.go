@@ -35,6 +35,9 @@ type Recorder struct {
 	closed  bool
 	procs   int
 	onCLI   sync.Once
+	// spawned holds, per CLI process name, a channel closed once its spawn
+	// entry is queued (model-lane requests wait for it).
+	spawned map[string]chan struct{}
 }
 
 type itemKind uint8
@@ -45,6 +48,10 @@ const (
 	itemEntry // a prepared entry (spawn, exit, note)
 	itemSync  // a barrier: close ack when everything before it is written
 	itemStop  // the last item: Close
+	// Model-lane entries; entry.Msg holds the raw bytes to finish (model.go).
+	itemModelHead  // msg or note as prepared: only redacted
+	itemModelBody  // an HTTP body
+	itemModelEvent // an SSE event block
 )
 
 type item struct {
@@ -138,7 +145,12 @@ func (r *Recorder) NextProc() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.procs++
-	return fmt.Sprintf("cli-%d", r.procs)
+	p := fmt.Sprintf("cli-%d", r.procs)
+	if r.spawned == nil {
+		r.spawned = map[string]chan struct{}{}
+	}
+	r.spawned[p] = make(chan struct{})
+	return p
 }
 
 // Buffer takes a free chunk buffer of s, waiting while all are queued (this
@@ -204,6 +216,9 @@ func (r *Recorder) Event(e journal.Entry) {
 		e.Argv, e.Redacted = r.red.Argv(e.Argv)
 	}
 	r.send(item{kind: itemEntry, entry: &e})
+	if e.Kind == journal.KindSpawn && e.Lane == journal.LaneCLI {
+		r.markSpawned(e.Proc)
+	}
 }
 
 // Sync waits until everything queued before it is written to the journal file.
@@ -246,6 +261,9 @@ func (r *Recorder) loop() {
 				argv := it.entry.Argv
 				r.onCLI.Do(func() { _ = r.w.SetCLICmd(argv) })
 			}
+		case itemModelHead, itemModelBody, itemModelEvent:
+			r.finishModel(it.kind, it.entry)
+			_ = r.w.AppendBuffered(it.entry)
 		case itemSync:
 			_ = r.w.Flush()
 			close(it.ack)
@@ -450,10 +468,12 @@ func (s *Stream) describe(e *journal.Entry, m *jsonrpc.Message) {
 }
 
 // setText stores b as text (redacted) or, when it is not UTF-8, as b64.
-func (s *Stream) setText(e *journal.Entry, b []byte) {
-	if s.r.red != nil {
+func (s *Stream) setText(e *journal.Entry, b []byte) { s.r.setText(e, b) }
+
+func (r *Recorder) setText(e *journal.Entry, b []byte) {
+	if r.red != nil {
 		var n int
-		b, n = s.r.red.Text(b)
+		b, n = r.red.Text(b)
 		e.Redacted += n
 	}
 	if utf8.Valid(b) {

@@ -30,22 +30,50 @@ func envLookup(env []string, k string) (string, bool) {
 }
 
 // shimChildEnv gives the real CLI the environment the agent meant for it:
-// airwire's variables removed and CLAUDE_CODE_EXECUTABLE restored.
-func shimChildEnv(env []string) []string {
+// airwire's variables removed and CLAUDE_CODE_EXECUTABLE restored. With a
+// model-lane URL, ANTHROPIC_BASE_URL points at it instead.
+func shimChildEnv(env []string, modelURL string) []string {
 	orig, hadOrig := envLookup(env, EnvOrigExecutable)
-	out := make([]string, 0, len(env))
+	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case EnvShimSocket, EnvRealCLI, EnvOrigExecutable, EnvClaudeExecutable:
+		case EnvShimSocket, EnvRealCLI, EnvOrigExecutable, EnvClaudeExecutable, EnvModelProxy:
 			continue
+		case EnvAnthropicBaseURL:
+			if modelURL != "" {
+				continue
+			}
 		}
 		out = append(out, kv)
 	}
 	if hadOrig && orig != "" {
 		out = append(out, EnvClaudeExecutable+"="+orig)
 	}
+	if modelURL != "" {
+		out = append(out, EnvAnthropicBaseURL+"="+modelURL)
+	}
 	return out
+}
+
+// dialRecorder connects to the recorder (nil when it cannot) and, with the
+// model lane on, learns this CLI's process name: the CLI's model API base
+// URL is then the proxy's, under that name.
+func dialRecorder(env []string) (rec *shimClient, modelURL string) {
+	sock, _ := envLookup(env, EnvShimSocket)
+	if sock == "" {
+		return nil, ""
+	}
+	rec, err := dialShim(sock)
+	if err != nil {
+		return nil, ""
+	}
+	if base, _ := envLookup(env, EnvModelProxy); base != "" {
+		if proc := rec.name(); proc != "" {
+			modelURL = base + "/" + proc
+		}
+	}
+	return rec, modelURL
 }
 
 // RunShim starts the real Claude CLI with opts.Args, forwards its three
@@ -59,8 +87,10 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 		fmt.Fprintln(opts.Stderr, "airwire cli shim:", errNoRealCLI)
 		return 127, nil
 	}
+	rec, modelURL := dialRecorder(opts.Env)
+	defer rec.close()
 	cmd := exec.Command(real, opts.Args...)
-	cmd.Env = shimChildEnv(opts.Env)
+	cmd.Env = shimChildEnv(opts.Env, modelURL)
 	cmd.SysProcAttr = childAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -85,15 +115,8 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	forwardSignals(cmd.Process, stop)
 	defer close(stop)
 
-	var rec *shimClient
-	if sock, _ := envLookup(opts.Env, EnvShimSocket); sock != "" {
-		if c, err := dialShim(sock); err == nil {
-			rec = c
-			h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid()})
-			rec.send(frameHello, 0, h)
-		}
-	}
-	defer rec.close()
+	h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid()})
+	rec.send(frameHello, 0, h)
 
 	var wg sync.WaitGroup
 	wg.Add(2)

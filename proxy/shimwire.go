@@ -27,6 +27,12 @@ const (
 	EnvOrigExecutable = "AIRWIRE_ORIG_CLAUDE_CODE_EXECUTABLE"
 	// EnvClaudeExecutable is how Claude Code adapters find their CLI.
 	EnvClaudeExecutable = "CLAUDE_CODE_EXECUTABLE"
+	// EnvModelProxy is the model-lane proxy's base URL (--model-lane); the
+	// shim points its CLI's ANTHROPIC_BASE_URL at it, under the CLI's
+	// process name.
+	EnvModelProxy = "AIRWIRE_MODEL_PROXY"
+	// EnvAnthropicBaseURL is where the Claude CLI sends model API requests.
+	EnvAnthropicBaseURL = "ANTHROPIC_BASE_URL"
 )
 
 // Shim wire frames: type (1 byte), stream (1 byte), length (4 bytes, big
@@ -34,6 +40,7 @@ const (
 // the frame is queued to the journal; the shim forwards only after the ack,
 // which keeps the journal's order causal across processes.
 const (
+	frameName  byte = 'N' // before the CLI starts: the ack is followed by a length byte and the process name
 	frameHello byte = 'H' // payload: shimHello JSON
 	frameData  byte = 'D' // payload: bytes of stream
 	frameEOF   byte = 'E' // stream ended
@@ -93,6 +100,31 @@ func (c *shimClient) send(typ, stream byte, payload []byte) {
 	if _, err := io.ReadFull(c.conn, c.ack[:]); err != nil {
 		c.dead = true
 	}
+}
+
+// name asks the recorder for this CLI's process name (cli-N) before the
+// CLI starts; "" when the recorder cannot be reached.
+func (c *shimClient) name() string {
+	if c == nil {
+		return ""
+	}
+	c.send(frameName, 0, nil)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dead {
+		return ""
+	}
+	var n [1]byte
+	if _, err := io.ReadFull(c.conn, n[:]); err != nil {
+		c.dead = true
+		return ""
+	}
+	b := make([]byte, n[0])
+	if _, err := io.ReadFull(c.conn, b); err != nil {
+		c.dead = true
+		return ""
+	}
+	return string(b)
 }
 
 func (c *shimClient) close() {
@@ -190,6 +222,7 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 		conn    Conn
 		stderr  *Stream
 		open    [3]bool
+		hello   bool
 		exited  bool
 		payload []byte
 	)
@@ -224,7 +257,7 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 		n := binary.BigEndian.Uint32(hdr[2:])
 		typ, sid := hdr[0], hdr[1]
 		var s *Stream
-		if proc != "" {
+		if hello {
 			s = streams(sid)
 		}
 		switch {
@@ -247,13 +280,23 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 				return
 			}
 			switch {
-			case typ == frameHello && proc == "":
+			case typ == frameName && proc == "":
+				proc = l.r.NextProc()
+				reply := append([]byte{ackByte, byte(len(proc))}, proc...)
+				if _, err := c.Write(reply); err != nil {
+					return
+				}
+				continue
+			case typ == frameHello && !hello:
 				var h shimHello
 				if json.Unmarshal(payload, &h) != nil {
 					return
 				}
 				track(h.Pid) // the shim itself is reaped by the recorder (subreaper)
-				proc = l.r.NextProc()
+				hello = true
+				if proc == "" {
+					proc = l.r.NextProc()
+				}
 				l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: h.Argv, Pid: h.Pid})
 				conn = l.r.NewConn(journal.LaneCLI, proc, journal.DirAgent, journal.DirCLI)
 				stderr = l.r.NewStderr(journal.LaneCLI, proc)
@@ -265,7 +308,7 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 			case typ == frameEOF && s != nil && open[sid]:
 				s.Close()
 				open[sid] = false
-			case typ == frameExit && proc != "":
+			case typ == frameExit && hello:
 				var x journal.Exit
 				if json.Unmarshal(payload, &x) != nil {
 					return

@@ -19,7 +19,7 @@ func writeJournal(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := "log line"
+	text, done := "log line", "complete: 60 response body bytes"
 	for _, e := range []journal.Entry{
 		{Kind: journal.KindSpawn, Lane: journal.LaneClient, Proc: "agent", Argv: []string{"agent"}, Pid: 10},
 		{Kind: journal.KindMsg, Lane: journal.LaneClient, Dir: journal.DirEditor, Proc: "agent", Method: "initialize", ID: json.RawMessage("0"), Msg: json.RawMessage(`{"id":0,"method":"initialize"}`), Bytes: 31},
@@ -27,6 +27,9 @@ func writeJournal(t *testing.T) string {
 		{Kind: journal.KindMsg, Lane: journal.LaneClient, Dir: journal.DirEditor, Proc: "agent", Session: "S1", Method: "session/prompt", ID: json.RawMessage("1"), Msg: json.RawMessage(`{"id":1,"method":"session/prompt","params":{"sessionId":"S1"}}`), Bytes: 60},
 		{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: "cli-1", Argv: []string{"claude", "--output-format", "stream-json"}},
 		{Kind: journal.KindMsg, Lane: journal.LaneCLI, Dir: journal.DirAgent, Proc: "cli-1", Method: "control_request/initialize", Msg: json.RawMessage(`{"type":"control_request"}`), Bytes: 27},
+		{Kind: journal.KindMsg, Lane: journal.LaneModel, Dir: journal.DirCLI, Proc: "cli-1", Method: "POST /v1/messages", ID: json.RawMessage("1"), Msg: json.RawMessage(`{"method":"POST","path":"/v1/messages","headers":{}}`)},
+		{Kind: journal.KindMsg, Lane: journal.LaneModel, Dir: journal.DirModel, Proc: "cli-1", Method: "POST /v1/messages message_start", ID: json.RawMessage("1"), Msg: json.RawMessage(`{"type":"message_start"}`), Bytes: 60},
+		{Kind: journal.KindNote, Lane: journal.LaneModel, Dir: journal.DirModel, Proc: "cli-1", Method: "POST /v1/messages", ID: json.RawMessage("1"), Reason: journal.ReasonComplete, Text: &done, Bytes: 60},
 		{Kind: journal.KindStderr, Lane: journal.LaneCLI, Proc: "cli-1", Text: &text},
 		{Kind: journal.KindExit, Lane: journal.LaneCLI, Proc: "cli-1", Exit: &journal.Exit{Code: -1, Signal: "SIGKILL"}},
 		{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &journal.Exit{Code: 0}},
@@ -61,8 +64,10 @@ func TestCat(t *testing.T) {
 		contains []string
 		lines    int // listing lines after the header comment
 	}{
-		{name: "all", args: nil, lines: 9, contains: []string{"editor→agent", "agent→editor", "SPAWN pid 10", "EXIT by SIGKILL", "stderr  log line", "initialize [0]"}},
+		{name: "all", args: nil, lines: 12, contains: []string{"editor→agent", "agent→editor", "SPAWN pid 10", "EXIT by SIGKILL", "stderr  log line", "initialize [0]"}},
 		{name: "lane cli", args: []string{"--lane", "cli"}, lines: 4, contains: []string{"control_request/initialize"}},
+		{name: "lane model", args: []string{"--lane", "model"}, lines: 3, contains: []string{"cli→model", "model→cli", "POST /v1/messages message_start [1]", "NOTE  complete"}},
+		{name: "dir model", args: []string{"--dir", "model"}, lines: 2},
 		{name: "method prefix", args: []string{"--method", "session/"}, lines: 1, contains: []string{`"sessionId":"S1"`}},
 		{name: "session", args: []string{"--session", "S1"}, lines: 1},
 		{name: "dir agent", args: []string{"--dir", "agent"}, lines: 2},
@@ -136,7 +141,7 @@ func TestStats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Entries != 9 || s.Lanes["client"].Messages != 3 || s.Lanes["client"].Bytes != 112 || s.Lanes["cli"].Messages != 1 ||
+	if s.Entries != 12 || s.Lanes["model"].Messages != 2 || s.Methods["model"]["POST /v1/messages message_start"].Messages != 1 || s.Lanes["client"].Messages != 3 || s.Lanes["client"].Bytes != 112 || s.Lanes["cli"].Messages != 1 ||
 		s.Methods["client"]["initialize"].Messages != 2 || s.StderrLines != 1 || len(s.Processes) != 2 || s.Processes[1].Exit.Signal != "SIGKILL" {
 		t.Fatalf("stats %+v", s)
 	}

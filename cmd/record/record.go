@@ -18,25 +18,27 @@ import (
 
 // RecordOptions are the inputs of `airwire record`.
 type RecordOptions struct {
-	IO       factory.IOStreams
-	Environ  func() []string
-	Getenv   func(string) string
-	Exe      func() (string, error)
-	Now      func() time.Time
-	Version  string
-	Journal  string
-	CLILane  bool
-	NoRedact bool
-	Quiet    bool
-	CLIGrace time.Duration
-	Argv     []string
+	IO      factory.IOStreams
+	Environ func() []string
+	Getenv  func(string) string
+	Exe     func() (string, error)
+	Now     func() time.Time
+	Version string
+	Journal string
+	CLILane bool
+	// ModelLane also records CLI <-> model API traffic (needs CLILane).
+	ModelLane bool
+	NoRedact  bool
+	Quiet     bool
+	CLIGrace  time.Duration
+	Argv      []string
 }
 
 // NewCmdRecord builds `airwire record`. runF replaces the behaviour in tests.
 func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
 	opts := &RecordOptions{IO: f.IO, Environ: f.Environ, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Version: f.Version}
 	cmd := &cobra.Command{
-		Use:   "record [--journal FILE] [--cli-lane] [--no-redact] -- AGENT_CMD [ARGS…]",
+		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
 		Short: "Run an ACP agent behind a recording proxy",
 		Long: `Run AGENT_CMD exactly as an editor would, and journal every message.
 
@@ -49,11 +51,23 @@ Every frame goes into one JSON Lines journal (created 0600), numbered
 gaplessly across lanes:
   client  editor <-> agent (ACP)
   cli     agent <-> Claude Code CLI, with --cli-lane
+  model   Claude Code CLI <-> model API (HTTP), with --model-lane
 
 --cli-lane sets CLAUDE_CODE_EXECUTABLE for the agent to airwire's CLI shim,
 which starts the real CLI (the CLAUDE_CODE_EXECUTABLE airwire was started
 with, else claude on PATH) and reports both directions of its stdio. Each
 CLI spawn (auth status, one per session) is its own process in the journal.
+
+--model-lane (needs --cli-lane) starts a reverse proxy on 127.0.0.1 and has
+the shim point each real CLI's ANTHROPIC_BASE_URL at it, under the CLI's
+process name (http://127.0.0.1:PORT/cli-2). The proxy forwards to the
+ANTHROPIC_BASE_URL airwire was started with (default
+https://api.anthropic.com), byte for byte, streaming SSE event by event, and
+journals each request (head and body), response head, SSE event, response
+body and how the exchange ended, attributed to its cli-N process. The agent's
+own environment is not changed. x-api-key, authorization and cookie header
+values are never written, even with --no-redact. A CLI configured to use
+another endpoint (settings.json env, a cloud provider) bypasses the proxy.
 
 Secrets are redacted before anything reaches disk: values of secret-looking
 JSON members (apiKey, token, authorization, password, …), sk-ant-… keys,
@@ -66,6 +80,10 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 		Example: `  # in the editor's agent settings, instead of "npx @agentclientprotocol/claude-agent-acp":
   airwire record --journal ~/acp.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
 
+  # all three lanes, model API traffic included
+  airwire record --journal ~/acp.jsonl --cli-lane --model-lane -- npx @agentclientprotocol/claude-agent-acp
+  airwire journal cat ~/acp.jsonl --lane model --method "POST /v1/messages"
+
   # then
   airwire journal cat ~/acp.jsonl --lane client
   airwire journal stats ~/acp.jsonl`,
@@ -77,6 +95,9 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 			if cmd.ArgsLenAtDash() != 0 {
 				return cmdutil.FlagErrorf("put the agent command after --, e.g. airwire record -- %s", args[0])
 			}
+			if opts.ModelLane && !opts.CLILane {
+				return cmdutil.FlagErrorf("--model-lane needs --cli-lane: the CLIs reach the model-lane proxy through the CLI shim")
+			}
 			opts.Argv = args
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -86,6 +107,7 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 	}
 	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create (default: a new file under the state directory)")
 	cmd.Flags().BoolVar(&opts.CLILane, "cli-lane", false, "also record agent <-> Claude CLI traffic through airwire's CLI shim")
+	cmd.Flags().BoolVar(&opts.ModelLane, "model-lane", false, "with --cli-lane: also record Claude CLI <-> model API traffic through a loopback reverse proxy")
 	cmd.Flags().BoolVar(&opts.NoRedact, "no-redact", false, "write secrets to the journal unredacted")
 	cmd.Flags().DurationVar(&opts.CLIGrace, "cli-grace", 5*time.Second, "with --cli-lane: how long CLIs may run on after the agent exits before they are killed")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr")
@@ -130,7 +152,7 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 	res, err := proxy.Record(ctx, proxy.RecordOptions{
 		Argv: opts.Argv, Env: opts.Environ(),
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
-		Journal: path, CLILane: opts.CLILane, ShimArgv: shimArgv,
+		Journal: path, CLILane: opts.CLILane, ModelLane: opts.ModelLane, ShimArgv: shimArgv,
 		Redact: !opts.NoRedact, Version: opts.Version, CLIGrace: opts.CLIGrace,
 	})
 	if err != nil {

@@ -23,6 +23,8 @@ func TestNewCmdRecord(t *testing.T) {
 	}{
 		{name: "agent after dash", argv: "-- node agent.js --flag", want: RecordOptions{Argv: []string{"node", "agent.js", "--flag"}, CLIGrace: 5 * time.Second}},
 		{name: "all flags", argv: "--journal j.jsonl --cli-lane --no-redact -q --cli-grace 1s -- claude-acp", want: RecordOptions{Journal: "j.jsonl", CLILane: true, NoRedact: true, Quiet: true, CLIGrace: time.Second, Argv: []string{"claude-acp"}}},
+		{name: "model lane", argv: "--cli-lane --model-lane -- a", want: RecordOptions{CLILane: true, ModelLane: true, CLIGrace: 5 * time.Second, Argv: []string{"a"}}},
+		{name: "model lane without cli lane", argv: "--model-lane -- a", wantErr: "--model-lane needs --cli-lane"},
 		{name: "no agent", argv: "--journal j.jsonl", wantErr: "missing agent command"},
 		{name: "agent without dash", argv: "node agent.js", wantErr: "put the agent command after --"},
 		{name: "unknown flag", argv: "--bogus -- a", wantErr: "unknown flag"},
@@ -47,7 +49,7 @@ func TestNewCmdRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Join(got.Argv, " ") != strings.Join(tt.want.Argv, " ") || got.Journal != tt.want.Journal || got.CLILane != tt.want.CLILane ||
+			if strings.Join(got.Argv, " ") != strings.Join(tt.want.Argv, " ") || got.Journal != tt.want.Journal || got.CLILane != tt.want.CLILane || got.ModelLane != tt.want.ModelLane ||
 				got.NoRedact != tt.want.NoRedact || got.Quiet != tt.want.Quiet || got.CLIGrace != tt.want.CLIGrace {
 				t.Fatalf("got %+v\nwant %+v", got, tt.want)
 			}

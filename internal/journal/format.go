@@ -59,8 +59,9 @@ const (
 	LaneClient Lane = "client"
 	// LaneCLI is agent ↔ Claude Code CLI (stream-json + control protocol).
 	LaneCLI Lane = "cli"
-	// LaneAPI is Claude CLI ↔ model API.
-	LaneAPI Lane = "api"
+	// LaneModel is Claude Code CLI ↔ model API (HTTP), recorded by the
+	// loopback reverse proxy of `airwire record --model-lane`.
+	LaneModel Lane = "model"
 )
 
 // Dir is who sent a frame.
@@ -71,8 +72,12 @@ const (
 	DirEditor Dir = "editor"
 	// DirAgent: the agent sent it (to the editor on the client lane, to the CLI on the cli lane).
 	DirAgent Dir = "agent"
-	// DirCLI: the Claude CLI sent it to the agent.
+	// DirCLI: the Claude CLI sent it (to the agent on the cli lane, an HTTP
+	// request to the model API on the model lane).
 	DirCLI Dir = "cli"
+	// DirModel: the model API sent it to the CLI (a response head, an SSE
+	// event, a response body, the end of a response).
+	DirModel Dir = "model"
 )
 
 // Exit describes how a process ended.
@@ -147,6 +152,23 @@ const (
 	// stream-json (--version); when it is JSON (auth status --json) the entry
 	// is a msg with the compacted JSON in msg and the exact bytes in text.
 	ReasonDocument = "document: the whole output of a non-stream-json run"
+)
+
+// Reasons of model-lane entries: a body or SSE event that is not journaled
+// as msg, and the end note of each HTTP exchange.
+const (
+	ReasonBodyTooLong = "oversized: the body exceeds the recorder's limit; only its first bytes are kept (it was forwarded whole)"
+	ReasonBodyNotJSON = "not JSON: the body is journaled as text (or b64)"
+	ReasonBodyEncoded = "encoded: the body has a Content-Encoding; journaled as sent"
+	ReasonSSEOther    = "sse: an event block that is not exactly one event line and one JSON data line; text holds it exactly"
+	ReasonSSETooLong  = "oversized: an SSE event block over the recorder's limit; the rest of the stream is forwarded unjournaled"
+	ReasonSSETail     = "truncated: the stream ended inside an SSE event block"
+
+	// End notes: how the exchange ended.
+	ReasonComplete  = "complete"
+	ReasonDropped   = "dropped"   // the model API's connection broke mid-response
+	ReasonCancelled = "cancelled" // the CLI went away (or the recording ended)
+	ReasonFailed    = "failed"    // no response: the upstream could not be reached
 )
 
 // TextOf returns the entry's text, or "".

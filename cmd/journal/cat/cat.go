@@ -49,10 +49,10 @@ matches a session id exactly. --raw prints the journal lines themselves
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			if err := checkEnum("--lane", opts.Lane, "client", "cli", "api"); err != nil {
+			if err := checkEnum("--lane", opts.Lane, "client", "cli", "model"); err != nil {
 				return err
 			}
-			if err := checkEnum("--dir", opts.Dir, "editor", "agent", "cli"); err != nil {
+			if err := checkEnum("--dir", opts.Dir, "editor", "agent", "cli", "model"); err != nil {
 				return err
 			}
 			if err := checkEnum("--kind", opts.Kind, "msg", "non_json", "stderr", "spawn", "exit", "note"); err != nil {
@@ -64,8 +64,8 @@ matches a session id exactly. --raw prints the journal lines themselves
 			return runCat(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Lane, "lane", "", "only this lane: client, cli or api")
-	cmd.Flags().StringVar(&opts.Dir, "dir", "", "only frames sent by: editor, agent or cli")
+	cmd.Flags().StringVar(&opts.Lane, "lane", "", "only this lane: client, cli or model")
+	cmd.Flags().StringVar(&opts.Dir, "dir", "", "only frames sent by: editor, agent, cli or model")
 	cmd.Flags().StringVar(&opts.Method, "method", "", "only methods starting with this (cli lane: type/subtype)")
 	cmd.Flags().StringVar(&opts.Session, "session", "", "only entries of this session id")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only entries of this kind: msg, non_json, stderr, spawn, exit, note")
@@ -181,6 +181,10 @@ func arrow(e *journal.Entry) string {
 		return "agent→cli"
 	case e.Lane == journal.LaneCLI && e.Dir == journal.DirCLI:
 		return "cli→agent"
+	case e.Lane == journal.LaneModel && e.Dir == journal.DirCLI:
+		return "cli→model"
+	case e.Lane == journal.LaneModel && e.Dir == journal.DirModel:
+		return "model→cli"
 	case e.Kind == journal.KindStderr:
 		return "stderr"
 	}

@@ -7,6 +7,8 @@
 //	spawn-cli   for each stdin line "ARGS…", run $CLAUDE_CODE_EXECUTABLE
 //	            with those args, write "hello" lines to it, copy its
 //	            stdout to our stdout
+//	env-spawn ARGS…  print our ANTHROPIC_BASE_URL on stderr, then run
+//	            $CLAUDE_CODE_EXECUTABLE ARGS… (its stdio ours) and wait
 //	fake-cli    act as a stream-json CLI: answer each stdin line with
 //	            {"type":"echo","n":N}; print {"loggedIn":false} for auth
 package main
@@ -82,6 +84,14 @@ func main() {
 		}
 		w.Flush()
 		fmt.Fprintln(os.Stderr, "flood done")
+	case "env-spawn":
+		fmt.Fprintf(os.Stderr, "agent: base=%s\n", os.Getenv("ANTHROPIC_BASE_URL"))
+		cmd := exec.Command(os.Getenv("CLAUDE_CODE_EXECUTABLE"), os.Args[2:]...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "agent: spawn:", err)
+			os.Exit(3)
+		}
 	case "spawn-and-leave":
 		// start a CLI that will not die, and leave it behind
 		cmd := exec.Command(os.Getenv("CLAUDE_CODE_EXECUTABLE"), "--output-format", "stream-json", "linger")
