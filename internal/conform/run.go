@@ -299,7 +299,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.jpath = jpath
 	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
 	if d.sc.Live() && d.o.Live {
-		// args = append(args, "--model-lane")
+		args = append(args, "--model-lane")
 	}
 	args = append(append(args, "--"), d.o.Agent...)
 	cmd := exec.Command(d.o.Airwire, args...)
