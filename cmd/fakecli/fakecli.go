@@ -15,6 +15,7 @@ import (
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/fakecli"
 )
 
@@ -50,7 +51,8 @@ names a JSONL file that records every frame read and written.
 With a leading --replay CASSETTE (or AIRWIRE_FAKE_CLI_REPLAY=CASSETTE) it
 plays a cassette recorded from the real CLI instead (docs/cassette.md);
 AIRWIRE_FAKE_CLI_REPLAY_TIMEOUT (default 10s) bounds its wait for a frame
-the recording needs.`,
+the recording needs; AIRWIRE_FAKE_CLI_REPLAY_PACE (default 15ms, 0 for
+none) holds each frame until the adapter has been quiet that long.`,
 		Example: `  airwire fake-cli --version
   airwire fake-cli auth status --json
   AIRWIRE_FAKE_CLI_SCRIPT=cli.json airwire fake-cli --output-format stream-json \
@@ -118,8 +120,20 @@ func runReplay(ctx context.Context, opts *FakeCLIOptions, cwd string) error {
 			timeout = -1 // wait forever
 		}
 	}
+	in, out := opts.IO.In, opts.IO.Out
+	pace := conform.DefaultPace
+	if v := opts.Getenv(cassette.EnvReplayPace); v != "" {
+		if pace, err = time.ParseDuration(v); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "fake-cli replay: %s: %v\n", cassette.EnvReplayPace, err)
+			return &cmdutil.ExitError{Code: cassette.ExitBadCassette}
+		}
+	}
+	if pace > 0 {
+		p := conform.NewPacer(pace)
+		in, out = p.Reader(in), p.Writer(out)
+	}
 	code := cassette.Play(ctx, cassette.Options{
-		Cassette: c, Args: opts.Args, In: opts.IO.In, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut,
+		Cassette: c, Args: opts.Args, In: in, Out: out, ErrOut: opts.IO.ErrOut,
 		Getenv: opts.Getenv, Cwd: cwd, Timeout: timeout,
 		Spawn: cassette.SpawnCounter(cassette.StatePath(opts.Replay, opts.Getenv)),
 	})

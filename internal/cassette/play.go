@@ -30,11 +30,15 @@ type player struct {
 	errOut   io.Writer
 	timeout  time.Duration
 	received int
+	fx       *effects
 }
 
-func newPlayer(proc *Process, toCas, toLive *replacer, o Options) *player {
+// newPlayer plays proc; toCas maps live values to placeholders, toLive
+// placeholders to live values.
+func newPlayer(proc *Process, toCas, toLive map[string]string, o Options) *player {
 	p := &player{proc: proc, keys: make([]string, len(proc.Events)), matched: make([]bool, len(proc.Events)),
-		toCas: toCas, toLive: toLive, out: o.Out, errOut: o.ErrOut, timeout: o.Timeout}
+		toCas: newReplacer(toCas), toLive: newReplacer(toLive), out: o.Out, errOut: o.ErrOut, timeout: o.Timeout,
+		fx: newEffects(o.Args, toLive)}
 	if p.timeout == 0 {
 		p.timeout = DefaultTimeout
 	}
@@ -137,6 +141,7 @@ func (p *player) advance() {
 				for _, id := range p.ids {
 					b = bytes.ReplaceAll(b, id[0], id[1])
 				}
+				p.fx.cliFrame(b)
 			}
 			_, _ = p.out.Write(append(b, '\n'))
 		}
@@ -163,6 +168,7 @@ func (p *player) receive(line []byte) int {
 	}
 	p.matched[i] = true
 	p.learn(raw, p.proc.Events[i].Msg)
+	p.fx.agentFrame(line)
 	return 0
 }
 

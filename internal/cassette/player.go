@@ -22,6 +22,10 @@ const (
 	EnvReplayTimeout = "AIRWIRE_FAKE_CLI_REPLAY_TIMEOUT"
 	// EnvReplayState names the spawn counter file (see Options.Spawn).
 	EnvReplayState = "AIRWIRE_FAKE_CLI_REPLAY_STATE"
+	// EnvReplayPace is the pause `airwire fake-cli --replay` holds each CLI
+	// frame for until the agent has been quiet on stdin (a Go duration; the
+	// default is conform.DefaultPace; 0 writes as fast as it can).
+	EnvReplayPace = "AIRWIRE_FAKE_CLI_REPLAY_PACE"
 )
 
 // DefaultTimeout is the player's wait for an agent frame the recording needs.
@@ -79,7 +83,7 @@ func Play(ctx context.Context, o Options) int {
 	}
 	proc := &o.Cassette.Processes[n-1]
 	bindSessions(proc.Argv, o.Args, toCas, toLive)
-	p := newPlayer(proc, newReplacer(toCas), newReplacer(toLive), o)
+	p := newPlayer(proc, toCas, toLive, o)
 	if got := p.toCas.strs(o.Args); !slices.Equal(got, proc.Argv) {
 		fmt.Fprintf(o.ErrOut, "fake-cli replay: note: spawn #%d argv %q differs from the recorded %q\n", n, got, proc.Argv)
 	}
