@@ -55,14 +55,35 @@ func referenceDeps() refDeps {
 			Skip("reference dependency missing (run make deps): " + err.Error())
 		}
 	}
-	d.mock = os.Getenv("AIRWIRE_RESEARCH_MOCK_API")
-	if d.mock == "" {
-		d.mock = "/work/shared/research/cli-capture/mock-anthropic-api.mjs"
-	}
-	if _, err := os.Stat(d.mock); err != nil {
-		Skip("the research mock API is missing (set AIRWIRE_RESEARCH_MOCK_API): " + err.Error())
+	if d.mock = findMockAPI(); d.mock == "" {
+		Skip("the research mock API is missing: set " + envMockAPI + " to research/cli-capture/mock-anthropic-api.mjs of the shared workspace")
 	}
 	return d
+}
+
+// envMockAPI names the research mock of the Anthropic Messages API.
+const envMockAPI = "AIRWIRE_RESEARCH_MOCK_API"
+
+// findMockAPI returns $AIRWIRE_RESEARCH_MOCK_API, else the mock in a
+// shared/research/cli-capture directory next to the module root or one of
+// its parents, else "".
+func findMockAPI() string {
+	if p := os.Getenv(envMockAPI); p != "" {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	dir, err := deps.ModuleRoot(wd)
+	for err == nil && dir != filepath.Dir(dir) {
+		dir = filepath.Dir(dir)
+		p := filepath.Join(dir, "shared", "research", "cli-capture", "mock-anthropic-api.mjs")
+		if _, serr := os.Stat(p); serr == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 var _ = Describe("record a real run, replay it", Label("reference"), func() {
