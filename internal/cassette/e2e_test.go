@@ -17,9 +17,10 @@ import (
 	"github.com/airwire/airwire/internal/deps"
 )
 
-// editorSteps drives one editor session: initialize, session/new, a text
-// prompt and a prompt that makes the model write a file (permission
-// allowed). It returns the stop reasons of the two prompts.
+// editorSteps drives one editor session: initialize, session/new,
+// session/set_mode default, a text prompt and a prompt that makes the model
+// write a file (permission allowed). It returns the stop reasons of the two
+// prompts.
 func editorSteps(c *acp, cwd string) []string {
 	GinkgoHelper()
 	c.call("initialize", map[string]any{"protocolVersion": 1, "clientInfo": map[string]any{"name": "airwire-test", "version": "0"},
@@ -27,6 +28,9 @@ func editorSteps(c *acp, cwd string) []string {
 	sess := c.call("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
 	sid, _ := sess["sessionId"].(string)
 	Expect(sid).NotTo(BeEmpty())
+	// The reference starts in auto mode, where the CLI asks nothing: ask
+	// for the default mode so the Write needs a permission.
+	c.call("session/set_mode", map[string]any{"sessionId": sid, "modeId": "default"})
 	var stops []string
 	for _, text := range []string{"Say hello", "PLEASE_WRITE the file hello.txt"} {
 		res := c.call("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": text}}})
@@ -102,6 +106,7 @@ var _ = Describe("record a real run, replay it", Label("reference"), func() {
 		c.closeAndWait()
 		Expect(liveStops).To(Equal([]string{"end_turn", "end_turn"}))
 		Expect(filepath.Join(live.cwd, "hello.txt")).To(BeAnExistingFile(), "the real CLI did not run the Write tool")
+		Expect(methods(c.messages())).To(ContainElement("session/request_permission"), "the real CLI did not ask for the Write")
 
 		By("building the cassette")
 		cas, err := cassette.FromJournalFile(jpath, cassette.Substitutions{Cwd: live.cwd, Home: live.home, ConfigDir: live.config, TmpDir: live.tmp})
@@ -131,6 +136,7 @@ var _ = Describe("record a real run, replay it", Label("reference"), func() {
 		Expect(string(stderr)).NotTo(ContainSubstring("unexpected"))
 		Expect(string(stderr)).NotTo(ContainSubstring("timed out"))
 		Expect(replayStops).To(Equal(liveStops))
+		Expect(methods(r.messages())).To(ContainElement("session/request_permission"))
 		Expect(os.ReadFile(filepath.Join(re.cwd, "hello.txt"))).To(Equal([]byte("hello from mock\n")), "the player re-creates the Write")
 		got, want := editorLane(r.messages(), re), editorLane(c.messages(), live)
 		if keep := os.Getenv("AIRWIRE_CASSETTE_KEEP"); keep != "" {
@@ -165,4 +171,15 @@ func editorLane(msgs []map[string]any, d runDirs) []string {
 		}
 	}
 	return append(out, titles...)
+}
+
+// methods lists the methods of the agent's requests and notifications.
+func methods(msgs []map[string]any) []string {
+	var out []string
+	for _, m := range msgs {
+		if method, ok := m["method"].(string); ok {
+			out = append(out, method)
+		}
+	}
+	return out
 }
