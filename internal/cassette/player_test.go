@@ -1,6 +1,7 @@
 package cassette_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/onsi/gomega/gexec"
 
 	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -179,3 +181,32 @@ func startEnvPlayer(cpath string, env []string) *player {
 	DeferCleanup(func() { _ = p.stdin.Close(); p.s.Kill().Wait(5 * time.Second) })
 	return p
 }
+
+var _ = Describe("session ids across processes", func() {
+	It("numbers each recorded session id and binds it to the live one by flag", func() {
+		const s1, s2 = "11111111-0000-0000-0000-000000000001", "22222222-0000-0000-0000-000000000002"
+		msg := func(seq uint64, proc string, dir journal.Dir, s string) journal.Entry {
+			return journal.Entry{Seq: seq, Kind: journal.KindMsg, Lane: journal.LaneCLI, Dir: dir, Proc: proc, Msg: json.RawMessage(s)}
+		}
+		spawn := func(seq uint64, proc string, args ...string) journal.Entry {
+			argv := append([]string{"claude", "--output-format", "stream-json", "--input-format", "stream-json", "--verbose"}, args...)
+			return journal.Entry{Seq: seq, Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: argv}
+		}
+		c, err := cassette.FromJournal([]journal.Entry{
+			spawn(1, "cli-1", "--session-id", s1),
+			msg(2, "cli-1", journal.DirCLI, `{"type":"system","subtype":"init","session_id":"`+s1+`"}`),
+			spawn(3, "cli-2", "--resume="+s1, "--fork-session", "--session-id="+s2),
+			msg(4, "cli-2", journal.DirCLI, `{"type":"system","subtype":"init","session_id":"`+s2+`","forked_from":"`+s1+`"}`),
+		}, cassette.Substitutions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Processes[1].Argv[5:]).To(Equal([]string{"--resume={{session_id_1}}", "--fork-session", "--session-id={{session_id_2}}"}))
+		path := filepath.Join(GinkgoT().TempDir(), "c.jsonl")
+		Expect(c.Save(path)).To(Succeed())
+
+		state := filepath.Join(GinkgoT().TempDir(), "spawns")
+		Expect(os.WriteFile(state, []byte("1\n"), 0o600)).To(Succeed()) // the first spawn happened
+		p := startPlayer(path, []string{cassette.EnvReplayState + "=" + state},
+			"--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--resume", "live-1", "--fork-session", "--session-id", "live-2")
+		p.says(`{"type":"system","subtype":"init","session_id":"live-2","forked_from":"live-1"}`)
+	})
+})
