@@ -83,7 +83,7 @@ var _ = Describe("the player", func() {
 		p.says(`"command_uuid":"u-live-1"`)
 		p.says(`"request_id":"cli-req-1"`)
 		p.says(`"file_path":"` + p.dirs.cwd + `/a.txt"`)
-		Consistently(p.s.Out).WithTimeout(200 * time.Millisecond).ShouldNot(gbytes.Say(`tool_result`), "the tool result waits for the permission answer")
+		Consistently(p.s.Out).WithTimeout(200*time.Millisecond).ShouldNot(gbytes.Say(`tool_result`), "the tool result waits for the permission answer")
 
 		p.send(`{"type":"control_response","response":{"subtype":"success","request_id":"cli-req-1","response":{"behavior":"allow"}}}`)
 		p.says(`"type":"tool_result"`)
