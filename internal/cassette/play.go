@@ -73,15 +73,12 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 		if done {
 			return code
 		}
-		if code == 0 {
-			last = time.Now()
-		}
+		last = time.Now()
 	}
 }
 
 // wait handles one agent frame, the end of stdin, the timeout or the end
-// of ctx. It returns done with the exit code when the process must end,
-// and code -1 when nothing was received.
+// of ctx. It returns done with the exit code when the process must end.
 func (p *player) wait(ctx context.Context, lines <-chan []byte, expire <-chan time.Time) (code int, done bool) {
 	select {
 	case line, ok := <-lines:
