@@ -137,7 +137,7 @@ var _ = Describe("the player", func() {
 		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
 		p.says(`"request_id":"live-init"`)
 		p.s.Signal(syscall.SIGTERM)
-		Eventually(p.s).WithTimeout(2 * time.Second).Should(gexec.Exit())
+		Eventually(p.s).WithTimeout(2*time.Second).Should(gexec.Exit(143), "the recorded exit code")
 	})
 
 	It("answers auth status from the recorded document", func() {
