@@ -80,3 +80,49 @@ func TestRunFakeCLI(t *testing.T) {
 		})
 	}
 }
+
+func TestNewCmdFakeCLIReplay(t *testing.T) {
+	tests := []struct {
+		name       string
+		argv       []string
+		wantReplay string
+		wantArgs   []string
+	}{
+		{name: "flag and value", argv: []string{"--replay", "c.jsonl", "--verbose"}, wantReplay: "c.jsonl", wantArgs: []string{"--verbose"}},
+		{name: "flag=value", argv: []string{"--replay=c.jsonl", "auth", "status"}, wantReplay: "c.jsonl", wantArgs: []string{"auth", "status"}},
+		{name: "only leading", argv: []string{"--verbose", "--replay", "c.jsonl"}, wantArgs: []string{"--verbose", "--replay", "c.jsonl"}},
+		{name: "not a CLI option", argv: []string{"--replay-user-messages"}, wantArgs: []string{"--replay-user-messages"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := factory.New("test", factory.WithIO(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}), factory.WithEnv(nil))
+			var got *FakeCLIOptions
+			cmd := NewCmdFakeCLI(f, func(o *FakeCLIOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.argv)
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			if got.Replay != tt.wantReplay || !reflect.DeepEqual(got.Args, tt.wantArgs) {
+				t.Errorf("replay %q args %q, want %q %q", got.Replay, got.Args, tt.wantReplay, tt.wantArgs)
+			}
+		})
+	}
+}
+
+func TestRunFakeCLIReplayBadCassette(t *testing.T) {
+	var errOut bytes.Buffer
+	opts := &FakeCLIOptions{
+		IO:     factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut},
+		Getenv: func(string) string { return "" },
+		Getwd:  func() (string, error) { return t.TempDir(), nil },
+		Args:   []string{"--version"},
+		Replay: "/nonexistent/c.jsonl",
+	}
+	var exit *cmdutil.ExitError
+	if err := runFakeCLI(context.Background(), opts); !errors.As(err, &exit) || exit.Code != 6 {
+		t.Fatalf("err = %v, want exit 6", err)
+	}
+	if !strings.Contains(errOut.String(), "fake-cli replay: open /nonexistent/c.jsonl") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+}

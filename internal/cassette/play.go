@@ -1,0 +1,256 @@
+package cassette
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// player plays one recorded stream-json process.
+type player struct {
+	proc *Process
+	// keys holds the match key of each agent event ("" for the others);
+	// matched marks the agent events the live agent has sent.
+	keys    []string
+	matched []bool
+	// next is the first event not yet played: CLI events and stderr lines
+	// are played in order up to the first agent event not yet matched.
+	next          int
+	toCas, toLive *replacer
+	// ids maps recorded ids the agent made up (its control request ids,
+	// its user messages' uuids) to the live ones, as quoted JSON strings.
+	ids      [][2][]byte
+	out      io.Writer
+	errOut   io.Writer
+	timeout  time.Duration
+	received int
+	fx       *effects
+}
+
+// newPlayer plays proc; toCas maps live values to placeholders, toLive
+// placeholders to live values.
+func newPlayer(proc *Process, toCas, toLive map[string]string, o Options) *player {
+	p := &player{proc: proc, keys: make([]string, len(proc.Events)), matched: make([]bool, len(proc.Events)),
+		toCas: newReplacer(toCas), toLive: newReplacer(toLive), out: o.Out, errOut: o.ErrOut, timeout: o.Timeout,
+		fx: newEffects(o.Args, toLive)}
+	if p.timeout == 0 {
+		p.timeout = DefaultTimeout
+	}
+	for i, e := range proc.Events {
+		if e.Dir == DirAgent {
+			p.keys[i] = key(e.Msg, e.Text, func(id string) string { return id })
+		}
+	}
+	return p
+}
+
+// run plays the process until stdin ends, ctx ends, or the agent fails a
+// rule; it returns the exit code.
+func (p *player) run(ctx context.Context, in io.Reader) int {
+	lines := make(chan []byte)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readLines(in, lines, stop)
+	last := time.Now()
+	for {
+		p.advance()
+		var expire <-chan time.Time
+		var timer *time.Timer
+		if p.next < len(p.proc.Events) && p.timeout > 0 {
+			timer = time.NewTimer(p.timeout - time.Since(last))
+			expire = timer.C
+		}
+		code, done := p.wait(ctx, lines, expire)
+		if timer != nil {
+			timer.Stop()
+		}
+		if done {
+			return code
+		}
+		last = time.Now()
+	}
+}
+
+// wait handles one agent frame, the end of stdin, the timeout or the end
+// of ctx. It returns done with the exit code when the process must end.
+func (p *player) wait(ctx context.Context, lines <-chan []byte, expire <-chan time.Time) (code int, done bool) {
+	select {
+	case line, ok := <-lines:
+		if !ok {
+			return p.eof(), true
+		}
+		if code := p.receive(line); code != 0 {
+			return code, true
+		}
+		return 0, false
+	case <-expire:
+		fmt.Fprintf(p.errOut, "fake-cli replay: timed out after %s waiting for agent→cli frame %s (recorded event %d of %d); %d agent frames received\n",
+			p.timeout, displayKey(p.keys[p.next]), p.next+1, len(p.proc.Events), p.received)
+		return ExitTimeout, true
+	case <-ctx.Done():
+		return exitCode(p.proc.Exit), true
+	}
+}
+
+// readLines sends every non-empty line of in, then closes lines.
+func readLines(in io.Reader, lines chan<- []byte, stop <-chan struct{}) {
+	defer close(lines)
+	r := bufio.NewReaderSize(in, 1<<16)
+	for {
+		line, err := r.ReadBytes('\n')
+		if l := bytes.TrimSpace(line); len(l) > 0 {
+			select {
+			case lines <- l:
+			case <-stop:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// advance plays every CLI event and stderr line up to the first agent
+// event not yet matched.
+func (p *player) advance() {
+	for ; p.next < len(p.proc.Events); p.next++ {
+		e := &p.proc.Events[p.next]
+		switch e.Dir {
+		case DirAgent:
+			if !p.matched[p.next] {
+				return
+			}
+		case DirStderr:
+			fmt.Fprintln(p.errOut, p.toLive.str(e.Text))
+		default:
+			var b []byte
+			if e.Msg == nil {
+				b = []byte(p.toLive.str(e.Text))
+			} else {
+				b = p.toLive.json(append([]byte(nil), e.Msg...))
+				for _, id := range p.ids {
+					b = bytes.ReplaceAll(b, id[0], id[1])
+				}
+				p.fx.cliFrame(b)
+			}
+			_, _ = p.out.Write(append(b, '\n'))
+		}
+	}
+}
+
+// receive matches one agent frame; it returns 0, or ExitUnexpected after
+// reporting a frame the cassette has no unmatched recorded frame for.
+func (p *player) receive(line []byte) int {
+	p.received++
+	var raw []byte
+	text := ""
+	if json.Valid(line) {
+		raw = p.toCas.json(append([]byte(nil), line...))
+	} else {
+		text = p.toCas.str(string(line))
+	}
+	k := key(raw, text, p.recordedID)
+	i := p.find(k, raw)
+	if i < 0 {
+		fmt.Fprintf(p.errOut, "fake-cli replay: unexpected agent→cli frame #%d: %s; the cassette expected one of: %s\n",
+			p.received, displayKey(k), p.expected())
+		return ExitUnexpected
+	}
+	p.matched[i] = true
+	p.learn(raw, p.proc.Events[i].Msg)
+	p.fx.agentFrame(line)
+	return 0
+}
+
+// find returns the first unmatched agent event with key k (for a control
+// request, the first whose request body is the same, else the first), or -1.
+func (p *player) find(k string, raw []byte) int {
+	first := -1
+	for i, ek := range p.keys {
+		if ek != k || p.matched[i] || p.proc.Events[i].Dir != DirAgent {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if !strings.HasPrefix(k, "control_request/") || sameRequest(raw, p.proc.Events[i].Msg) {
+			return i
+		}
+	}
+	return first
+}
+
+// learn records the ids the live agent made up in place of the recorded
+// ones: a control request's request_id and a user message's uuid.
+func (p *player) learn(live, rec []byte) {
+	lf, ok1 := parseFrame(live)
+	rf, ok2 := parseFrame(rec)
+	if !ok1 || !ok2 {
+		return
+	}
+	add := func(from, to string) {
+		if from != "" && to != "" && from != to {
+			f, _ := json.Marshal(from)
+			t, _ := json.Marshal(to)
+			p.ids = append(p.ids, [2][]byte{f, t})
+		}
+	}
+	switch lf.Type {
+	case "control_request":
+		add(rf.RequestID, lf.RequestID)
+	case "user":
+		add(rf.UUID, lf.UUID)
+	}
+}
+
+// recordedID translates a live id back to the recorded one.
+func (p *player) recordedID(live string) string {
+	q, _ := json.Marshal(live)
+	for _, id := range p.ids {
+		if bytes.Equal(id[1], q) {
+			var s string
+			_ = json.Unmarshal(id[0], &s)
+			return s
+		}
+	}
+	return live
+}
+
+// expected lists the keys of the agent frames still awaited, in recorded order.
+func (p *player) expected() string {
+	var out []string
+	seen := map[string]bool{}
+	for i, k := range p.keys {
+		if p.proc.Events[i].Dir != DirAgent || p.matched[i] || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, displayKey(k))
+	}
+	if len(out) == 0 {
+		return "nothing more (every recorded agent frame was already sent)"
+	}
+	if len(out) > 8 {
+		out = append(out[:8], fmt.Sprintf("(%d more)", len(out)-8))
+	}
+	return strings.Join(out, ", ")
+}
+
+// eof ends the process the way the recorded one ended, noting recorded
+// agent frames that never came.
+func (p *player) eof() int {
+	if missing := p.expected(); p.next < len(p.proc.Events) {
+		fmt.Fprintf(p.errOut, "fake-cli replay: note: stdin closed before the agent sent: %s\n", missing)
+	}
+	return exitCode(p.proc.Exit)
+}
+
+// ErrNoCassette is returned when neither --replay nor EnvReplay names a cassette.
+var ErrNoCassette = errors.New("no cassette: pass --replay FILE or set " + EnvReplay)

@@ -1,0 +1,174 @@
+package cassette
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// Environment variables of the player (`airwire fake-cli --replay`).
+const (
+	// EnvReplay names the cassette to play (the flag --replay wins).
+	EnvReplay = "AIRWIRE_FAKE_CLI_REPLAY"
+	// EnvReplayTimeout is how long the player waits for an agent frame the
+	// recording needs before it fails (a Go duration; 0 waits forever).
+	EnvReplayTimeout = "AIRWIRE_FAKE_CLI_REPLAY_TIMEOUT"
+	// EnvReplayState names the spawn counter file (see Options.Spawn).
+	EnvReplayState = "AIRWIRE_FAKE_CLI_REPLAY_STATE"
+	// EnvReplayPace is the pause `airwire fake-cli --replay` holds each CLI
+	// frame for until the agent has been quiet on stdin (a Go duration; the
+	// default is conform.DefaultPace; 0 writes as fast as it can).
+	EnvReplayPace = "AIRWIRE_FAKE_CLI_REPLAY_PACE"
+)
+
+// DefaultTimeout is the player's wait for an agent frame the recording needs.
+const DefaultTimeout = 10 * time.Second
+
+// Exit codes of the player besides the recorded ones.
+const (
+	// ExitUnexpected: the agent sent a frame the cassette has no unmatched
+	// recorded frame for.
+	ExitUnexpected = 3
+	// ExitTimeout: the agent did not send a frame the recording needs.
+	ExitTimeout = 4
+	// ExitNoMatch: no recorded process or run fits this spawn's argv.
+	ExitNoMatch = 5
+	// ExitBadCassette: the cassette cannot be read.
+	ExitBadCassette = 6
+)
+
+// Options are the inputs of one player process.
+type Options struct {
+	Cassette *Cassette
+	// Args is the argv after the program name.
+	Args   []string
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	Getenv func(string) string
+	// Cwd is the process's working directory (the session cwd).
+	Cwd string
+	// Timeout is the wait for a needed agent frame (0: DefaultTimeout,
+	// negative: forever).
+	Timeout time.Duration
+	// Spawn returns the 1-based number of this stream-json spawn among the
+	// run's spawns; the N-th plays the cassette's N-th process.
+	Spawn func() (int, error)
+}
+
+// Play answers one CLI spawn from the cassette and returns the exit code.
+// A non-stream-json run prints its recorded output; a stream-json process
+// plays its recorded frames (see the package doc for the rules).
+func Play(ctx context.Context, o Options) int {
+	live := liveSubstitutions(o.Getenv, o.Cwd)
+	toCas, toLive := live.pairs(), live.placeholders()
+	if !IsStreamJSON(o.Args) {
+		return playRun(o, newReplacer(toCas), newReplacer(toLive))
+	}
+	n, err := o.Spawn()
+	if err != nil {
+		fmt.Fprintf(o.ErrOut, "fake-cli replay: cannot count spawns: %v\n", err)
+		return ExitNoMatch
+	}
+	if n < 1 || n > len(o.Cassette.Processes) {
+		fmt.Fprintf(o.ErrOut, "fake-cli replay: stream-json spawn #%d, but the cassette recorded %d\n", n, len(o.Cassette.Processes))
+		return ExitNoMatch
+	}
+	proc := &o.Cassette.Processes[n-1]
+	bindSessions(proc.Argv, o.Args, toCas, toLive)
+	p := newPlayer(proc, toCas, toLive, o)
+	if got := p.toCas.strs(o.Args); !slices.Equal(got, proc.Argv) {
+		fmt.Fprintf(o.ErrOut, "fake-cli replay: note: spawn #%d argv %q differs from the recorded %q\n", n, got, proc.Argv)
+	}
+	return p.run(ctx, o.In)
+}
+
+// playRun answers a non-stream-json run (auth status --json, --version)
+// with the recorded run of the same argv.
+func playRun(o Options, toCas, toLive *replacer) int {
+	args := toCas.strs(o.Args)
+	for _, r := range o.Cassette.Runs {
+		if !slices.Equal(r.Argv, args) {
+			continue
+		}
+		io.WriteString(o.Out, toLive.str(r.Stdout))
+		for _, l := range r.Stderr {
+			fmt.Fprintln(o.ErrOut, toLive.str(l))
+		}
+		return exitCode(r.Exit)
+	}
+	var known []string
+	for _, r := range o.Cassette.Runs {
+		if a := fmt.Sprintf("%q", r.Argv); !slices.Contains(known, a) {
+			known = append(known, a)
+		}
+	}
+	fmt.Fprintf(o.ErrOut, "fake-cli replay: no recorded run has argv %q; the cassette has: %s\n", args, strings.Join(known, ", "))
+	return ExitNoMatch
+}
+
+func exitCode(e *Exit) int {
+	if e == nil || e.Code < 0 {
+		return 0
+	}
+	return e.Code
+}
+
+// liveSubstitutions are this process's own values for the placeholders.
+func liveSubstitutions(getenv func(string) string, cwd string) Substitutions {
+	s := Substitutions{Cwd: cwd, Home: getenv("HOME"), ConfigDir: getenv("CLAUDE_CONFIG_DIR"), TmpDir: getenv("TMPDIR")}
+	if s.ConfigDir == "" && s.Home != "" {
+		s.ConfigDir = filepath.Join(s.Home, ".claude")
+	}
+	if s.TmpDir == "" {
+		s.TmpDir = os.TempDir()
+	}
+	return s
+}
+
+// placeholders maps each placeholder to the value of s.
+func (s Substitutions) placeholders() map[string]string {
+	out := map[string]string{}
+	set := func(ph, v string) {
+		if v != "" && v != "/" {
+			out[ph] = filepath.Clean(v)
+		}
+	}
+	set(PlaceholderCwd, s.Cwd)
+	set(PlaceholderHome, s.Home)
+	set(PlaceholderConfigDir, s.ConfigDir)
+	set(PlaceholderTmpDir, s.TmpDir)
+	if cwd := out[PlaceholderCwd]; cwd != "" {
+		if real, err := filepath.EvalSymlinks(cwd); err == nil {
+			cwd = real
+		}
+		out[PlaceholderProjectDir] = scenario.ProjectDirName(cwd)
+	}
+	return out
+}
+
+// bindSessions maps the session placeholders of the recorded argv to the
+// session ids the agent passed with the same flags, in order.
+func bindSessions(recorded, live []string, toCas, toLive map[string]string) {
+	lv := argvSessions(live)
+	used := make([]bool, len(lv))
+	for _, rp := range argvSessions(recorded) {
+		for j, l := range lv {
+			if used[j] || l[0] != rp[0] {
+				continue
+			}
+			used[j] = true
+			if strings.HasPrefix(rp[1], "{{session_id_") {
+				toLive[rp[1]], toCas[l[1]] = l[1], rp[1]
+			}
+			break
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// Placeholders a cassette carries instead of the recorded run's values.
+const (
+	PlaceholderCwd        = "{{cwd}}"
+	PlaceholderHome       = "{{home}}"
+	PlaceholderConfigDir  = "{{config_dir}}"
+	PlaceholderTmpDir     = "{{tmpdir}}"
+	PlaceholderProjectDir = "{{project_dir}}"
+)
+
+// SessionPlaceholder is the placeholder of the n-th session id (1-based,
+// by first appearance in a --session-id or --resume argument).
+func SessionPlaceholder(n int) string { return fmt.Sprintf("{{session_id_%d}}", n) }
+
+// Substitutions are the machine-specific values of a run: the session's
+// working directory, HOME, CLAUDE_CONFIG_DIR and TMPDIR. An empty field is
+// not substituted.
+type Substitutions struct {
+	Cwd, Home, ConfigDir, TmpDir string
+}
+
+// pairs maps each value (and its symlink-free form) to its placeholder,
+// plus the encoded project directory of Cwd (the CLI's
+// CLAUDE_CONFIG_DIR/projects/<encoded cwd>).
+func (s Substitutions) pairs() map[string]string {
+	out := map[string]string{}
+	add := func(v, ph string) {
+		if v == "" || v == "/" {
+			return
+		}
+		v = filepath.Clean(v)
+		out[v] = ph
+		if real, err := filepath.EvalSymlinks(v); err == nil && real != v {
+			out[real] = ph
+		}
+	}
+	add(s.Cwd, PlaceholderCwd)
+	add(s.Home, PlaceholderHome)
+	add(s.ConfigDir, PlaceholderConfigDir)
+	add(s.TmpDir, PlaceholderTmpDir)
+	if s.Cwd != "" && s.Cwd != "/" {
+		out[scenario.ProjectDirName(filepath.Clean(s.Cwd))] = PlaceholderProjectDir
+	}
+	return out
+}
+
+// replacer replaces strings, longest first, in plain text and in raw JSON
+// (where it matches and writes the JSON-escaped forms).
+type replacer struct {
+	from, to []string
+}
+
+func newReplacer(m map[string]string) *replacer {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if len(keys[a]) != len(keys[b]) {
+			return len(keys[a]) > len(keys[b])
+		}
+		return keys[a] < keys[b]
+	})
+	r := &replacer{}
+	for _, k := range keys {
+		r.from = append(r.from, k)
+		r.to = append(r.to, m[k])
+	}
+	return r
+}
+
+// str replaces in plain text.
+func (r *replacer) str(s string) string {
+	for i, f := range r.from {
+		s = strings.ReplaceAll(s, f, r.to[i])
+	}
+	return s
+}
+
+// strs replaces in every element of a copy of ss.
+func (r *replacer) strs(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = r.str(s)
+	}
+	return out
+}
+
+// json replaces inside the string literals of a raw JSON value (keys
+// included), comparing and writing JSON-escaped text.
+func (r *replacer) json(raw []byte) []byte {
+	for i, f := range r.from {
+		ef, et := jsonEscape(f), jsonEscape(r.to[i])
+		if bytes.Contains(raw, ef) {
+			raw = bytes.ReplaceAll(raw, ef, et)
+		}
+	}
+	return raw
+}
+
+// jsonEscape returns s as it appears inside a JSON string literal.
+func jsonEscape(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b := bytes.TrimSpace(buf.Bytes())
+	return b[1 : len(b)-1]
+}
+
+// sessionFlags are the CLI options whose value is a session id.
+var sessionFlags = []string{"--session-id", "--resume"}
+
+// argvSessions returns the session ids in argv (--session-id=X, --resume X)
+// by flag, in argv order.
+func argvSessions(argv []string) [][2]string {
+	var out [][2]string
+	for i, a := range argv {
+		for _, f := range sessionFlags {
+			if v, ok := strings.CutPrefix(a, f+"="); ok && v != "" {
+				out = append(out, [2]string{f, v})
+			} else if a == f && i+1 < len(argv) {
+				out = append(out, [2]string{f, argv[i+1]})
+			}
+		}
+	}
+	return out
+}
