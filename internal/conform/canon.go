@@ -363,8 +363,11 @@ func isStreamJSON(argv []string) bool {
 //	            <home>, the fake CLI wrapper → <cli>, the run directory →
 //	            <tmp>, the airwire binary → <airwire>, each path in the
 //	            agent's argv → <agent-argv-N>, the encoded project directory
-//	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N,
-//	            the model API's host:port → <model-api>
+//	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N
+//	model API   127.0.0.1:<port> → <model-api>: the only loopback server a
+//	            run talks to is the model API (the mock, the recorder's model
+//	            proxy in front of it, or the unused address of a replay), and
+//	            the CLI quotes it in notices
 //	uuids       a UUID that is a session id (a sessionId/session_id value or
 //	            a --session-id/--resume argument anywhere in the run) →
 //	            <session-N>; any other UUID → <uuid-N>; numbered by first
@@ -406,7 +409,6 @@ func NewNormalizer(p Paths) *Normalizer {
 	add(p.CLI, "<cli>")
 	add(p.Root, "<tmp>")
 	add(p.Airwire, "<airwire>")
-	add(p.ModelAPI, "<model-api>")
 	for i, a := range p.Agent {
 		if strings.Contains(a, "/") {
 			add(a, fmt.Sprintf("<agent-argv-%d>", i))
@@ -422,6 +424,7 @@ func NewNormalizer(p Paths) *Normalizer {
 var (
 	uuidRE   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	shimRE   = regexp.MustCompile(`airwire-shim-[0-9]+`)
+	apiRE    = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
 	tsRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
 	durKeyRE = regexp.MustCompile(`(?i)duration|elapsed|latency`)
 )
@@ -552,6 +555,7 @@ func (n *Normalizer) str(s string) string {
 		}
 	}
 	s = shimRE.ReplaceAllString(s, "airwire-shim-N")
+	s = apiRE.ReplaceAllString(s, "<model-api>")
 	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		u = strings.ToLower(u)
 		if p, ok := n.ids[u]; ok {

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
 	"github.com/airwire/airwire/internal/scenario"
@@ -96,11 +97,6 @@ func (d *driver) layoutModel() error {
 			return err
 		}
 	}
-	u, err := url.Parse(d.modelBase)
-	if err != nil {
-		return err
-	}
-	d.p.ModelAPI = u.Host
 	return nil
 }
 
@@ -147,11 +143,18 @@ func (d *driver) cliEnv() []string {
 	}
 }
 
-// WriteCassette stores the CLI side of a live run as file.
+// WriteCassette stores the CLI side of a live run as file, with the run's
+// paths and session ids replaced by placeholders (internal/cassette).
 func WriteCassette(res *Result, file string) error {
-	// Written by internal/cassette, which lands next; until then live
-	// recording writes the golden only.
-	return nil
+	subs := cassette.Substitutions{Cwd: res.Paths.Cwd, Home: res.Paths.Home, ConfigDir: res.Paths.ConfigDir, TmpDir: filepath.Join(res.Paths.Root, "tmp")}
+	c, err := cassette.FromJournal(res.Entries, subs)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), golden.DirPerms); err != nil {
+		return err
+	}
+	return c.Save(file)
 }
 
 // modelProblems lists the model requests of a live run that the scenario's

@@ -93,9 +93,6 @@ type Paths struct {
 	// CLI is the executable the adapter was given as CLAUDE_CODE_EXECUTABLE
 	// (after the recorder's shim, the fake CLI wrapper).
 	CLI string
-	// ModelAPI is the host:port of the model API the CLI was pointed at
-	// (ANTHROPIC_BASE_URL); the CLI quotes it in some notices.
-	ModelAPI string
 }
 
 // Result is what a run recorded.
