@@ -75,13 +75,33 @@ var FloatRules = []FloatRule{
 		// and again whenever the CLI's answer to get_context_usage lists
 		// other skill files (refreshSkillFiles, not awaited: it takes about a
 		// second on a real CLI). Against the real CLI that answer lands
-		// anywhere in the first turn, before or after its response.
-		Name:  "an available_commands_update that arrives during a prompt follows that prompt's response",
+		// anywhere in the first turn, before or after its response. An
+		// update that arrives before the agent said anything of the turn
+		// (the one after the session opened) stays where it is.
+		Name:  "an available_commands_update that arrives once a prompt's turn is under way follows that prompt's response",
 		Match: isCommandsUpdate,
 		Anchor: func(lines []line, from int) int {
+			if !turnUnderWay(lines, from) {
+				return -1
+			}
 			return promptResponseAnchor(lines, from)
 		},
 	},
+}
+
+// turnUnderWay reports whether the agent sent a frame between the last
+// session/prompt request placed before from and from.
+func turnUnderWay(lines []line, from int) bool {
+	for i := min(from, len(lines)) - 1; i >= 0; i-- {
+		l := lines[i]
+		if l.tag == TagEditorToAgent && l.e.Method == "session/prompt" && len(l.e.ID) > 0 {
+			return false
+		}
+		if l.tag == TagAgentToEditor {
+			return true
+		}
+	}
+	return false
 }
 
 // isCommandsUpdate reports whether e is an available_commands_update.

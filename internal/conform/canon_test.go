@@ -174,3 +174,61 @@ func TestCheckLanes(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandsUpdatePlacement(t *testing.T) {
+	// The first update arrives before the agent said anything of the turn
+	// and stays; the skill refresh arrives mid-turn in one run and after the
+	// response in another: both runs place it after the response.
+	const (
+		setup   = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update","availableCommands":[]}}}`
+		refresh = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"skill"}]}}}`
+		chunk   = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}`
+		resp    = `A:{"id":2,"result":{"stopReason":"end_turn"}}`
+	)
+	head := []string{`E:{"id":1,"method":"session/new"}`, `A:{"id":1,"result":{"sessionId":"s"}}`, `E:{"id":2,"method":"session/prompt"}`, setup}
+	tail := []string{`S:cli-1:claude --output-format stream-json`, `C:cli-1:{"type":"user"}`}
+	var got [2]string
+	for i, turn := range [][]string{{chunk, refresh, resp}, {chunk, resp, refresh}} {
+		es := entries(t, append(append(append([]string{}, head...), turn...), tail...)...)
+		c, err := Canonical(&Result{Entries: es, Anchors: []int{-1, 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = string(c)
+	}
+	if got[0] != got[1] {
+		t.Fatalf("the refresh's arrival changed the transcript:\n%s\nvs\n%s", got[0], got[1])
+	}
+	lines := strings.Split(got[0], "\n")
+	want := []string{"session/new", `"sessionId":"s"`, "session/prompt", `"availableCommands":[]`, "agent_message_chunk", `"stopReason"`, `"name":"skill"`}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d: %s\nwant it to hold %s", i, lines[i], w)
+		}
+	}
+}
+
+func TestAwaitingSuggestion(t *testing.T) {
+	msg := func(proc, m string) journal.Entry {
+		return journal.Entry{Lane: journal.LaneCLI, Dir: journal.DirCLI, Kind: journal.KindMsg, Proc: proc, Msg: json.RawMessage(m)}
+	}
+	ok := `{"type":"result","subtype":"success","is_error":false}`
+	tests := []struct {
+		name string
+		in   []journal.Entry
+		want bool
+	}{
+		{"no turn yet", nil, false},
+		{"a success without its suggestion", []journal.Entry{msg("cli-1", ok)}, true},
+		{"the suggestion came", []journal.Entry{msg("cli-1", ok), msg("cli-1", `{"type":"prompt_suggestion"}`)}, false},
+		{"a failed turn gets none", []journal.Entry{msg("cli-1", `{"type":"result","subtype":"success","is_error":true}`)}, false},
+		{"an error result gets none", []journal.Entry{msg("cli-1", `{"type":"result","subtype":"error_during_execution"}`)}, false},
+		{"per process", []journal.Entry{msg("cli-1", ok), msg("cli-2", `{"type":"prompt_suggestion"}`)}, true},
+		{"a later turn waits again", []journal.Entry{msg("cli-1", ok), msg("cli-1", `{"type":"prompt_suggestion"}`), msg("cli-1", ok)}, true},
+	}
+	for _, tt := range tests {
+		if got := awaitingSuggestion(tt.in); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
