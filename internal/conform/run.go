@@ -770,7 +770,12 @@ func (d *driver) waitFor(ctx context.Context, w *scenario.WaitFor) error {
 			if matches(m, w) {
 				n++
 				if n == want {
-					d.trigger = m.index
+					// A floated frame (a title, a commands update) may have
+					// arrived before the step's trigger: never move it back.
+					d.trigger = max(d.trigger, m.index)
+					if w.Save != "" {
+						d.saved[w.Save] = m.params
+					}
 					return true
 				}
 			}

@@ -77,6 +77,8 @@ type lastUser struct {
 	Text string
 	// ToolResults are the tool_use_ids of its tool_result blocks.
 	ToolResults []string
+	// Reminders are its system reminder sections, joined with newlines.
+	Reminders string
 }
 
 var reminderRE = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>\n?`)
@@ -95,7 +97,7 @@ func lastUserMessage(msgs []message) lastUser {
 func readUser(raw json.RawMessage) lastUser {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return lastUser{Text: strings.TrimSpace(reminderRE.ReplaceAllString(s, ""))}
+		return lastUser{Text: strings.TrimSpace(reminderRE.ReplaceAllString(s, "")), Reminders: reminders(s)}
 	}
 	var blocks []contentBlock
 	_ = json.Unmarshal(raw, &blocks)
@@ -107,12 +109,20 @@ func readUser(raw json.RawMessage) lastUser {
 			if t := strings.TrimSpace(reminderRE.ReplaceAllString(b.Text, "")); t != "" {
 				texts = append(texts, t)
 			}
+			if r := reminders(b.Text); r != "" {
+				u.Reminders = strings.TrimPrefix(u.Reminders+"\n"+r, "\n")
+			}
 		case "tool_result":
 			u.ToolResults = append(u.ToolResults, b.ToolUseID)
 		}
 	}
 	u.Text = strings.Join(texts, "\n")
 	return u
+}
+
+// reminders joins the system reminder sections of s.
+func reminders(s string) string {
+	return strings.Join(reminderRE.FindAllString(s, -1), "\n")
 }
 
 // classify tells side requests from the agent loop, by what the real CLI
@@ -140,6 +150,9 @@ func classify(req *messagesRequest, u lastUser) Kind {
 // matches reports whether w holds for u.
 func (w When) matches(u lastUser) bool {
 	if w.Text != "" && !strings.Contains(u.Text, w.Text) {
+		return false
+	}
+	if w.Reminder != "" && !strings.Contains(u.Reminders, w.Reminder) {
 		return false
 	}
 	if w.ToolResult != "" {

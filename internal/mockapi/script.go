@@ -80,6 +80,11 @@ type When struct {
 	// ToolResult must be the tool_use_id of a tool_result block in the
 	// message: the turn answers what the model sees after that tool ran.
 	ToolResult string `yaml:"toolResult,omitempty" json:"toolResult,omitempty"`
+	// Reminder must be a substring of the message's
+	// <system-reminder>…</system-reminder> sections: what the CLI adds on its
+	// own, e.g. the <task-notification> that starts the turn it begins by
+	// itself when a background task ends.
+	Reminder string `yaml:"reminder,omitempty" json:"reminder,omitempty"`
 }
 
 // Block is one content block of a reply. Exactly one field is set.
@@ -128,6 +133,10 @@ type Stream struct {
 	// EventDelay is the pause before each SSE event after the first, e.g.
 	// "200ms" (a slow stream, for cancelling mid-stream).
 	EventDelay Duration `yaml:"eventDelay,omitempty" json:"eventDelay,omitempty"`
+	// FirstEventDelay is the pause before message_start: the model takes a
+	// while to answer (e.g. so that a turn the CLI starts on its own
+	// begins after the adapter settled the previous one).
+	FirstEventDelay Duration `yaml:"firstEventDelay,omitempty" json:"firstEventDelay,omitempty"`
 	// DropAfter, when > 0, closes the TCP connection abruptly after that
 	// many events: the client sees a truncated stream.
 	DropAfter int `yaml:"dropAfter,omitempty" json:"dropAfter,omitempty"`
@@ -253,8 +262,8 @@ func (s *Script) Validate() error {
 var stopReasons = map[string]bool{"end_turn": true, "tool_use": true, "max_tokens": true, "stop_sequence": true, "pause_turn": true, "refusal": true}
 
 func (t Turn) validate() error {
-	if t.When.Text == "" && t.When.ToolResult == "" {
-		return errors.New("when: set text or toolResult")
+	if t.When.Text == "" && t.When.ToolResult == "" && t.When.Reminder == "" {
+		return errors.New("when: set text, toolResult or reminder")
 	}
 	if len(t.Reply) == 0 && !(len(t.Errors) > 0 && t.RepeatErrors) {
 		return errors.New("reply: empty (only a turn with errors and repeatErrors: true may omit it)")

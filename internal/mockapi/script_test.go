@@ -92,7 +92,7 @@ func TestParseYAMLRejects(t *testing.T) {
 	}{
 		{"unknown key", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    stopreason: end_turn\n", "stopreason"},
 		{"unknown block key", "turns:\n  - when: {text: a}\n    reply: [{txt: b}]\n", "txt"},
-		{"empty when", "turns:\n  - when: {}\n    reply: [{text: b}]\n", "when: set text or toolResult"},
+		{"empty when", "turns:\n  - when: {}\n    reply: [{text: b}]\n", "when: set text, toolResult or reminder"},
 		{"no reply", "turns:\n  - when: {text: a}\n", "reply: empty"},
 		{"two kinds in a block", "turns:\n  - when: {text: a}\n    reply: [{text: b, thinking: c}]\n", "exactly one"},
 		{"tool use without id", "turns:\n  - when: {text: a}\n    reply: [{toolUse: {name: Bash}}]\n", "id and name"},
@@ -134,5 +134,26 @@ func TestLastUserMessage(t *testing.T) {
 	}
 	if !(When{ToolResult: "toolu_a", Text: "Go"}).matches(u) || (When{ToolResult: "toolu_b"}).matches(u) {
 		t.Error("tool result matching is wrong")
+	}
+	if !(When{Reminder: "said nobody"}).matches(u) || (When{Reminder: "Go on"}).matches(u) {
+		t.Error("reminder matching is wrong: it must see the reminder sections, and only them")
+	}
+	n := lastUserMessage([]message{{Role: "user", Content: []byte(`"<system-reminder>\n<task-notification>b1 done</task-notification>\n</system-reminder>"`)}})
+	if n.Text != "" || !(When{Reminder: "<task-notification>"}).matches(n) {
+		t.Errorf("a turn the CLI starts on a task notification: got %+v", n)
+	}
+}
+
+func TestToolInputStreamsWholeMembers(t *testing.T) {
+	// The pieces must not depend on the values' lengths (a run's path).
+	for _, path := range []string{"/tmp/aw-1/work/a.txt", "/tmp/aw-1234567890/work/a.txt"} {
+		got := splitMembers(map[string]any{"file_path": path, "content": "x", "n": 1})
+		want := []string{"{", `"content":"x"`, `,"file_path":"` + path + `"`, `,"n":1`, "}"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	if got := splitMembers(map[string]any{}); strings.Join(got, "") != "{}" {
+		t.Errorf("empty input: %q", got)
 	}
 }

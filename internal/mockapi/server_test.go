@@ -442,3 +442,22 @@ turns:
 		t.Errorf("got %d overloaded answers of %d, want 3 of 10", n529, len(seen()))
 	}
 }
+
+func TestFirstEventDelay(t *testing.T) {
+	base, _ := startServer(t, `
+turns:
+  - when: {text: "late"}
+    reply: [{text: "ab"}]
+    stream: {firstEventDelay: 300ms}
+`)
+	start := time.Now()
+	resp := post(t, context.Background(), base+"/v1/messages", mainBody(true, userText("late")))
+	defer resp.Body.Close()
+	first := make([]byte, 1)
+	if _, err := resp.Body.Read(first); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Errorf("message_start came after %v, want at least 300ms", d)
+	}
+}

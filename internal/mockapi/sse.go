@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"time"
 )
 
@@ -121,8 +122,7 @@ func blockEvents(i int, b Block) []event {
 		ev = append(ev, delta(map[string]any{"type": "signature_delta", "signature": signature(b.Thinking)}))
 	case b.ToolUse != nil:
 		ev = append(ev, start(map[string]any{"type": "tool_use", "id": b.ToolUse.ID, "name": b.ToolUse.Name, "input": map[string]any{}}))
-		js, _ := json.Marshal(toolInput(b.ToolUse)) // checked by Validate
-		for _, p := range split(string(js)) {
+		for _, p := range splitMembers(toolInput(b.ToolUse)) {
 			ev = append(ev, delta(map[string]any{"type": "input_json_delta", "partial_json": p}))
 		}
 	default:
@@ -132,6 +132,28 @@ func blockEvents(i int, b Block) []event {
 		}
 	}
 	return append(ev, event{"content_block_stop", map[string]any{"type": "content_block_stop", "index": i}})
+}
+
+// splitMembers streams a tool input one top-level member at a time (keys
+// sorted): every prefix the client parses holds whole members, wherever the
+// values (run paths of any length) put the byte boundaries.
+func splitMembers(in map[string]any) []string {
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := []string{"{"}
+	for i, k := range keys {
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(in[k]) // checked by Validate
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		out = append(out, sep+string(kb)+":"+string(vb))
+	}
+	return append(out, "}")
 }
 
 // split cuts s on rune boundaries into two or more pieces of at most about
@@ -166,11 +188,15 @@ func writeStream(w http.ResponseWriter, done <-chan struct{}, r reply) {
 	}
 	flusher, _ := w.(http.Flusher)
 	for i, e := range evs[:stop] {
-		if i > 0 && r.stream.EventDelay > 0 {
+		pause := r.stream.EventDelay
+		if i == 0 {
+			pause = r.stream.FirstEventDelay
+		}
+		if pause > 0 {
 			select {
 			case <-done:
 				return
-			case <-time.After(time.Duration(r.stream.EventDelay)):
+			case <-time.After(time.Duration(pause)):
 			}
 		}
 		data, _ := json.Marshal(e.data)

@@ -154,6 +154,10 @@ type WaitFor struct {
 	// Notification is an agent → client notification method, e.g. _session/list/changes.
 	Notification string `yaml:"notification,omitempty" json:"notification,omitempty"`
 	Count        int    `yaml:"count,omitempty" json:"count,omitempty"`
+	// Save stores the matched message's params under this name for
+	// {{saved.NAME.…}} (e.g. an id the real CLI made up:
+	// {{saved.task.update.asyncTaskId}}).
+	Save string `yaml:"save,omitempty" json:"save,omitempty"`
 }
 
 // Answers says how the client answers agent → client requests. Each list is
