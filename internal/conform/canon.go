@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -384,6 +385,13 @@ func isStreamJSON(argv []string) bool {
 //	            <tmp>, the airwire binary → <airwire>, each path in the
 //	            agent's argv → <agent-argv-N>, the encoded project directory
 //	            of cwd → <project-dir>, airwire-shim-NNN → airwire-shim-N
+//	made ids    ids the real CLI makes up, found under their keys and then
+//	            replaced everywhere: agent ids (a + 16 hex: agentId,
+//	            subagentSessionId, …) → <agent-N>, background task ids
+//	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
+//	            turn's runId → <run-N>, numbered by first appearance
+//	CLI text    "duration_ms: N" in a subagent's result → <duration>; a
+//	            plan file …/plans/<random words>.md → …/plans/<plan-file>.md
 //	model API   127.0.0.1:<port> → <model-api>: the only loopback server a
 //	            run talks to is the model API (the mock, the recorder's model
 //	            proxy in front of it, or the unused address of a replay), and
@@ -406,6 +414,12 @@ func isStreamJSON(argv []string) bool {
 type Normalizer struct {
 	paths    [][2]string
 	sessions map[string]bool
+	// madeKind holds the ids the real CLI makes up (agents, background
+	// tasks, autonomous runs), found under their keys, with their kind;
+	// made their placeholders, numbered by first appearance.
+	madeKind map[string]string
+	made     map[string]string
+	nMade    map[string]int
 	ids      map[string]string
 	reqs     map[string]string
 	cursors  map[string]string
@@ -417,7 +431,8 @@ type Normalizer struct {
 
 // NewNormalizer builds the path rules of a run.
 func NewNormalizer(p Paths) *Normalizer {
-	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}, cursors: map[string]string{}}
+	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}, cursors: map[string]string{},
+		madeKind: map[string]string{}, made: map[string]string{}, nMade: map[string]int{}}
 	add := func(from, to string) {
 		if from != "" && from != "/" {
 			n.paths = append(n.paths, [2]string{from, to})
@@ -442,9 +457,13 @@ func NewNormalizer(p Paths) *Normalizer {
 }
 
 var (
-	uuidRE   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	shimRE   = regexp.MustCompile(`airwire-shim-[0-9]+`)
-	apiRE    = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
+	uuidRE = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	shimRE = regexp.MustCompile(`airwire-shim-[0-9]+`)
+	apiRE  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
+	// textDurRE is a duration the CLI writes into a subagent's result text.
+	textDurRE = regexp.MustCompile(`(duration_ms: )[0-9]+`)
+	// planRE is a plan file the CLI names with random words.
+	planRE   = regexp.MustCompile(`(/plans/)[a-z0-9-]+\.md`)
 	tsRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
 	durKeyRE = regexp.MustCompile(`(?i)duration|elapsed|latency`)
 )
@@ -468,6 +487,9 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 				if s, ok := e.(string); ok && (k == "sessionId" || k == "session_id") && uuidRE.MatchString(s) {
 					n.sessions[strings.ToLower(s)] = true
 				}
+				if s, ok := e.(string); ok {
+					n.collectMade(k, s)
+				}
 				walk(e)
 			}
 		case []any:
@@ -477,6 +499,55 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 		}
 	}
 	walk(v)
+}
+
+// madeIDs are the ids the real CLI makes up at random, by the keys that
+// carry them: the value must also have the id's shape. They are replaced
+// wherever they appear (a task's output path, a notice's text).
+var madeIDs = []struct {
+	keys        []string
+	shape       *regexp.Regexp
+	placeholder string
+}{
+	{[]string{"agentId", "agent_id", "subagentSessionId", "senderTaskId", "from", "sessionId"}, regexp.MustCompile(`^a[0-9a-f]{16}$`), "agent"},
+	{[]string{"asyncTaskId", "backgroundTaskId", "taskId", "task_id"}, regexp.MustCompile(`^[a-z][0-9a-z]{8}$`), "task"},
+	{[]string{"runId", "run_id"}, regexp.MustCompile(`^[0-9a-z]+-[0-9a-f]+$`), "run"},
+}
+
+func (n *Normalizer) collectMade(key, v string) {
+	for _, m := range madeIDs {
+		if slices.Contains(m.keys, key) && m.shape.MatchString(v) {
+			n.madeKind[v] = m.placeholder
+			return
+		}
+	}
+}
+
+// replaceMade replaces the made ids in s, numbering new ones in the order
+// they appear.
+func (n *Normalizer) replaceMade(s string) string {
+	type hit struct {
+		at int
+		id string
+	}
+	var hits []hit
+	for id := range n.madeKind {
+		if at := strings.Index(s, id); at >= 0 {
+			hits = append(hits, hit{at, id})
+		}
+	}
+	sort.Slice(hits, func(a, b int) bool { return hits[a].at < hits[b].at })
+	for _, h := range hits {
+		p, ok := n.made[h.id]
+		if !ok {
+			kind := n.madeKind[h.id]
+			n.nMade[kind]++
+			p = fmt.Sprintf("<%s-%d>", kind, n.nMade[kind])
+			n.made[h.id] = p
+		}
+		s = strings.ReplaceAll(s, h.id, p)
+	}
+	return s
 }
 
 func (n *Normalizer) collectArgvSessions(argv []string) {
@@ -576,6 +647,9 @@ func (n *Normalizer) str(s string) string {
 	}
 	s = shimRE.ReplaceAllString(s, "airwire-shim-N")
 	s = apiRE.ReplaceAllString(s, "<model-api>")
+	s = n.replaceMade(s)
+	s = textDurRE.ReplaceAllString(s, "${1}<duration>")
+	s = planRE.ReplaceAllString(s, "${1}<plan-file>.md")
 	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		u = strings.ToLower(u)
 		if p, ok := n.ids[u]; ok {

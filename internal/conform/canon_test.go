@@ -31,6 +31,10 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"agentInfo":{"name":"a","version":"<agent-version>"},"version":1}`},
 		{name: "cursors", in: `{"result":{"nextCursor":"eyJ2IjoxfQ=="},"params":{"cursor":"eyJ2IjoxfQ=="}}`,
 			want: `{"params":{"cursor":"<cursor-1>"},"result":{"nextCursor":"<cursor-1>"}}`},
+		{name: "ids the real CLI makes up, by key, then everywhere", in: `{"a":{"agentId":"a74ccbed12a3c2e9f"},"b":{"asyncTaskId":"bz45v0kfr","runId":"0mx481h7d-0704e0e3"},"c":"ID: bz45v0kfr at tasks/bz45v0kfr.output, agent a74ccbed12a3c2e9f","d":"background","e":"a74ccbed12a3c2e9"}`,
+			want: `{"a":{"agentId":"<agent-1>"},"b":{"asyncTaskId":"<task-1>","runId":"<run-1>"},"c":"ID: <task-1> at tasks/<task-1>.output, agent <agent-1>","d":"background","e":"a74ccbed12a3c2e9"}`},
+		{name: "CLI text: subagent durations, plan files", in: `{"t":"tool_uses: 1\nduration_ms: 2232</usage>","p":"/h/.claude/plans/plan-a-fix-for-brave-otter.md"}`,
+			want: `{"p":"/h/.claude/plans/<plan-file>.md","t":"tool_uses: 1\nduration_ms: <duration></usage>"}`},
 		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
 	}
 	for _, tt := range tests {
