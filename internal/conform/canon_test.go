@@ -212,7 +212,7 @@ func TestCommandsUpdatePlacement(t *testing.T) {
 	}
 }
 
-func TestAwaitingSuggestion(t *testing.T) {
+func TestCLIBusy(t *testing.T) {
 	msg := func(proc, m string) journal.Entry {
 		return journal.Entry{Lane: journal.LaneCLI, Dir: journal.DirCLI, Kind: journal.KindMsg, Proc: proc, Msg: json.RawMessage(m)}
 	}
@@ -230,8 +230,13 @@ func TestAwaitingSuggestion(t *testing.T) {
 		{"per process", []journal.Entry{msg("cli-1", ok), msg("cli-2", `{"type":"prompt_suggestion"}`)}, true},
 		{"a later turn waits again", []journal.Entry{msg("cli-1", ok), msg("cli-1", `{"type":"prompt_suggestion"}`), msg("cli-1", ok)}, true},
 	}
+	running := msg("cli-1", `{"type":"system","subtype":"session_state_changed","state":"running"}`)
+	idle := msg("cli-1", `{"type":"system","subtype":"session_state_changed","state":"idle"}`)
+	if !cliBusy([]journal.Entry{running}, true) || cliBusy([]journal.Entry{running}, false) || cliBusy([]journal.Entry{running, idle}, true) {
+		t.Error("a turn the CLI runs on its own: busy only at the end of a run, until idle")
+	}
 	for _, tt := range tests {
-		if got := awaitingSuggestion(tt.in); got != tt.want {
+		if got := cliBusy(tt.in, false); got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}

@@ -171,21 +171,23 @@ func (d *driver) modelProblems() []string {
 	return out
 }
 
-// PostTurnWait bounds how long a model scenario's run waits, before it ends,
-// for the CLI's work after a turn (awaitPostTurn).
+// PostTurnWait bounds how long a model scenario's run waits for the CLI's
+// work after a turn (awaitPostTurn).
 const PostTurnWait = 5 * time.Second
 
 // awaitPostTurn waits until every stream-json CLI has finished the work the
 // real CLI does after a turn that succeeded: it runs its prompt-suggestion
 // agent (a SubagentStop hook callback to the adapter) and sends
 // prompt_suggestion, about 100 ms after the result. Whether the editor sees
-// the suggestion must not depend on how soon the run ends. The journal is
-// read as it grows (the recorder flushes whenever it is idle). The wait is
-// bounded: a CLI that sends no suggestion only slows the run.
-func (d *driver) awaitPostTurn(ctx context.Context) {
+// the suggestion, and before or after the next prompt, must not depend on
+// timing. At the end of a run (final) it also waits for a turn the CLI
+// started on its own (a background task's notification) to end. The
+// journal is read as it grows (the recorder flushes whenever it is idle).
+// The wait is bounded: a CLI that sends no suggestion only slows the run.
+func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	deadline := time.Now().Add(PostTurnWait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if !awaitingSuggestion(readJournal(d.jpath)) {
+		if !cliBusy(readJournal(d.jpath), final) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -210,10 +212,11 @@ func readJournal(path string) []journal.Entry {
 	}
 }
 
-// awaitingSuggestion reports whether a CLI process's last result was a
-// success that no prompt_suggestion has followed yet.
-func awaitingSuggestion(entries []journal.Entry) bool {
-	pending := map[string]bool{}
+// cliBusy reports whether a CLI process's last result was a success that no
+// prompt_suggestion has followed yet, or (with turns) whether a process is
+// in a turn: its last session_state_changed is not idle.
+func cliBusy(entries []journal.Entry, turns bool) bool {
+	suggestion, inTurn := map[string]bool{}, map[string]bool{}
 	for i := range entries {
 		e := &entries[i]
 		if e.Lane != journal.LaneCLI || e.Dir != journal.DirCLI || e.Kind != journal.KindMsg {
@@ -222,20 +225,28 @@ func awaitingSuggestion(entries []journal.Entry) bool {
 		var f struct {
 			Type    string `json:"type"`
 			Subtype string `json:"subtype"`
+			State   string `json:"state"`
 			IsError bool   `json:"is_error"`
 		}
 		if json.Unmarshal(e.Msg, &f) != nil {
 			continue
 		}
-		switch f.Type {
-		case "result":
-			pending[e.Proc] = f.Subtype == "success" && !f.IsError
-		case "prompt_suggestion":
-			pending[e.Proc] = false
+		switch {
+		case f.Type == "result":
+			suggestion[e.Proc] = f.Subtype == "success" && !f.IsError
+		case f.Type == "prompt_suggestion":
+			suggestion[e.Proc] = false
+		case f.Type == "system" && f.Subtype == "session_state_changed":
+			inTurn[e.Proc] = f.State != "idle"
 		}
 	}
-	for _, p := range pending {
-		if p {
+	for p := range suggestion {
+		if suggestion[p] {
+			return true
+		}
+	}
+	for p := range inTurn {
+		if turns && inTurn[p] {
 			return true
 		}
 	}

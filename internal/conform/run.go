@@ -404,7 +404,7 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		if err := d.settle(ctx); err != nil {
 			return err
 		}
-		d.awaitPostTurn(ctx)
+		d.awaitPostTurn(ctx, true)
 	}
 	return d.settle(ctx)
 }
@@ -730,6 +730,10 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 		params["_meta"] = p.Meta
 	}
 	params = d.expand(params).(map[string]any)
+	if d.sc.Live() && len(d.pending) == 0 {
+		// The previous turn's suggestion comes before the next prompt.
+		d.awaitPostTurn(ctx, false)
+	}
 	if p.Async {
 		if err := d.sendAsync(ctx, "session/prompt", params); err != nil {
 			return err
