@@ -35,7 +35,7 @@ type FloatRule struct {
 	// Name documents the rule.
 	Name   string
 	Match  func(e *journal.Entry) bool
-	Anchor func(lines []line, from int) int
+	Anchor func(lines []line, from int, e *journal.Entry) int
 }
 
 // FloatRules are the placement rules of the canonical form, applied in order.
@@ -46,7 +46,7 @@ var FloatRules = []FloatRule{
 		// 200 ms later): before, between or after the next responses.
 		Name:  "_auth/status_update follows the initialize response",
 		Match: func(e *journal.Entry) bool { return e.Method == "_auth/status_update" && len(e.ID) == 0 },
-		Anchor: func(lines []line, _ int) int {
+		Anchor: func(lines []line, _ int, _ *journal.Entry) int {
 			for i, l := range lines {
 				if l.tag == TagAgentToEditor && l.e.Method == "initialize" && len(l.e.ID) > 0 {
 					return i
@@ -64,7 +64,7 @@ var FloatRules = []FloatRule{
 		// goes to the end of the client lane.
 		Name:  "a session title update follows the response of the prompt it arrived during, else ends the client lane",
 		Match: isTitleUpdate,
-		Anchor: func(lines []line, from int) int {
+		Anchor: func(lines []line, from int, _ *journal.Entry) int {
 			if at := promptResponseAnchor(lines, from); at >= 0 {
 				return at
 			}
@@ -77,32 +77,31 @@ var FloatRules = []FloatRule{
 		// other skill files (refreshSkillFiles, not awaited: it takes about a
 		// second on a real CLI). Against the real CLI that answer lands
 		// anywhere in the first turn, before or after its response. An
-		// update that arrives before the agent said anything of the turn
-		// (the one after the session opened) stays where it is.
-		Name:  "an available_commands_update that arrives once a prompt's turn is under way follows that prompt's response",
+		// update the agent wrote before the prompt reached it (the one after
+		// the session opened; the canonical form places the prompt right
+		// after the response that let it go) stays where it is.
+		Name:  "an available_commands_update written after a prompt reached the agent follows that prompt's response",
 		Match: isCommandsUpdate,
-		Anchor: func(lines []line, from int) int {
-			if !turnUnderWay(lines, from) {
+		Anchor: func(lines []line, from int, e *journal.Entry) int {
+			at := promptResponseAnchor(lines, from)
+			if at < 0 || e.Seq < promptRequestSeq(lines, at) {
 				return -1
 			}
-			return promptResponseAnchor(lines, from)
+			return at
 		},
 	},
 }
 
-// turnUnderWay reports whether the agent sent a frame between the last
-// session/prompt request placed before from and from.
-func turnUnderWay(lines []line, from int) bool {
-	for i := min(from, len(lines)) - 1; i >= 0; i-- {
+// promptRequestSeq is the journal seq of the request that the prompt
+// response at index at answers.
+func promptRequestSeq(lines []line, at int) uint64 {
+	for i := at - 1; i >= 0; i-- {
 		l := lines[i]
-		if l.tag == TagEditorToAgent && l.e.Method == "session/prompt" && len(l.e.ID) > 0 {
-			return false
-		}
-		if l.tag == TagAgentToEditor {
-			return true
+		if l.tag == TagEditorToAgent && l.e.Method == "session/prompt" && string(l.e.ID) == string(lines[at].e.ID) {
+			return l.e.Seq
 		}
 	}
-	return false
+	return 0
 }
 
 // isCommandsUpdate reports whether e is an available_commands_update.
@@ -321,7 +320,7 @@ func float(lines []line) []line {
 		after := map[int][]line{}
 		stay := map[int][]line{}
 		for _, f := range floating {
-			if at := rule.Anchor(rest, f.from); at >= 0 {
+			if at := rule.Anchor(rest, f.from, f.l.e); at >= 0 {
 				after[at] = append(after[at], f.l)
 			} else {
 				stay[f.from] = append(stay[f.from], f.l)

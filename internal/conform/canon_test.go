@@ -180,19 +180,21 @@ func TestCheckLanes(t *testing.T) {
 }
 
 func TestCommandsUpdatePlacement(t *testing.T) {
-	// The first update arrives before the agent said anything of the turn
-	// and stays; the skill refresh arrives mid-turn in one run and after the
-	// response in another: both runs place it after the response.
+	// The first update is written before the prompt reached the agent and
+	// stays (after the prompt, which the canonical form places right after
+	// the session/new response); the skill refresh arrives mid-turn in one
+	// run, after the response in another, and just after the prompt in a
+	// third: every run places it after the response.
 	const (
 		setup   = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update","availableCommands":[]}}}`
 		refresh = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"skill"}]}}}`
 		chunk   = `A:{"method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}`
 		resp    = `A:{"id":2,"result":{"stopReason":"end_turn"}}`
 	)
-	head := []string{`E:{"id":1,"method":"session/new"}`, `A:{"id":1,"result":{"sessionId":"s"}}`, `E:{"id":2,"method":"session/prompt"}`, setup}
+	head := []string{`E:{"id":1,"method":"session/new"}`, `A:{"id":1,"result":{"sessionId":"s"}}`, setup, `E:{"id":2,"method":"session/prompt"}`}
 	tail := []string{`S:cli-1:claude --output-format stream-json`, `C:cli-1:{"type":"user"}`}
-	var got [2]string
-	for i, turn := range [][]string{{chunk, refresh, resp}, {chunk, resp, refresh}} {
+	var got [3]string
+	for i, turn := range [][]string{{chunk, refresh, resp}, {chunk, resp, refresh}, {refresh, chunk, resp}} {
 		es := entries(t, append(append(append([]string{}, head...), turn...), tail...)...)
 		c, err := Canonical(&Result{Entries: es, Anchors: []int{-1, 0}})
 		if err != nil {
@@ -200,8 +202,10 @@ func TestCommandsUpdatePlacement(t *testing.T) {
 		}
 		got[i] = string(c)
 	}
-	if got[0] != got[1] {
-		t.Fatalf("the refresh's arrival changed the transcript:\n%s\nvs\n%s", got[0], got[1])
+	for i := range got {
+		if got[i] != got[0] {
+			t.Fatalf("the refresh's arrival changed the transcript:\n%s\nvs\n%s", got[0], got[i])
+		}
 	}
 	lines := strings.Split(got[0], "\n")
 	want := []string{"session/new", `"sessionId":"s"`, "session/prompt", `"availableCommands":[]`, "agent_message_chunk", `"stopReason"`, `"name":"skill"`}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/airwire/airwire/internal/golden"
@@ -65,7 +66,11 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	}
 	o.Dir = dir
 	if o.Scenario.Live() {
-		o.Cassette = CassetteFile(g.Dir(), o.Scenario, o.Profile)
+		// The replaying CLI runs in the run's workspace: the path must not
+		// be relative.
+		if o.Cassette, err = filepath.Abs(CassetteFile(g.Dir(), o.Scenario, o.Profile)); err != nil {
+			return out, err
+		}
 	}
 	res, err := Run(ctx, o)
 	if err != nil {
