@@ -39,6 +39,10 @@
 // The fake CLI answers generate_session_title with DefaultTitle unless the
 // scenario overrides that control.
 //
+// Model scenarios (a model: script) run the real Claude CLI instead: live
+// against an in-process mock model API under `record --model-lane`, or by
+// default replaying the run's recorded cassette (live.go says how).
+//
 // Pacing: CLAUDE_CODE_EXECUTABLE runs `airwire conform paced-cli`, the fake
 // CLI of internal/fakecli behind a Pacer: each frame it writes waits until
 // the adapter has been silent on the CLI's stdin, and the previous frame out,
@@ -73,7 +77,8 @@
 //     before the driver closed the adapter's stdin: the shutdown interrupt
 //     may or may not be read before the CLI is killed), then
 //     the distinct argv of the other CLI runs (auth status), sorted. The
-//     CLI → adapter direction is the fake's script and is left out.
+//     CLI → adapter direction is the fake's script or the cassette, and is
+//     left out.
 //
 // It never compares (internal/golden does), never validates (issue 4,
 // internal/validate) and never edits a scenario file.
