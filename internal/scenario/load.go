@@ -227,6 +227,9 @@ func (v *validator) scenario(s *Scenario) {
 // real CLI) or a CLI script (the scripted fake), never both.
 func (v *validator) source(s *Scenario) {
 	if s.Model == nil {
+		if strings.TrimSpace(s.Scripted) == "" {
+			v.addf("scripted: a scenario with cli: must say why the real CLI cannot be driven through it offline (or use model:)")
+		}
 		v.cli("cli", &s.CLI)
 		return
 	}

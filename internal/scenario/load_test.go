@@ -23,6 +23,7 @@ client:
   answers:
     permission: [{optionId: allow-once}, {kind: reject_once}]
     elicitation: [{action: accept, content: {answer: yes}}]
+scripted: "the test needs no real CLI"
 cli:
   turns:
     - steps:
@@ -83,6 +84,11 @@ func TestParseRejects(t *testing.T) {
 		{"system without subtype", "- text: done", "- system: {state: idle}", "system: needs a subtype"},
 		{"unknown process", "    - steps:", "    - process: zombie\n      steps:", `unknown "zombie"`},
 		{"not yaml", "name: good", "name: [good", "did not find expected"},
+		{"scripted without a reason", `scripted: "the test needs no real CLI"`, "", "scripted: a scenario with cli: must say why"},
+		{"model and cli", "cli:\n", "model:\n  turns: [{when: {text: x}, reply: [{text: y}]}]\ncli:\n", "drop cli:"},
+		{"model with scripted", "cli:\n  turns:\n    - steps:\n        - tool: {name: Edit, input: {file_path: \"{{cwd}}/src/a.ts\"}, permission: ask}\n        - text: done\n", "model:\n  turns: [{when: {text: x}, reply: [{text: y}]}]\n", "only a scenario with cli: is scripted"},
+		{"bad model script", "cli:\n  turns:\n    - steps:\n        - tool: {name: Edit, input: {file_path: \"{{cwd}}/src/a.ts\"}, permission: ask}\n        - text: done\n", "model:\n  turns: [{when: {}, reply: [{text: y}]}]\n", "model: model script: turns[0]: when:"},
+		{"unknown model key", "cli:\n  turns:\n    - steps:\n        - tool: {name: Edit, input: {file_path: \"{{cwd}}/src/a.ts\"}, permission: ask}\n        - text: done\n", "model:\n  turns: [{when: {txt: x}, reply: [{text: y}]}]\n", "field txt not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
