@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ type Outcome struct {
 // directory is removed unless keep is true.
 func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
 	out := &Outcome{}
-	dir, err := os.MkdirTemp("", "aw-")
+	dir, err := runDir()
 	if err != nil {
 		return out, err
 	}
@@ -160,4 +161,18 @@ func CheckLanes(canon []byte) error {
 		return fmt.Errorf("%w (client %v, cli %v)", ErrLaneMissing, client, cli)
 	}
 	return nil
+}
+
+// runDir makes a fresh run directory whose path has the same length in every
+// run: the real CLI counts the run's paths into its token estimates, which
+// a compaction scenario shows.
+func runDir() (string, error) {
+	for range 100 {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("aw-%010d", rand.Uint32()))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil || !errors.Is(err, os.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", errors.New("no free run directory name")
 }

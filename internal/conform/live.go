@@ -213,25 +213,39 @@ func readJournal(path string) []journal.Entry {
 }
 
 // cliBusy reports whether a CLI process's last result was a success that no
-// prompt_suggestion has followed yet, or (with turns) whether a process is
-// in a turn: its last session_state_changed is not idle.
-func cliBusy(entries []journal.Entry, turns bool) bool {
-	suggestion, inTurn := map[string]bool{}, map[string]bool{}
+// prompt_suggestion has followed yet, or (with final) whether a process is
+// in a turn (its last session_state_changed is not idle) or owes the
+// adapter the answer to a control request (get_context_usage, whose answer
+// makes the reference publish the commands again).
+func cliBusy(entries []journal.Entry, final bool) bool {
+	suggestion, inTurn, owed := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range entries {
 		e := &entries[i]
-		if e.Lane != journal.LaneCLI || e.Dir != journal.DirCLI || e.Kind != journal.KindMsg {
+		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg {
 			continue
 		}
 		var f struct {
-			Type    string `json:"type"`
-			Subtype string `json:"subtype"`
-			State   string `json:"state"`
-			IsError bool   `json:"is_error"`
+			Type      string `json:"type"`
+			Subtype   string `json:"subtype"`
+			State     string `json:"state"`
+			IsError   bool   `json:"is_error"`
+			RequestID string `json:"request_id"`
+			Response  struct {
+				RequestID string `json:"request_id"`
+			} `json:"response"`
 		}
 		if json.Unmarshal(e.Msg, &f) != nil {
 			continue
 		}
+		if e.Dir == journal.DirAgent {
+			if f.Type == "control_request" {
+				owed[f.RequestID] = true
+			}
+			continue
+		}
 		switch {
+		case f.Type == "control_response":
+			delete(owed, f.Response.RequestID)
 		case f.Type == "result":
 			suggestion[e.Proc] = f.Subtype == "success" && !f.IsError
 		case f.Type == "prompt_suggestion":
@@ -246,9 +260,9 @@ func cliBusy(entries []journal.Entry, turns bool) bool {
 		}
 	}
 	for p := range inTurn {
-		if turns && inTurn[p] {
+		if final && inTurn[p] {
 			return true
 		}
 	}
-	return false
+	return final && len(owed) > 0
 }
