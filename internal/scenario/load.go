@@ -358,6 +358,12 @@ func (v *validator) client(s *Scenario) {
 			if w.Count < 0 {
 				v.addf("%s.waitFor.count: must not be negative", at)
 			}
+			if w.Save != "" {
+				if !nameRE.MatchString(w.Save) {
+					v.addf("%s.waitFor.save: %q must be a lowercase word", at, w.Save)
+				}
+				saved[w.Save] = true
+			}
 		}
 	}
 	for i, a := range c.Answers.Permission {

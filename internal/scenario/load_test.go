@@ -110,6 +110,20 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
+func TestWaitForSaveFeedsPlaceholders(t *testing.T) {
+	src := strings.Replace(goodScenario, "    - prompt: {text: \"go on\"", "    - waitFor: {sessionUpdate: tool_call, save: call}\n    - request: {method: _session/async_task/stop, params: {taskId: \"{{saved.call.update.toolCallId}}\"}}\n    - prompt: {text: \"go on\"", 1)
+	if src == goodScenario {
+		t.Fatal("test bug: the prompt step is not in the good scenario")
+	}
+	if _, err := Parse("good.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(src, "save: call}", "save: Call}", 1)
+	if _, err := Parse("bad.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "waitFor.save") {
+		t.Errorf("a bad save name: %v", err)
+	}
+}
+
 func TestLoadChecksFileName(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "other.yaml")
