@@ -28,6 +28,7 @@ type controlHandler func(c *cli, req map[string]any) reply
 var controlHandlers = map[string]controlHandler{
 	"initialize": func(c *cli, req map[string]any) reply {
 		c.registerHooks(req["hooks"])
+		c.setPromptSuggestions(req["promptSuggestions"])
 		var after []map[string]any
 		for _, st := range c.script.Start {
 			for _, a := range c.builder.Step(st) {
@@ -133,6 +134,7 @@ func (c *cli) handleControl(msg map[string]any) {
 		}
 		if sub == "initialize" {
 			c.registerHooks(req["hooks"])
+			c.setPromptSuggestions(req["promptSuggestions"])
 		}
 	} else if h, ok := controlHandlers[sub]; ok {
 		r = h(c, req)
@@ -235,4 +237,19 @@ func (c *cli) interrupt() {
 		c.aborted = true
 		close(c.abort)
 	}
+}
+
+// setPromptSuggestions records initialize.promptSuggestions.
+func (c *cli) setPromptSuggestions(v any) {
+	on, _ := v.(bool)
+	c.mu.Lock()
+	c.promptSuggestions = on
+	c.mu.Unlock()
+}
+
+// wantsSuggestions reports whether the host asked for prompt suggestions.
+func (c *cli) wantsSuggestions() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.promptSuggestions
 }
