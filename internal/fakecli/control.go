@@ -154,6 +154,11 @@ func (c *cli) handleControl(msg map[string]any) {
 		} else if r.body != nil {
 			resp["response"] = r.body
 		}
+		if sub == "initialize" && r.err == "" {
+			// The real CLI lists what is still pending next to the body.
+			resp["pending_permission_requests"] = []any{}
+			resp["pending_user_dialog_requests"] = []any{}
+		}
 		c.write(map[string]any{"type": "control_response", "response": resp})
 	}
 	for _, f := range r.after {

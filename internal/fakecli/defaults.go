@@ -1,6 +1,9 @@
 package fakecli
 
-import "path/filepath"
+import (
+	"fmt"
+	"path/filepath"
+)
 
 // Version is what --version prints and what the fake reports as
 // claude_code_version: the CLI bundled with the reference adapter's SDK.
@@ -198,6 +201,8 @@ func (c *cli) initFrame(promptUUIDs []any) map[string]any {
 		"memory_paths": map[string]any{"auto": filepath.Join(filepath.Dir(c.transcriptPath), "memory") + "/"},
 		"original_cwd": c.cwd, "additional_directories": []any{},
 		"fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+		"messaging_socket_path": fmt.Sprintf("/tmp/cc-socks/%d.sock", fakePID), "per_turn_effort_active": true,
+		"ultrathink_available": false, "ultrathink_typed_raises": false, "view_mode": "default",
 	}
 	if len(promptUUIDs) > 0 {
 		f["user_message_uuids"] = promptUUIDs

@@ -155,6 +155,9 @@ type cli struct {
 	turnRunning bool
 	// lastTurn is the index of the script turn played last (-1: none).
 	lastTurn int
+	// turns counts the turns that went idle; results counts result frames
+	// (result_index).
+	turns, results int
 }
 
 func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Options, log *logger, home, configDir string) *cli {

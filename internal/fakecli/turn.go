@@ -283,8 +283,15 @@ func (c *cli) endTurn(text string, ts *turnState, interrupted bool) (int, bool) 
 		c.mu.Unlock()
 		return 0, false
 	}
+	c.mu.Lock()
+	c.turnRunning = false
+	c.turns++
+	first := c.turns == 1
+	c.mu.Unlock()
 	c.emit(scenario.StateFrame("idle"), nil)
-	if c.script.PromptSuggestion != "" && c.wantsSuggestions() && !ts.failed && !ts.suggested {
+	// The real CLI suggests nothing after the first turn of a process (no
+	// capture shows one); after later turns it does.
+	if c.script.PromptSuggestion != "" && c.wantsSuggestions() && !first && !ts.failed && !ts.suggested {
 		c.suggest(ts, abort)
 	}
 	return 0, false
@@ -563,12 +570,24 @@ func (c *cli) result(ts *turnState, overrides map[string]any) map[string]any {
 	}
 	usage := map[string]any{"input_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 12,
 		"server_tool_use": map[string]any{"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": "standard"}
+	modelUsage := map[string]any{c.currentModel(): map[string]any{"inputTokens": 10, "outputTokens": 12, "cacheReadInputTokens": 0,
+		"cacheCreationInputTokens": 0, "webSearchRequests": 0, "costUSD": 0.00028, "contextWindow": ContextWindow, "maxOutputTokens": MaxOutputTokens}}
+	c.mu.Lock()
+	index := c.results
+	c.results++
+	c.mu.Unlock()
 	r := map[string]any{
 		"type": "result", "subtype": "success", "is_error": false, "duration_ms": 100, "duration_api_ms": 80,
 		"num_turns": ts.requests, "result": ts.lastText, "stop_reason": "end_turn", "total_cost_usd": 0.00028,
-		"usage": usage,
-		"modelUsage": map[string]any{c.currentModel(): map[string]any{"inputTokens": 10, "outputTokens": 12, "cacheReadInputTokens": 0,
-			"cacheCreationInputTokens": 0, "webSearchRequests": 0, "costUSD": 0.00028, "contextWindow": ContextWindow, "maxOutputTokens": MaxOutputTokens}},
+		"usage": usage, "modelUsage": modelUsage, "model_usage_since_last_result": modelUsage,
+		// The real CLI's per-turn metrics (timings are fixed here).
+		"ttft_ms": 20, "ttft_stream_ms": 20, "time_to_request_ms": 5, "first_content_frame_ms": 20,
+		"request_sent_wall_ms": int64(1767225600000), "first_request_input_tokens": 10, "queued_turn_count": 0,
+		"result_index": index, "safety_stops": 0,
+		"subagent_stats": map[string]any{"spawned": 0, "requested": map[string]any{"background": 0, "foreground": 0, "unset": 0},
+			"started_in_background": 0, "max_depth": 0, "spawned_by_subagents": 0, "completed": 0, "failed": 0,
+			"killed":  map[string]any{"parent": 0, "user": 0, "system": 0},
+			"refused": map[string]any{"depth_limit": 0, "concurrency_limit": 0, "budget": 0}, "by_type": map[string]any{}},
 		"permission_denials": denials, "terminal_reason": "completed", "fast_mode_state": "off",
 		"fast_mode_disabled_reason": "sdk_opt_in_required", "api_error_status": nil,
 	}

@@ -181,8 +181,15 @@ func (b *Builder) Message(a AssistantStep) []Action {
 	}
 	var out []Action
 	emit := func(f map[string]any) { out = append(out, Action{Kind: ActEmit, Frame: f}) }
+	// Every stream event names its API message; message_start also carries
+	// the CLI's timing and thinking display (real CLI 2.1.318).
 	event := func(ev map[string]any) {
-		emit(map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent})
+		f := map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent, "api_message_id": id}
+		if ev["type"] == "message_start" {
+			f["ttft_ms"] = 20
+			f["thinking_display"] = "updates"
+		}
+		emit(f)
 	}
 	if b.needRequest && a.ParentToolUseID == "" {
 		emit(map[string]any{"type": "system", "subtype": "status", "status": "requesting"})
