@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -164,6 +165,9 @@ func (c *cli) handleControl(msg map[string]any) {
 	for _, f := range r.after {
 		c.emit(f, nil)
 	}
+	if sub == "get_context_usage" && req["detail"] == nil {
+		c.holdAfterFirstSkillRead()
+	}
 	if sub == "interrupt" {
 		c.interrupt()
 	}
@@ -257,4 +261,34 @@ func (c *cli) wantsSuggestions() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.promptSuggestions
+}
+
+// SkillReadHold is how long the fake holds its output after answering the
+// first get_context_usage without detail. The reference reads the skills
+// from that answer off the turn (refreshSkillFiles) and re-publishes its
+// commands when they changed; the real CLI takes about a second to answer
+// the first such request, so the update lands somewhere in the turn. The
+// fake answers at once and then waits for the update to land before the
+// turn goes on, so that a golden holds one order.
+const SkillReadHold = 300 * time.Millisecond
+
+// holdAfterFirstSkillRead holds output once per process (see SkillReadHold).
+func (c *cli) holdAfterFirstSkillRead() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.skillsRead {
+		return
+	}
+	c.skillsRead = true
+	c.holdUntil = time.Now().Add(SkillReadHold)
+}
+
+// hold waits until a hold set by holdAfterFirstSkillRead has passed.
+func (c *cli) hold() {
+	c.mu.Lock()
+	until := c.holdUntil
+	c.mu.Unlock()
+	if d := time.Until(until); d > 0 {
+		time.Sleep(d)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -158,6 +159,10 @@ type cli struct {
 	// turns counts the turns that went idle; results counts result frames
 	// (result_index).
 	turns, results int
+	// skillsRead and holdUntil implement the hold after the first skill
+	// read (see SkillReadHold).
+	skillsRead bool
+	holdUntil  time.Time
 }
 
 func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Options, log *logger, home, configDir string) *cli {
@@ -364,6 +369,7 @@ func (c *cli) signal(event string) {
 
 // write marshals f as one line on stdout and logs it.
 func (c *cli) write(f map[string]any) {
+	c.hold()
 	b, err := json.Marshal(f)
 	if err != nil {
 		fmt.Fprintf(c.errOut, "fake-cli: cannot encode frame: %v\n", err)
