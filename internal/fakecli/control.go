@@ -127,6 +127,10 @@ func (c *cli) handleControl(msg map[string]any) {
 	id, _ := msg["request_id"].(string)
 	req, _ := msg["request"].(map[string]any)
 	sub, _ := req["subtype"].(string)
+	// The hold starts when the read arrives, so that no turn frame after
+	// it slips out while the answer waits for its turn on stdout, and again
+	// when the answer is out (see SkillReadHold).
+	skillRead := sub == "get_context_usage" && req["detail"] == nil && c.holdAfterFirstSkillRead()
 	var r reply
 	if o, ok := c.script.Controls[sub]; ok {
 		r = reply{err: o.Error, none: o.NoReply, after: o.Emit}
@@ -160,13 +164,19 @@ func (c *cli) handleControl(msg map[string]any) {
 			resp["pending_permission_requests"] = []any{}
 			resp["pending_user_dialog_requests"] = []any{}
 		}
-		c.write(map[string]any{"type": "control_response", "response": resp})
+		if skillRead {
+			c.writeNow(map[string]any{"type": "control_response", "response": resp})
+		} else {
+			c.write(map[string]any{"type": "control_response", "response": resp})
+		}
 	}
 	for _, f := range r.after {
 		c.emit(f, nil)
 	}
-	if sub == "get_context_usage" && req["detail"] == nil {
-		c.holdAfterFirstSkillRead()
+	if skillRead {
+		c.mu.Lock()
+		c.holdUntil = time.Now().Add(SkillReadHold)
+		c.mu.Unlock()
 	}
 	if sub == "interrupt" {
 		c.interrupt()
@@ -272,15 +282,46 @@ func (c *cli) wantsSuggestions() bool {
 // turn goes on, so that a golden holds one order.
 const SkillReadHold = 300 * time.Millisecond
 
-// holdAfterFirstSkillRead holds output once per process (see SkillReadHold).
-func (c *cli) holdAfterFirstSkillRead() {
+// SkillReadWait bounds the wait, after the first system/init, for the
+// host's skill read; a host that does not read them (plain clients) costs
+// this once per process.
+const SkillReadWait = 600 * time.Millisecond
+
+// skillReadEvent is the event counted for every get_context_usage.
+const skillReadEvent = "control:get_context_usage"
+
+// awaitEvent waits until event has been counted more than seen times, or
+// for at most d.
+func (c *cli) awaitEvent(event string, seen int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		c.mu.Lock()
+		n, ch := c.eventCount[event], c.eventCh
+		c.mu.Unlock()
+		if n > seen {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// holdAfterFirstSkillRead starts the hold once per process (see
+// SkillReadHold) and reports whether it did.
+func (c *cli) holdAfterFirstSkillRead() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.skillsRead {
-		return
+		return false
 	}
 	c.skillsRead = true
 	c.holdUntil = time.Now().Add(SkillReadHold)
+	return true
 }
 
 // hold waits until a hold set by holdAfterFirstSkillRead has passed.

@@ -163,6 +163,8 @@ type cli struct {
 	// read (see SkillReadHold).
 	skillsRead bool
 	holdUntil  time.Time
+	// initSent is set once the first system/init is out.
+	initSent bool
 }
 
 func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Options, log *logger, home, configDir string) *cli {
@@ -370,6 +372,11 @@ func (c *cli) signal(event string) {
 // write marshals f as one line on stdout and logs it.
 func (c *cli) write(f map[string]any) {
 	c.hold()
+	c.writeNow(f)
+}
+
+// writeNow is write without waiting for a hold (see SkillReadHold).
+func (c *cli) writeNow(f map[string]any) {
 	b, err := json.Marshal(f)
 	if err != nil {
 		fmt.Fprintf(c.errOut, "fake-cli: cannot encode frame: %v\n", err)

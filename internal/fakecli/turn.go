@@ -155,7 +155,17 @@ func (c *cli) playTurn(msg map[string]any, turn *scenario.Turn) (int, bool) {
 	if turn.Local {
 		return c.runLocal(msg, turn, ts, abort)
 	}
+	c.mu.Lock()
+	firstInit := !c.initSent
+	c.initSent = true
+	reads := c.eventCount[skillReadEvent]
+	c.mu.Unlock()
 	c.emit(c.initFrame(ts.uuids()), nil)
+	if firstInit {
+		// The reference reads the skills when it sees the first system/init
+		// (see SkillReadHold): wait for that read before the turn goes on.
+		c.awaitEvent(skillReadEvent, reads, SkillReadWait)
+	}
 	c.emit(c.stamp(map[string]any{"type": "system", "subtype": "status", "status": "requesting"}, ts), nil)
 	ts.requests++
 

@@ -301,7 +301,7 @@ func (b *Builder) Tool(t ToolStep) []Action {
 		} else {
 			in["tool_response"] = resultContent(t.Result)
 		}
-		run = append(run, Action{Kind: ActHook, Parallel: true, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
+		run = append(run, Action{Kind: ActHook, Parallel: !t.SequentialHooks, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
 	}
 	for _, st := range t.BeforeResult {
 		run = append(run, b.Step(st)...)

@@ -202,6 +202,10 @@ type ToolStep struct {
 	// [PreToolUse, PostToolUse], as the real CLI always calls both; an empty
 	// list sends none.
 	Hooks []string `yaml:"hooks,omitempty" json:"hooks"` // no omitempty: [] must survive the JSON script
+	// SequentialHooks sends PostToolUse to one callback after the other
+	// instead of to all at once as the real CLI does (for a scenario whose
+	// adapter races on concurrent callbacks; say why in the scenario).
+	SequentialHooks bool `yaml:"sequentialHooks,omitempty" json:"sequentialHooks,omitempty"`
 	// Result is the tool_result content: a string or a list of blocks.
 	Result any `yaml:"result,omitempty" json:"result,omitempty"`
 	// IsError marks the result as an error (and sends PostToolUseFailure
