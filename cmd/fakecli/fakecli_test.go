@@ -51,7 +51,7 @@ func TestRunFakeCLI(t *testing.T) {
 		wantCode int
 	}{
 		{name: "version", args: []string{"--version"}, wantOut: "2.1.318 (Claude Code)\n"},
-		{name: "auth status exits 1", args: []string{"auth", "status", "--json"}, wantOut: `"loggedIn": false`, wantCode: 1},
+		{name: "auth status: logged in with an API key", args: []string{"auth", "status", "--json"}, wantOut: `"authMethod": "api_key"`},
 		{name: "bad option exits 1", args: []string{"--nope"}, wantErr: "unknown option '--nope'", wantCode: 1},
 	}
 	for _, tt := range tests {

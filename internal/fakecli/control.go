@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -28,6 +29,7 @@ type controlHandler func(c *cli, req map[string]any) reply
 var controlHandlers = map[string]controlHandler{
 	"initialize": func(c *cli, req map[string]any) reply {
 		c.registerHooks(req["hooks"])
+		c.setPromptSuggestions(req["promptSuggestions"])
 		var after []map[string]any
 		for _, st := range c.script.Start {
 			for _, a := range c.builder.Step(st) {
@@ -125,6 +127,10 @@ func (c *cli) handleControl(msg map[string]any) {
 	id, _ := msg["request_id"].(string)
 	req, _ := msg["request"].(map[string]any)
 	sub, _ := req["subtype"].(string)
+	// The hold starts when the read arrives, so that no turn frame after
+	// it slips out while the answer waits for its turn on stdout, and again
+	// when the answer is out (see SkillReadHold).
+	skillRead := sub == "get_context_usage" && req["detail"] == nil && c.holdAfterFirstSkillRead()
 	var r reply
 	if o, ok := c.script.Controls[sub]; ok {
 		r = reply{err: o.Error, none: o.NoReply, after: o.Emit}
@@ -133,6 +139,7 @@ func (c *cli) handleControl(msg map[string]any) {
 		}
 		if sub == "initialize" {
 			c.registerHooks(req["hooks"])
+			c.setPromptSuggestions(req["promptSuggestions"])
 		}
 	} else if h, ok := controlHandlers[sub]; ok {
 		r = h(c, req)
@@ -152,10 +159,24 @@ func (c *cli) handleControl(msg map[string]any) {
 		} else if r.body != nil {
 			resp["response"] = r.body
 		}
-		c.write(map[string]any{"type": "control_response", "response": resp})
+		if sub == "initialize" && r.err == "" {
+			// The real CLI lists what is still pending next to the body.
+			resp["pending_permission_requests"] = []any{}
+			resp["pending_user_dialog_requests"] = []any{}
+		}
+		if skillRead {
+			c.writeNow(map[string]any{"type": "control_response", "response": resp})
+		} else {
+			c.write(map[string]any{"type": "control_response", "response": resp})
+		}
 	}
 	for _, f := range r.after {
 		c.emit(f, nil)
+	}
+	if skillRead {
+		c.mu.Lock()
+		c.holdUntil = time.Now().Add(SkillReadHold)
+		c.mu.Unlock()
 	}
 	if sub == "interrupt" {
 		c.interrupt()
@@ -234,5 +255,81 @@ func (c *cli) interrupt() {
 	if c.abort != nil && !c.aborted {
 		c.aborted = true
 		close(c.abort)
+	}
+}
+
+// setPromptSuggestions records initialize.promptSuggestions.
+func (c *cli) setPromptSuggestions(v any) {
+	on, _ := v.(bool)
+	c.mu.Lock()
+	c.promptSuggestions = on
+	c.mu.Unlock()
+}
+
+// wantsSuggestions reports whether the host asked for prompt suggestions.
+func (c *cli) wantsSuggestions() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.promptSuggestions
+}
+
+// SkillReadHold is how long the fake holds its output after answering the
+// first get_context_usage without detail. The reference reads the skills
+// from that answer off the turn (refreshSkillFiles) and re-publishes its
+// commands when they changed; the real CLI takes about a second to answer
+// the first such request, so the update lands somewhere in the turn. The
+// fake answers at once and then waits for the update to land before the
+// turn goes on, so that a golden holds one order.
+const SkillReadHold = 300 * time.Millisecond
+
+// SkillReadWait bounds the wait, after the first system/init, for the
+// host's skill read; a host that does not read them (plain clients) costs
+// this once per process.
+const SkillReadWait = 600 * time.Millisecond
+
+// skillReadEvent is the event counted for every get_context_usage.
+const skillReadEvent = "control:get_context_usage"
+
+// awaitEvent waits until event has been counted more than seen times, or
+// for at most d.
+func (c *cli) awaitEvent(event string, seen int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		c.mu.Lock()
+		n, ch := c.eventCount[event], c.eventCh
+		c.mu.Unlock()
+		if n > seen {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// holdAfterFirstSkillRead starts the hold once per process (see
+// SkillReadHold) and reports whether it did.
+func (c *cli) holdAfterFirstSkillRead() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.skillsRead {
+		return false
+	}
+	c.skillsRead = true
+	c.holdUntil = time.Now().Add(SkillReadHold)
+	return true
+}
+
+// hold waits until a hold set by holdAfterFirstSkillRead has passed.
+func (c *cli) hold() {
+	c.mu.Lock()
+	until := c.holdUntil
+	c.mu.Unlock()
+	if d := time.Until(until); d > 0 {
+		time.Sleep(d)
 	}
 }

@@ -4,7 +4,7 @@
 // It speaks the CLI's stream-json protocol on stdin and stdout:
 //
 //   - argv like the real CLI (argv.go), --version, and `auth status --json`
-//     (the logged-out answer, exit 1);
+//     (logged in with ANTHROPIC_API_KEY, as the reference runs it);
 //   - the host → CLI control requests (control.go): initialize with hook
 //     registration and a realistic response, interrupt, set_permission_mode,
 //     set_model, set_max_thinking_tokens, get_settings, apply_flag_settings,

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -82,8 +83,10 @@ func Run(ctx context.Context, o Options) int {
 		fmt.Fprintln(o.Out, "Usage: claude [options] [command] [prompt]\n\nairwire fake Claude Code CLI (stream-json only).")
 	case ModeAuthStatus:
 		st, loggedIn := authStatus(configDir, script.Auth)
-		if args.Options["text"] == "set" {
+		if args.Options["text"] == "set" && !loggedIn {
 			fmt.Fprintln(o.Out, "Not logged in. Run claude auth login to authenticate.")
+		} else if args.Options["text"] == "set" {
+			fmt.Fprintln(o.Out, "Logged in with an API key (ANTHROPIC_API_KEY).")
 		} else {
 			b, _ := json.MarshalIndent(st, "", "  ")
 			fmt.Fprintln(o.Out, string(b))
@@ -140,6 +143,28 @@ type cli struct {
 	eventCount map[string]int
 	eventUsed  map[string]int
 	eventCh    chan struct{}
+	// promptSuggestions is initialize.promptSuggestions: the CLI then runs
+	// its prompt-suggestion agent after every turn.
+	promptSuggestions bool
+	// continuing is set when a turn ended with another prompt already
+	// queued: the CLI then goes on without an idle/running pair.
+	continuing bool
+	// queuedAnnounced holds the uuids of prompts whose command_lifecycle
+	// queued frame was written when they arrived during a turn.
+	queuedAnnounced map[string]bool
+	// turnRunning is true while a turn plays.
+	turnRunning bool
+	// lastTurn is the index of the script turn played last (-1: none).
+	lastTurn int
+	// turns counts the turns that went idle; results counts result frames
+	// (result_index).
+	turns, results int
+	// skillsRead and holdUntil implement the hold after the first skill
+	// read (see SkillReadHold).
+	skillsRead bool
+	holdUntil  time.Time
+	// initSent is set once the first system/init is out.
+	initSent bool
 }
 
 func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Options, log *logger, home, configDir string) *cli {
@@ -150,16 +175,18 @@ func newCLI(ctx context.Context, args *Args, script *scenario.CLIScript, o Optio
 	c := &cli{
 		ctx: ctx, args: args, script: script, log: log, errOut: o.ErrOut, out: o.Out,
 		cwd: cwd, home: home, configDir: configDir,
-		permissionMode: "default",
-		prompts:        make(chan map[string]any, 256),
-		eof:            make(chan struct{}),
-		hooks:          map[string][]hookMatcher{},
-		pending:        map[string]chan map[string]any{},
-		used:           make([]bool, len(script.Turns)),
-		skipHooks:      map[string]bool{},
-		eventCount:     map[string]int{},
-		eventUsed:      map[string]int{},
-		eventCh:        make(chan struct{}),
+		permissionMode:  "default",
+		prompts:         make(chan map[string]any, 256),
+		eof:             make(chan struct{}),
+		hooks:           map[string][]hookMatcher{},
+		pending:         map[string]chan map[string]any{},
+		used:            make([]bool, len(script.Turns)),
+		skipHooks:       map[string]bool{},
+		eventCount:      map[string]int{},
+		eventUsed:       map[string]int{},
+		eventCh:         make(chan struct{}),
+		queuedAnnounced: map[string]bool{},
+		lastTurn:        -1,
 	}
 	if args.PermissionMode != "" {
 		c.permissionMode = args.PermissionMode
@@ -317,6 +344,17 @@ func (c *cli) handleLine(line []byte) {
 			ch <- resp
 		}
 	case "user":
+		// A prompt that arrives during a turn is queued at once, and the CLI
+		// says so then (command_lifecycle queued).
+		c.mu.Lock()
+		running := c.turnRunning
+		c.mu.Unlock()
+		if id, _ := msg["uuid"].(string); running && id != "" {
+			c.emit(lifecycleFrame(id, "queued"), nil)
+			c.mu.Lock()
+			c.queuedAnnounced[id] = true
+			c.mu.Unlock()
+		}
 		c.prompts <- msg
 		c.signal("prompt")
 	}
@@ -333,6 +371,12 @@ func (c *cli) signal(event string) {
 
 // write marshals f as one line on stdout and logs it.
 func (c *cli) write(f map[string]any) {
+	c.hold()
+	c.writeNow(f)
+}
+
+// writeNow is write without waiting for a hold (see SkillReadHold).
+func (c *cli) writeNow(f map[string]any) {
 	b, err := json.Marshal(f)
 	if err != nil {
 		fmt.Fprintf(c.errOut, "fake-cli: cannot encode frame: %v\n", err)
@@ -378,6 +422,13 @@ func (c *cli) emit(f map[string]any, extra map[string]string) map[string]any {
 // It returns false when the turn is aborted (interrupt, stdin EOF, SIGTERM)
 // first; the request is then withdrawn with control_cancel_request.
 func (c *cli) request(body map[string]any, abort <-chan struct{}) (map[string]any, bool) {
+	id, ch := c.send(body)
+	return c.wait(id, ch, abort)
+}
+
+// send writes a CLI → host control request and returns its id and the
+// channel its response arrives on.
+func (c *cli) send(body map[string]any) (string, chan map[string]any) {
 	id := c.uuid()
 	ch := make(chan map[string]any, 1)
 	c.mu.Lock()
@@ -385,6 +436,11 @@ func (c *cli) request(body map[string]any, abort <-chan struct{}) (map[string]an
 	c.mu.Unlock()
 	body = scenario.Expand(body, c.vars()).(map[string]any)
 	c.write(map[string]any{"type": "control_request", "request_id": id, "request": body})
+	return id, ch
+}
+
+// wait waits for the response of a request sent with send (see request).
+func (c *cli) wait(id string, ch chan map[string]any, abort <-chan struct{}) (map[string]any, bool) {
 	select {
 	case resp := <-ch:
 		return resp, true
@@ -418,16 +474,31 @@ func promptText(msg map[string]any) string {
 }
 
 // pickTurn returns the first unused turn that fits the prompt, or nil.
+// Autonomous turns never answer a prompt.
 func (c *cli) pickTurn(text string) *scenario.Turn {
 	for i := range c.script.Turns {
 		t := &c.script.Turns[i]
-		if c.used[i] || (t.Process != "" && t.Process != c.process) || (t.Match != "" && !strings.Contains(text, t.Match)) {
+		if c.used[i] || t.Autonomous != nil || (t.Process != "" && t.Process != c.process) || (t.Match != "" && !strings.Contains(text, t.Match)) {
 			continue
 		}
 		c.used[i] = true
+		c.lastTurn = i
 		return t
 	}
+	c.lastTurn = -1
 	return nil
+}
+
+// nextAutonomous returns the unused autonomous turn that follows the turn
+// just played, or nil.
+func (c *cli) nextAutonomous() *scenario.Turn {
+	i := c.lastTurn + 1
+	if c.lastTurn < 0 || i >= len(c.script.Turns) || c.used[i] || c.script.Turns[i].Autonomous == nil {
+		return nil
+	}
+	c.used[i] = true
+	c.lastTurn = i
+	return &c.script.Turns[i]
 }
 
 func envNames(environ func() []string) []string {

@@ -59,8 +59,8 @@ func TestToolCallAllowed(t *testing.T) {
 		}
 	}
 	want := "state:running system:init status:requesting " +
-		"event:message_start event:content_block_start event:content_block_delta event:content_block_delta assistant event:content_block_stop event:message_delta event:message_stop " +
-		"hook:PreToolUse state:requires_action request:can_use_tool state:running hook:PostToolUse hook:PostToolUse user " +
+		"event:message_start event:content_block_start event:content_block_delta event:content_block_delta assistant hook:PreToolUse event:content_block_stop event:message_delta event:message_stop " +
+		"state:requires_action request:can_use_tool state:running hook:PostToolUse hook:PostToolUse user " +
 		"status:requesting event:message_start event:content_block_start event:content_block_delta event:content_block_delta assistant event:content_block_stop event:message_delta event:message_stop " +
 		"result:success state:idle"
 	if got := labels(seen); got != want {
@@ -175,11 +175,24 @@ func TestReplayUserMessages(t *testing.T) {
 		"turns: [{steps: [{tool: {name: Bash, input: {command: ls}, permission: ask}}]}]\n")
 	p.send(map[string]any{"type": "user", "uuid": "client-uuid", "message": map[string]any{"role": "user", "content": "hello"}})
 	fs := p.until(func(f map[string]any) bool { return label(f) == "request:can_use_tool" })
-	if got := labels(fs[:4]); got != "state:running system:init status:requesting user" {
+	if got := labels(fs[:6]); got != "state:running command_lifecycle command_lifecycle system:init status:requesting user" {
 		t.Fatalf("turn opening = %s", got)
 	}
-	if echo := fs[3]; echo["isReplay"] != true || echo["message"].(map[string]any)["content"] != "hello" {
+	if fs[1]["state"] != "queued" || fs[2]["state"] != "started" || fs[1]["command_uuid"] != "client-uuid" {
+		t.Errorf("lifecycle = %v, %v", fs[1], fs[2])
+	}
+	if u, _ := fs[4]["user_message_uuids"].([]any); len(u) != 1 || u[0] != "client-uuid" {
+		t.Errorf("status user_message_uuids = %v", fs[4]["user_message_uuids"])
+	}
+	if echo := fs[5]; echo["isReplay"] != true || echo["message"].(map[string]any)["content"] != "hello" || echo["uuid"] != "client-uuid" {
 		t.Errorf("echo = %v", echo)
+	}
+	for _, f := range fs {
+		if f["type"] == "system" && f["subtype"] == "session_state_changed" {
+			if _, ok := f["sdk_host_only"]; ok {
+				t.Errorf("session_state_changed carries sdk_host_only: %v", f)
+			}
+		}
 	}
 	req := fs[len(fs)-1]
 	p.answer(req, map[string]any{"behavior": "allow", "updatedInput": map[string]any{"command": "ls"}})
@@ -200,18 +213,20 @@ turns:
 	p.prompt("first")
 	p.until(func(f map[string]any) bool { return f["type"] == "assistant" })
 	p.prompt("second")
-	first := p.until(isIdle)
-	second := p.until(isIdle)
-	text := func(fs []map[string]any) string {
-		for _, f := range fs {
-			if f["type"] == "result" {
-				return f["result"].(string)
-			}
+	// The real CLI goes from the first turn's result straight into the
+	// queued prompt: no idle/running pair between them.
+	fs := p.until(isIdle)
+	var results []string
+	for _, f := range fs {
+		if f["type"] == "result" {
+			results = append(results, f["result"].(string))
 		}
-		return ""
+		if len(results) == 1 && f["type"] == "system" && f["subtype"] == "session_state_changed" {
+			t.Errorf("state change between queued prompts: %v", f["state"])
+		}
 	}
-	if text(first) != "one-end" || text(second) != "two" {
-		t.Errorf("results = %q, %q", text(first), text(second))
+	if strings.Join(results, ",") != "one-end,two" {
+		t.Errorf("results = %q", results)
 	}
 }
 
@@ -311,8 +326,8 @@ func TestAuthStatus(t *testing.T) {
 		wantCode     int
 		wantLogged   bool
 	}{
-		{name: "logged out", wantCode: 1},
-		{name: "scripted login", script: "auth: {loggedIn: true, authMethod: claude.ai}\n", wantCode: 0, wantLogged: true},
+		{name: "logged in with an API key", wantCode: 0, wantLogged: true},
+		{name: "scripted logout", script: "auth: {loggedIn: false, authMethod: none}\n", wantCode: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -332,12 +347,12 @@ func TestAuthStatus(t *testing.T) {
 			if code != tt.wantCode || st["loggedIn"] != tt.wantLogged {
 				t.Errorf("code %d loggedIn %v", code, st["loggedIn"])
 			}
-			if !tt.wantLogged {
-				if st["configDirectory"] != filepath.Join(dir, ".claude") {
-					t.Errorf("configDirectory = %v", st["configDirectory"])
+			if tt.script == "" {
+				if st["configDirectory"] != filepath.Join(dir, ".claude") || st["apiKeySource"] != "ANTHROPIC_API_KEY" {
+					t.Errorf("status = %v", st)
 				}
 				// The real CLI's key order.
-				if !strings.HasPrefix(out.String(), "{\n  \"loggedIn\": false,\n  \"authMethod\": \"none\",\n  \"apiProvider\"") {
+				if !strings.HasPrefix(out.String(), "{\n  \"loggedIn\": true,\n  \"authMethod\": \"api_key\",\n  \"apiProvider\"") {
 					t.Errorf("output = %q", out.String())
 				}
 			}
@@ -392,6 +407,8 @@ func TestSkipHooksMutation(t *testing.T) {
 				f := p.next()
 				if label(f) == "hook:PostToolUse" {
 					got = true
+				}
+				if strings.HasPrefix(label(f), "hook:") {
 					p.answer(f, map[string]any{"continue": true})
 				}
 				if isIdle(f) {
@@ -426,4 +443,65 @@ turns:
 	p.answer(hook, map[string]any{"continue": true})
 	p.answer(p.until(func(f map[string]any) bool { return label(f) == "hook:PostToolUse" })[0], map[string]any{"continue": true})
 	p.until(isIdle)
+}
+
+func TestAPIErrorFraming(t *testing.T) {
+	p := start(t, append(append([]string{}, streamArgv...), "--replay-user-messages", ""), `
+turns:
+  - steps:
+      - system: {subtype: api_retry, attempt: 1, max_retries: 1, retry_delay_ms: 500, error_status: 529, error: overloaded}
+      - apiError: {status: 529}
+`)
+	p.send(map[string]any{"type": "user", "uuid": "u1", "message": map[string]any{"role": "user", "content": "go"}})
+	fs := p.until(isIdle)
+	want := "state:running command_lifecycle command_lifecycle system:init status:requesting system:api_retry user assistant result:success command_lifecycle state:idle"
+	if got := labels(fs); got != want {
+		t.Fatalf("frames:\n got %s\nwant %s", got, want)
+	}
+	msg, res, end := fs[7], fs[8], fs[9]
+	if msg["message"].(map[string]any)["model"] != "<synthetic>" || msg["error"] != "server_error" || msg["is_api_error_message"] != true {
+		t.Errorf("synthetic message = %v", msg)
+	}
+	if res["is_error"] != true || res["stop_reason"] != "stop_sequence" || res["terminal_reason"] != "api_error" ||
+		!strings.HasPrefix(res["result"].(string), "API Error: 529 Overloaded. This is a server-side issue") {
+		t.Errorf("result = %v", res)
+	}
+	if end["state"] != "cancelled" {
+		t.Errorf("lifecycle end = %v", end)
+	}
+}
+
+func TestInterruptWithPermissionOpen(t *testing.T) {
+	p := start(t, streamArgv, "turns: [{steps: [{tool: {name: Bash, input: {command: rm}, permission: ask, hooks: []}}, {text: never}]}]\n")
+	p.prompt("go")
+	p.until(func(f map[string]any) bool { return label(f) == "request:can_use_tool" })
+	p.control("int", map[string]any{"subtype": "interrupt"})
+	fs := p.until(isIdle)
+	var refused, marker, res map[string]any
+	for _, f := range fs {
+		switch f["type"] {
+		case "user":
+			c := f["message"].(map[string]any)["content"].([]any)[0].(map[string]any)
+			if c["type"] == "tool_result" {
+				refused = f
+			} else {
+				marker = c
+			}
+		case "result":
+			res = f
+		}
+	}
+	if refused == nil || refused["message"].(map[string]any)["content"].([]any)[0].(map[string]any)["is_error"] != true {
+		t.Fatalf("no refused tool_result in %s", labels(fs))
+	}
+	meta := refused["tool_result_meta"].([]any)[0].(map[string]any)
+	if meta["non_execution_kind"] != "user-rejected" {
+		t.Errorf("tool_result_meta = %v", meta)
+	}
+	if marker["text"] != "[Request interrupted by user for tool use]" {
+		t.Errorf("marker = %v", marker)
+	}
+	if res["subtype"] != "error_during_execution" || res["stop_reason"] != "tool_use" || res["terminal_reason"] != "aborted_tools" {
+		t.Errorf("result = %v", res)
+	}
 }

@@ -41,11 +41,16 @@ type Action struct {
 	Pause string
 	File  *FileWrite
 	Exit  *ExitStep
-	// Allow and Deny are the branches of a can_use_tool request.
-	Allow []Action
-	Deny  []Action
+	// Allow and Deny are the branches of a can_use_tool request; a deny
+	// that asks to interrupt runs DenyInterrupt instead of Deny when set.
+	Allow         []Action
+	Deny          []Action
+	DenyInterrupt []Action
 	// Tool names the tool of a can_use_tool request (for permission_denials).
 	Tool *ToolUse
+	// Parallel sends the hook to every registered callback at once and then
+	// waits for all answers (the CLI's PostToolUse).
+	Parallel bool
 }
 
 // Builder expands script steps into actions. It keeps the counters that make
@@ -84,7 +89,7 @@ func (b *Builder) Turn(t Turn) []Action {
 // HasResult reports whether the turn writes its own result.
 func (t Turn) HasResult() bool {
 	for _, s := range t.Steps {
-		if s.Result != nil || s.Exit != nil {
+		if s.Result != nil || s.Exit != nil || s.APIError != nil {
 			return true
 		}
 	}
@@ -129,6 +134,8 @@ func (b *Builder) Step(s Step) []Action {
 		return []Action{{Kind: ActHook, Hook: &h}}
 	case s.Result != nil:
 		return []Action{{Kind: ActResult, Frame: copyMap(s.Result)}}
+	case s.APIError != nil:
+		return b.APIError(*s.APIError)
 	case s.Pause != nil:
 		return []Action{{Kind: ActPause, Pause: s.Pause.Until}}
 	case s.Exit != nil:
@@ -174,8 +181,15 @@ func (b *Builder) Message(a AssistantStep) []Action {
 	}
 	var out []Action
 	emit := func(f map[string]any) { out = append(out, Action{Kind: ActEmit, Frame: f}) }
+	// Every stream event names its API message; message_start also carries
+	// the CLI's timing and thinking display (real CLI 2.1.318).
 	event := func(ev map[string]any) {
-		emit(map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent})
+		f := map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent, "api_message_id": id}
+		if ev["type"] == "message_start" {
+			f["ttft_ms"] = 20
+			f["thinking_display"] = "updates"
+		}
+		emit(f)
 	}
 	if b.needRequest && a.ParentToolUseID == "" {
 		emit(map[string]any{"type": "system", "subtype": "status", "status": "requesting"})
@@ -213,17 +227,25 @@ func (b *Builder) Message(a AssistantStep) []Action {
 	return out
 }
 
-// Tool expands a whole tool call, in the order the real CLI writes it:
+// Tool expands a whole tool call, in the order the real CLI 2.1.318 writes
+// it (cli-capture, real runs with the reference's hooks):
 //
-//  1. the assistant message with Text (optional) and the tool_use block;
-//  2. the PreToolUse hook, when Hooks lists it;
-//  3. with Permission ask: session_state_changed requires_action, the
+//  1. the assistant message with Text (optional) and the tool_use block; the
+//     PreToolUse hook is called mid-stream, right after the consolidated
+//     assistant frame of the tool_use block and before its
+//     content_block_stop;
+//  2. with Permission ask: session_state_changed requires_action, the
 //     can_use_tool request, then session_state_changed running; on deny the
-//     tool does not run and its result is the deny message (is_error);
-//  4. the file write of WriteFile;
-//  5. the PostToolUse hook (PostToolUseFailure when IsError) with the
-//     tool_response;
-//  6. the user tool_result frame.
+//     tool does not run and its result is the deny message (is_error) with
+//     the CLI's tool_result_meta (permission-rule and a reject decision for
+//     a plain deny, user-rejected for a deny that interrupts);
+//  3. the file write of WriteFile;
+//  4. the PostToolUse hook (PostToolUseFailure when IsError) with the
+//     tool_response, sent to every registered callback at once;
+//  5. the user tool_result.
+//
+// Hooks nil means [PreToolUse, PostToolUse], as the real CLI always calls
+// both; a script's list replaces it (an empty list sends none).
 func (b *Builder) Tool(t ToolStep) []Action {
 	id := t.ID
 	if id == "" {
@@ -241,7 +263,7 @@ func (b *Builder) Tool(t ToolStep) []Action {
 
 	hooks := t.Hooks
 	if hooks == nil {
-		hooks = []string{HookPostToolUse}
+		hooks = []string{HookPreToolUse, HookPostToolUse}
 	}
 	has := func(ev string) bool {
 		for _, h := range hooks {
@@ -251,9 +273,14 @@ func (b *Builder) Tool(t ToolStep) []Action {
 		}
 		return false
 	}
-	baseHook := map[string]any{"tool_name": t.Name, "tool_input": input, "tool_use_id": id}
+	hookName := t.Name
+	if t.HookToolName != "" {
+		hookName = t.HookToolName
+	}
+	baseHook := map[string]any{"tool_name": hookName, "tool_input": input, "tool_use_id": id}
 	if has(HookPreToolUse) {
-		out = append(out, Action{Kind: ActHook, Hook: &HookStep{Event: HookPreToolUse, ToolUseID: id, Input: copyMap(baseHook)}})
+		pre := Action{Kind: ActHook, Hook: &HookStep{Event: HookPreToolUse, ToolUseID: id, Input: copyMap(baseHook)}}
+		out = insertBeforeBlockStop(out, len(blocks)-1, pre)
 	}
 
 	var run []Action
@@ -274,7 +301,10 @@ func (b *Builder) Tool(t ToolStep) []Action {
 		} else {
 			in["tool_response"] = resultContent(t.Result)
 		}
-		run = append(run, Action{Kind: ActHook, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
+		run = append(run, Action{Kind: ActHook, Parallel: !t.SequentialHooks, Hook: &HookStep{Event: post, ToolUseID: id, Input: in}})
+	}
+	for _, st := range t.BeforeResult {
+		run = append(run, b.Step(st)...)
 	}
 	result := toolResultFrame(id, t.Result, t.IsError, t.ToolUseResult, t.ParentToolUseID)
 	if t.Permission == "ask" {
@@ -316,12 +346,22 @@ func (b *Builder) Tool(t ToolStep) []Action {
 			req[k] = v
 		}
 		running := Action{Kind: ActEmit, Frame: stateFrame("running")}
-		denied := toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)
-		denied["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
-		deny := []Action{running, {Kind: ActEmit, Frame: denied}}
+		denyText := "{{" + VarDenyMessage + "}}"
+		if t.Name == "ExitPlanMode" {
+			// The CLI answers a refused plan with its standard rejection
+			// text, whatever message the host's deny carried.
+			denyText = RejectMessage
+		}
+		denied := toolResultFrame(id, denyText, true, nil, t.ParentToolUseID)
+		denied["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "permission-rule",
+			"permission_decision": map[string]any{"decision": "reject", "source": "user_reject"}}}
+		stopped := toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)
+		stopped["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
 		out = append(out,
 			Action{Kind: ActEmit, Frame: stateFrame("requires_action")},
-			Action{Kind: ActRequest, Frame: req, Tool: tu, Allow: append([]Action{running}, run...), Deny: deny})
+			Action{Kind: ActRequest, Frame: req, Tool: tu, Allow: append([]Action{running}, run...),
+				Deny:          []Action{running, {Kind: ActEmit, Frame: denied}},
+				DenyInterrupt: []Action{running, {Kind: ActEmit, Frame: stopped}}})
 	} else {
 		out = append(out, run...)
 	}
@@ -329,8 +369,72 @@ func (b *Builder) Tool(t ToolStep) []Action {
 	return out
 }
 
+// APIError expands an APIErrorStep: the synthetic assistant message and the
+// result (see APIErrorStep).
+func (b *Builder) APIError(e APIErrorStep) []Action {
+	kind := firstNonEmpty(e.Error, "server_error")
+	text := e.Text
+	if text == "" {
+		text = fmt.Sprintf("API Error: %d %s. This is a server-side issue, usually temporary — try again in a moment.", e.Status, httpStatusText(e.Status))
+	}
+	out := b.Message(AssistantStep{Model: "<synthetic>", NoStream: true, Error: kind,
+		Extra: map[string]any{"is_api_error_message": true}, Content: []Block{{Text: &text}}})
+	return append(out, Action{Kind: ActResult, Frame: map[string]any{
+		"subtype": "success", "is_error": true, "result": text, "stop_reason": "stop_sequence",
+		"terminal_reason": "api_error", "api_error_status": e.Status,
+	}})
+}
+
+func httpStatusText(code int) string {
+	switch code {
+	case 529:
+		return "Overloaded"
+	case 500:
+		return "Internal Server Error"
+	case 502:
+		return "Bad Gateway"
+	case 503:
+		return "Service Unavailable"
+	case 429:
+		return "Too Many Requests"
+	}
+	return "Error"
+}
+
+// RejectMessage is the CLI's standard text for a tool use the user refused
+// (a cancel while its permission request is open, an ExitPlanMode reject).
+const RejectMessage = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+
+// CancelledToolResult is the tool_result the CLI writes for a tool whose
+// permission request was withdrawn by an interrupt.
+func CancelledToolResult(id, parent string) map[string]any {
+	f := toolResultFrame(id, RejectMessage, true, nil, parent)
+	f["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
+	return f
+}
+
+// insertBeforeBlockStop puts a before the content_block_stop stream event of
+// block index idx (at the end when the message is not streamed).
+func insertBeforeBlockStop(acts []Action, idx int, a Action) []Action {
+	for i, x := range acts {
+		if x.Kind != ActEmit || x.Frame["type"] != "stream_event" {
+			continue
+		}
+		ev, _ := x.Frame["event"].(map[string]any)
+		if ev["type"] == "content_block_stop" && ev["index"] == idx {
+			out := append([]Action{}, acts[:i]...)
+			out = append(out, a)
+			return append(out, acts[i:]...)
+		}
+	}
+	return append(acts, a)
+}
+
 func stateFrame(state string) map[string]any {
-	return map[string]any{"type": "system", "subtype": "session_state_changed", "state": state, "sdk_host_only": true}
+	// With CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS=1 (the reference sets it)
+	// the real CLI sends exactly these fields (uuid and session_id are added
+	// at run time); no sdk_host_only.
+	return map[string]any{"type": "system", "subtype": "session_state_changed", "state": state}
 }
 
 // StateFrame is the session_state_changed frame for state (idle, running,

@@ -46,17 +46,17 @@ func TestBuilderTool(t *testing.T) {
 		wantDeny  string
 	}{
 		{
-			name: "no permission, default PostToolUse",
+			name: "no permission, default PreToolUse mid-stream and PostToolUse",
 			step: ToolStep{Name: "Read", Input: map[string]any{"file_path": "/a"}, Result: "text"},
-			want: "ev:message_start ev:content_block_start ev:content_block_delta assistant ev:content_block_stop ev:message_delta ev:message_stop hook:PostToolUse user",
+			want: "ev:message_start ev:content_block_start ev:content_block_delta assistant hook:PreToolUse ev:content_block_stop ev:message_delta ev:message_stop hook:PostToolUse user",
 		},
 		{
 			name: "ask with both hooks and a file",
 			step: ToolStep{Name: "Write", Input: map[string]any{"file_path": "/a", "content": "x"}, Permission: "ask",
 				Hooks: []string{HookPreToolUse, HookPostToolUse}, WriteFile: &FileWrite{Path: "a", Content: "x"}, Text: "Writing."},
 			want: "ev:message_start ev:content_block_start ev:content_block_delta ev:content_block_delta assistant ev:content_block_stop " +
-				"ev:content_block_start ev:content_block_delta ev:content_block_delta assistant ev:content_block_stop ev:message_delta ev:message_stop " +
-				"hook:PreToolUse state:requires_action request:can_use_tool",
+				"ev:content_block_start ev:content_block_delta ev:content_block_delta assistant hook:PreToolUse ev:content_block_stop ev:message_delta ev:message_stop " +
+				"state:requires_action request:can_use_tool",
 			wantAllow: "state:running write hook:PostToolUse user",
 			wantDeny:  "state:running user",
 		},
@@ -85,10 +85,17 @@ func TestBuilderTool(t *testing.T) {
 				if got := kinds(last.Deny); got != tt.wantDeny {
 					t.Errorf("deny branch = %s, want %s", got, tt.wantDeny)
 				}
+				// A plain deny is a permission rule with the user's reject
+				// decision; a deny that interrupts is user-rejected.
 				b, _ := json.Marshal(last.Deny[1].Frame)
 				if !strings.Contains(string(b), `"content":"{{deny_message}}"`) || !strings.Contains(string(b), `"is_error":true`) ||
-					!strings.Contains(string(b), `"non_execution_kind":"user-rejected"`) {
+					!strings.Contains(string(b), `"non_execution_kind":"permission-rule"`) ||
+					!strings.Contains(string(b), `"permission_decision":{"decision":"reject","source":"user_reject"}`) {
 					t.Errorf("deny result frame = %s", b)
+				}
+				b, _ = json.Marshal(last.DenyInterrupt[1].Frame)
+				if !strings.Contains(string(b), `"non_execution_kind":"user-rejected"`) {
+					t.Errorf("interrupting deny result frame = %s", b)
 				}
 			}
 		})

@@ -18,6 +18,13 @@ type CLIScript struct {
 	Init map[string]any `yaml:"init,omitempty" json:"init,omitempty"`
 	// Controls overrides the answer to host → CLI control requests, by subtype.
 	Controls map[string]ControlOverride `yaml:"controls,omitempty" json:"controls,omitempty"`
+	// PromptSuggestion, when set and the host asked for promptSuggestions,
+	// makes the fake run the real CLI's prompt-suggestion agent after every
+	// successful turn, after idle: the SubagentStop hook of that agent, then
+	// prompt_suggestion with this text. It is opt-in because nothing the
+	// editor does follows it, so a scenario that wants it waits for its
+	// effect (see prompt-suggestion.yaml).
+	PromptSuggestion string `yaml:"promptSuggestion,omitempty" json:"promptSuggestion,omitempty"`
 	// Start holds frames emitted right after the initialize response. Only
 	// emit and system steps are allowed here.
 	Start []Step `yaml:"start,omitempty" json:"start,omitempty"`
@@ -56,9 +63,25 @@ type Turn struct {
 	Match string `yaml:"match,omitempty" json:"match,omitempty"`
 	// Process, when set, limits the turn to one process kind (new, resume, fork).
 	Process string `yaml:"process,omitempty" json:"process,omitempty"`
+	// Local marks a local slash command (/compact, /context): the real CLI
+	// writes no system/init, no status requesting and no echo before the
+	// steps; the echo comes after them in <command-name> form, and the
+	// result has num_turns 0 and stop_reason null.
+	Local bool `yaml:"local,omitempty" json:"local,omitempty"`
+	// Autonomous, when set, is the origin of a turn the CLI starts on its
+	// own (e.g. {kind: task-notification, runId: ...} after a background
+	// task completed): the turn is not played for a prompt but right after
+	// the previous turn of the script (and its Then frames), without
+	// command_lifecycle or echo, and its result carries the origin.
+	Autonomous map[string]any `yaml:"autonomous,omitempty" json:"autonomous,omitempty"`
 	// Steps run in order. A turn without a result step gets a success result
 	// at its end; every turn ends with session_state_changed idle.
 	Steps []Step `yaml:"steps" json:"steps"`
+	// Then are frames (system and emit steps) the CLI writes after the turn
+	// ended (after idle and the prompt suggestion), such as a background
+	// task's completion: task_updated, task_notification,
+	// background_tasks_changed.
+	Then []Step `yaml:"then,omitempty" json:"then,omitempty"`
 }
 
 // Step is one scripted action of the fake CLI. Exactly one field is set.
@@ -89,6 +112,9 @@ type Step struct {
 	// Result ends the turn with a result frame; its keys override the
 	// defaults (subtype success, stop_reason end_turn, zero cost, ...).
 	Result map[string]any `yaml:"result,omitempty" json:"result,omitempty"`
+	// APIError ends the turn the way the real CLI ends it when the API
+	// request fails for good (see APIErrorStep).
+	APIError *APIErrorStep `yaml:"apiError,omitempty" json:"apiError,omitempty"`
 	// Pause blocks the turn until an event (see PauseStep).
 	Pause *PauseStep `yaml:"pause,omitempty" json:"pause,omitempty"`
 	// Exit ends the process at once (e.g. transport loss).
@@ -166,12 +192,20 @@ type ToolStep struct {
 	Title       string `yaml:"title,omitempty" json:"title,omitempty"`
 	DisplayName string `yaml:"displayName,omitempty" json:"displayName,omitempty"`
 	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	// HookToolName is the tool_name the hooks see when it differs from Name
+	// (the real CLI names Task "Agent" in its hooks).
+	HookToolName string `yaml:"hookToolName,omitempty" json:"hookToolName,omitempty"`
 	// PermissionExtra is merged into the can_use_tool request.
 	PermissionExtra map[string]any `yaml:"permissionExtra,omitempty" json:"permissionExtra,omitempty"`
 	// Hooks lists the hook events sent for this call, in order of the call's
-	// life (PreToolUse before the permission, PostToolUse after). Nil means
-	// [PostToolUse]; an empty list sends none.
+	// life (PreToolUse mid-stream, PostToolUse after the run). Nil means
+	// [PreToolUse, PostToolUse], as the real CLI always calls both; an empty
+	// list sends none.
 	Hooks []string `yaml:"hooks,omitempty" json:"hooks"` // no omitempty: [] must survive the JSON script
+	// SequentialHooks sends PostToolUse to one callback after the other
+	// instead of to all at once as the real CLI does (for a scenario whose
+	// adapter races on concurrent callbacks; say why in the scenario).
+	SequentialHooks bool `yaml:"sequentialHooks,omitempty" json:"sequentialHooks,omitempty"`
 	// Result is the tool_result content: a string or a list of blocks.
 	Result any `yaml:"result,omitempty" json:"result,omitempty"`
 	// IsError marks the result as an error (and sends PostToolUseFailure
@@ -179,6 +213,10 @@ type ToolStep struct {
 	IsError bool `yaml:"isError,omitempty" json:"isError,omitempty"`
 	// ToolUseResult is the structured tool_use_result of the user frame.
 	ToolUseResult any `yaml:"toolUseResult,omitempty" json:"toolUseResult,omitempty"`
+	// BeforeResult are steps played after the tool ran and before its
+	// tool_result (e.g. the task_started of a background command, which the
+	// real CLI writes before the result).
+	BeforeResult []Step `yaml:"beforeResult,omitempty" json:"beforeResult,omitempty"`
 	// WriteFile writes a file (path relative to cwd) before the result, as the
 	// real tool would.
 	WriteFile *FileWrite `yaml:"writeFile,omitempty" json:"writeFile,omitempty"`
@@ -201,6 +239,23 @@ type ToolResultStep struct {
 	// Extra is merged into the user frame (e.g. tool_result_meta with a
 	// non_execution_kind for a refused tool).
 	Extra map[string]any `yaml:"extra,omitempty" json:"extra,omitempty"`
+}
+
+// APIErrorStep is the real CLI's end of a turn whose API request failed
+// after its retries: a synthetic assistant message (model <synthetic>, no
+// stream events) carrying error and is_api_error_message with the CLI's
+// text, then a result with subtype success, is_error, stop_reason
+// stop_sequence and terminal_reason api_error; the turn's command_lifecycle
+// ends cancelled. Retries (system api_retry steps) that open the turn are
+// written before the prompt's echo, as the real CLI writes them.
+type APIErrorStep struct {
+	// Status is the HTTP status (api_error_status), e.g. 529.
+	Status int `yaml:"status" json:"status"`
+	// Error is assistant.error (server_error, rate_limit,
+	// authentication_failed, ...); default server_error.
+	Error string `yaml:"error,omitempty" json:"error,omitempty"`
+	// Text is the message text; default the CLI's text for a 5xx.
+	Text string `yaml:"text,omitempty" json:"text,omitempty"`
 }
 
 // HookStep is a hook_callback round trip.

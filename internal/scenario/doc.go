@@ -56,14 +56,17 @@
 //	cli:
 //	  init: {...}                         # merged over the initialize response
 //	  controls: {rewind_files: {response: {...}}, stop_task: {emit: [...]}}
+//	  promptSuggestion: "..."               # run the prompt-suggestion agent after each turn
 //	  turns:
 //	    - match: "substring of the prompt"  # optional; process: new|resume|fork
+//	      local: true                       # a local slash command (/compact): no init, echo after
 //	      steps:
 //	        - thinking: "..."
 //	        - text: "..."
 //	        - tool: {name: Bash, input: {...}, permission: ask, suggestions: [...],
 //	                 blockedPath: ..., decisionReason: ..., hooks: [PreToolUse, PostToolUse],
-//	                 writeFile: {path: a.txt, content: ...}, result: "...", toolUseResult: {...}}
+//	                 writeFile: {path: a.txt, content: ...}, result: "...", toolUseResult: {...},
+//	                 beforeResult: [steps], hookToolName: Agent}
 //	        - assistant: {content: [{text: ...}, {toolUse: {...}}], parentToolUseId: ..., model: "<synthetic>"}
 //	        - toolResult: {toolUseId: ..., result: ...}
 //	        - system: {subtype: task_started, ...}
@@ -74,6 +77,16 @@
 //	        - pause: {until: interrupt|prompt|control:stop_task}
 //	        - exit: {code: 1, stderr: "..."}
 //	        - result: {is_error: true, ...}           # overrides; else a success result
+//	        - apiError: {status: 529, error: server_error} # the CLI's terminal API error
+//	      then: [{system: {subtype: task_notification, ...}}] # after the turn ended
+//	    - autonomous: {kind: task-notification, runId: r1}  # a turn the CLI starts itself
+//	      steps: [...]
+//
+// Every scripted turn is framed as the real CLI 2.1.318 frames it (see
+// research/real-cli-vs-fake.md): command_lifecycle keyed by the prompt's
+// uuid, user_message_uuids, the echo with the prompt's origin, api_retry
+// before the echo, PreToolUse mid-stream and PostToolUse to every callback
+// at once; scripts only say what differs.
 //
 // Placeholders: the client side may use {{sessionId}}, {{cwd}}, {{home}} and
 // {{saved.NAME.PATH}}; the cli side {{cwd}}, {{home}}, {{config_dir}},

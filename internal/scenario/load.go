@@ -446,9 +446,9 @@ func (v *validator) cli(at string, c *CLIScript) {
 
 func (v *validator) step(at string, s Step) {
 	n := count(s.Text != nil, s.Thinking != nil, s.Assistant != nil, s.Tool != nil, s.ToolResult != nil, s.System != nil,
-		s.Emit != nil, s.Control != nil, s.Elicitation != nil, s.Hook != nil, s.Result != nil, s.Pause != nil, s.Exit != nil)
+		s.Emit != nil, s.Control != nil, s.Elicitation != nil, s.Hook != nil, s.Result != nil, s.APIError != nil, s.Pause != nil, s.Exit != nil)
 	if n != 1 {
-		v.addf("%s: set exactly one of text, thinking, assistant, tool, toolResult, system, emit, control, elicitation, hook, result, pause, exit (got %d)", at, n)
+		v.addf("%s: set exactly one of text, thinking, assistant, tool, toolResult, system, emit, control, elicitation, hook, result, apiError, pause, exit (got %d)", at, n)
 		return
 	}
 	switch {
@@ -502,6 +502,10 @@ func (v *validator) step(at string, s Step) {
 	case s.Hook != nil:
 		if s.Hook.Event == "" {
 			v.addf("%s.hook.event: missing", at)
+		}
+	case s.APIError != nil:
+		if s.APIError.Status == 0 {
+			v.addf("%s.apiError.status: missing", at)
 		}
 	case s.Pause != nil:
 		u := s.Pause.Until
