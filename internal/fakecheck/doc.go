@@ -6,10 +6,7 @@
 // response objects) and the order of message types. Values that
 // legitimately vary (ids, timestamps, costs, durations) are never compared.
 //
-// The real CLI talks to a loopback mock of the Anthropic Messages API. Until
-// internal/mockapi lands, that is the research JS mock in
-// testdata/mock-anthropic-api.mjs (a copy of
-// research/cli-capture/mock-anthropic-api.mjs), run with the Node that
-// `make deps` installs. The test skips when the reference CLI or Node is not
-// installed.
+// The real CLI talks to airwire's mock of the Anthropic Messages API
+// (internal/mockapi) on loopback. The test skips when the reference CLI is
+// not installed.
 package fakecheck

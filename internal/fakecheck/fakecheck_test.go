@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,10 +15,11 @@ import (
 
 	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/internal/mockapi"
 )
 
 // The turns both CLIs play, and what the mock model answers to each
-// (testdata/mock-anthropic-api.mjs): a text reply; a Write tool use
+// (modelScript): a text reply; a Write tool use
 // (permission asked and allowed) then a text; a Bash tool use (echo, which
 // the CLI runs without asking) then a text.
 var prompts = []string{"Say hello.", "PLEASE_WRITE the file", "PLEASE_BASH now"}
@@ -98,14 +98,10 @@ func TestFakeMatchesRealCLI(t *testing.T) {
 	if err != nil {
 		t.Skipf("reference CLI: %v", err)
 	}
-	node, err := paths.RequireNode()
-	if err != nil {
-		t.Skipf("node: %v", err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 
-	realInit, realTurns := runReal(ctx, t, node, cli)
+	realInit, realTurns := runReal(ctx, t, cli)
 	fakeInit, fakeTurns := runFake(ctx, t)
 
 	// The initialize response: field sets only.
@@ -168,36 +164,43 @@ func order(frames []map[string]any) []string {
 	return append(out, held...)
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// modelScript is what the mock model answers the real CLI in those turns;
+// the fake's script above plays the same answers.
+func modelScript(work string) *mockapi.Script {
+	text := func(s string) []mockapi.Block { return []mockapi.Block{{Text: s}} }
+	return &mockapi.Script{
+		Turns: []mockapi.Turn{
+			{When: mockapi.When{Text: "Say hello."}, Reply: text("Hello from the mock model!")},
+			{When: mockapi.When{Text: "PLEASE_WRITE"}, Reply: []mockapi.Block{{Text: "I will write the file now."},
+				{ToolUse: &mockapi.ToolUse{ID: "toolu_mock_2", Name: "Write", Input: map[string]any{"file_path": filepath.Join(work, "hello.txt"), "content": "hello from mock\n"}}}}},
+			{When: mockapi.When{ToolResult: "toolu_mock_2"}, Reply: text("Done: I wrote the file.")},
+			{When: mockapi.When{Text: "PLEASE_BASH"}, Reply: []mockapi.Block{
+				{ToolUse: &mockapi.ToolUse{ID: "toolu_mock_6", Name: "Bash", Input: map[string]any{"command": "echo hi-from-bash", "description": "Say hi"}}}}},
+			{When: mockapi.When{ToolResult: "toolu_mock_6"}, Reply: text("Done: I wrote the file.")},
+		},
+		Side: mockapi.Side{Suggestion: "Hello from the mock model!"},
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
-// runReal starts the mock model API and the real CLI and plays the turns.
-func runReal(ctx context.Context, t *testing.T, node, cli string) (map[string]any, [][]map[string]any) {
+// runReal starts the mock model API (internal/mockapi) and the real CLI and
+// plays the turns.
+func runReal(ctx context.Context, t *testing.T, cli string) (map[string]any, [][]map[string]any) {
 	tmp := t.TempDir()
 	home, work := filepath.Join(tmp, "home"), filepath.Join(tmp, "work")
 	os.MkdirAll(home, 0o755)
 	os.MkdirAll(work, 0o755)
 	work, _ = filepath.EvalSymlinks(work)
-	port := freePort(t)
-	mock := exec.CommandContext(ctx, node, "testdata/mock-anthropic-api.mjs", fmt.Sprint(port), filepath.Join(tmp, "mock.jsonl"), filepath.Join(work, "hello.txt"))
-	mock.Stdout, mock.Stderr = io.Discard, io.Discard
-	if err := mock.Start(); err != nil {
-		t.Skipf("mock model API: %v", err)
+	base, stop, err := mockapi.New(modelScript(work)).Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("mock model API: %v", err)
 	}
-	t.Cleanup(func() { mock.Process.Kill(); mock.Wait() })
-	waitPort(t, port)
+	t.Cleanup(func() { stop() })
 
 	cmd := exec.CommandContext(ctx, cli, argv...)
 	cmd.Dir = work
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"IS_SANDBOX=1", fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test",
+		"IS_SANDBOX=1", "ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-test",
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS=1",
 		// What the SDK adds when it spawns the CLI.
 		"CLAUDE_CODE_ENTRYPOINT=sdk-ts", "CLAUDE_CODE_SDK_READS_SESSION_STATE=1",
@@ -252,19 +255,6 @@ func runFake(ctx context.Context, t *testing.T) (map[string]any, [][]map[string]
 		t.Fatal(err)
 	}
 	return initResp, turns
-}
-
-func waitPort(t *testing.T, port int) {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Skip("mock model API did not start")
 }
 
 // waitExit waits for the CLI to exit after stdin EOF, and kills it after 10 s.
