@@ -408,6 +408,7 @@ func isStreamJSON(argv []string) bool {
 //	durations   a number under a key containing duration, elapsed or
 //	            latency (any case) → "<duration>"
 //	version     agentInfo.version → <agent-version>
+//	hashes      toolResponse.harnessSectionHash (new in every real run) → <hash>
 //	cursors     the value of every cursor or nextCursor key → <cursor-N>
 //	            (opaque, and the reference encodes the cwd in it)
 type Normalizer struct {
@@ -623,6 +624,11 @@ func (n *Normalizer) value(v any, path []string) any {
 		}
 		if key == "version" && len(path) >= 2 && path[len(path)-2] == "agentInfo" {
 			return "<agent-version>"
+		}
+		if key == "harnessSectionHash" {
+			// A hash the real CLI makes anew in every run (a forced
+			// subagent hand-back's tool response).
+			return "<hash>"
 		}
 		return n.str(t)
 	case json.Number:

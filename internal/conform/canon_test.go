@@ -27,6 +27,8 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"a":"<timestamp>","b":"2026-01-01T00:00:00.001Z","c":"<epoch-ms>","d":1767225600001,"e":42}`},
 		{name: "durations by key", in: `{"duration_ms":1234,"durationMs":5,"elapsedTimeSeconds":2,"timeout_ms":30000}`,
 			want: `{"durationMs":"<duration>","duration_ms":"<duration>","elapsedTimeSeconds":"<duration>","timeout_ms":30000}`},
+		{name: "the real CLI's per-run hash", in: `{"toolResponse":{"harnessSectionHash":"51d2d0dfb51ceaa8","status":"completed"}}`,
+			want: `{"toolResponse":{"harnessSectionHash":"<hash>","status":"completed"}}`},
 		{name: "agent version only under agentInfo", in: `{"agentInfo":{"name":"a","version":"0.101.0"},"version":1}`,
 			want: `{"agentInfo":{"name":"a","version":"<agent-version>"},"version":1}`},
 		{name: "cursors", in: `{"result":{"nextCursor":"eyJ2IjoxfQ=="},"params":{"cursor":"eyJ2IjoxfQ=="}}`,
