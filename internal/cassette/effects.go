@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/airwire/airwire/internal/scenario"
 )
 
 // effects re-creates on disk what the recorded CLI left there and an
@@ -134,20 +136,7 @@ func (fx *effects) append(row map[string]any) {
 	if !fx.persist || fx.session == "" || fx.configDir == "" || fx.projectDir == "" {
 		return
 	}
-	b, err := json.Marshal(row)
-	if err != nil {
-		return
-	}
-	p := filepath.Join(fx.configDir, "projects", fx.projectDir, fx.session+".jsonl")
-	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
-		return
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.Write(append(b, '\n'))
+	_ = scenario.AppendRow(filepath.Join(fx.configDir, "projects", fx.projectDir, fx.session+".jsonl"), row)
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -76,47 +76,68 @@ var FloatRules = []FloatRule{
 		// and again whenever the CLI's answer to get_context_usage lists
 		// other skill files (refreshSkillFiles, not awaited: it takes about a
 		// second on a real CLI). Against the real CLI that answer lands
-		// anywhere in the first turn, before or after its response. An
-		// update the agent wrote before the prompt reached it (the one after
-		// the session opened; the canonical form places the prompt right
-		// after the response that let it go) stays where it is.
-		Name:  "an available_commands_update written after a prompt reached the agent follows that prompt's response",
+		// anywhere in the turn, or after its response, even once the next
+		// prompt was placed (the canonical form places a prompt right after
+		// the response that let it go). So an update follows the response
+		// of the prompt that reached the agent last before it was written
+		// (by journal seq); one written before any prompt (after the
+		// session opened) stays where it is.
+		Name:  "an available_commands_update follows the response of the prompt that reached the agent last before it was written",
 		Match: isCommandsUpdate,
-		Anchor: func(lines []line, from int, e *journal.Entry) int {
-			at := promptResponseAnchor(lines, from)
-			if at < 0 || e.Seq < promptRequestSeq(lines, at) {
-				return -1
-			}
-			return at
+		Anchor: func(lines []line, _ int, e *journal.Entry) int {
+			return writtenDuringPrompt(lines, e.Seq)
 		},
 	},
 }
 
-// promptRequestSeq is the journal seq of the request that the prompt
-// response at index at answers.
-func promptRequestSeq(lines []line, at int) uint64 {
-	for i := at - 1; i >= 0; i-- {
-		l := lines[i]
-		if l.tag == TagEditorToAgent && l.e.Method == "session/prompt" && string(l.e.ID) == string(lines[at].e.ID) {
-			return l.e.Seq
+// writtenDuringPrompt finds the session/prompt request that reached the
+// agent last before journal seq (the canonical form may have placed a later
+// prompt before the frame: it follows the response that let it go) and
+// returns the index of its response, or -1.
+func writtenDuringPrompt(lines []line, seq uint64) int {
+	req := -1
+	for i, l := range lines {
+		if l.tag == TagEditorToAgent && l.e.Method == "session/prompt" && len(l.e.ID) > 0 && l.e.Seq < seq &&
+			(req < 0 || l.e.Seq > lines[req].e.Seq) {
+			req = i
 		}
 	}
-	return 0
+	if req < 0 {
+		return -1
+	}
+	for j := req + 1; j < len(lines); j++ {
+		r := lines[j]
+		if r.tag == TagAgentToEditor && r.e.Method == "session/prompt" && string(r.e.ID) == string(lines[req].e.ID) {
+			return j
+		}
+	}
+	return -1
+}
+
+// sessionUpdate is the update of a session/update notification.
+type sessionUpdate struct {
+	SessionUpdate string          `json:"sessionUpdate"`
+	Title         *string         `json:"title"`
+	Meta          json.RawMessage `json:"_meta"`
+}
+
+// updateOf decodes e's update when e is a session/update notification.
+func updateOf(e *journal.Entry) (sessionUpdate, bool) {
+	var m struct {
+		Params struct {
+			Update sessionUpdate `json:"update"`
+		} `json:"params"`
+	}
+	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg || json.Unmarshal(e.Msg, &m) != nil {
+		return sessionUpdate{}, false
+	}
+	return m.Params.Update, true
 }
 
 // isCommandsUpdate reports whether e is an available_commands_update.
 func isCommandsUpdate(e *journal.Entry) bool {
-	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg {
-		return false
-	}
-	var m struct {
-		Params struct {
-			Update struct {
-				SessionUpdate string `json:"sessionUpdate"`
-			} `json:"update"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(e.Msg, &m) == nil && m.Params.Update.SessionUpdate == "available_commands_update"
+	u, ok := updateOf(e)
+	return ok && u.SessionUpdate == "available_commands_update"
 }
 
 // isTitleUpdate reports whether e is a session_info_update that publishes
@@ -124,20 +145,8 @@ func isCommandsUpdate(e *journal.Entry) bool {
 // file-change reports travel in session_info_update too, on the adapter's
 // own schedule).
 func isTitleUpdate(e *journal.Entry) bool {
-	if e.Method != "session/update" || len(e.ID) > 0 || e.Kind != journal.KindMsg {
-		return false
-	}
-	var m struct {
-		Params struct {
-			Update struct {
-				SessionUpdate string          `json:"sessionUpdate"`
-				Title         *string         `json:"title"`
-				Meta          json.RawMessage `json:"_meta"`
-			} `json:"update"`
-		} `json:"params"`
-	}
-	u := &m.Params.Update
-	return json.Unmarshal(e.Msg, &m) == nil && u.SessionUpdate == "session_info_update" && u.Title != nil && len(u.Meta) == 0
+	u, ok := updateOf(e)
+	return ok && u.SessionUpdate == "session_info_update" && u.Title != nil && len(u.Meta) == 0
 }
 
 // promptResponseAnchor finds the last session/prompt request placed before

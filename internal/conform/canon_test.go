@@ -253,3 +253,29 @@ func TestCLIBusy(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandsUpdateOfAnEarlierTurn(t *testing.T) {
+	// The refresh of the first turn is written after its response but
+	// before the second prompt reaches the agent; the canonical form places
+	// the second prompt right after the first response, before the refresh.
+	es := entries(t,
+		`E:{"id":2,"method":"session/prompt"}`,
+		`A:{"id":2,"result":{"stopReason":"end_turn"}}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"skill"}]}}}`,
+		`E:{"id":3,"method":"session/prompt"}`,
+		`A:{"id":3,"result":{"stopReason":"end_turn"}}`,
+		`S:cli-1:claude --output-format stream-json`,
+		`C:cli-1:{"type":"user"}`,
+	)
+	got, err := Canonical(&Result{Entries: es, Anchors: []int{-1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(got), "\n")
+	want := []string{`"id":2,"method":"session/prompt"`, `"id":2,"result"`, `"name":"skill"`, `"id":3,"method":"session/prompt"`, `"id":3,"result"`}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d: %s\nwant it to hold %s", i, lines[i], w)
+		}
+	}
+}

@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sync"
+
+	"github.com/airwire/airwire/internal/scenario"
 )
 
 // transcriptWriter appends session rows to
@@ -143,18 +144,5 @@ func (t *transcriptWriter) append(row map[string]any) {
 	if t.disabled {
 		return
 	}
-	b, err := json.Marshal(row)
-	if err != nil {
-		return
-	}
-	p := t.c.transcriptPath
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.Write(append(b, '\n'))
+	_ = scenario.AppendRow(t.c.transcriptPath, row)
 }

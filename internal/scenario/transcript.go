@@ -310,3 +310,22 @@ func (s *Scenario) WriteSessions(configDir, runCwd string, vars map[string]strin
 	}
 	return nil
 }
+
+// AppendRow appends row to the session transcript at path as one JSON
+// line, as the CLI does (the directory and file are made when missing).
+func AppendRow(path string, row map[string]any) error {
+	b, err := json.Marshal(row)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.Write(append(b, '\n'))
+	return err
+}
