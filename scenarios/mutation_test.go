@@ -1,6 +1,8 @@
 package scenarios_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,7 +12,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/fakecli"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/scenario"
 )
@@ -47,6 +48,7 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		file := g.File(conform.GoldenName(sc, scenario.ProfileAir))
 		Expect(os.MkdirAll(filepath.Dir(file), 0o755)).To(Succeed())
 		Expect(os.WriteFile(file, []byte(strings.Replace(string(want), from, to, 1)), 0o644)).To(Succeed())
+		copyCassette(sc, dir, nil)
 
 		_, err = conform.Check(ctx, runOptions(sc, scenario.ProfileAir), g, false)
 		var mm *golden.MismatchError
@@ -58,11 +60,17 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		Expect(err.Error()).To(ContainSubstring("--- Expected"))
 	}, NodeTimeout(*timeoutFlag))
 
-	It("fails a diff-patch scenario when the fake CLI skips the PostToolUse hook", Label("Diff patch"), func(ctx SpecContext) {
+	It("fails a diff-patch scenario when the CLI side skips the PostToolUse hook", Label("Diff patch"), func(ctx SpecContext) {
 		sc := find("write-existing")
-		o := runOptions(sc, scenario.ProfileAir)
-		o.Env = []string{fakecli.EnvSkipHooks + "=" + scenario.HookPostToolUse}
-		_, err := conform.Check(ctx, o, golden.New(goldensDir, golden.WithUpdate(false)), false)
+		dir := GinkgoT().TempDir()
+		name := conform.GoldenName(sc, scenario.ProfileAir)
+		want, err := os.ReadFile(golden.New(goldensDir).File(name))
+		Expect(err).NotTo(HaveOccurred())
+		g := golden.New(dir, golden.WithUpdate(false))
+		Expect(os.MkdirAll(filepath.Dir(g.File(name)), 0o755)).To(Succeed())
+		Expect(os.WriteFile(g.File(name), want, 0o644)).To(Succeed())
+		Expect(copyCassette(sc, dir, withoutPostToolUse())).To(BeNumerically(">", 0), "the cassette has no PostToolUse callback to drop")
+		_, err = conform.Check(ctx, runOptions(sc, scenario.ProfileAir), g, false)
 		Expect(err).To(MatchError(golden.ErrMismatch))
 		var mm *golden.MismatchError
 		Expect(errors.As(err, &mm)).To(BeTrue())
@@ -87,3 +95,56 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		Expect(err.Error()).To(ContainSubstring("/params/update/_meta/jetbrains/air/mcp"))
 	}, NodeTimeout(*timeoutFlag))
 })
+
+// copyCassette copies the air cassette of sc into the goldens directory dir,
+// leaving out the lines drop selects; it returns how many it left out.
+func copyCassette(sc *scenario.Scenario, dir string, drop func(cassetteLine) bool) int {
+	src := conform.CassetteFile(goldensDir, sc, scenario.ProfileAir)
+	data, err := os.ReadFile(src)
+	Expect(err).NotTo(HaveOccurred())
+	var out []byte
+	dropped := 0
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		var cl cassetteLine
+		if drop != nil && json.Unmarshal(l, &cl) == nil && drop(cl) {
+			dropped++
+			continue
+		}
+		out = append(out, l...)
+	}
+	dst := conform.CassetteFile(dir, sc, scenario.ProfileAir)
+	Expect(os.MkdirAll(filepath.Dir(dst), 0o755)).To(Succeed())
+	Expect(os.WriteFile(dst, out, 0o644)).To(Succeed())
+	return dropped
+}
+
+// cassetteLine is what the mutations read of a cassette line.
+type cassetteLine struct {
+	Dir string `json:"dir"`
+	Msg struct {
+		RequestID string `json:"request_id"`
+		Request   struct {
+			Subtype string `json:"subtype"`
+			Input   struct {
+				HookEventName string `json:"hook_event_name"`
+			} `json:"input"`
+		} `json:"request"`
+		Response struct {
+			RequestID string `json:"request_id"`
+		} `json:"response"`
+	} `json:"msg"`
+}
+
+// withoutPostToolUse drops the CLI's PostToolUse hook callbacks, the
+// adapter's answers to them and the CLI's echoes of those answers: a CLI
+// that never calls the hook.
+func withoutPostToolUse() func(cassetteLine) bool {
+	ids := map[string]bool{}
+	return func(l cassetteLine) bool {
+		if l.Dir == "cli" && l.Msg.Request.Subtype == "hook_callback" && l.Msg.Request.Input.HookEventName == scenario.HookPostToolUse {
+			ids[l.Msg.RequestID] = true
+			return true
+		}
+		return l.Msg.Response.RequestID != "" && ids[l.Msg.Response.RequestID]
+	}
+}
