@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -60,6 +62,12 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 	last := time.Now()
 	for {
 		p.advance()
+		if p.next == len(p.proc.Events) && killed(p.proc.Exit) {
+			// The recorded CLI was killed mid-run (nothing the adapter
+			// asked for: its shutdown ends a CLI with SIGTERM): die the same
+			// way once everything it wrote has been played.
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
 		var expire <-chan time.Time
 		var timer *time.Timer
 		if p.next < len(p.proc.Events) && p.timeout > 0 {
@@ -76,6 +84,9 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 		last = time.Now()
 	}
 }
+
+// killed reports whether the recorded process ended by SIGKILL.
+func killed(e *Exit) bool { return e != nil && e.Signal == "SIGKILL" }
 
 // wait handles one agent frame, the end of stdin, the timeout or the end
 // of ctx. It returns done with the exit code when the process must end.
