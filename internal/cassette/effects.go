@@ -42,10 +42,20 @@ func newEffects(args []string, live map[string]string) *effects {
 	return fx
 }
 
-// agentFrame records a prompt (a user message from the agent).
+// agentFrame records a prompt (a user message from the agent) and a
+// rename (a rename_session control request).
 func (fx *effects) agentFrame(raw []byte) {
 	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil || m["type"] != "user" {
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	if req, ok := m["request"].(map[string]any); ok && m["type"] == "control_request" && req["subtype"] == "rename_session" {
+		// The CLI stores a rename as a custom-title row, which session
+		// lists read.
+		fx.append(map[string]any{"type": "custom-title", "customTitle": req["title"], "sessionId": fx.session})
+		return
+	}
+	if m["type"] != "user" {
 		return
 	}
 	if text, ok := m["message"].(map[string]any); ok {
