@@ -66,6 +66,7 @@ func TestNewCmdConform(t *testing.T) {
 const scenarioYAML = `name: NAME
 description: A scenario for the command test.
 covers: [Tool call contract]
+scripted: "a command test: its runner is faked, no CLI starts"
 profiles: [plain, air]
 client:
   steps:

@@ -407,6 +407,7 @@ func TestReferenceAdapterTextTurn(t *testing.T) {
 name: e2e-text
 description: One text turn.
 covers: [Tool call contract]
+scripted: "tests the fake CLI itself"
 client:
   steps:
     - prompt: {text: "say hello"}
@@ -456,6 +457,7 @@ func TestReferenceAdapterToolCallPermission(t *testing.T) {
 name: e2e-bash
 description: A Bash call asks permission, then runs.
 covers: [Permission presentation]
+scripted: "tests the fake CLI itself"
 client:
   steps:
     - prompt: {text: "list files"}
