@@ -1,0 +1,156 @@
+// Package caps holds the one ClientCapabilities value the agent builds at
+// `initialize`. Every choice that depends on the client (plain ACP, Zed,
+// JetBrains AIR) reads it, and nothing else looks at the raw declaration
+// (contract: "Adapter structure", "Negotiation", "Zed conventions").
+package caps
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+)
+
+// AIR capability names a client can declare (contract: "Capabilities").
+const (
+	DiffPatch              = "diffPatch"
+	SessionFailure         = "sessionFailure"
+	RecommendedValue       = "recommendedValue"
+	AsyncTasks             = "asyncTasks"
+	AgentFileChangeReport  = "agentFileChangeReport"
+	NativeSubagentSessions = "nativeSubagentSessions"
+	PlanFile               = "planFile"
+	SessionIndex           = "sessionIndex"
+	RawInputRendering      = "rawInputRendering"
+)
+
+// Client is what the editor declared in initialize.params.clientCapabilities,
+// read once.
+type Client struct {
+	// Raw is the declaration as sent (nil when absent).
+	Raw json.RawMessage
+
+	ReadTextFile  bool // fs.readTextFile
+	WriteTextFile bool // fs.writeTextFile
+	Terminal      bool // terminal
+	FormElicit    bool // elicitation.form
+	AuthTerminal  bool // auth.terminal
+
+	// Zed conventions (contract: "Zed conventions").
+	TerminalOutput      bool // _meta.terminal_output: the terminal channel
+	TerminalOutputDelta bool // _meta.terminal_output_delta (AIR appends)
+	TerminalAuth        bool // _meta["terminal-auth"]
+
+	// AIR is the JetBrains AIR declaration (contract: "Client declaration").
+	AIR AIR
+}
+
+// AIR is the `_meta.jetbrains.air` declaration.
+type AIR struct {
+	// Client is true when the client declared `_meta.jetbrains.air` at all:
+	// it is then an AIR client, whatever its capability list holds.
+	Client bool
+	// Version is the declared version when it is valid (a finite integer ≥ 1).
+	Version int
+	// Capabilities holds the declared names; empty when the declaration is
+	// malformed ("A malformed declaration enables no capability").
+	Capabilities []string
+}
+
+// Has reports whether the AIR client declared the capability name exactly.
+func (a AIR) Has(name string) bool { return slices.Contains(a.Capabilities, name) }
+
+// TerminalChannel reports whether command output goes through the Zed
+// terminal channel (terminal_output or terminal_output_delta).
+func (c Client) TerminalChannel() bool { return c.TerminalOutput || c.TerminalOutputDelta }
+
+type wireCaps struct {
+	FS struct {
+		ReadTextFile  bool `json:"readTextFile"`
+		WriteTextFile bool `json:"writeTextFile"`
+	} `json:"fs"`
+	Terminal    bool `json:"terminal"`
+	Elicitation struct {
+		Form json.RawMessage `json:"form"`
+	} `json:"elicitation"`
+	Auth struct {
+		Terminal bool `json:"terminal"`
+	} `json:"auth"`
+	Meta map[string]json.RawMessage `json:"_meta"`
+}
+
+// Parse reads a clientCapabilities value. A part of the wrong type reads
+// as not declared; Parse never fails, because a client that declares
+// something odd still gets a working plain agent.
+func Parse(raw json.RawMessage) Client {
+	c := Client{Raw: raw}
+	var w wireCaps
+	if len(raw) == 0 || json.Unmarshal(raw, &w) != nil {
+		tolerant(raw, &w)
+	}
+	c.ReadTextFile, c.WriteTextFile = w.FS.ReadTextFile, w.FS.WriteTextFile
+	c.Terminal = w.Terminal
+	c.FormElicit = isObject(w.Elicitation.Form)
+	c.AuthTerminal = w.Auth.Terminal
+	c.TerminalOutput = isTrue(w.Meta["terminal_output"])
+	c.TerminalOutputDelta = isTrue(w.Meta["terminal_output_delta"])
+	c.TerminalAuth = isTrue(w.Meta["terminal-auth"])
+	c.AIR = parseAIR(w.Meta["jetbrains"])
+	return c
+}
+
+// tolerant decodes the parts one by one, so that one ill-typed part does
+// not hide the others.
+func tolerant(raw json.RawMessage, w *wireCaps) {
+	var parts map[string]json.RawMessage
+	if json.Unmarshal(raw, &parts) != nil {
+		return
+	}
+	_ = json.Unmarshal(parts["fs"], &w.FS)
+	_ = json.Unmarshal(parts["terminal"], &w.Terminal)
+	_ = json.Unmarshal(parts["elicitation"], &w.Elicitation)
+	_ = json.Unmarshal(parts["auth"], &w.Auth)
+	_ = json.Unmarshal(parts["_meta"], &w.Meta)
+}
+
+func parseAIR(jetbrains json.RawMessage) AIR {
+	var jb map[string]json.RawMessage
+	if json.Unmarshal(jetbrains, &jb) != nil || jb == nil {
+		return AIR{}
+	}
+	raw, ok := jb["air"]
+	if !ok || !isObject(raw) {
+		return AIR{}
+	}
+	a := AIR{Client: true}
+	var decl struct {
+		Version      json.RawMessage `json:"version"`
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(raw, &decl)
+	var v float64
+	if json.Unmarshal(decl.Version, &v) != nil || v < 1 || v != math.Trunc(v) || math.IsInf(v, 0) {
+		return a
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(decl.Capabilities, &list) != nil || list == nil {
+		return a
+	}
+	a.Version = int(v)
+	for _, item := range list {
+		var s string
+		if json.Unmarshal(item, &s) == nil {
+			a.Capabilities = append(a.Capabilities, s)
+		}
+	}
+	return a
+}
+
+func isTrue(raw json.RawMessage) bool {
+	var b bool
+	return json.Unmarshal(raw, &b) == nil && b
+}
+
+func isObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
