@@ -8,7 +8,14 @@
 //     it is JSON, finds the envelope (kind, id, method, params, result, error)
 //     and the session it names, without copying or re-encoding anything;
 //   - correlation (correlate.go): responses paired with their request by id,
-//     per direction, so a response's method is known.
+//     per direction, so a response's method is known (the recorder's view);
+//   - the connection (conn.go): a Conn reads frames, hands calls and
+//     notifications to a Handler in arrival order, lets the handler call the
+//     peer and wait (Call), answers in any order (Respond), writes through one
+//     writer, and fails every pending call at once when the peer goes away;
+//   - codecs (codec.go, streamjson.go): the Conn's wire, JSON-RPC 2.0 to an
+//     editor, or the Claude CLI's stream-json control protocol, so one Conn
+//     type serves both sides of the agent.
 //
 // It must never change a byte on a pass-through path: ids, params and results
 // stay json.RawMessage slices of the frame, so 1, 1.0 and "1" stay distinct.

@@ -1,0 +1,333 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Request is a call or notification from the peer, handed to a Handler.
+type Request struct {
+	// ID is the raw id, kept as sent ("1" is answered with "1"); nil for a
+	// notification.
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+}
+
+// IsCall reports whether the request wants a response.
+func (r *Request) IsCall() bool { return r.ID != nil }
+
+// Handler serves the peer's requests and notifications. Handle is called
+// for one message at a time, in arrival order. It returns the result, or
+// an error (a *WireError keeps its code; any other error is answered as
+// -32603 "Internal error" without its text). Handle must not wait for a
+// Call to this peer: work that waits returns ErrAsyncResponse and answers
+// later with Conn.Respond. For a notification the result is ignored.
+type Handler interface {
+	Handle(ctx context.Context, req *Request) (result any, err error)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, req *Request) (any, error)
+
+// Handle implements Handler.
+func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
+
+var _ Handler = HandlerFunc(nil)
+
+// ErrAsyncResponse, returned by Handle for a call, means the handler took
+// the call over and answers it exactly once with Conn.Respond. The request's
+// context stays live until then, or until the peer cancels it.
+var ErrAsyncResponse = errors.New("jsonrpc: the response is sent later with Respond")
+
+// ErrClosed fails every call pending when the connection ends.
+var ErrClosed = errors.New("jsonrpc: connection closed")
+
+// queueSize bounds the messages read but not yet handled; past it the
+// reader waits, so a flooding peer meets back-pressure, not our memory.
+const queueSize = 256
+
+// Conn is one peer connection: it reads frames, hands calls and
+// notifications to the Handler in order, pairs the peer's replies with
+// this side's calls, and writes every frame through one writer so frames
+// never interleave. NewConn starts it; it ends when the reader ends.
+type Conn struct {
+	codec   Codec
+	handler Handler
+	logf    func(format string, args ...any)
+
+	wmu sync.Mutex
+	w   io.Writer
+
+	mu       sync.Mutex
+	nextID   int64
+	pending  map[string]chan Incoming
+	inflight map[string]context.CancelFunc
+	closed   bool
+	err      error
+
+	done chan struct{}
+}
+
+// Option configures a Conn.
+type Option func(*Conn)
+
+// WithLogf sets where the Conn reports frames it cannot read.
+func WithLogf(f func(string, ...any)) Option { return func(c *Conn) { c.logf = f } }
+
+// NewConn starts a Conn reading r and writing w.
+func NewConn(ctx context.Context, r io.Reader, w io.Writer, codec Codec, h Handler, opts ...Option) *Conn {
+	c := &Conn{codec: codec, handler: h, w: w, logf: func(string, ...any) {},
+		pending: map[string]chan Incoming{}, inflight: map[string]context.CancelFunc{}, done: make(chan struct{})}
+	for _, o := range opts {
+		o(c)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	queue := make(chan queued, queueSize)
+	go c.dispatch(ctx, queue)
+	go func() {
+		err := c.read(ctx, r, queue)
+		cancel()
+		c.shutdown(err)
+		close(queue)
+	}()
+	return c
+}
+
+// Done is closed when the input has ended, every pending call has failed
+// and every message read has been handled.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err is why the connection ended (nil at a clean end of input).
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// queued is a call or notification waiting for the Handler, with the
+// context of a call (cancelled by the peer, the reply or the end).
+type queued struct {
+	in  Incoming
+	ctx context.Context
+}
+
+func (c *Conn) read(ctx context.Context, r io.Reader, queue chan<- queued) error {
+	fr := NewFramer(r)
+	for {
+		frame, err := fr.Next()
+		if err != nil && !errors.Is(err, ErrTruncated) {
+			var long *LineTooLongError
+			if errors.As(err, &long) {
+				c.logf("jsonrpc: %v", err)
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		c.receive(ctx, frame, queue)
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+func (c *Conn) receive(ctx context.Context, frame []byte, queue chan<- queued) {
+	if firstByte(frame) == 0 {
+		return
+	}
+	in, reply, err := c.codec.Decode(frame)
+	if err != nil {
+		c.logf("jsonrpc: unreadable frame: %v", err)
+		if reply != nil {
+			_ = c.writeFrame(reply)
+		}
+		return
+	}
+	switch in.Kind {
+	case KindResponse, KindError:
+		c.deliver(in)
+	default:
+		if in.Cancels != nil {
+			c.cancelInflight(in.Cancels)
+		}
+		q := queued{in: in, ctx: ctx}
+		if in.Kind == KindRequest {
+			var cancel context.CancelFunc
+			q.ctx, cancel = context.WithCancel(ctx)
+			c.mu.Lock()
+			c.inflight[string(in.ID)] = cancel
+			c.mu.Unlock()
+		}
+		queue <- q
+	}
+}
+
+func (c *Conn) deliver(in Incoming) {
+	c.mu.Lock()
+	ch, ok := c.pending[string(in.ID)]
+	delete(c.pending, string(in.ID))
+	c.mu.Unlock()
+	if !ok {
+		c.logf("jsonrpc: reply to unknown id %s", in.ID)
+		return
+	}
+	ch <- in
+}
+
+func (c *Conn) cancelInflight(id json.RawMessage) {
+	c.mu.Lock()
+	cancel := c.inflight[string(id)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *Conn) dispatch(ctx context.Context, queue <-chan queued) {
+	for q := range queue {
+		req := &Request{ID: q.in.ID, Method: q.in.Method, Params: q.in.Params}
+		result, err := c.handler.Handle(q.ctx, req)
+		if !req.IsCall() || errors.Is(err, ErrAsyncResponse) {
+			continue
+		}
+		_ = c.Respond(req.ID, result, err)
+	}
+	close(c.done)
+}
+
+// Respond answers the peer's call id with result, or with err when it is
+// not nil. It must be called exactly once per call that Handle passed on
+// with ErrAsyncResponse, and never for one Handle answered.
+func (c *Conn) Respond(id json.RawMessage, result any, err error) error {
+	c.mu.Lock()
+	cancel := c.inflight[string(id)]
+	delete(c.inflight, string(id))
+	c.mu.Unlock()
+	if cancel != nil {
+		defer cancel()
+	}
+	var frame []byte
+	if err != nil {
+		frame, err = c.codec.EncodeResponse(id, nil, toWireError(err))
+	} else {
+		var raw json.RawMessage
+		if raw, err = marshal(result); err != nil {
+			frame, err = c.codec.EncodeResponse(id, nil, ErrInternal)
+		} else {
+			frame, err = c.codec.EncodeResponse(id, raw, nil)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return c.writeFrame(frame)
+}
+
+func toWireError(err error) *WireError {
+	var we *WireError
+	if errors.As(err, &we) {
+		return we
+	}
+	return ErrInternal
+}
+
+// Call sends a request and waits for its reply, decoding the result into
+// result (unless it is nil). A reply with an error returns it as a
+// *WireError; a connection that ends first returns ErrClosed.
+func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
+	raw, err := marshal(params)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return ErrClosed
+	}
+	id := c.codec.NewID(c.nextID)
+	c.nextID++
+	ch := make(chan Incoming, 1)
+	c.pending[string(id)] = ch
+	c.mu.Unlock()
+	frame, err := c.codec.EncodeRequest(id, method, raw)
+	if err == nil {
+		err = c.writeFrame(frame)
+	}
+	if err != nil {
+		c.forget(id)
+		return err
+	}
+	select {
+	case in, ok := <-ch:
+		if !ok {
+			return ErrClosed
+		}
+		if in.Err != nil {
+			return in.Err
+		}
+		if result == nil || len(in.Result) == 0 {
+			return nil
+		}
+		return json.Unmarshal(in.Result, result)
+	case <-ctx.Done():
+		c.forget(id)
+		return ctx.Err()
+	}
+}
+
+func (c *Conn) forget(id json.RawMessage) {
+	c.mu.Lock()
+	delete(c.pending, string(id))
+	c.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(method string, params any) error {
+	raw, err := marshal(params)
+	if err != nil {
+		return err
+	}
+	frame, err := c.codec.EncodeNotification(method, raw)
+	if err != nil {
+		return err
+	}
+	return c.writeFrame(frame)
+}
+
+// writeFrame writes one frame whole. Writing goes on after the input ended:
+// calls read before the end are still answered.
+func (c *Conn) writeFrame(frame []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return NewWriter(c.w).WriteFrame(frame)
+}
+
+// shutdown fails every pending call at once and marks the Conn closed.
+func (c *Conn) shutdown(err error) {
+	c.mu.Lock()
+	c.closed, c.err = true, err
+	pending := c.pending
+	c.pending = map[string]chan Incoming{}
+	c.mu.Unlock()
+	for _, ch := range pending {
+		close(ch)
+	}
+}
+
+func marshal(v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	case []byte:
+		return v, nil
+	}
+	return json.Marshal(v)
+}
