@@ -144,7 +144,9 @@ func TestConnCallWaitsForTheReplyAndClosedPeerFailsPending(t *testing.T) {
 	c, p := newPeer(t, JSONRPC{}, HandlerFunc(echo))
 	var got struct{ OK bool }
 	errc := make(chan error, 3)
-	go func() { errc <- c.Call(context.Background(), "session/request_permission", map[string]int{"x": 1}, &got) }()
+	go func() {
+		errc <- c.Call(context.Background(), "session/request_permission", map[string]int{"x": 1}, &got)
+	}()
 	req := p.next()
 	if req["method"] != "session/request_permission" || req["id"] != 0.0 {
 		t.Fatalf("request = %v", req)
@@ -228,7 +230,9 @@ func TestStreamJSONControlBothWays(t *testing.T) {
 
 	errc := make(chan error, 1)
 	var usage map[string]any
-	go func() { errc <- c.Call(context.Background(), "get_context_usage", map[string]string{"detail": "summary"}, &usage) }()
+	go func() {
+		errc <- c.Call(context.Background(), "get_context_usage", map[string]string{"detail": "summary"}, &usage)
+	}()
 	req := p.next()
 	body := req["request"].(map[string]any)
 	if req["type"] != "control_request" || body["subtype"] != "get_context_usage" || body["detail"] != "summary" {
