@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/airwire/airwire/cmd/agent"
 	"github.com/airwire/airwire/cmd/clishim"
 	"github.com/airwire/airwire/cmd/conform"
 	"github.com/airwire/airwire/cmd/factory"
@@ -22,4 +23,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return conform.NewCmdConform(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) })
 }

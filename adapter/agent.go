@@ -1,0 +1,155 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// Options configure an Agent.
+type Options struct {
+	// ClaudePath is the CLI executable (--claude-path); empty resolves it
+	// from CLAUDE_CODE_EXECUTABLE, then `claude` on PATH.
+	ClaudePath string
+	// Argv is the agent's own command line (argv[0] and what follows), for
+	// the terminal login methods that tell the editor what to launch.
+	Argv []string
+	// Version is the agent version reported in agentInfo.
+	Version string
+	// Getenv reads the agent's environment (os.Getenv in production).
+	Getenv func(string) string
+	// Environ is the agent's environment handed to each CLI (os.Environ()).
+	Environ []string
+	Log     *slog.Logger
+}
+
+// Agent serves one editor connection.
+type Agent struct {
+	opts Options
+	conn *jsonrpc.Conn
+
+	mu       sync.Mutex
+	client   caps.Client
+	sessions map[string]*Session
+}
+
+// NewAgent returns an Agent; Serve runs it.
+func NewAgent(o Options) *Agent {
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	return &Agent{opts: o, sessions: map[string]*Session{}}
+}
+
+// Serve speaks ACP on r/w until the editor closes its side or ctx ends,
+// then ends every session (each CLI is reaped before Serve returns).
+func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	a.conn = jsonrpc.NewConn(ctx, r, w, jsonrpc.JSONRPC{}, a,
+		jsonrpc.WithLogf(func(f string, args ...any) { a.opts.Log.Warn("editor frame", "detail", sprintf(f, args...)) }))
+	select {
+	case <-a.conn.Done():
+	case <-ctx.Done():
+	}
+	a.closeAll()
+	return a.conn.Err()
+}
+
+func (a *Agent) closeAll() {
+	a.mu.Lock()
+	sessions := make([]*Session, 0, len(a.sessions))
+	for id, s := range a.sessions {
+		sessions = append(sessions, s)
+		delete(a.sessions, id)
+	}
+	a.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Close() }()
+	}
+	wg.Wait()
+}
+
+// method is one ACP method of the agent.
+type method func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error)
+
+// methods is the ACP method table; a method absent here is answered with
+// -32601 (notifications are dropped).
+var methods = map[string]method{
+	"initialize":                (*Agent).initialize,
+	"session/new":               (*Agent).newSession,
+	"session/prompt":            (*Agent).prompt,
+	"session/cancel":            (*Agent).cancel,
+	"session/close":             (*Agent).closeSession,
+	"session/set_mode":          (*Agent).setMode,
+	"session/set_config_option": (*Agent).setConfigOption,
+}
+
+// Handle implements jsonrpc.Handler.
+func (a *Agent) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	m, ok := methods[req.Method]
+	if !ok {
+		if !req.IsCall() {
+			return nil, nil
+		}
+		return nil, methodNotFound(req.Method)
+	}
+	return m(a, ctx, req)
+}
+
+// methodNotFound is the ACP SDK's -32601: `"Method not found": <method>`
+// with the method in data.
+func methodNotFound(name string) *jsonrpc.WireError {
+	data, _ := json.Marshal(map[string]string{"method": name})
+	return &jsonrpc.WireError{Code: jsonrpc.ErrMethodNotFound.Code, Message: `"Method not found": ` + name, Data: data}
+}
+
+// invalidParams is the SDK's -32602 for params that do not decode.
+func invalidParams(detail string) *jsonrpc.WireError {
+	msg := "Invalid params"
+	if detail != "" {
+		msg += ": " + detail
+	}
+	return &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code, Message: msg}
+}
+
+// sessionNotFound is the SDK's error for an unknown session id.
+func sessionNotFound(id string) *jsonrpc.WireError {
+	data, _ := json.Marshal(map[string]string{"sessionId": id})
+	return &jsonrpc.WireError{Code: -32002, Message: "Resource not found", Data: data}
+}
+
+func (a *Agent) session(id string) (*Session, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, ok := a.sessions[id]
+	if !ok {
+		return nil, sessionNotFound(id)
+	}
+	return s, nil
+}
+
+func (a *Agent) clientCaps() caps.Client {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.client
+}
+
+// decode reads params into v, answering -32602 when they do not fit.
+func decode(req *jsonrpc.Request, v any) error {
+	if len(req.Params) == 0 {
+		return invalidParams("missing params")
+	}
+	if err := json.Unmarshal(req.Params, v); err != nil {
+		return invalidParams("")
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package adapter
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+type initializeParams struct {
+	ProtocolVersion    json.RawMessage `json:"protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+}
+
+// initialize builds the one caps.Client of the connection and answers with
+// the agent's capabilities.
+func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p initializeParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	c := caps.Parse(p.ClientCapabilities)
+	a.mu.Lock()
+	a.client = c
+	a.mu.Unlock()
+	return a.initializeResult(c), nil
+}
+
+type newSessionParams struct {
+	Cwd        string            `json:"cwd"`
+	MCPServers []json.RawMessage `json:"mcpServers"`
+	Meta       json.RawMessage   `json:"_meta,omitempty"`
+}
+
+// newSession starts a CLI for a new session and answers once it is ready.
+func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p newSessionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.Cwd == "" {
+		return nil, invalidParams("cwd is required")
+	}
+	s := &Session{ID: newUUID(), Cwd: p.Cwd, agent: a}
+	s.tr = newTranslator(s)
+	if err := s.start(ctx, []string{"--session-id=" + s.ID}); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.sessions[s.ID] = s
+	a.mu.Unlock()
+	return map[string]any{"sessionId": s.ID}, nil
+}
+
+type promptParams struct {
+	SessionID string            `json:"sessionId"`
+	Prompt    []json.RawMessage `json:"prompt"`
+}
+
+// prompt queues a user message; the turn's result answers it later.
+func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p promptParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	uuid := newUUID()
+	t := &turn{reqID: req.ID, promptUUID: uuid}
+	s.enqueue(t)
+	msg := map[string]any{
+		"type":               "user",
+		"message":            map[string]any{"role": "user", "content": promptToClaude(p.Prompt)},
+		"session_id":         s.ID,
+		"parent_tool_use_id": nil,
+		"origin":             map[string]any{"kind": "human"},
+		"uuid":               uuid,
+	}
+	if err := s.send("user", msg); err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error")
+	}
+	s.titleFromPrompt(ctx, promptText(p.Prompt))
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// promptToClaude turns ACP prompt blocks into Claude message content.
+func promptToClaude(blocks []json.RawMessage) []map[string]any {
+	var out []map[string]any
+	for _, b := range blocks {
+		var blk struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(b, &blk) == nil && blk.Type == "text" {
+			out = append(out, map[string]any{"type": "text", "text": blk.Text})
+		}
+	}
+	return out
+}
+
+// promptText is the prompt's text blocks joined by newlines.
+func promptText(blocks []json.RawMessage) string {
+	var parts []string
+	for _, b := range promptToClaude(blocks) {
+		if t, ok := b["text"].(string); ok && b["type"] == "text" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+type sessionParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// cancel interrupts the session's turn; it ends with stopReason cancelled.
+func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p sessionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if t := s.activeTurn(); t != nil {
+		t.cancelled = true
+		go func() { _ = s.request(context.WithoutCancel(ctx), "interrupt", nil, nil) }()
+	}
+	return nil, nil
+}
+
+// closeSession ends a session and reaps its CLI.
+func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p sessionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	delete(a.sessions, p.SessionID)
+	a.mu.Unlock()
+	s.Close()
+	return map[string]any{}, nil
+}
+
+func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return nil, methodNotFound(req.Method)
+}
+
+func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return nil, methodNotFound(req.Method)
+}
+
+// newUUID returns a random version 4 UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }

@@ -1,0 +1,144 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// state is where a session's turn machine stands.
+type state int
+
+const (
+	idle       state = iota // no turn
+	running                 // a turn is under way (more may be queued)
+	cancelling              // session/cancel sent an interrupt; the turn ends cancelled
+)
+
+// Session is one live ACP session and its Claude CLI. Its CLI's messages
+// arrive on one goroutine in order (the CLI Conn's dispatch), so the turn
+// translation never races itself; mu guards what editor requests touch.
+type Session struct {
+	ID    string
+	Cwd   string
+	agent *Agent
+	proc  *process
+
+	mu     sync.Mutex
+	state  state
+	turns  []*turn // the active turn first, then queued prompts
+	closed bool
+	titles titles
+
+	tr *translator
+}
+
+// turn is one session/prompt: the editor's request, answered when the
+// CLI's result for it arrives.
+type turn struct {
+	reqID      json.RawMessage
+	promptUUID string
+	cancelled  bool
+}
+
+// notify sends a session/update for this session.
+func (s *Session) notify(update any) {
+	_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": s.ID, "update": update})
+}
+
+// request sends a control request to the CLI and waits for its answer.
+func (s *Session) request(ctx context.Context, subtype string, params, result any) error {
+	if s.proc == nil {
+		return errNotRunning
+	}
+	return s.proc.conn.Call(ctx, subtype, params, result)
+}
+
+// send writes a stream-json line (a user message) to the CLI.
+func (s *Session) send(kind string, line any) error {
+	if s.proc == nil {
+		return errNotRunning
+	}
+	return s.proc.conn.Notify(kind, line)
+}
+
+// enqueue adds a prompt's turn; it reports whether the turn is the active one.
+func (s *Session) enqueue(t *turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, t)
+	if s.state == idle {
+		s.state = running
+	}
+}
+
+// finish answers the active turn with result (or err) and makes the next
+// queued one active.
+func (s *Session) finish(result any, err error) {
+	s.mu.Lock()
+	if len(s.turns) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	t := s.turns[0]
+	s.turns = s.turns[1:]
+	if len(s.turns) == 0 {
+		s.state = idle
+	} else {
+		s.state = running
+	}
+	s.mu.Unlock()
+	_ = s.agent.conn.Respond(t.reqID, result, err)
+}
+
+// activeTurn returns the turn the CLI is working on, if any.
+func (s *Session) activeTurn() *turn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.turns) == 0 {
+		return nil
+	}
+	return s.turns[0]
+}
+
+// Close ends the session: its CLI is stopped and reaped, and every turn
+// still open ends cancelled.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	open := s.turns
+	s.turns, s.state = nil, idle
+	s.mu.Unlock()
+	if s.proc != nil {
+		s.proc.Close()
+	}
+	for _, t := range open {
+		_ = s.agent.conn.Respond(t.reqID, map[string]any{"stopReason": "cancelled"}, nil)
+	}
+}
+
+// Handle implements jsonrpc.Handler for the CLI side: the CLI's control
+// requests and its stream of messages, in order.
+func (s *Session) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if req.IsCall() {
+		return s.controlRequest(ctx, req)
+	}
+	s.tr.message(req.Method, req.Params)
+	return nil, nil
+}
+
+// controlRequest answers a control request of the CLI. Subtypes the agent
+// does not serve get an error reply, never silence.
+func (s *Session) controlRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	switch req.Method {
+	case "hook_callback":
+		return s.tr.hook(req.Params)
+	}
+	return nil, jsonrpc.Errorf(jsonrpc.ErrMethodNotFound, "unsupported control request: %s", req.Method)
+}

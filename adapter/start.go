@@ -1,0 +1,67 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// errNoCLI names every place the agent looks for the Claude CLI.
+var errNoCLI = errors.New("cannot find the Claude Code CLI: pass --claude-path, set CLAUDE_CODE_EXECUTABLE, or put `claude` on PATH")
+
+// claudePath resolves the CLI: --claude-path, CLAUDE_CODE_EXECUTABLE, PATH.
+func (a *Agent) claudePath() (string, error) {
+	if a.opts.ClaudePath != "" {
+		return a.opts.ClaudePath, nil
+	}
+	if p := a.opts.Getenv("CLAUDE_CODE_EXECUTABLE"); p != "" {
+		return p, nil
+	}
+	if p, err := exec.LookPath("claude"); err == nil {
+		return p, nil
+	}
+	return "", errNoCLI
+}
+
+// baseArgs are the stream-json flags the reference's SDK passes every CLI.
+func baseArgs(sessionArgs []string) []string {
+	args := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+		"--permission-prompt-tool=stdio", "--tools=default", "--setting-sources=user,project,local",
+		"--permission-mode=auto", "--allow-dangerously-skip-permissions", "--include-partial-messages"}
+	args = append(args, sessionArgs...)
+	return append(args, "--replay-user-messages", "")
+}
+
+// initializeRequest is the control initialize the reference sends: the
+// hooks it observes (answered by hook_callback) and its options.
+var initializeRequest = json.RawMessage(`{"hooks":{"PostToolUse":[{"hookCallbackIds":["hook_0"]}],"PostModelSwitch":[{"hookCallbackIds":["hook_1"]}],"PostCompact":[{"hookCallbackIds":["hook_2"]}],"TaskCreated":[{"hookCallbackIds":["hook_3"]}],"TaskCompleted":[{"hookCallbackIds":["hook_4"]}]},"promptSuggestions":true,"forwardSubagentText":false,"supportedDialogKinds":["refusal_fallback_prompt"]}`)
+
+// start spawns the session's CLI and runs the control handshake.
+func (s *Session) start(ctx context.Context, sessionArgs []string) error {
+	path, err := s.agent.claudePath()
+	if err != nil {
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
+	}
+	proc, err := startProcess(spawnSpec{Path: path, Args: baseArgs(sessionArgs), Env: s.agent.opts.Environ,
+		Dir: s.Cwd, Handler: s, Log: s.agent.opts.Log.With("session", s.ID)})
+	if err != nil {
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot start the Claude CLI")
+	}
+	s.proc = proc
+	var init, settings json.RawMessage
+	if err := s.request(ctx, "initialize", initializeRequest, &init); err != nil {
+		proc.Close()
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
+	}
+	if err := s.request(ctx, "get_settings", nil, &settings); err != nil {
+		proc.Close()
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
+	}
+	go func() {
+		_ = s.request(context.WithoutCancel(ctx), "get_context_usage", map[string]string{"detail": "summary"}, nil)
+	}()
+	return nil
+}

@@ -1,0 +1,72 @@
+package adapter
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// Session titles: the agent asks the CLI for a title (generate_session_title,
+// persisted to the session file) as soon as a prompt with enough text is
+// sent, once per session, and publishes it as a session_info_update.
+const (
+	maxTitleLength     = 256 // UTF-16 units, as the reference counts
+	minTitleTextLength = 10  // below this the CLI generates nothing
+)
+
+// titles is one session's title state.
+type titles struct {
+	settled bool   // a title was asked for or adopted
+	last    string // the title last published
+}
+
+// onPromptQueued asks for a title from the prompt's text in the background.
+func (s *Session) titleFromPrompt(ctx context.Context, text string) {
+	s.mu.Lock()
+	if s.titles.settled || len(utf16.Encode([]rune(strings.TrimSpace(text)))) < minTitleTextLength {
+		s.mu.Unlock()
+		return
+	}
+	s.titles.settled = true
+	s.mu.Unlock()
+	go func() {
+		var r struct {
+			Title *string `json:"title"`
+		}
+		err := s.request(context.WithoutCancel(ctx), "generate_session_title",
+			map[string]any{"description": strings.TrimSpace(text), "persist": true}, &r)
+		if err != nil || r.Title == nil || *r.Title == "" {
+			s.mu.Lock()
+			s.titles.settled = false
+			s.mu.Unlock()
+			return
+		}
+		s.publishTitle(*r.Title, time.Now())
+	}()
+}
+
+// publishTitle sends a title unless it is the one last sent.
+func (s *Session) publishTitle(raw string, modified time.Time) {
+	title := sanitizeTitle(raw)
+	s.mu.Lock()
+	same := title == s.titles.last
+	s.titles.last = title
+	s.mu.Unlock()
+	if same {
+		return
+	}
+	s.notify(map[string]any{"sessionUpdate": "session_info_update", "title": title,
+		"updatedAt": modified.UTC().Format("2006-01-02T15:04:05.000Z")})
+}
+
+// sanitizeTitle puts a title on one line with single spaces and cuts it
+// to maxTitleLength with an ellipsis.
+func sanitizeTitle(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	u := utf16.Encode([]rune(s))
+	if len(u) <= maxTitleLength {
+		return s
+	}
+	return string(utf16.Decode(u[:maxTitleLength-1])) + "…"
+}

@@ -1,0 +1,119 @@
+// Package agent implements `airwire agent`: the ACP agent for Claude Code,
+// speaking ACP on stdin/stdout. The behaviour lives in adapter/.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/airwire/airwire/adapter"
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/cmd/factory"
+)
+
+// AgentOptions are the inputs of `airwire agent`.
+type AgentOptions struct {
+	IO      factory.IOStreams
+	Getenv  func(string) string
+	Environ func() []string
+	Version string
+	// Argv0 is how the editor started this binary, for the terminal login
+	// methods that tell it what to launch.
+	Argv0 string
+	// OpenLog opens --log for appending.
+	OpenLog func(string) (io.WriteCloser, error)
+
+	ClaudePath string
+	LogFile    string
+	LogLevel   string
+}
+
+// NewCmdAgent builds `airwire agent`. runF replaces the behaviour in tests.
+func NewCmdAgent(f *factory.Factory, runF func(*AgentOptions) error) *cobra.Command {
+	opts := &AgentOptions{IO: f.IO, Getenv: f.Getenv, Environ: f.Environ, Version: f.Version,
+		Argv0: os.Args[0], OpenLog: openLog}
+	cmd := &cobra.Command{
+		Use:   "agent [--claude-path PATH] [--log FILE] [--log-level LEVEL]",
+		Short: "Run the ACP agent for Claude Code on stdin/stdout (what an editor launches)",
+		Long: `agent speaks the Agent Client Protocol (JSON-RPC 2.0, one JSON object per
+line) on stdin and stdout, and drives one Claude Code CLI process per live
+session. An editor launches it; you normally do not run it by hand.
+
+stdout carries only protocol. Logs go to stderr, or to --log FILE.
+
+The Claude CLI is --claude-path, else $CLAUDE_CODE_EXECUTABLE, else claude
+on PATH. Every CLI it starts is stopped when the editor closes the
+connection or the agent gets SIGINT or SIGTERM.`,
+		Example: `  # Zed: settings.json
+  "agent_servers": {
+    "Claude Code (airwire)": {
+      "command": "airwire",
+      "args": ["agent"]
+    }
+  }
+
+  # try it by hand: initialize, then Ctrl-D
+  echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}' | airwire agent`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return agentRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.ClaudePath, "claude-path", "", "the Claude Code CLI executable")
+	cmd.Flags().StringVar(&opts.LogFile, "log", "", "append logs to `FILE` instead of stderr")
+	cmd.Flags().StringVar(&opts.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
+	return cmd
+}
+
+func openLog(path string) (io.WriteCloser, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(s))); err != nil {
+		return 0, cmdutil.FlagErrorf("--log-level: %q is not one of debug, info, warn, error", s)
+	}
+	return l, nil
+}
+
+func agentRun(ctx context.Context, opts *AgentOptions) error {
+	level, err := parseLevel(opts.LogLevel)
+	if err != nil {
+		return err
+	}
+	logOut := opts.IO.ErrOut
+	if opts.LogFile != "" {
+		f, err := opts.OpenLog(opts.LogFile)
+		if err != nil {
+			return fmt.Errorf("--log: %w", err)
+		}
+		defer f.Close()
+		logOut = f
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a := adapter.NewAgent(adapter.Options{
+		ClaudePath: opts.ClaudePath,
+		Argv:       []string{opts.Argv0, "agent"},
+		Version:    opts.Version,
+		Getenv:     opts.Getenv,
+		Environ:    opts.Environ(),
+		Log:        slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level})),
+	})
+	return a.Serve(ctx, opts.IO.In, opts.IO.Out)
+}
