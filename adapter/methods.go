@@ -73,7 +73,9 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	uuid := newUUID()
 	t := &turn{reqID: req.ID, promptUUID: uuid}
-	s.enqueue(t)
+	if err := s.enqueue(t); err != nil {
+		return nil, err
+	}
 	msg := map[string]any{
 		"type":               "user",
 		"message":            map[string]any{"role": "user", "content": promptToClaude(p.Prompt)},

@@ -30,6 +30,7 @@ type Session struct {
 	state  state
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
+	ended  bool // the CLI exited on its own
 	titles titles
 
 	tr *translator
@@ -64,14 +65,18 @@ func (s *Session) send(kind string, line any) error {
 	return s.proc.conn.Notify(kind, line)
 }
 
-// enqueue adds a prompt's turn; it reports whether the turn is the active one.
-func (s *Session) enqueue(t *turn) {
+// enqueue adds a prompt's turn, unless the CLI has ended.
+func (s *Session) enqueue(t *turn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended || s.closed {
+		return errSessionEnded
+	}
 	s.turns = append(s.turns, t)
 	if s.state == idle {
 		s.state = running
 	}
+	return nil
 }
 
 // finish answers the active turn with result (or err) and makes the next
@@ -119,7 +124,7 @@ func (s *Session) Close() {
 		s.proc.Close()
 	}
 	for _, t := range open {
-		_ = s.agent.conn.Respond(t.reqID, map[string]any{"stopReason": "cancelled"}, nil)
+		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
 	}
 }
 

@@ -63,5 +63,34 @@ func (s *Session) start(ctx context.Context, sessionArgs []string) error {
 	go func() {
 		_ = s.request(context.WithoutCancel(ctx), "get_context_usage", map[string]string{"detail": "summary"}, nil)
 	}()
+	go s.watchExit()
 	return nil
+}
+
+// watchExit ends every open turn of a CLI that exits on its own: a turn
+// under way then ends instead of waiting for a result that never comes, and
+// later prompts fail with the reference's "session has ended" error.
+func (s *Session) watchExit() {
+	<-s.proc.Exited()
+	s.mu.Lock()
+	s.ended = true
+	open := s.turns
+	s.turns, s.state = nil, idle
+	s.mu.Unlock()
+	if len(open) > 0 {
+		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", s.proc.ExitErr())
+	}
+	for _, t := range open {
+		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("end_turn"), nil)
+	}
+}
+
+// errSessionEnded is the reference's answer to a prompt on a session whose
+// CLI is gone.
+var errSessionEnded = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: The Claude Agent session has ended. Please start a new session.")
+
+// emptyTurnResult is a PromptResponse with no usage.
+func emptyTurnResult(stop string) map[string]any {
+	return map[string]any{"stopReason": stop, "usage": map[string]int{"cachedReadTokens": 0, "cachedWriteTokens": 0,
+		"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}}
 }
