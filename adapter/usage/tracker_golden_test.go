@@ -83,12 +83,12 @@ func newReplayer(t *testing.T, p cassette.Process) *replayer {
 }
 
 type ctlFrame struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	UUID      string `json:"uuid"`
-	IsReplay  bool   `json:"isReplay"`
+	Type      string  `json:"type"`
+	Subtype   string  `json:"subtype"`
+	UUID      string  `json:"uuid"`
+	IsReplay  bool    `json:"isReplay"`
 	Parent    *string `json:"parent_tool_use_id"`
-	RequestID string `json:"request_id"`
+	RequestID string  `json:"request_id"`
 	Request   struct {
 		Subtype string `json:"subtype"`
 	} `json:"request"`
