@@ -20,6 +20,8 @@
 // gateway narrowing, fuzzy model preference matching (resolveModelPreference:
 // only exact values and display names are matched), per-model effort
 // settings, the Auto-mode fallback notice text, AIR's recommended values
-// and mode kinds, and boolean config options beyond Fast mode and
+// and mode kinds, an extra model entry for a current model the list lacks (a
+// resume onto an unlisted model, a refusal fallback), the model switch
+// the CLI makes by itself (PostModelSwitch), and boolean config options beyond Fast mode and
 // ultracode.
 package sessionconfig
