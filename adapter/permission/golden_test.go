@@ -199,7 +199,7 @@ func isDecisionResponse(msg json.RawMessage) bool {
 	var f struct {
 		Type     string `json:"type"`
 		Response struct {
-			Subtype  string `json:"subtype"`
+			Subtype  string                     `json:"subtype"`
 			Response map[string]json.RawMessage `json:"response"`
 		} `json:"response"`
 	}
