@@ -162,10 +162,12 @@ type rpc struct {
 // exchange is one editor request of a golden, its answer and the
 // control_response that settled the CLI's request.
 type exchange struct {
-	Method   string
-	Params   json.RawMessage
-	Answer   json.RawMessage
-	Response json.RawMessage // the whole control_response frame
+	Method string
+	Params json.RawMessage
+	Answer json.RawMessage
+	// ModeUpdate is the currentModeId of a current_mode_update that the
+	// adapter sent right after the answer, "" when none.
+	ModeUpdate string
 }
 
 // goldenExchanges finds the editor requests of method and the CLI answers
@@ -176,11 +178,12 @@ func goldenExchanges(lines []goldenLine, method string) (reqs []exchange, respon
 		_ = json.Unmarshal(l.Msg, &m)
 		if l.Tag == "client agent->editor" && m.Method == method {
 			ex := exchange{Method: method, Params: m.Params}
-			for _, a := range lines[i+1:] {
+			for j := i + 1; j < len(lines); j++ {
 				var r rpc
-				_ = json.Unmarshal(a.Msg, &r)
-				if a.Tag == "client editor->agent" && r.Method == "" && string(r.ID) == string(m.ID) {
+				_ = json.Unmarshal(lines[j].Msg, &r)
+				if lines[j].Tag == "client editor->agent" && r.Method == "" && string(r.ID) == string(m.ID) {
 					ex.Answer = r.Result
+					ex.ModeUpdate = modeUpdateAfter(lines[j+1:])
 					break
 				}
 			}
@@ -191,6 +194,60 @@ func goldenExchanges(lines []goldenLine, method string) (reqs []exchange, respon
 		}
 	}
 	return reqs, responses
+}
+
+// modeUpdateAfter is the mode of a current_mode_update that is the first
+// agent->editor line of rest (the lines after the editor's answer).
+func modeUpdateAfter(rest []goldenLine) string {
+	for _, l := range rest {
+		if l.Tag != "client agent->editor" {
+			continue
+		}
+		var m struct {
+			Params struct {
+				Update struct {
+					SessionUpdate string `json:"sessionUpdate"`
+					CurrentModeID string `json:"currentModeId"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(l.Msg, &m)
+		if m.Params.Update.SessionUpdate == "current_mode_update" {
+			return m.Params.Update.CurrentModeID
+		}
+		return ""
+	}
+	return ""
+}
+
+// cassetteAnswer is the control_response the reference wrote for the CLI's
+// request requestID in the cassette of a recorded run (nil for a scripted
+// run), with the cassette's paths replaced by the test paths.
+func cassetteAnswer(t *testing.T, root, scenario, profile, requestID string) json.RawMessage {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "goldens", scenario, profile+".cassette"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte("{{cwd}}"), []byte(testCwd))
+	data = bytes.ReplaceAll(data, []byte("{{home}}"), []byte(testHome))
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var row struct {
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if json.Unmarshal(line, &row) != nil || row.Dir != "agent" || !isDecisionResponse(row.Msg) {
+			continue
+		}
+		if requestIDOf(t, row.Msg) == requestID {
+			return row.Msg
+		}
+	}
+	t.Fatalf("no answer to %s in the cassette", requestID)
+	return nil
 }
 
 // isDecisionResponse reports a control_response that answers a permission
@@ -269,8 +326,8 @@ func assertJSON(t *testing.T, what string, got, want json.RawMessage) {
 	}
 }
 
-// withRequestID sets the request id of the golden's control_response on
-// ours: pairing ids is the caller's job.
+// requestIDOf is the request id of a control_response frame: pairing ids is
+// the caller's job, so the tests answer with the golden's id.
 func requestIDOf(t *testing.T, frame json.RawMessage) string {
 	t.Helper()
 	var f struct {
@@ -309,15 +366,22 @@ func TestGoldenPermissions(t *testing.T) {
 					t.Fatalf("%d can_use_tool frames, %d editor requests, %d control responses", len(frames), len(exchanges), len(responses))
 				}
 				for i, f := range frames {
-					checkExchange(t, f, exchanges[i], responses[i], s)
+					d := checkExchange(t, f, exchanges[i], responses[i], s)
+					if d.Mode != exchanges[i].ModeUpdate {
+						t.Errorf("mode %q, the reference published %q", d.Mode, exchanges[i].ModeUpdate)
+					}
+					if want := cassetteAnswer(t, root, scenario, profile, f.RequestID); want != nil {
+						assertJSON(t, "control_response (cassette)", d.ControlResponse(f.RequestID), want)
+					}
 				}
 			})
 		}
 	}
 }
 
-// checkExchange runs one request through the package.
-func checkExchange(t *testing.T, f controlFrame, ex exchange, response json.RawMessage, s Session) {
+// checkExchange runs one request through the package and returns the
+// decision on the golden's answer.
+func checkExchange(t *testing.T, f controlFrame, ex exchange, response json.RawMessage, s Session) Decision {
 	t.Helper()
 	req, err := ParseRequest(f.Request)
 	if err != nil {
@@ -337,4 +401,5 @@ func checkExchange(t *testing.T, f controlFrame, ex exchange, response json.RawM
 	assertJSON(t, "request params", toGolden(prompt.Params), ex.Params)
 	d := prompt.Answer(ex.Answer)
 	assertJSON(t, "control_response", toGolden(d.ControlResponse(requestIDOf(t, response))), response)
+	return d
 }

@@ -16,8 +16,6 @@ type Request struct {
 	Suggestions             json.RawMessage `json:"permission_suggestions,omitempty"`
 	BlockedPath             string          `json:"blocked_path,omitempty"`
 	DecisionReason          string          `json:"decision_reason,omitempty"`
-	Title                   string          `json:"title,omitempty"`
-	Description             string          `json:"description,omitempty"`
 	DefaultToNo             bool            `json:"default_to_no,omitempty"`
 	SuppressAlwaysAllowRule bool            `json:"suppress_always_allow_rule,omitempty"`
 	ToolUseID               string          `json:"tool_use_id"`
