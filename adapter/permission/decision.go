@@ -14,7 +14,8 @@ type Decision struct {
 	Response json.RawMessage
 	// Error is the error of an error control_response.
 	Error string
-	// Allow says the tool may run (behavior allow).
+	// Allow says the tool may run (behavior allow); the caller settles a
+	// SandboxNetworkAccess call with it.
 	Allow bool
 	// Mode is the session mode an approved ExitPlanMode moved to: the caller
 	// publishes current_mode_update and the mode config option.

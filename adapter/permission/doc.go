@@ -10,7 +10,8 @@
 //
 // The package is pure: it does no I/O and holds no session state. The
 // caller owns the request ids, the sending, the cancellation signal, the
-// tool call announcement and the session mode. The flow for a can_use_tool
+// tool call announcement (the tool_call goes out before the prompt: Request
+// lifecycle, step 2) and the session mode. The flow for a can_use_tool
 // control request:
 //
 //	req, _ := permission.ParseRequest(frame.Request)

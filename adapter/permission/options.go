@@ -32,16 +32,16 @@ const (
 
 // Option is one ACP PermissionOption of a session/request_permission.
 type Option struct {
-	Kind     string `json:"kind"`
-	Name     string `json:"name"`
 	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
 }
 
-func allowOnce(name string) Option { return Option{KindAllowOnce, name, OptionAllowOnce} }
+func allowOnce(name string) Option { return Option{OptionAllowOnce, name, KindAllowOnce} }
 func allowWithUpdates(name string) Option {
-	return Option{KindAllowAlways, name, OptionAllowWithUpdates}
+	return Option{OptionAllowWithUpdates, name, KindAllowAlways}
 }
-func reject(name string) Option { return Option{KindRejectOnce, name, OptionReject} }
+func reject(name string) Option { return Option{OptionReject, name, KindRejectOnce} }
 
 // withOptionalUpdate is Yes, the durable choice when there is an effect and
 // a label for it, and No.

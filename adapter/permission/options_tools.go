@@ -41,9 +41,9 @@ func skillOptions(c optionContext) []Option {
 	skill := c.req.inputString("skill")
 	opts := []Option{allowOnce("Yes")}
 	if skill != "" && c.persistent {
-		opts = append(opts, Option{KindAllowAlways, "Yes, and don't ask again for " + skill, OptionAllowSkillExact})
+		opts = append(opts, Option{OptionAllowSkillExact, "Yes, and don't ask again for " + skill, KindAllowAlways})
 		if prefix, ok := skillPrefix(skill); ok {
-			opts = append(opts, Option{KindAllowAlways, "Yes, and don't ask again for " + prefix + " commands", OptionAllowSkillPrefix})
+			opts = append(opts, Option{OptionAllowSkillPrefix, "Yes, and don't ask again for " + prefix + " commands", KindAllowAlways})
 		}
 	}
 	return append(opts, reject("No"))
@@ -83,16 +83,16 @@ func exitPlanOptions(c optionContext) []Option {
 	}
 	for _, m := range elevated {
 		if m == "auto" {
-			opts = append(opts, Option{KindAllowAlways, "Yes, and use auto mode", OptionExitPlanAuto})
+			opts = append(opts, Option{OptionExitPlanAuto, "Yes, and use auto mode", KindAllowAlways})
 		} else {
-			opts = append(opts, Option{KindAllowAlways, "Yes, and bypass permissions", OptionExitPlanBypass})
+			opts = append(opts, Option{OptionExitPlanBypass, "Yes, and bypass permissions", KindAllowAlways})
 		}
 	}
 	if len(elevated) == 0 {
-		opts = append(opts, Option{KindAllowAlways, "Yes, auto-accept edits", OptionExitPlanAcceptEdits})
+		opts = append(opts, Option{OptionExitPlanAcceptEdits, "Yes, auto-accept edits", KindAllowAlways})
 	}
 	return append(opts,
-		Option{KindAllowOnce, "Yes, manually approve edits", OptionExitPlanDefault},
+		Option{OptionExitPlanDefault, "Yes, manually approve edits", KindAllowOnce},
 		reject("No, keep planning"))
 }
 
@@ -101,11 +101,11 @@ func exitPlanOptions(c optionContext) []Option {
 func clearContextOption(mode, usage string) Option {
 	switch mode {
 	case "auto":
-		return Option{KindAllowAlways, "Yes, clear context" + usage + " and use auto mode", OptionExitPlanClearAuto}
+		return Option{OptionExitPlanClearAuto, "Yes, clear context" + usage + " and use auto mode", KindAllowAlways}
 	case "bypassPermissions":
-		return Option{KindAllowAlways, "Yes, clear context" + usage + " and bypass permissions", OptionExitPlanClearBypass}
+		return Option{OptionExitPlanClearBypass, "Yes, clear context" + usage + " and bypass permissions", KindAllowAlways}
 	}
-	return Option{KindAllowAlways, "Yes, clear context" + usage + " and auto-accept edits", OptionExitPlanClearAcceptEdits}
+	return Option{OptionExitPlanClearAcceptEdits, "Yes, clear context" + usage + " and auto-accept edits", KindAllowAlways}
 }
 
 // contextUsage is the " (N% used)" part of a clear-context label.
