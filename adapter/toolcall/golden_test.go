@@ -1,0 +1,236 @@
+package toolcall
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/internal/conform"
+)
+
+// The fake run directories put in place of the cassette placeholders; the
+// golden normalizer turns them into <cwd>, <home>, <config> and <tmp>. The
+// recorded TMPDIR was the run directory's tmp.
+const (
+	fakeRoot   = "/fake-run-0"
+	fakeCwd    = fakeRoot + "/cwd"
+	fakeHome   = fakeRoot + "/home"
+	fakeConfig = fakeRoot + "/config"
+)
+
+var placeholders = strings.NewReplacer(
+	"{{cwd}}", fakeCwd, "{{home}}", fakeHome, "{{config_dir}}", fakeConfig, "{{tmpdir}}", fakeRoot+"/tmp",
+	"{{project_dir}}", "<project-dir>", "{{session_id_1}}", "<session-1>", "{{session_id_2}}", "<session-2>",
+)
+
+// agentIDs are the subagent ids the real CLI made up; the golden names
+// them <agent-N> by first appearance.
+var agentIDs = regexp.MustCompile(`"agentId":"(a[0-9a-f]{16})"`)
+
+// repoRoot is the directory of go.mod above the test.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
+}
+
+// canonical is JSON with sorted keys, numbers as written, no HTML escaping.
+func canonical(t *testing.T, raw []byte) string {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("bad JSON %s: %v", raw, err)
+	}
+	return string(encode(v))
+}
+
+// goldenTool reads a golden: the client capabilities, the tool related
+// session updates in order, and the tool calls of the permission requests.
+func goldenTool(t *testing.T, path string) (caps.Client, []string, []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c caps.Client
+	var updates, permissions []string
+	for _, line := range strings.Split(string(data), "\n") {
+		tag, body, ok := strings.Cut(line, " {")
+		if !ok {
+			continue
+		}
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+				Update             json.RawMessage `json:"update"`
+				ToolCall           json.RawMessage `json:"toolCall"`
+			} `json:"params"`
+		}
+		if json.Unmarshal([]byte("{"+body), &msg) != nil {
+			continue
+		}
+		switch {
+		case tag == "client editor->agent" && msg.Method == "initialize":
+			c = caps.Parse(msg.Params.ClientCapabilities)
+		case tag == "client agent->editor" && msg.Method == "session/update":
+			var u struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			}
+			_ = json.Unmarshal(msg.Params.Update, &u)
+			switch u.SessionUpdate {
+			case kindToolCall, kindToolCallUpdate, kindPlan:
+				updates = append(updates, canonical(t, msg.Params.Update))
+			}
+		case tag == "client agent->editor" && msg.Method == "session/request_permission":
+			permissions = append(permissions, canonical(t, msg.Params.ToolCall))
+		}
+	}
+	return c, updates, permissions
+}
+
+// replay feeds the CLI frames of a cassette to a Session and returns its
+// updates and permission tool calls, normalized as the golden is.
+func replay(t *testing.T, path string, c caps.Client) ([]string, []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := NewSession(c, fakeCwd)
+	var updates, permissions []string
+	nz := conform.NewNormalizer(conform.Paths{Root: fakeRoot, Cwd: fakeCwd, Home: fakeHome, ConfigDir: fakeConfig})
+	agents := map[string]string{}
+	norm := func(v any) string {
+		text := string(encode(v))
+		for id, p := range agents {
+			text = strings.ReplaceAll(text, id, p)
+		}
+		line, err := nz.Line(json.RawMessage(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(line)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		line := placeholders.Replace(sc.Text())
+		for _, m := range agentIDs.FindAllStringSubmatch(line, -1) {
+			if _, ok := agents[m[1]]; !ok {
+				agents[m[1]] = fmt.Sprintf("<agent-%d>", len(agents)+1)
+			}
+		}
+		var entry struct {
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if json.Unmarshal([]byte(line), &entry) != nil || entry.Dir != "cli" {
+			continue
+		}
+		if p, ok := permissionOf(entry.Msg); ok {
+			before, call := s.Permission(p)
+			for _, u := range before {
+				updates = append(updates, norm(u))
+			}
+			// The questions of AskUserQuestion go to form elicitation, not
+			// to a permission request.
+			if p.ToolName != "AskUserQuestion" {
+				permissions = append(permissions, norm(call))
+			}
+			continue
+		}
+		for _, u := range s.Frame(entry.Msg) {
+			updates = append(updates, norm(u))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return updates, permissions
+}
+
+// permissionOf reads a `can_use_tool` control request.
+func permissionOf(msg json.RawMessage) (PermissionRequest, bool) {
+	var f struct {
+		Type    string `json:"type"`
+		Request struct {
+			Subtype     string          `json:"subtype"`
+			ToolName    string          `json:"tool_name"`
+			Input       json.RawMessage `json:"input"`
+			ToolUseID   string          `json:"tool_use_id"`
+			BlockedPath string          `json:"blocked_path"`
+		} `json:"request"`
+	}
+	if json.Unmarshal(msg, &f) != nil || f.Type != "control_request" || f.Request.Subtype != "can_use_tool" {
+		return PermissionRequest{}, false
+	}
+	r := f.Request
+	return PermissionRequest{ToolUseID: r.ToolUseID, ToolName: r.ToolName, Input: r.Input, BlockedPath: r.BlockedPath}, true
+}
+
+// compareLines reports the first difference of two update sequences.
+func compareLines(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	for i := 0; i < max(len(got), len(want)); i++ {
+		g, w := "<none>", "<none>"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			t.Errorf("%s %d of %d (want %d):\n got  %s\n want %s", what, i+1, len(got), len(want), g, w)
+			return
+		}
+	}
+}
+
+// goldenScenarios are the recorded scenarios whose tool calls this
+// package reproduces exactly, for the plain and the Zed profile.
+var goldenScenarios = []string{
+	"read", "bash-foreground", "bash-error", "edit-with-permission", "write-new", "write-existing",
+	"grep-and-glob", "web-fetch-and-search", "notebook-edit", "todo-write", "task-create-update",
+	"skill", "mcp-tool", "subagent-task-legacy", "exit-plan-approve", "ask-user-question",
+}
+
+func TestGoldenToolCalls(t *testing.T) {
+	root := repoRoot(t)
+	for _, scenario := range goldenScenarios {
+		for _, profile := range []string{"plain", "zed"} {
+			t.Run(scenario+"/"+profile, func(t *testing.T) {
+				dir := filepath.Join(root, "goldens", scenario)
+				c, wantUpdates, wantPermissions := goldenTool(t, filepath.Join(dir, profile+".golden"))
+				if len(wantUpdates) == 0 {
+					t.Fatal("the golden has no tool call")
+				}
+				gotUpdates, gotPermissions := replay(t, filepath.Join(dir, profile+".cassette"), c)
+				compareLines(t, "update", gotUpdates, wantUpdates)
+				compareLines(t, "permission tool call", gotPermissions, wantPermissions)
+			})
+		}
+	}
+}
