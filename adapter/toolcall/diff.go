@@ -9,8 +9,8 @@ const noNewlineMarker = `\ No newline at end of file`
 
 // toolResponse is the PostToolUse `tool_response` of an Edit or a Write.
 type toolResponse struct {
-	FilePath        string `json:"filePath"`
-	Type            string `json:"type"`
+	FilePath        string  `json:"filePath"`
+	Type            string  `json:"type"`
 	Content         *string `json:"content"`
 	OriginalFile    *string `json:"originalFile"`
 	StructuredPatch *[]struct {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/scenario"
 )
 
 // The fake run directories put in place of the cassette placeholders; the
@@ -110,66 +111,108 @@ func goldenTool(t *testing.T, path string) (caps.Client, []string, []string) {
 	return c, updates, permissions
 }
 
-// replay feeds the CLI frames of a cassette to a Session and returns its
-// updates and permission tool calls, normalized as the golden is.
-func replay(t *testing.T, path string, c caps.Client) ([]string, []string) {
-	t.Helper()
-	f, err := os.Open(path)
+// feeder feeds CLI frames to a Session and keeps its updates and
+// permission tool calls, normalized as the golden is.
+type feeder struct {
+	t                    *testing.T
+	s                    *Session
+	nz                   *conform.Normalizer
+	agents               map[string]string
+	updates, permissions []string
+}
+
+func newFeeder(t *testing.T, c caps.Client) *feeder {
+	return &feeder{t: t, s: NewSession(c, fakeCwd), agents: map[string]string{},
+		nz: conform.NewNormalizer(conform.Paths{Root: fakeRoot, Cwd: fakeCwd, Home: fakeHome, ConfigDir: fakeConfig})}
+}
+
+func (f *feeder) norm(v any) string {
+	text := string(encode(v))
+	for id, p := range f.agents {
+		text = strings.ReplaceAll(text, id, p)
+	}
+	line, err := f.nz.Line(json.RawMessage(text))
 	if err != nil {
-		t.Fatal(err)
+		f.t.Fatal(err)
 	}
-	defer f.Close()
-	s := NewSession(c, fakeCwd)
-	var updates, permissions []string
-	nz := conform.NewNormalizer(conform.Paths{Root: fakeRoot, Cwd: fakeCwd, Home: fakeHome, ConfigDir: fakeConfig})
-	agents := map[string]string{}
-	norm := func(v any) string {
-		text := string(encode(v))
-		for id, p := range agents {
-			text = strings.ReplaceAll(text, id, p)
+	return string(line)
+}
+
+// feed takes one CLI frame, placeholders already replaced.
+func (f *feeder) feed(msg json.RawMessage) {
+	for _, m := range agentIDs.FindAllSubmatch(msg, -1) {
+		if _, ok := f.agents[string(m[1])]; !ok {
+			f.agents[string(m[1])] = fmt.Sprintf("<agent-%d>", len(f.agents)+1)
 		}
-		line, err := nz.Line(json.RawMessage(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(line)
 	}
-	sc := bufio.NewScanner(f)
+	if p, ok := permissionOf(msg); ok {
+		before, call := f.s.Permission(p)
+		for _, u := range before {
+			f.updates = append(f.updates, f.norm(u))
+		}
+		// The questions of AskUserQuestion go to form elicitation, not to a
+		// permission request.
+		if p.ToolName != "AskUserQuestion" {
+			f.permissions = append(f.permissions, f.norm(call))
+		}
+		return
+	}
+	for _, u := range f.s.Frame(msg) {
+		f.updates = append(f.updates, f.norm(u))
+	}
+}
+
+// replayCassette feeds the CLI frames of a cassette.
+func (f *feeder) replayCassette(path string) {
+	file, err := os.Open(path)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		line := placeholders.Replace(sc.Text())
-		for _, m := range agentIDs.FindAllStringSubmatch(line, -1) {
-			if _, ok := agents[m[1]]; !ok {
-				agents[m[1]] = fmt.Sprintf("<agent-%d>", len(agents)+1)
-			}
-		}
 		var entry struct {
 			Dir string          `json:"dir"`
 			Msg json.RawMessage `json:"msg"`
 		}
-		if json.Unmarshal([]byte(line), &entry) != nil || entry.Dir != "cli" {
-			continue
-		}
-		if p, ok := permissionOf(entry.Msg); ok {
-			before, call := s.Permission(p)
-			for _, u := range before {
-				updates = append(updates, norm(u))
-			}
-			// The questions of AskUserQuestion go to form elicitation, not
-			// to a permission request.
-			if p.ToolName != "AskUserQuestion" {
-				permissions = append(permissions, norm(call))
-			}
-			continue
-		}
-		for _, u := range s.Frame(entry.Msg) {
-			updates = append(updates, norm(u))
+		if json.Unmarshal([]byte(placeholders.Replace(sc.Text())), &entry) == nil && entry.Dir == "cli" {
+			f.feed(entry.Msg)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		f.t.Fatal(err)
 	}
-	return updates, permissions
+}
+
+// replayScript feeds the frames the scripted fake CLI writes for a
+// scenario's turns, allowing every permission request.
+func (f *feeder) replayScript(sc *scenario.Scenario) {
+	b := scenario.NewBuilder(sc.CLI.Model)
+	for _, turn := range sc.CLI.Turns {
+		f.actions(b.Turn(turn))
+	}
+}
+
+func (f *feeder) actions(actions []scenario.Action) {
+	for _, a := range actions {
+		switch a.Kind {
+		case scenario.ActEmit:
+			f.feed(json.RawMessage(placeholders.Replace(string(encode(a.Frame)))))
+		case scenario.ActRequest:
+			req := map[string]any{"type": "control_request", "request": a.Frame}
+			f.feed(json.RawMessage(placeholders.Replace(string(encode(req)))))
+			f.actions(a.Allow)
+		case scenario.ActHook:
+			in := map[string]any{"hook_event_name": a.Hook.Event}
+			for k, v := range a.Hook.Input {
+				in[k] = v
+			}
+			req := map[string]any{"type": "control_request", "request": map[string]any{
+				"subtype": "hook_callback", "tool_use_id": a.Hook.ToolUseID, "input": in}}
+			f.feed(json.RawMessage(placeholders.Replace(string(encode(req)))))
+		}
+	}
 }
 
 // permissionOf reads a `can_use_tool` control request.
@@ -219,17 +262,26 @@ var goldenScenarios = []string{
 
 func TestGoldenToolCalls(t *testing.T) {
 	root := repoRoot(t)
-	for _, scenario := range goldenScenarios {
+	for _, name := range goldenScenarios {
 		for _, profile := range []string{"plain", "zed"} {
-			t.Run(scenario+"/"+profile, func(t *testing.T) {
-				dir := filepath.Join(root, "goldens", scenario)
+			t.Run(name+"/"+profile, func(t *testing.T) {
+				dir := filepath.Join(root, "goldens", name)
 				c, wantUpdates, wantPermissions := goldenTool(t, filepath.Join(dir, profile+".golden"))
 				if len(wantUpdates) == 0 {
 					t.Fatal("the golden has no tool call")
 				}
-				gotUpdates, gotPermissions := replay(t, filepath.Join(dir, profile+".cassette"), c)
-				compareLines(t, "update", gotUpdates, wantUpdates)
-				compareLines(t, "permission tool call", gotPermissions, wantPermissions)
+				f := newFeeder(t, c)
+				sc, err := scenario.Load(filepath.Join(root, "scenarios", name+".yaml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sc.Live() {
+					f.replayCassette(filepath.Join(dir, profile+".cassette"))
+				} else {
+					f.replayScript(sc)
+				}
+				compareLines(t, "update", f.updates, wantUpdates)
+				compareLines(t, "permission tool call", f.permissions, wantPermissions)
 			})
 		}
 	}
