@@ -31,9 +31,15 @@ var placeholders = strings.NewReplacer(
 	"{{project_dir}}", "<project-dir>", "{{session_id_1}}", "<session-1>", "{{session_id_2}}", "<session-2>",
 )
 
-// agentIDs are the subagent ids the real CLI made up; the golden names
-// them <agent-N> by first appearance.
-var agentIDs = regexp.MustCompile(`"agentId":"(a[0-9a-f]{16})"`)
+// madeIDs are the ids the real CLI makes up (subagents, background
+// tasks); the golden names them <agent-N> and <task-N> by first appearance.
+var madeIDs = []struct {
+	re   *regexp.Regexp
+	kind string
+}{
+	{regexp.MustCompile(`"agentId":"(a[0-9a-f]{16})"`), "agent"},
+	{regexp.MustCompile(`"(?:backgroundTaskId|task_id|taskId)":"([a-z][0-9a-z]{8})"`), "task"},
+}
 
 // repoRoot is the directory of go.mod above the test.
 func repoRoot(t *testing.T) string {
@@ -117,18 +123,19 @@ type feeder struct {
 	t                    *testing.T
 	s                    *Session
 	nz                   *conform.Normalizer
-	agents               map[string]string
+	made                 map[string]string
+	count                map[string]int
 	updates, permissions []string
 }
 
 func newFeeder(t *testing.T, c caps.Client) *feeder {
-	return &feeder{t: t, s: NewSession(c, fakeCwd), agents: map[string]string{},
+	return &feeder{t: t, s: NewSession(c, fakeCwd), made: map[string]string{}, count: map[string]int{},
 		nz: conform.NewNormalizer(conform.Paths{Root: fakeRoot, Cwd: fakeCwd, Home: fakeHome, ConfigDir: fakeConfig})}
 }
 
 func (f *feeder) norm(v any) string {
 	text := string(encode(v))
-	for id, p := range f.agents {
+	for id, p := range f.made {
 		text = strings.ReplaceAll(text, id, p)
 	}
 	line, err := f.nz.Line(json.RawMessage(text))
@@ -140,9 +147,12 @@ func (f *feeder) norm(v any) string {
 
 // feed takes one CLI frame, placeholders already replaced.
 func (f *feeder) feed(msg json.RawMessage) {
-	for _, m := range agentIDs.FindAllSubmatch(msg, -1) {
-		if _, ok := f.agents[string(m[1])]; !ok {
-			f.agents[string(m[1])] = fmt.Sprintf("<agent-%d>", len(f.agents)+1)
+	for _, made := range madeIDs {
+		for _, m := range made.re.FindAllSubmatch(msg, -1) {
+			if _, ok := f.made[string(m[1])]; !ok {
+				f.count[made.kind]++
+				f.made[string(m[1])] = fmt.Sprintf("<%s-%d>", made.kind, f.count[made.kind])
+			}
 		}
 	}
 	if p, ok := permissionOf(msg); ok {
@@ -253,17 +263,38 @@ func compareLines(t *testing.T, what string, got, want []string) {
 }
 
 // goldenScenarios are the recorded scenarios whose tool calls this
-// package reproduces exactly, for the plain and the Zed profile.
-var goldenScenarios = []string{
-	"read", "bash-foreground", "bash-error", "edit-with-permission", "write-new", "write-existing",
-	"grep-and-glob", "web-fetch-and-search", "notebook-edit", "todo-write", "task-create-update",
-	"skill", "mcp-tool", "subagent-task-legacy", "exit-plan-approve", "ask-user-question",
+// package reproduces exactly, with the profiles that match. In the Zed runs
+// of bash-background and async-task-held-until-tool-id the turn loop keeps
+// a backgrounded command's terminal open (no terminal_exit), and in the Zed
+// run of cancel-mid-permission the cancel path closes the tool call; both
+// are outside this package.
+var goldenScenarios = []struct {
+	name     string
+	profiles []string
+}{
+	{"read", both}, {"bash-foreground", both}, {"bash-error", both}, {"edit-with-permission", both},
+	{"edit-rejected", both}, {"write-new", both}, {"write-existing", both}, {"grep-and-glob", both},
+	{"web-fetch-and-search", both}, {"notebook-edit", both}, {"todo-write", both},
+	{"task-create-update", both}, {"task-output-and-stop", both}, {"skill", both}, {"mcp-tool", both},
+	{"mcp-elicitation", both}, {"subagent-task-legacy", both}, {"subagent-agent-async", both},
+	{"subagent-late-child-update", both}, {"subagent-native-sessions", both}, {"subagent-nested", both},
+	{"exit-plan-approve", both}, {"exit-plan-reject", both}, {"ask-user-question", both},
+	{"permission-allow-always", both}, {"permission-answer-cancelled", both},
+	{"permission-blocked-path", both}, {"commands-changed", both}, {"prompt-suggestion", both},
+	{"set-mode", both}, {"bash-background", plainOnly}, {"async-task-held-until-tool-id", plainOnly},
+	{"cancel-mid-permission", plainOnly},
 }
+
+var (
+	both      = []string{"plain", "zed"}
+	plainOnly = []string{"plain"}
+)
 
 func TestGoldenToolCalls(t *testing.T) {
 	root := repoRoot(t)
-	for _, name := range goldenScenarios {
-		for _, profile := range []string{"plain", "zed"} {
+	for _, sc := range goldenScenarios {
+		name := sc.name
+		for _, profile := range sc.profiles {
 			t.Run(name+"/"+profile, func(t *testing.T) {
 				dir := filepath.Join(root, "goldens", name)
 				c, wantUpdates, wantPermissions := goldenTool(t, filepath.Join(dir, profile+".golden"))
