@@ -281,7 +281,8 @@ var goldenScenarios = []struct {
 	{"exit-plan-approve", both}, {"exit-plan-reject", both}, {"ask-user-question", both},
 	{"permission-allow-always", both}, {"permission-answer-cancelled", both},
 	{"permission-blocked-path", both}, {"commands-changed", both}, {"prompt-suggestion", both},
-	{"set-mode", both}, {"bash-background", plainOnly}, {"async-task-held-until-tool-id", plainOnly},
+	{"set-mode", both}, {"tool-progress", both}, {"permission-denied", both},
+	{"auto-mode-classifier-blocked", both}, {"bash-background", plainOnly}, {"async-task-held-until-tool-id", plainOnly},
 	{"cancel-mid-permission", plainOnly},
 }
 
