@@ -10,7 +10,7 @@ import "encoding/json"
 // call contract").
 //
 // An entry starts at the `tool_call` and ends after both the tool_result
-// and the PostToolUse hook, or at Forget.
+// and the PostToolUse hook (Session.Reset drops them all).
 type Tracker struct {
 	calls map[string]*trackedCall
 }
@@ -123,6 +123,3 @@ func (t *Tracker) FinishHook(id string) {
 		delete(t.calls, id)
 	}
 }
-
-// Forget drops every tool call, when the session is torn down.
-func (t *Tracker) Forget() { t.calls = nil }
