@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -33,7 +34,9 @@ type Session struct {
 	ended  bool // the CLI exited on its own
 	titles titles
 
-	tr *translator
+	cfg      *sessionconfig.Session
+	commands []sessionconfig.Command
+	tr       *translator
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -143,7 +146,13 @@ func (s *Session) Handle(ctx context.Context, req *jsonrpc.Request) (any, error)
 func (s *Session) controlRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case "hook_callback":
-		return s.tr.hook(req.Params)
+		frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": req.Params})
+		return s.tr.hook(frame)
 	}
 	return nil, jsonrpc.Errorf(jsonrpc.ErrMethodNotFound, "unsupported control request: %s", req.Method)
+}
+
+// publishCommands sends the session's slash commands.
+func (s *Session) publishCommands() {
+	s.notify(sessionconfig.CommandsUpdate(sessionconfig.Commands(s.commands, nil)))
 }
