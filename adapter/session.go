@@ -34,9 +34,10 @@ type Session struct {
 	ended  bool // the CLI exited on its own
 	titles titles
 
-	cfg      *sessionconfig.Session
-	commands []sessionconfig.Command
-	tr       *translator
+	cfg              *sessionconfig.Session
+	commands         []sessionconfig.Command
+	terminalCommands []string // the CLI's terminal-only slash commands
+	tr               *translator
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -154,5 +155,5 @@ func (s *Session) controlRequest(ctx context.Context, req *jsonrpc.Request) (any
 
 // publishCommands sends the session's slash commands.
 func (s *Session) publishCommands() {
-	s.notify(sessionconfig.CommandsUpdate(sessionconfig.Commands(s.commands, nil)))
+	s.notify(sessionconfig.CommandsUpdate(sessionconfig.Commands(s.commands, s.terminalCommands)))
 }

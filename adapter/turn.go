@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -245,9 +246,11 @@ func (t *translator) unstreamedTail(text string) string {
 }
 
 type systemLine struct {
-	Subtype string `json:"subtype"`
-	Level   string `json:"level"`
-	Content string `json:"content"`
+	Subtype  string                  `json:"subtype"`
+	Level    string                  `json:"level"`
+	Content  string                  `json:"content"`
+	Terminal []string                `json:"terminal_slash_commands"`
+	Commands []sessionconfig.Command `json:"commands"`
 }
 
 func (t *translator) system(line json.RawMessage) {
@@ -255,8 +258,19 @@ func (t *translator) system(line json.RawMessage) {
 	if json.Unmarshal(line, &m) != nil {
 		return
 	}
-	if m.Subtype == "informational" {
+	switch m.Subtype {
+	case "informational":
 		t.informational(m)
+	case "init":
+		// Terminal-bound slash commands are not offered to the editor: the
+		// first init (or a change) re-publishes the filtered list.
+		if m.Terminal != nil && !slices.Equal(m.Terminal, t.s.terminalCommands) {
+			t.s.terminalCommands = m.Terminal
+			t.s.publishCommands()
+		}
+	case "commands_changed":
+		t.s.commands = m.Commands
+		t.s.publishCommands()
 	}
 }
 
