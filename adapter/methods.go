@@ -146,8 +146,8 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t := s.activeTurn(); t != nil {
-		t.cancelled = true
+	if s.cancelActive() {
+		s.withdrawAsks()
 		go func() { _ = s.request(context.WithoutCancel(ctx), "interrupt", nil, nil) }()
 	}
 	return nil, nil
@@ -168,14 +168,6 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	a.mu.Unlock()
 	s.Close()
 	return map[string]any{}, nil
-}
-
-func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return nil, methodNotFound(req.Method)
-}
-
-func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return nil, methodNotFound(req.Method)
 }
 
 // newUUID returns a random version 4 UUID.

@@ -302,7 +302,7 @@ func (t *translator) result(line json.RawMessage) {
 	}
 	t.active = false
 	reason, failed := usage.StopReason(line)
-	if at := t.s.activeTurn(); at != nil && at.cancelled {
+	if t.s.activeCancelled() {
 		reason, failed = usage.Cancelled, false
 	}
 	if failed {
