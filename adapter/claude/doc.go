@@ -1,0 +1,34 @@
+// Package claude drives the Claude Code CLI for `airwire agent`: one CLI
+// process per live ACP session, spoken to exactly as the reference's Agent
+// SDK (@anthropic-ai/claude-agent-sdk 0.3.318, under
+// @agentclientprotocol/claude-agent-acp 0.101.0) speaks to it (research:
+// claude-cli-protocol.md §1–§5).
+//
+// It owns:
+//
+//   - finding the CLI (executable.go): --claude-path, CLAUDE_CODE_EXECUTABLE,
+//     `claude` on PATH;
+//   - its command line and environment (spawn.go, mcp.go, env.go), and the
+//     options the reference picks for a session (reference.go), checked
+//     against every `cli:N spawn` line of the goldens;
+//   - the frames written to its stdin (requests.go, control.go): user
+//     messages, the initialize request with its numbered hooks, and the
+//     other control requests and responses, as typed values;
+//   - the lines read from its stdout (messages.go, system.go), decoded into
+//     one Go type per type and system subtype, the line kept raw;
+//   - the control channel and the process (process.go): an internal/jsonrpc
+//     Conn with the StreamJSON codec pairs our control requests with the
+//     CLI's responses by request_id and hands the CLI's requests to a
+//     Handler; every CLI request gets a reply (an unknown subtype gets the
+//     SDK's "Unsupported control request subtype" error), except the
+//     remote_* subtypes the SDK leaves unanswered on purpose;
+//   - the lifecycle: the CLI runs in its own process group, its stderr goes
+//     to a logger (never to the agent's stdout), a stdout line that is not
+//     JSON is logged and skipped, Close sends SIGTERM then SIGKILL to the
+//     group and always reaps it, and the end of the process reaches the
+//     Handler once (HandleExit) after its last line, as an *ExitError in the
+//     SDK's words when it exited badly.
+//
+// It must never decide ACP behaviour: what a turn, a permission or a hook
+// means for the editor belongs to the session layer above it.
+package claude
