@@ -354,3 +354,48 @@ read -r line
 		t.Errorf("clean exit reported as %v", r.exit)
 	}
 }
+
+// TestProcessCancelRequest: the CLI's control_cancel_request ends the
+// context of its request; the handler's late answer still goes out (the
+// reference answers "Tool use aborted").
+func TestProcessCancelRequest(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "stdin")
+	cancelled := make(chan struct{})
+	r := &recorder{control: func(ctx context.Context, req *IncomingRequest, reply Reply) {
+		go func() {
+			<-ctx.Done()
+			close(cancelled)
+			reply(nil, errors.New("Tool use aborted"))
+		}()
+	}}
+	startScript(t, `echo '{"type":"control_request","request_id":"cli-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t"}}'
+echo '{"type":"control_cancel_request","request_id":"cli-1"}'
+exec cat > "$OUT"
+`, r, "OUT="+out)
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request's context was not cancelled")
+	}
+	lines := waitLines(t, out, 1)
+	if want := `{"type":"control_response","response":{"subtype":"error","request_id":"cli-1","error":"Tool use aborted"}}`; lines[0] != want {
+		t.Errorf("got  %s\nwant %s", lines[0], want)
+	}
+}
+
+// TestInitializeBody: the options the reference can set reach the
+// initialize request; unset ones stay out.
+func TestInitializeBody(t *testing.T) {
+	yes, no := true, false
+	b, err := json.Marshal(Initialize{SystemPrompt: []string{"custom"}, AppendSystemPrompt: "more", ExcludeDynamicSections: &yes,
+		PromptSuggestions: &yes, ForwardSubagentText: &no, SupportedDialogKinds: []string{"refusal_fallback_prompt"},
+		PerTaskStopAffordance: &yes}.body(&hookRegistry{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"systemPrompt":["custom"],"appendSystemPrompt":"more","excludeDynamicSections":true,"promptSuggestions":true,` +
+		`"forwardSubagentText":false,"supportedDialogKinds":["refusal_fallback_prompt"],"perTaskStopAffordance":true}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

@@ -102,7 +102,7 @@ func ReferenceOptions(s SessionStart) (SpawnOptions, error) {
 	}
 	o.Tools = tools
 	for _, kv := range u.MCPServers {
-		o.MCPServers.Set(kv.Name, kv.Config)
+		o.MCPServers.Set(kv.Name, kv.Value)
 	}
 	if err := o.MCPServers.AddACPServers(s.MCPServers); err != nil {
 		return SpawnOptions{}, err
@@ -143,10 +143,10 @@ func extraArgs(user orderedRaw) []ExtraArg {
 	replaced := false
 	for _, kv := range user {
 		e := ExtraArg{Name: kv.Name}
-		if string(kv.Config) != "null" {
+		if string(kv.Value) != "null" {
 			// String(value), as JavaScript writes a non-null value.
-			v := string(kv.Config)
-			_ = json.Unmarshal(kv.Config, &v)
+			v := string(kv.Value)
+			_ = json.Unmarshal(kv.Value, &v)
 			e.Value = &v
 		}
 		if kv.Name == "replay-user-messages" {
@@ -161,7 +161,13 @@ func extraArgs(user orderedRaw) []ExtraArg {
 }
 
 // orderedRaw is a JSON object read with its key order kept.
-type orderedRaw []MCPServer
+type orderedRaw []namedJSON
+
+// namedJSON is one member of an orderedRaw object.
+type namedJSON struct {
+	Name  string
+	Value json.RawMessage
+}
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (o *orderedRaw) UnmarshalJSON(b []byte) error {
@@ -186,7 +192,7 @@ func (o *orderedRaw) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		name, _ := k.(string)
-		*o = append(*o, MCPServer{Name: name, Config: v})
+		*o = append(*o, namedJSON{Name: name, Value: v})
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func initializeOf(t *testing.T, body json.RawMessage) Initialize {
 			Matcher         string   `json:"matcher"`
 			HookCallbackIDs []string `json:"hookCallbackIds"`
 		}
-		if err := json.Unmarshal(ev.Config, &matchers); err != nil {
+		if err := json.Unmarshal(ev.Value, &matchers); err != nil {
 			t.Fatal(err)
 		}
 		e := HookEvent{Event: ev.Name}
