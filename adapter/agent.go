@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
@@ -30,12 +31,16 @@ type Options struct {
 
 // Agent serves one editor connection.
 type Agent struct {
-	opts Options
-	conn *jsonrpc.Conn
+	opts  Options
+	conn  *jsonrpc.Conn
+	ready chan struct{} // closed once conn is set
 
-	mu       sync.Mutex
-	client   caps.Client
-	sessions map[string]*Session
+	mu         sync.Mutex
+	client     caps.Client
+	sessions   map[string]*Session
+	authStatus *agentinfo.AuthStatus // last pushed
+
+	authProbing sync.Mutex // held while an auth status probe runs
 }
 
 // NewAgent returns an Agent; Serve runs it.
@@ -46,7 +51,7 @@ func NewAgent(o Options) *Agent {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
-	return &Agent{opts: o, sessions: map[string]*Session{}}
+	return &Agent{opts: o, sessions: map[string]*Session{}, ready: make(chan struct{})}
 }
 
 // Serve speaks ACP on r/w until the editor closes its side or ctx ends,
@@ -54,6 +59,7 @@ func NewAgent(o Options) *Agent {
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	a.conn = jsonrpc.NewConn(ctx, r, w, jsonrpc.JSONRPC{}, a,
 		jsonrpc.WithLogf(func(f string, args ...any) { a.opts.Log.Warn("editor frame", "detail", sprintf(f, args...)) }))
+	close(a.ready)
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
@@ -95,6 +101,7 @@ var methods = map[string]method{
 
 // Handle implements jsonrpc.Handler.
 func (a *Agent) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	<-a.ready
 	m, ok := methods[req.Method]
 	if !ok {
 		if !req.IsCall() {

@@ -1,0 +1,275 @@
+package adapter
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a tiny Claude CLI when ADAPTER_TEST_CLI names
+// a behaviour: it answers every control request with success and, on a
+// user message, plays the behaviour.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("ADAPTER_TEST_CLI"); mode != "" {
+		os.Exit(fakeCLI(mode))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeCLI(mode string) int {
+	if pidFile := os.Getenv("ADAPTER_TEST_PIDS"); pidFile != "" {
+		f, _ := os.OpenFile(pidFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		fmt.Fprintln(f, os.Getpid())
+		f.Close()
+	}
+	in := bufio.NewScanner(os.Stdin)
+	out := func(s string) { fmt.Println(s) }
+	for in.Scan() {
+		var m struct {
+			Type      string `json:"type"`
+			RequestID string `json:"request_id"`
+		}
+		_ = json.Unmarshal(in.Bytes(), &m)
+		switch m.Type {
+		case "control_request":
+			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{}}}`, m.RequestID))
+		case "user":
+			if playTurn(mode, out) {
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+// playTurn writes one turn of mode; it reports whether the CLI dies.
+func playTurn(mode string, out func(string)) bool {
+	start := `{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"id":"msg_1","model":"m"}}}`
+	delta := `{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello"}}}`
+	switch mode {
+	case "die-mid-turn":
+		out(start)
+		out(delta)
+		return true
+	case "garbage":
+		out("this is not json {")
+		out(`[1,2,3]`)
+	case "hang":
+		out(start)
+		time.Sleep(time.Hour)
+	}
+	out(start)
+	out(delta)
+	out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
+	return false
+}
+
+// editor drives an Agent over pipes, one JSON-RPC line at a time.
+type editor struct {
+	t     *testing.T
+	w     *io.PipeWriter
+	lines chan map[string]any
+	done  chan struct{} // closed when Serve returned
+	log   *strings.Builder
+}
+
+func startAgent(t *testing.T, mode string) *editor {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := t.TempDir() + "/pids"
+	t.Setenv("ADAPTER_TEST_PIDS", pids)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	e := &editor{t: t, w: inW, lines: make(chan map[string]any, 4096), done: make(chan struct{}), log: &strings.Builder{}}
+	var logMu sync.Mutex
+	a := NewAgent(Options{ClaudePath: exe, Environ: append(os.Environ(), "ADAPTER_TEST_CLI="+mode),
+		Log: slog.New(slog.NewTextHandler(lockedWriter{&logMu, e.log}, nil))})
+	go func() { _ = a.Serve(context.Background(), inR, outW); outW.Close(); close(e.done) }()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Errorf("agent wrote a line that is not JSON: %q", sc.Text())
+			}
+			e.lines <- m
+		}
+		close(e.lines)
+	}()
+	t.Cleanup(func() { inW.Close(); <-e.done })
+	return e
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (e *editor) send(line string) {
+	e.t.Helper()
+	if _, err := io.WriteString(e.w, line+"\n"); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// reply waits for the response to id, skipping notifications.
+func (e *editor) reply(id float64) map[string]any {
+	e.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case m, ok := <-e.lines:
+			if !ok {
+				e.t.Fatalf("agent output ended before the reply to %v", id)
+			}
+			if m["id"] == id && m["method"] == nil {
+				return m
+			}
+		case <-timeout:
+			e.t.Fatalf("no reply to %v within 10s", id)
+		}
+	}
+}
+
+func (e *editor) openSession() string {
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	e.reply(0)
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + e.t.TempDir() + `","mcpServers":[]}}`)
+	r := e.reply(1)
+	res, _ := r["result"].(map[string]any)
+	id, _ := res["sessionId"].(string)
+	if id == "" {
+		e.t.Fatalf("session/new = %v", r)
+	}
+	return id
+}
+
+func (e *editor) prompt(id float64, session string) map[string]any {
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, id, session))
+	return e.reply(id)
+}
+
+func TestCLIKilledMidTurnEndsThePromptAndTheSessionCloses(t *testing.T) {
+	e := startAgent(t, "die-mid-turn")
+	sid := e.openSession()
+	if r := e.prompt(2, sid); r["result"] == nil {
+		t.Fatalf("prompt after the CLI died = %v, want a result", r)
+	}
+	if r := e.prompt(3, sid); r["error"] == nil || !strings.Contains(fmt.Sprint(r["error"]), "session has ended") {
+		t.Errorf("prompt on the ended session = %v", r)
+	}
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"session/close","params":{"sessionId":%q}}`, sid))
+	if r := e.reply(4); r["result"] == nil {
+		t.Errorf("close = %v", r)
+	}
+}
+
+func TestGarbageCLILineIsLoggedAndSkipped(t *testing.T) {
+	e := startAgent(t, "garbage")
+	sid := e.openSession()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+	var sawChunk bool
+	for m := range e.lines {
+		if m["method"] == "session/update" {
+			sawChunk = sawChunk || strings.Contains(fmt.Sprint(m["params"]), "hello")
+		}
+		if m["id"] == 2.0 {
+			if res, _ := m["result"].(map[string]any); res["stopReason"] != "end_turn" {
+				t.Errorf("turn after garbage = %v", m)
+			}
+			break
+		}
+	}
+	if !sawChunk {
+		t.Error("the turn's text after the garbage line never reached the editor")
+	}
+	if !strings.Contains(e.log.String(), "unreadable frame") {
+		t.Errorf("garbage line not logged; log:\n%s", e.log.String())
+	}
+}
+
+func TestEditorEOFMidTurnReapsEveryCLI(t *testing.T) {
+	e := startAgent(t, "hang")
+	sid := e.openSession()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+	time.Sleep(100 * time.Millisecond)
+	e.w.Close()
+	select {
+	case <-e.done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the agent did not stop within 2s of the editor's EOF")
+	}
+	b, _ := os.ReadFile(os.Getenv("ADAPTER_TEST_PIDS"))
+	for _, f := range strings.Fields(string(b)) {
+		var pid int
+		fmt.Sscan(f, &pid)
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("CLI %d still runs after the agent stopped", pid)
+		}
+	}
+	if len(strings.Fields(string(b))) == 0 {
+		t.Error("no CLI was started")
+	}
+}
+
+func TestThousandBadMessagesThenAPromptStillWorks(t *testing.T) {
+	e := startAgent(t, "ok")
+	sid := e.openSession()
+	bad := []struct {
+		line string
+		code float64
+	}{
+		{`{oops`, -32700},
+		{`[]`, -32600},
+		{`{"jsonrpc":"2.0","id":"X","method":"no/such"}`, -32601},
+		{`{"jsonrpc":"2.0","id":"X","method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`, -32002},
+		{`{"jsonrpc":"2.0","id":"X","method":"session/prompt","params":"x"}`, -32602},
+	}
+	go func() {
+		for i := range 1000 {
+			e.send(bad[i%len(bad)].line)
+		}
+	}()
+	// Replies may come in any order (a parse error is answered by the
+	// reader, a call by its handler), so count codes.
+	got := map[float64]int{}
+	for i := range 1000 {
+		var m map[string]any
+		select {
+		case m = <-e.lines:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("answer %d missing; so far %v", i, got)
+		}
+		errObj, _ := m["error"].(map[string]any)
+		if errObj == nil {
+			t.Fatalf("message answered without an error: %v", m)
+		}
+		got[errObj["code"].(float64)]++
+	}
+	for _, b := range bad {
+		if got[b.code] != 200 {
+			t.Errorf("code %v answered %d times, want 200 (%v)", b.code, got[b.code], got)
+		}
+	}
+	if r := e.prompt(2, sid); r["result"] == nil {
+		t.Errorf("prompt after the flood = %v", r)
+	}
+}

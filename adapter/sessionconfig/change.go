@@ -1,0 +1,222 @@
+package sessionconfig
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// ParamsError is a -32602 error; Error() is the wire message.
+type ParamsError struct{ Detail string }
+
+// Code is the JSON-RPC error code.
+func (e *ParamsError) Code() int { return -32602 }
+
+func (e *ParamsError) Error() string { return "Invalid params: " + e.Detail }
+
+func invalid(format string, args ...any) error {
+	return &ParamsError{Detail: fmt.Sprintf(format, args...)}
+}
+
+// Plan is a planned change: send Requests (control request bodies, the
+// `request` objects) to the CLI in order, awaiting each, then Commit.
+type Plan struct {
+	Requests []json.RawMessage
+	commit   func() Outcome
+}
+
+// Commit applies the change to the session once the CLI accepted every
+// request.
+func (p Plan) Commit() Outcome { return p.commit() }
+
+// Outcome is what a committed change publishes.
+type Outcome struct {
+	// Updates are session/update objects to send before the response.
+	Updates []json.RawMessage
+	// Result is the response's result.
+	Result json.RawMessage
+	// After are control requests to send once the response is out,
+	// without waiting (a model switch's get_context_usage).
+	After []json.RawMessage
+}
+
+// SetMode plans `session/set_mode`: set_permission_mode with the effective
+// mode (Accept edits for Auto on a model without it), a
+// current_mode_update when that differs from the request, then a
+// config_option_update; the result is {}.
+func (s *Session) SetMode(modeID string) (Plan, error) {
+	effective, err := s.effectiveMode(modeID)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Requests: []json.RawMessage{request("set_permission_mode", "mode", effective)}, commit: func() Outcome {
+		s.mode = effective
+		var out Outcome
+		if effective != modeID {
+			out.Updates = append(out.Updates, s.CurrentModeUpdate())
+		}
+		out.Updates = append(out.Updates, s.ConfigOptionUpdate())
+		out.Result = json.RawMessage(`{}`)
+		return out
+	}}, nil
+}
+
+func (s *Session) effectiveMode(modeID string) (string, error) {
+	if !slices.Contains(knownModes, modeID) {
+		return "", invalid("Invalid Mode: %s", modeID)
+	}
+	if !s.offers(modeID) {
+		return "", invalid("Mode %s is not available in this session", modeID)
+	}
+	if m := s.CurrentModel(); modeID == modeAuto.ID && m.Value != "" && !m.SupportsAutoMode {
+		return modeAccept.ID, nil
+	}
+	return modeID, nil
+}
+
+// SetConfigOption plans `session/set_config_option`; the result is
+// {configOptions}. value is the request's raw value.
+func (s *Session) SetConfigOption(configID string, value json.RawMessage) (Plan, error) {
+	var opt *configOption
+	for _, o := range s.options() {
+		if o.ID == configID {
+			opt = &o
+			break
+		}
+	}
+	if opt == nil {
+		return Plan{}, invalid("Unknown config option: %s", configID)
+	}
+	switch configID {
+	case "fast", "ultracode":
+		on, err := onOff(configID, value, opt.Type)
+		if err != nil {
+			return Plan{}, err
+		}
+		return s.setToggle(configID, on), nil
+	}
+	var v string
+	if json.Unmarshal(value, &v) != nil {
+		return Plan{}, invalid("Config option %s takes a string value, but received: %s", configID, value)
+	}
+	if !slices.ContainsFunc(opt.Options, func(c choice) bool { return c.Value == v }) {
+		if m, ok := findModel(s.models, v); configID == "model" && ok {
+			v = m.Value
+		} else {
+			return Plan{}, invalid("Invalid value for config option %s: %s", configID, v)
+		}
+	}
+	switch configID {
+	case "mode":
+		return s.setModeOption(v)
+	case "model":
+		return s.setModel(v), nil
+	case "effort":
+		return s.setEffort(v), nil
+	}
+	return Plan{}, invalid("Unknown config option: %s", configID)
+}
+
+func (s *Session) result() json.RawMessage {
+	return marshal(map[string]any{"configOptions": s.options()})
+}
+
+func onOff(id string, value json.RawMessage, typ string) (bool, error) {
+	var b bool
+	var str string
+	switch {
+	case typ == "boolean" && json.Unmarshal(value, &b) == nil:
+		return b, nil
+	case typ == "boolean":
+		return false, invalid("Config option %s takes a boolean value, but received: %s", id, value)
+	case json.Unmarshal(value, &str) != nil:
+		return false, invalid("Config option %s takes a string value, but received: %s", id, value)
+	case str == "on" || str == "off":
+		return str == "on", nil
+	}
+	return false, invalid("Invalid value for config option %s: %s", id, str)
+}
+
+// setToggle applies fast mode or ultracode with apply_flag_settings.
+func (s *Session) setToggle(id string, on bool) Plan {
+	key := map[string]string{"fast": "fastMode", "ultracode": "ultracode"}[id]
+	settings := marshal(map[string]any{key: on})
+	return Plan{Requests: []json.RawMessage{request("apply_flag_settings", "settings", settings)}, commit: func() Outcome {
+		if id == "fast" {
+			s.fast = on
+		} else {
+			s.ultracode = on
+		}
+		return Outcome{Result: s.result()}
+	}}
+}
+
+// setModeOption: set_permission_mode, then a current_mode_update always.
+func (s *Session) setModeOption(v string) (Plan, error) {
+	effective, err := s.effectiveMode(v)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Requests: []json.RawMessage{request("set_permission_mode", "mode", effective)}, commit: func() Outcome {
+		s.mode = effective
+		return Outcome{Updates: []json.RawMessage{s.CurrentModeUpdate()}, Result: s.result()}
+	}}, nil
+}
+
+// effortSettings is apply_flag_settings' body for an effort level:
+// "default" clears it (null), and ultracode rides along while on.
+func (s *Session) effortSettings(level string) json.RawMessage {
+	var effort any = level
+	if level == "" || level == "default" {
+		effort = nil
+	}
+	settings := map[string]any{"effortLevel": effort}
+	if s.ultracode {
+		settings["ultracode"] = true
+	}
+	return request("apply_flag_settings", "settings", marshal(settings))
+}
+
+func (s *Session) setEffort(v string) Plan {
+	return Plan{Requests: []json.RawMessage{s.effortSettings(v)}, commit: func() Outcome {
+		s.effort = v
+		s.pinned = ""
+		if v != "default" {
+			s.pinned = v
+		}
+		return Outcome{Result: s.result()}
+	}}
+}
+
+// setModel: set_model, then the options follow the new model (effort
+// levels, Fast mode, ultracode); a pinned effort the model lacks is
+// cleared with apply_flag_settings; Auto on a model without it becomes
+// Accept edits (current_mode_update); get_context_usage follows.
+func (s *Session) setModel(v string) Plan {
+	return Plan{Requests: []json.RawMessage{request("set_model", "model", v)}, commit: func() Outcome {
+		changed := s.model != v
+		s.model, s.reportedUltracode = v, nil
+		if s.fastReason == "model_not_allowed" {
+			s.fastReason = ""
+		}
+		m := s.CurrentModel()
+		var out Outcome
+		s.effort = s.opts.Effort
+		if s.pinned != "" && m.SupportsEffort && slices.Contains(m.SupportedEffortLevels, s.pinned) {
+			s.effort = s.pinned
+		} else if s.pinned != "" {
+			s.pinned = ""
+			out.After = append(out.After, s.effortSettings(""))
+		}
+		if s.mode == modeAuto.ID && !m.SupportsAutoMode {
+			s.mode = modeAccept.ID
+			out.After = append(out.After, request("set_permission_mode", "mode", s.mode))
+			out.Updates = append(out.Updates, s.CurrentModeUpdate())
+		}
+		if changed {
+			out.After = append(out.After, request("get_context_usage", "detail", "summary"))
+		}
+		out.Result = s.result()
+		return out
+	}}
+}

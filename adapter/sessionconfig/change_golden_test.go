@@ -1,0 +1,166 @@
+package sessionconfig
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestChangesMatchGoldens replays the set_mode and set_config_option
+// requests of the set-mode and set-config-option goldens on a session
+// built from the cassette, and compares the updates published before each
+// response, the response, and the control requests sent to the CLI.
+func TestChangesMatchGoldens(t *testing.T) {
+	for _, profile := range []string{"plain", "zed"} {
+		for _, name := range []string{"set-mode", "set-config-option"} {
+			t.Run(profile+"/"+name, func(t *testing.T) {
+				path := cassetteGoldens(t, profile)[name]
+				a := answersOf(t, loadCassette(t, path).Processes[0])
+				s := New(a.init, a.settings, goldenOptions)
+				lines := taggedLines(t, path)
+				var sent []string
+				for i, l := range lines {
+					var req struct {
+						ID     json.RawMessage `json:"id"`
+						Method string          `json:"method"`
+						Params struct {
+							ModeID   string          `json:"modeId"`
+							ConfigID string          `json:"configId"`
+							Value    json.RawMessage `json:"value"`
+						} `json:"params"`
+					}
+					if l.tag != "client editor->agent" || json.Unmarshal(l.msg, &req) != nil {
+						continue
+					}
+					var plan Plan
+					var err error
+					switch req.Method {
+					case "session/set_mode":
+						plan, err = s.SetMode(req.Params.ModeID)
+					case "session/set_config_option":
+						plan, err = s.SetConfigOption(req.Params.ConfigID, req.Params.Value)
+					default:
+						continue
+					}
+					wantUpdates, wantResp := answerOf(t, lines[i+1:], req.ID)
+					var got []string
+					var resp map[string]any
+					if err != nil {
+						var pe *ParamsError
+						if !errors.As(err, &pe) {
+							t.Fatalf("error %v is not a ParamsError", err)
+						}
+						resp = map[string]any{"error": map[string]any{"code": pe.Code(), "message": pe.Error()}, "id": req.ID, "jsonrpc": "2.0"}
+					} else {
+						for _, r := range plan.Requests {
+							sent = append(sent, canon(t, r))
+						}
+						out := plan.Commit()
+						for _, u := range out.Updates {
+							got = append(got, canon(t, u))
+						}
+						for _, r := range out.After {
+							sent = append(sent, canon(t, r))
+						}
+						resp = map[string]any{"id": req.ID, "jsonrpc": "2.0", "result": out.Result}
+					}
+					if !slices.Equal(got, wantUpdates) {
+						t.Errorf("%s %s: updates\n got %v\nwant %v", req.Method, req.ID, got, wantUpdates)
+					}
+					if r := canon(t, marshal(resp)); r != wantResp {
+						t.Errorf("%s %s: response\n got %s\nwant %s", req.Method, req.ID, r, wantResp)
+					}
+				}
+				if want := cliRequests(t, lines); !slices.Equal(sent, want) {
+					t.Errorf("control requests\n got %v\nwant %v", sent, want)
+				}
+			})
+		}
+	}
+}
+
+type tagged struct {
+	tag string
+	msg json.RawMessage
+}
+
+func taggedLines(t *testing.T, path string) []tagged {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []tagged
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		if i := strings.Index(sc.Text(), " {"); i > 0 {
+			out = append(out, tagged{sc.Text()[:i], json.RawMessage(sc.Text()[i+1:])})
+		}
+	}
+	return out
+}
+
+// answerOf returns the mode and config updates the agent sent before its
+// response to id, and that response.
+func answerOf(t *testing.T, lines []tagged, id json.RawMessage) ([]string, string) {
+	var updates []string
+	for _, l := range lines {
+		if l.tag != "client agent->editor" {
+			continue
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Params struct {
+				Update json.RawMessage `json:"update"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(l.msg, &m)
+		if string(m.ID) == string(id) {
+			return updates, canon(t, l.msg)
+		}
+		var u struct {
+			SessionUpdate string `json:"sessionUpdate"`
+		}
+		_ = json.Unmarshal(m.Params.Update, &u)
+		if u.SessionUpdate == "current_mode_update" || u.SessionUpdate == "config_option_update" {
+			updates = append(updates, canon(t, m.Params.Update))
+		}
+	}
+	t.Fatalf("no response to %s", id)
+	return nil, ""
+}
+
+// cliRequests lists the golden's control requests that a change sends.
+func cliRequests(t *testing.T, lines []tagged) []string {
+	changes := []string{"set_permission_mode", "set_model", "apply_flag_settings", "get_context_usage"}
+	var out []string
+	seenContext := false
+	for _, l := range lines {
+		if !strings.HasSuffix(l.tag, "agent->cli") {
+			continue
+		}
+		var m struct {
+			Type    string          `json:"type"`
+			Request json.RawMessage `json:"request"`
+		}
+		var sub struct {
+			Subtype string `json:"subtype"`
+		}
+		if json.Unmarshal(l.msg, &m) != nil || m.Type != "control_request" || json.Unmarshal(m.Request, &sub) != nil {
+			continue
+		}
+		if sub.Subtype == "get_context_usage" && !seenContext {
+			seenContext = true // the session's own refresh at setup
+			continue
+		}
+		if slices.Contains(changes, sub.Subtype) {
+			out = append(out, canon(t, m.Request))
+		}
+	}
+	return out
+}

@@ -1,0 +1,27 @@
+// Package sessionconfig shapes a session's modes and config options (mode,
+// model, effort, fast, ultracode), its `available_commands_update`, and
+// what `session/set_mode` and `session/set_config_option` do: the control
+// requests they send the CLI, the updates they publish and their result,
+// as the reference adapter (claude-agent-acp 0.101.0) does for plain and
+// Zed clients.
+//
+// It owns no I/O. The caller decodes the CLI's `initialize` control
+// response (ParseInit) and its `get_settings` response (ParseSettings),
+// builds a Session with New, and answers session/new (and load, resume,
+// fork) with Session.Result. A change is planned first: SetMode and
+// SetConfigOption return a Plan whose Requests the caller sends the CLI,
+// awaiting each; only when all succeed does it call Plan.Commit, which
+// updates the session and returns the updates to publish (in order, before
+// the response), the response result, and the control requests to send
+// afterwards without waiting (Outcome.After).
+//
+// Not modelled (the reference has them; no plain or zed golden shows
+// them): the custom agent picker, the `availableModels` allowlist and
+// gateway narrowing, fuzzy model preference matching (resolveModelPreference:
+// only exact values and display names are matched), per-model effort
+// settings, the Auto-mode fallback notice text, AIR's recommended values
+// and mode kinds, an extra model entry for a current model the list lacks (a
+// resume onto an unlisted model, a refusal fallback), the model switch
+// the CLI makes by itself (PostModelSwitch), and boolean config options beyond Fast mode and
+// ultracode.
+package sessionconfig

@@ -1,0 +1,162 @@
+package sessionconfig
+
+import (
+	"slices"
+	"strings"
+)
+
+// configOption is one entry of `configOptions`.
+type configOption struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	Description  string   `json:"description"`
+	Category     string   `json:"category,omitempty"`
+	Type         string   `json:"type"`
+	CurrentValue any      `json:"currentValue"`
+	Options      []choice `json:"options,omitempty"`
+}
+
+// choice is one value of a select option.
+type choice struct {
+	Value       string `json:"value"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// Mode is one permission mode of `modes.availableModes`.
+type Mode struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+var (
+	modeDefault = Mode{"default", "Manual", "Always ask before making changes"}
+	modeAccept  = Mode{"acceptEdits", "Accept edits", "Automatically accept all file edits"}
+	modePlan    = Mode{"plan", "Plan", "Create a plan before making changes"}
+	modeAuto    = Mode{"auto", "Auto", "Claude handles permission decisions"}
+	modeBypass  = Mode{"bypassPermissions", "Bypass permissions", "Accepts all permissions"}
+)
+
+// knownModes are the mode ids a client may ask for (set_mode validates
+// against them before availability).
+var knownModes = []string{"auto", "default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
+
+// AvailableModes lists the modes of a session: Manual, Accept edits and
+// Plan always, Auto and Bypass permissions when allowed.
+func AvailableModes(allowAuto, allowBypass bool) []Mode {
+	modes := []Mode{modeDefault, modeAccept, modePlan}
+	if allowAuto {
+		modes = append(modes, modeAuto)
+	}
+	if allowBypass {
+		modes = append(modes, modeBypass)
+	}
+	return modes
+}
+
+func (s *Session) modeOption() configOption {
+	var opts []choice
+	for _, m := range s.modes {
+		opts = append(opts, choice{Value: m.ID, Name: m.Name, Description: m.Description})
+	}
+	return configOption{ID: "mode", Name: "Mode", Description: "Session permission mode", Category: "mode",
+		Type: "select", CurrentValue: s.mode, Options: opts}
+}
+
+// effortName titles each part of a level: "xhigh" → "Xhigh".
+func effortName(level string) string {
+	parts := strings.FieldsFunc(level, func(r rune) bool { return r == '_' || r == '-' })
+	for i, p := range parts {
+		parts[i] = strings.ToUpper(p[:1]) + p[1:]
+	}
+	return strings.Join(parts, " ")
+}
+
+// effortOption offers "default" and the current model's levels; nil when
+// the model has no effort levels.
+func (s *Session) effortOption() *configOption {
+	m, _ := findModel(s.models, s.model)
+	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 {
+		return nil
+	}
+	opts := []choice{{Value: "default", Name: "Default"}}
+	for _, l := range m.SupportedEffortLevels {
+		opts = append(opts, choice{Value: l, Name: effortName(l)})
+	}
+	current := "default"
+	if slices.Contains(m.SupportedEffortLevels, s.effort) {
+		current = s.effort
+	}
+	return &configOption{ID: "effort", Name: "Effort", Description: "Available effort levels for this model",
+		Category: "thought_level", Type: "select", CurrentValue: current, Options: opts}
+}
+
+// fastExplanations say why Fast mode is off, for the reasons a user can
+// act on; other reasons are not shown.
+var fastExplanations = map[string]string{
+	"free":                 "not available on the free plan",
+	"extra_usage_disabled": "requires extra usage to be enabled for this account",
+	"model_not_allowed":    "not available for the selected model",
+	"not_first_party":      "not available on this API provider",
+	"disabled_by_env":      "disabled by environment configuration",
+	"network_error":        "eligibility could not be verified (network error)",
+}
+
+// toggle builds an on/off option: a boolean for clients that declared
+// boolean config options, else a select of "on" and "off".
+func (s *Session) toggle(id, name, description string, on bool) configOption {
+	o := configOption{ID: id, Name: name, Description: description, Category: "model_config"}
+	if s.opts.BooleanOptions {
+		o.Type, o.CurrentValue = "boolean", on
+		return o
+	}
+	o.Type, o.CurrentValue = "select", map[bool]string{true: "on", false: "off"}[on]
+	o.Options = []choice{{Value: "on", Name: "On"}, {Value: "off", Name: "Off"}}
+	return o
+}
+
+func (s *Session) fastOption() configOption {
+	desc := "Faster responses on supported models"
+	if why := fastExplanations[s.fastReason]; !s.fast && why != "" {
+		desc += " — " + why
+	}
+	return s.toggle("fast", "Fast mode", desc, s.fast)
+}
+
+func (s *Session) ultracodeOption() configOption {
+	return s.toggle("ultracode", "Ultracode", "Dynamic workflows on every task, at any effort level", s.ultracode)
+}
+
+// supportsUltracode: the CLI runs ultracode on the models with `xhigh`.
+func supportsUltracode(m Model) bool {
+	return m.SupportsEffort && slices.Contains(m.SupportedEffortLevels, "xhigh")
+}
+
+// options builds `configOptions` in the reference's order.
+func (s *Session) options() []configOption {
+	opts := []configOption{s.modeOption()}
+	if len(s.models) > 0 {
+		opts = append(opts, s.modelOption())
+	}
+	if e := s.effortOption(); e != nil {
+		opts = append(opts, *e)
+	}
+	m, _ := findModel(s.models, s.model)
+	if m.SupportsFastMode {
+		opts = append(opts, s.fastOption())
+	}
+	if s.ultracodeShown(m) {
+		opts = append(opts, s.ultracodeOption())
+	}
+	return opts
+}
+
+// ultracodeShown: the CLI's report decides at session start; after a
+// model switch, the workflows state it implied and the new model do.
+func (s *Session) ultracodeShown(m Model) bool {
+	if s.reportedUltracode != nil {
+		return *s.reportedUltracode
+	}
+	return s.workflows != workflowsOff && supportsUltracode(m)
+}

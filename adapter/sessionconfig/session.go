@@ -1,0 +1,158 @@
+package sessionconfig
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Options are the session's inputs that do not come from the CLI.
+type Options struct {
+	// Mode is the permission mode the session starts in (the reference's
+	// resolveInitialPermissionMode: an explicit mode, the transcript's,
+	// settings' defaultMode, else "auto" when offered).
+	Mode string
+	// BuiltInDefault is true when Mode is the built-in default (nobody
+	// chose it): a model without Auto support then starts in Manual
+	// instead of Accept edits.
+	BuiltInDefault bool
+	// AllowAuto and AllowBypass offer the Auto and Bypass permissions modes.
+	AllowAuto, AllowBypass bool
+	// Model is the preferred model (ANTHROPIC_MODEL or settings' model);
+	// empty or unmatched keeps the CLI's first model.
+	Model string
+	// Effort is the effort level from settings ("" for none).
+	Effort string
+	// Ultracode is settings' ultracode, used when get_settings is silent.
+	Ultracode bool
+	// BooleanOptions is the client's session.configOptions.boolean: Fast
+	// mode and ultracode are then booleans instead of on/off selects.
+	BooleanOptions bool
+}
+
+type workflowsState int
+
+const (
+	workflowsUnknown workflowsState = iota // the CLI's report cannot tell
+	workflowsOn                            // dynamic workflows enabled
+	workflowsOff                           // disabled by plan, setting or policy
+)
+
+// Session holds one session's modes and config options.
+type Session struct {
+	opts       Options
+	models     []Model
+	modes      []Mode
+	mode       string
+	model      string
+	effort     string
+	pinned     string // effort the client picked this session ("" none)
+	fast       bool
+	fastReason string
+	ultracode  bool
+	workflows  workflowsState
+	// reportedUltracode is get_settings' ultracodeAvailable, which
+	// decides until the first model switch.
+	reportedUltracode *bool
+}
+
+// New builds a session's state from the CLI's initialize and get_settings
+// answers.
+func New(in Init, st Settings, o Options) *Session {
+	s := &Session{opts: o, models: in.Models, modes: AvailableModes(o.AllowAuto, o.AllowBypass), effort: o.Effort,
+		reportedUltracode: st.UltracodeAvailable}
+	if len(in.Models) > 0 {
+		s.model = in.Models[0].Value
+	}
+	if m, ok := findModel(in.Models, o.Model); ok {
+		s.model = m.Value
+	}
+	current, _ := findModel(s.models, s.model)
+	s.mode = s.initialMode(current)
+	s.fast = in.FastModeState != "" && in.FastModeState != "off"
+	if !s.fast {
+		s.fastReason = in.FastModeDisabledReason
+	}
+	s.ultracode = o.Ultracode
+	if st.UltracodeRequested != nil {
+		s.ultracode = *st.UltracodeRequested
+	}
+	switch {
+	case st.UltracodeAvailable != nil && *st.UltracodeAvailable:
+		s.workflows = workflowsOn
+	case st.UltracodeAvailable != nil && supportsUltracode(current):
+		s.workflows = workflowsOff
+	}
+	return s
+}
+
+// initialMode clamps the requested mode: one not offered falls back to
+// Manual; Auto on a model without it to Manual (built-in default) or
+// Accept edits.
+func (s *Session) initialMode(current Model) string {
+	switch {
+	case !s.offers(s.opts.Mode):
+		return modeDefault.ID
+	case s.opts.Mode == modeAuto.ID && current.Value != "" && !current.SupportsAutoMode && s.opts.BuiltInDefault:
+		return modeDefault.ID
+	case s.opts.Mode == modeAuto.ID && current.Value != "" && !current.SupportsAutoMode:
+		return modeAccept.ID
+	}
+	return s.opts.Mode
+}
+
+// SyncModeRequest is the set_permission_mode the caller must send after New
+// when the starting mode differs from the requested one; nil otherwise.
+func (s *Session) SyncModeRequest() json.RawMessage {
+	if s.mode == s.opts.Mode {
+		return nil
+	}
+	return request("set_permission_mode", "mode", s.mode)
+}
+
+func (s *Session) offers(mode string) bool {
+	return slices.ContainsFunc(s.modes, func(m Mode) bool { return m.ID == mode })
+}
+
+// Mode returns the current permission mode.
+func (s *Session) Mode() string { return s.mode }
+
+// Model returns the current model's picker value.
+func (s *Session) Model() string { return s.model }
+
+// CurrentModel returns the current model's CLI entry (for its window).
+func (s *Session) CurrentModel() Model { m, _ := findModel(s.models, s.model); return m }
+
+// ConfigOptions returns `configOptions`.
+func (s *Session) ConfigOptions() json.RawMessage { return marshal(s.options()) }
+
+// Modes returns `modes` ({currentModeId, availableModes}).
+func (s *Session) Modes() json.RawMessage {
+	return marshal(map[string]any{"currentModeId": s.mode, "availableModes": s.modes})
+}
+
+// Result returns the session/new (load, resume, fork) result for sessionID.
+func (s *Session) Result(sessionID string) json.RawMessage {
+	return marshal(map[string]any{"sessionId": sessionID, "modes": json.RawMessage(s.Modes()),
+		"configOptions": json.RawMessage(s.ConfigOptions())})
+}
+
+// CurrentModeUpdate is the `current_mode_update` update object.
+func (s *Session) CurrentModeUpdate() json.RawMessage {
+	return marshal(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": s.mode})
+}
+
+// ConfigOptionUpdate is the `config_option_update` update object.
+func (s *Session) ConfigOptionUpdate() json.RawMessage {
+	return marshal(map[string]any{"sessionUpdate": "config_option_update", "configOptions": s.options()})
+}
+
+func marshal(v any) json.RawMessage {
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// request builds a control request body (the `request` object) of subtype
+// with one field.
+func request(subtype, key string, value any) json.RawMessage {
+	return marshal(map[string]any{"subtype": subtype, key: value})
+}

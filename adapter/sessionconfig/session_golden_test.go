@@ -1,0 +1,179 @@
+package sessionconfig
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/internal/cassette"
+)
+
+// cliAnswers finds, in a cassette process, the CLI's initialize answer,
+// its get_settings answer and its terminal_slash_commands.
+type cliAnswers struct {
+	init     Init
+	changed  [][]Command // system/commands_changed lists
+	settings Settings
+	terminal []string
+	hasInit  bool
+}
+
+func answersOf(t *testing.T, p cassette.Process) cliAnswers {
+	var a cliAnswers
+	subtypes := map[string]string{}
+	for _, e := range p.Events {
+		var f struct {
+			Type      string `json:"type"`
+			Subtype   string `json:"subtype"`
+			RequestID string `json:"request_id"`
+			Request   struct {
+				Subtype string `json:"subtype"`
+			} `json:"request"`
+			Response struct {
+				RequestID string          `json:"request_id"`
+				Response  json.RawMessage `json:"response"`
+			} `json:"response"`
+			Terminal []string  `json:"terminal_slash_commands"`
+			Commands []Command `json:"commands"`
+		}
+		if json.Unmarshal(e.Msg, &f) != nil {
+			continue
+		}
+		switch {
+		case e.Dir == cassette.DirAgent && f.Type == "control_request":
+			subtypes[f.RequestID] = f.Request.Subtype
+		case f.Type == "control_response" && subtypes[f.Response.RequestID] == "initialize":
+			in, err := ParseInit(f.Response.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.init, a.hasInit = in, true
+		case f.Type == "control_response" && subtypes[f.Response.RequestID] == "get_settings":
+			a.settings = ParseSettings(f.Response.Response)
+		case f.Type == "system" && f.Subtype == "commands_changed":
+			a.changed = append(a.changed, f.Commands)
+		case f.Type == "system" && f.Subtype == "init" && a.terminal == nil:
+			a.terminal = f.Terminal
+		}
+	}
+	return a
+}
+
+// goldenOptions are the suite's settings: IS_SANDBOX=1 offers bypass,
+// and no defaultMode makes the session start in auto.
+var goldenOptions = Options{Mode: "auto", BuiltInDefault: true, AllowAuto: true, AllowBypass: true}
+
+// optionsFor takes the starting mode from the spawn's --permission-mode,
+// which the reference resolved (a loaded transcript's mode, or the
+// built-in auto).
+func optionsFor(argv []string) Options {
+	o := goldenOptions
+	for _, a := range argv {
+		if m, ok := strings.CutPrefix(a, "--permission-mode="); ok {
+			o.Mode, o.BuiltInDefault = m, m == "auto"
+		}
+	}
+	return o
+}
+
+// sessionResults returns the results of the golden's session setup
+// responses (session/new, load, resume, fork), in order.
+func sessionResults(t *testing.T, path string) []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range goldenMsgs(t, path) {
+		var m struct {
+			Result struct {
+				SessionID     string          `json:"sessionId"`
+				ConfigOptions json.RawMessage `json:"configOptions"`
+			} `json:"result"`
+		}
+		var full struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(raw, &m) == nil && m.Result.ConfigOptions != nil && m.Result.SessionID != "" {
+			_ = json.Unmarshal(raw, &full)
+			out = append(out, full.Result)
+		}
+	}
+	return out
+}
+
+// TestSessionResultMatchesGoldens builds each process's session from its
+// cassette answers and compares with the golden's setup responses.
+func TestSessionResultMatchesGoldens(t *testing.T) {
+	for _, profile := range []string{"plain", "zed"} {
+		for name, path := range cassetteGoldens(t, profile) {
+			t.Run(profile+"/"+name, func(t *testing.T) {
+				want := sessionResults(t, path)
+				var got []string
+				for _, p := range loadCassette(t, path).Processes {
+					a := answersOf(t, p)
+					if !a.hasInit || len(got) >= len(want) {
+						continue
+					}
+					var sid struct {
+						SessionID string `json:"sessionId"`
+					}
+					_ = json.Unmarshal(want[len(got)], &sid)
+					got = append(got, canon(t, New(a.init, a.settings, optionsFor(p.Argv)).Result(sid.SessionID)))
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%d sessions from the cassette, %d setup responses in the golden", len(got), len(want))
+				}
+				for i := range want {
+					if got[i] != canon(t, want[i]) {
+						t.Errorf("session %d\n got %s\nwant %s", i+1, got[i], canon(t, want[i]))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCommandsMatchGoldens: every available_commands_update of a golden
+// is the CLI's initialize list, before (nil) or after system/init's
+// terminal_slash_commands, or a system/commands_changed list.
+func TestCommandsMatchGoldens(t *testing.T) {
+	for _, profile := range []string{"plain", "zed"} {
+		for name, path := range cassetteGoldens(t, profile) {
+			t.Run(profile+"/"+name, func(t *testing.T) {
+				candidates := map[string]bool{}
+				for _, p := range loadCassette(t, path).Processes {
+					if a := answersOf(t, p); a.hasInit {
+						candidates[canon(t, CommandsUpdate(Commands(a.init.Commands, nil)))] = true
+						candidates[canon(t, CommandsUpdate(Commands(a.init.Commands, a.terminal)))] = true
+						for _, c := range a.changed {
+							candidates[canon(t, CommandsUpdate(Commands(c, a.terminal)))] = true
+						}
+					}
+				}
+				n := 0
+				for _, u := range goldenUpdates(t, path, "available_commands_update") {
+					n++
+					if !candidates[canon(t, u)] {
+						t.Errorf("update %d not reproduced: %.300s", n, canon(t, u))
+					}
+				}
+			})
+		}
+	}
+}
+
+func goldenUpdates(t *testing.T, path, kind string) []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range goldenMsgs(t, path) {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Update json.RawMessage `json:"update"`
+			} `json:"params"`
+		}
+		var u struct {
+			SessionUpdate string `json:"sessionUpdate"`
+		}
+		if json.Unmarshal(raw, &m) == nil && m.Method == "session/update" && json.Unmarshal(m.Params.Update, &u) == nil && u.SessionUpdate == kind {
+			out = append(out, m.Params.Update)
+		}
+	}
+	return out
+}

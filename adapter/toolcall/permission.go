@@ -1,0 +1,131 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+)
+
+// PermissionRequest is what a `can_use_tool` request says about the tool
+// call it asks for.
+type PermissionRequest struct {
+	ToolUseID string
+	ToolName  string
+	Input     json.RawMessage
+	// ParentToolUseID is the Agent tool call of the subagent that asks.
+	ParentToolUseID string
+	// BlockedPath is the path the request names, if any.
+	BlockedPath string
+	// DisplayName names a Computer Use request.
+	DisplayName string
+}
+
+// PermissionToolCall is the `toolCall` of a `session/request_permission`
+// request. A client that is not AIR gets the whole tool call again
+// (contract: "Tool call of the request").
+type PermissionToolCall struct {
+	ToolCallID string          `json:"toolCallId"`
+	Name       string          `json:"name,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	RawInput   json.RawMessage `json:"rawInput,omitempty"`
+	Title      string          `json:"title"`
+	Kind       string          `json:"kind,omitempty"`
+	Content    *[]Content      `json:"content,omitempty"`
+	Locations  *[]Location     `json:"locations,omitempty"`
+}
+
+// Permission returns the updates to send before the request (the
+// `tool_call`, when the client has not seen this tool call yet) and the
+// tool call the request repeats.
+func (s *Session) Permission(p PermissionRequest) ([]Update, PermissionToolCall) {
+	use := ToolUse{ID: p.ToolUseID, Name: p.ToolName, Input: p.Input}
+	var before []Update
+	if !s.emitted[p.ToolUseID] {
+		s.emitted[p.ToolUseID] = true
+		u := s.render.ToolCall(use)
+		stampParent(&u, p.ParentToolUseID)
+		s.tracker.Apply(&u)
+		before = append(before, u)
+	}
+	return before, s.render.PermissionToolCall(use, p)
+}
+
+// PermissionToolCall is the upstream request tool call: toolCallId, name,
+// status pending, the whole rawInput, title, kind, content and locations.
+func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) PermissionToolCall {
+	f := r.Facts(use)
+	in := parseInput(use.Input)
+	title := f.Title
+	var fallback bool
+	if p.ToolName == "SandboxNetworkAccess" {
+		if host, ok := humanText(in.str("host"), 160, true); ok {
+			title, fallback = host, true
+		}
+	} else if strings.HasPrefix(p.ToolName, "mcp__computer-use__") {
+		fallback = true
+		if name, ok := humanText(p.DisplayName, 160, true); ok {
+			title = name
+		}
+	}
+	call := PermissionToolCall{
+		ToolCallID: use.ID, Name: use.Name, Status: "pending", RawInput: use.Input,
+		Title: title, Kind: f.Kind, Content: r.toolUseContent(use.ID, f),
+	}
+	if len(*call.Content) == 0 && fallback {
+		call.Content = list(textContent("```json\n" + indentJSON(use.Input) + "\n```"))
+	}
+	locations := []Location{}
+	if f.Locations != nil {
+		locations = append(locations, *f.Locations...)
+	}
+	if blocked, ok := humanText(p.BlockedPath, 4096, true); ok && !hasPath(locations, blocked) {
+		locations = append(locations, Location{Path: blocked})
+		call.Locations = &locations
+	} else if f.Locations != nil {
+		call.Locations = &locations
+	}
+	return call
+}
+
+func hasPath(locations []Location, path string) bool {
+	for _, l := range locations {
+		if l.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func indentJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+var whitespaceRun = regexp.MustCompile(`\s+`)
+
+// humanText is value without control characters, on one line when
+// singleLine, when it is not empty and at most maxLen UTF-16 units long.
+func humanText(value string, maxLen int, singleLine bool) (string, bool) {
+	kept := strings.Map(func(c rune) rune {
+		if c <= 0x08 || c == 0x0b || c == 0x0c || (c >= 0x0e && c <= 0x1f) || c == 0x7f {
+			return -1
+		}
+		return c
+	}, value)
+	if singleLine {
+		kept = whitespaceRun.ReplaceAllString(kept, " ")
+	}
+	kept = strings.TrimSpace(kept)
+	if kept == "" || len(utf16.Encode([]rune(kept))) > maxLen {
+		return "", false
+	}
+	return kept, true
+}

@@ -1,0 +1,181 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+
+	"github.com/airwire/airwire/adapter/caps"
+)
+
+// Renderer turns tool facts into the fields of ACP `tool_call` and
+// `tool_call_update` reports for one client. It reads the client's
+// choices from caps.Client only (contract: "Adapter structure", "Tool call
+// contract"). It holds no state: the Tracker drops what a client already
+// holds.
+type Renderer struct {
+	Caps caps.Client
+	Cwd  string
+}
+
+// Facts are the facts of a tool use.
+func (r Renderer) Facts(use ToolUse) UseFacts {
+	return reporterFor(use.Name).ToolUse(parseInput(use.Input), UseContext{Cwd: r.Cwd, Caps: r.Caps})
+}
+
+// hasTerminal: a command gets a display terminal on a terminal channel
+// client (contract: "Zed conventions").
+func (r Renderer) hasTerminal(f UseFacts) bool { return f.Command && r.Caps.TerminalChannel() }
+
+// toolUseContent is the content of a tool use: the terminal marker of a
+// command, the change of an edit, and a display copy of the input when no
+// terminal shows the command.
+func (r Renderer) toolUseContent(id string, f UseFacts) *[]Content {
+	items := []Content{}
+	terminal := r.hasTerminal(f)
+	if terminal {
+		items = append(items, terminalContent(id))
+	}
+	items = append(items, f.Change...)
+	if !terminal {
+		items = append(items, f.Display...)
+	}
+	return &items
+}
+
+// toolMeta is `_meta` of a tool use report: the upstream tool name.
+func (r Renderer) toolMeta(use ToolUse) *Meta {
+	return &Meta{ClaudeCode: &ClaudeCode{ToolName: use.Name}}
+}
+
+// ToolCall is the first report of a tool call. A client that is not AIR
+// gets the input as it stands, also the empty input at the stream start
+// (contract: "Claude tools and ACP fields").
+func (r Renderer) ToolCall(use ToolUse) Update {
+	f := r.Facts(use)
+	meta := r.toolMeta(use)
+	if r.hasTerminal(f) {
+		meta.TerminalInfo = &TerminalRef{TerminalID: use.ID}
+	}
+	return Update{
+		Meta: meta, ToolCallID: use.ID, SessionUpdate: kindToolCall, Name: use.Name,
+		RawInput: use.Input, Status: "pending", Title: ptr(f.Title), Kind: f.Kind,
+		Content: r.toolUseContent(use.ID, f), Locations: f.Locations,
+	}
+}
+
+// Refinement is the report of a tool call whose input is complete now.
+func (r Renderer) Refinement(use ToolUse) Update {
+	f := r.Facts(use)
+	return Update{
+		Meta: r.toolMeta(use), ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
+		RawInput: use.Input, Title: ptr(f.Title), Kind: f.Kind,
+		Content: r.toolUseContent(use.ID, f), Locations: f.Locations,
+	}
+}
+
+// PartialRefinement is the report of a tool call from the complete
+// top-level fields of its streaming input. It has no content: content from
+// a partial input misleads.
+func (r Renderer) PartialRefinement(use ToolUse, partial json.RawMessage) Update {
+	f := r.Facts(ToolUse{ID: use.ID, Name: use.Name, Input: partial})
+	return Update{
+		Meta: r.toolMeta(use), ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
+		RawInput: partial, Title: ptr(f.Title), Kind: f.Kind, Locations: f.Locations,
+	}
+}
+
+// resultFacts are the facts of a tool result: the reporter's, or the
+// result text (fenced for an error).
+func (r Renderer) resultFacts(use ToolUse, result Result, structured json.RawMessage) ResultFacts {
+	rep := reporterFor(use.Name)
+	ctx := ResultContext{Use: use, Result: result, Structured: structured, Caps: r.Caps}
+	if result.IsError && hasErrorText(result.Content) {
+		if er, ok := rep.(ErrorReporter); ok {
+			if f, ok := er.ErrorResult(ctx); ok {
+				return f
+			}
+		}
+		return ResultFacts{Content: contentItems(result.Content, true)}
+	}
+	if rr, ok := rep.(ResultReporter); ok {
+		return rr.ToolResult(ctx)
+	}
+	return ResultFacts{Content: contentItems(result.Content, result.IsError)}
+}
+
+// hasErrorText reports whether a result content is a non-empty string or list.
+func hasErrorText(content json.RawMessage) bool {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return s != ""
+	}
+	var l []json.RawMessage
+	return json.Unmarshal(content, &l) == nil && len(l) > 0
+}
+
+// Result is the reports of a tool result: a command sends its output in
+// an update of its own first, then the exit and the status. `rawOutput`
+// repeats the raw tool_result unless the terminal carried it.
+func (r Renderer) Result(use ToolUse, result Result, structured json.RawMessage, nonExec *ClaudeCode) []Update {
+	f := r.resultFacts(use, result, structured)
+	final := Update{
+		Meta:       &Meta{ClaudeCode: &ClaudeCode{ToolName: use.Name}},
+		ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
+		Status:  resultStatus(result.IsError),
+		Content: f.Content, Locations: f.Locations,
+	}
+	if nonExec != nil {
+		final.Meta.ClaudeCode.NonExecutionKind = nonExec.NonExecutionKind
+		final.Meta.ClaudeCode.UserFeedback = nonExec.UserFeedback
+	}
+	if f.Title != "" {
+		final.Title = ptr(f.Title)
+	}
+	var updates []Update
+	terminalID := use.ID
+	if terminalID == "" {
+		terminalID = result.ToolUseID
+	}
+	switch {
+	case f.Command != nil && r.Caps.TerminalChannel() && terminalID != "":
+		updates = append(updates, Update{
+			Meta:       &Meta{TerminalOutput: &TerminalData{TerminalID: terminalID, Data: f.Command.Output}},
+			ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
+		})
+		final.Content = list(terminalContent(terminalID))
+		final.Meta.TerminalExit = &TerminalExit{TerminalID: terminalID, ExitCode: f.Command.ExitCode}
+	case f.Command != nil:
+		if strings.TrimSpace(f.Command.Output) != "" {
+			out := strings.TrimRightFunc(f.Command.Output, unicode.IsSpace)
+			final.Content = list(textContent("```console\n" + out + "\n```"))
+		}
+		final.RawOutput = exitPlanRawOutput(use.Name, result.Content)
+	default:
+		final.RawOutput = exitPlanRawOutput(use.Name, result.Content)
+	}
+	return append(updates, final)
+}
+
+// resultStatus is the status of a tool result for a v1 client.
+func resultStatus(isError bool) string {
+	if isError {
+		return "failed"
+	}
+	return "completed"
+}
+
+// HookResult is the report of a PostToolUse hook: the final change of an
+// edit tool and, for a client that is not AIR, the whole `tool_response`
+// (contract: "Zed conventions").
+func (r Renderer) HookResult(use ToolUse, toolResponse json.RawMessage) Update {
+	var f ResultFacts
+	if hr, ok := reporterFor(use.Name).(HookReporter); ok {
+		f = hr.HookResult(toolResponse, UseContext{Cwd: r.Cwd, Caps: r.Caps})
+	}
+	return Update{
+		Meta:       &Meta{ClaudeCode: &ClaudeCode{ToolName: use.Name, ToolResponse: toolResponse}},
+		ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
+		Content: f.Content, Locations: f.Locations,
+	}
+}

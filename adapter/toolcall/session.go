@@ -1,0 +1,142 @@
+package toolcall
+
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/caps"
+)
+
+// Session holds the tool call state of one ACP session. The turn loop
+// feeds it the decoded CLI output in arrival order; each call returns, in
+// order, the `session/update` params.update objects to send. It is not
+// safe for concurrent use.
+type Session struct {
+	render  Renderer
+	tracker Tracker
+	// uses are the tool uses seen and not yet resolved, with the subagent
+	// tool call that made them.
+	uses map[string]trackedUse
+	// emitted are the tool calls the client was told of and that have no
+	// result yet.
+	emitted map[string]bool
+	// hooks are the tool uses whose PostToolUse hook is still to come.
+	hooks map[string]trackedUse
+	// streams are the streaming tool inputs, by subagent stream and index.
+	streams map[string]map[int]*streamedInput
+	tasks   taskList
+}
+
+type trackedUse struct {
+	use    ToolUse
+	parent string
+}
+
+// NewSession starts the tool call state of a session whose client
+// declared c and whose working directory is cwd (for display paths).
+func NewSession(c caps.Client, cwd string) *Session {
+	return &Session{
+		render:  Renderer{Caps: c, Cwd: cwd},
+		uses:    map[string]trackedUse{},
+		emitted: map[string]bool{},
+		hooks:   map[string]trackedUse{},
+		streams: map[string]map[int]*streamedInput{},
+	}
+}
+
+// Reset forgets every tool call and the task list, as a conversation
+// reset does.
+func (s *Session) Reset() {
+	*s = *NewSession(s.render.Caps, s.render.Cwd)
+}
+
+// send stamps the parent, runs the tracker, and appends the update when it
+// carries something new.
+func (s *Session) send(out []Update, u Update, parent string) []Update {
+	stampParent(&u, parent)
+	if s.tracker.Apply(&u) {
+		out = append(out, u)
+	}
+	return out
+}
+
+// toolUseBlock is a tool_use content block (also server_tool_use and
+// mcp_tool_use).
+type toolUseBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+func isToolUseType(t string) bool {
+	return t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use"
+}
+
+// toolUse reports a tool_use block: a `tool_call` the first time the id
+// surfaces, a refinement with the complete input afterwards, or a `plan`
+// for TodoWrite. streaming is true for the empty input at the stream start.
+func (s *Session) toolUse(parent string, b toolUseBlock, streaming bool) []Update {
+	_, cached := s.uses[b.ID]
+	use := ToolUse{ID: b.ID, Name: b.Name, Input: b.Input}
+	s.uses[b.ID] = trackedUse{use: use, parent: parent}
+	switch {
+	case b.Name == "TodoWrite":
+		entries := todoEntries(parseInput(b.Input))
+		if entries == nil {
+			return nil
+		}
+		return s.send(nil, Update{SessionUpdate: kindPlan, Entries: entries}, parent)
+	case isTaskTool(b.Name):
+		// The plan goes out at the tool_result, once the change took effect.
+		return nil
+	}
+	if !cached {
+		s.hooks[b.ID] = trackedUse{use: use, parent: parent}
+	}
+	emitted := s.emitted[b.ID]
+	s.emitted[b.ID] = true
+	if emitted && streaming {
+		// A permission request showed the call with its complete input.
+		return nil
+	}
+	if emitted {
+		return s.send(nil, s.render.Refinement(use), parent)
+	}
+	return s.send(nil, s.render.ToolCall(use), parent)
+}
+
+// Assistant reports the tool_use blocks (and server tool results) of a
+// consolidated assistant message; other blocks are not tool calls.
+func (s *Session) Assistant(parent string, content json.RawMessage) []Update {
+	var blocks []json.RawMessage
+	if json.Unmarshal(content, &blocks) != nil {
+		return nil
+	}
+	var out []Update
+	for _, raw := range blocks {
+		var b toolUseBlock
+		_ = json.Unmarshal(raw, &b)
+		switch {
+		case isToolUseType(b.Type):
+			out = append(out, s.toolUse(parent, b, false)...)
+		case isToolResultType(b.Type):
+			out = append(out, s.toolResult(parent, raw, nil, nil)...)
+		}
+	}
+	return out
+}
+
+// PostToolUse reports the PostToolUse hook of a tool use: the final change
+// of an edit tool and the whole `tool_response` (contract: "Zed
+// conventions"). A hook of a tool use the session did not see, or of a
+// plan tool, sends nothing.
+func (s *Session) PostToolUse(toolUseID string, toolResponse json.RawMessage) []Update {
+	h, ok := s.hooks[toolUseID]
+	if !ok {
+		return nil
+	}
+	delete(s.hooks, toolUseID)
+	out := s.send(nil, s.render.HookResult(h.use, toolResponse), h.parent)
+	s.tracker.FinishHook(toolUseID)
+	return out
+}

@@ -1,0 +1,179 @@
+package usage
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Tally is token counts in ACP's naming.
+type Tally struct {
+	InputTokens       int `json:"inputTokens"`
+	OutputTokens      int `json:"outputTokens"`
+	CachedReadTokens  int `json:"cachedReadTokens"`
+	CachedWriteTokens int `json:"cachedWriteTokens"`
+}
+
+// Total sums the four counters (input excludes the cache counters).
+func (a Tally) Total() int {
+	return a.InputTokens + a.OutputTokens + a.CachedReadTokens + a.CachedWriteTokens
+}
+
+func (a Tally) plus(b Tally) Tally {
+	return Tally{a.InputTokens + b.InputTokens, a.OutputTokens + b.OutputTokens,
+		a.CachedReadTokens + b.CachedReadTokens, a.CachedWriteTokens + b.CachedWriteTokens}
+}
+
+func (a Tally) minus(b Tally) Tally {
+	return Tally{a.InputTokens - b.InputTokens, a.OutputTokens - b.OutputTokens,
+		a.CachedReadTokens - b.CachedReadTokens, a.CachedWriteTokens - b.CachedWriteTokens}
+}
+
+func (a Tally) negative() bool {
+	return a.InputTokens < 0 || a.OutputTokens < 0 || a.CachedReadTokens < 0 || a.CachedWriteTokens < 0
+}
+
+// modelTally is a tally per model, in first-seen order.
+type modelTally struct {
+	keys []string
+	by   map[string]Tally
+}
+
+func (m *modelTally) set(model string, t Tally) {
+	if m.by == nil {
+		m.by = map[string]Tally{}
+	}
+	if _, ok := m.by[model]; !ok {
+		m.keys = append(m.keys, model)
+	}
+	m.by[model] = t
+}
+
+// result is the part of a `result` frame the tracker reads.
+type result struct {
+	TotalCostUSD float64         `json:"total_cost_usd"`
+	Usage        wireCounts      `json:"usage"`
+	ModelUsage   json.RawMessage `json:"modelUsage"`
+	Origin       json.RawMessage `json:"origin"`
+}
+
+type wireModelUsage struct {
+	Input         *float64 `json:"inputTokens"`
+	Output        *float64 `json:"outputTokens"`
+	CacheRead     *float64 `json:"cacheReadInputTokens"`
+	CacheWrite    *float64 `json:"cacheCreationInputTokens"`
+	ContextWindow *float64 `json:"contextWindow"`
+}
+
+func (t *Tracker) result(raw json.RawMessage, autonomous bool) (Update, bool) {
+	var r result
+	if json.Unmarshal(raw, &r) != nil {
+		return nil, false
+	}
+	if !autonomous {
+		t.turn = t.turn.plus(tallyOf(r.Usage.snapshot()))
+	}
+	keys, usages := decodeModelUsage(r.ModelUsage)
+	match := matchingKey(keys, t.model)
+	reading := modelTally{}
+	for _, k := range keys {
+		u := usages[k]
+		reading.set(k, Tally{count(u.Input, 0), count(u.Output, 0), count(u.CacheRead, 0), count(u.CacheWrite, 0)})
+	}
+	increment := t.increment(reading, r.Usage, match)
+	t.reading, t.seeded = reading, true
+	if !autonomous {
+		for _, k := range increment.keys {
+			t.byModel.set(k, t.byModel.by[k].plus(increment.by[k]))
+		}
+	}
+	if match != "" {
+		if w := usages[match].ContextWindow; w != nil && *w > 0 {
+			t.window = Window{Size: int(*w), Authoritative: true}
+		}
+	}
+	if t.total == nil {
+		return nil, false
+	}
+	var meta map[string]any
+	if len(r.Origin) > 0 && string(r.Origin) != "null" {
+		meta = map[string]any{"_claude/origin": r.Origin}
+	}
+	cost := map[string]any{"cost": map[string]any{"amount": r.TotalCostUSD, "currency": "USD"}}
+	return t.update(*t.total, cost, meta), true
+}
+
+// increment is what this result added to the running modelUsage reading,
+// per model; after a resume the result's own usage stands in under the
+// turn's model, since the first reading holds the whole history.
+func (t *Tracker) increment(reading modelTally, usage wireCounts, match string) modelTally {
+	inc := modelTally{}
+	if !t.seeded {
+		key := match
+		if key == "" {
+			key = t.model
+		}
+		if row := tallyOf(usage.snapshot()); key != "" && row.Total() > 0 {
+			inc.set(key, row)
+		}
+		return inc
+	}
+	for _, k := range reading.keys {
+		cur := reading.by[k]
+		d := cur
+		if base, ok := t.reading.by[k]; ok {
+			if d = cur.minus(base); d.negative() {
+				d = cur
+			}
+		}
+		if d.Total() > 0 {
+			inc.set(k, d)
+		}
+	}
+	return inc
+}
+
+func tallyOf(c counts) Tally { return Tally{c.Input, c.Output, c.CacheRead, c.CacheWrite} }
+
+// decodeModelUsage keeps the CLI's key order.
+func decodeModelUsage(raw json.RawMessage) ([]string, map[string]wireModelUsage) {
+	var by map[string]wireModelUsage
+	if json.Unmarshal(raw, &by) != nil {
+		return nil, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	var keys []string
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	return keys, by
+}
+
+// matchingKey is the modelUsage key sharing the longest prefix with the
+// turn's model ("claude-sonnet-5[1m]" for "claude-sonnet-5").
+func matchingKey(keys []string, model string) string {
+	best, bestLen := "", 0
+	if model == "" {
+		return ""
+	}
+	for _, k := range keys {
+		n := 0
+		for n < len(k) && n < len(model) && k[n] == model[n] {
+			n++
+		}
+		if n > bestLen {
+			best, bestLen = k, n
+		}
+	}
+	return best
+}

@@ -1,0 +1,240 @@
+package usage
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/internal/cassette"
+)
+
+// wanted is what a golden says about usage: each usage_update (the update
+// object) and each prompt result, in order.
+type wanted struct {
+	updates []string
+	results []string
+}
+
+func wantedOf(t *testing.T, path string) wanted {
+	var w wanted
+	for _, raw := range goldenMsgs(t, path) {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Update json.RawMessage `json:"update"`
+			} `json:"params"`
+			Result struct {
+				StopReason string `json:"stopReason"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		var u struct {
+			SessionUpdate string `json:"sessionUpdate"`
+		}
+		_ = json.Unmarshal(m.Params.Update, &u)
+		if m.Method == "session/update" && u.SessionUpdate == "usage_update" {
+			w.updates = append(w.updates, canon(t, m.Params.Update))
+		}
+		if m.Result.StopReason != "" {
+			var full struct {
+				Result json.RawMessage `json:"result"`
+			}
+			_ = json.Unmarshal(raw, &full)
+			w.results = append(w.results, canon(t, full.Result))
+		}
+	}
+	return w
+}
+
+// replay feeds a cassette's CLI frames, process by process, to one
+// tracker per process, as the agent's reader would, and returns the
+// updates and prompt results it produces.
+func replay(t *testing.T, c *cassette.Cassette) wanted {
+	var got wanted
+	for _, p := range c.Processes {
+		r := newReplayer(t, p)
+		for _, e := range p.Events {
+			r.event(e, &got)
+		}
+	}
+	return got
+}
+
+type replayer struct {
+	t            *testing.T
+	tr           *Tracker
+	contextReqs  map[string]bool
+	pending      []string // prompts sent, not yet activated
+	active       bool
+	cancelled    bool
+	resumed      bool
+	windowSeeded bool
+}
+
+func newReplayer(t *testing.T, p cassette.Process) *replayer {
+	resumed := slices.ContainsFunc(p.Argv, func(a string) bool { return strings.HasPrefix(a, "--resume") })
+	return &replayer{t: t, contextReqs: map[string]bool{}, resumed: resumed,
+		tr: NewTracker(Window{Size: DefaultWindow}, resumed)}
+}
+
+type ctlFrame struct {
+	Type      string  `json:"type"`
+	Subtype   string  `json:"subtype"`
+	UUID      string  `json:"uuid"`
+	IsReplay  bool    `json:"isReplay"`
+	Parent    *string `json:"parent_tool_use_id"`
+	RequestID string  `json:"request_id"`
+	Request   struct {
+		Subtype string `json:"subtype"`
+	} `json:"request"`
+	Response struct {
+		RequestID string          `json:"request_id"`
+		Response  json.RawMessage `json:"response"`
+	} `json:"response"`
+	Origin *struct {
+		Kind string `json:"kind"`
+	} `json:"origin"`
+}
+
+var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "observer", "observer-activity"}
+
+func (r *replayer) event(e cassette.Event, got *wanted) {
+	var f ctlFrame
+	if json.Unmarshal(e.Msg, &f) != nil {
+		return
+	}
+	if e.Dir == cassette.DirAgent {
+		if f.Type == "control_request" && f.Request.Subtype == "get_context_usage" {
+			r.contextReqs[f.RequestID] = true
+		}
+		if f.Type == "control_request" && f.Request.Subtype == "interrupt" && r.active {
+			r.cancelled = true // session/cancel
+		}
+		var answer struct {
+			Interrupt bool `json:"interrupt"`
+		}
+		if f.Type == "control_response" && json.Unmarshal(f.Response.Response, &answer) == nil && answer.Interrupt {
+			r.cancelled = true // a permission answer that stops the turn (ExitPlanMode rejected)
+		}
+		if f.Type == "user" && f.Parent == nil && f.UUID != "" {
+			r.pending = append(r.pending, f.UUID)
+		}
+		return
+	}
+	if e.Dir != cassette.DirCLI {
+		return
+	}
+	switch {
+	case f.Type == "control_response" && !r.windowSeeded && modelsOf(f.Response.Response) != nil:
+		r.tr.SetWindow(seedWindow(modelsOf(f.Response.Response)))
+		r.windowSeeded = true
+	case f.Type == "control_response" && r.contextReqs[f.Response.RequestID]:
+		r.tr.ContextUsage(f.Response.Response)
+	case f.Type == "user" && f.IsReplay && slices.Contains(r.pending, f.UUID):
+		r.activate(f.UUID)
+	}
+	autonomous := f.Origin != nil && slices.Contains(autonomousOrigins, f.Origin.Kind)
+	if f.Type == "result" && !autonomous && !r.active && len(r.pending) > 0 {
+		r.activate(r.pending[0])
+	}
+	if u, ok := r.tr.Frame(e.Msg, autonomous); ok {
+		got.updates = append(got.updates, canon(r.t, u))
+	}
+	if f.Type == "result" && !autonomous {
+		reason, failed := StopReason(e.Msg)
+		if r.cancelled {
+			reason, failed, r.cancelled = Cancelled, false, false
+		}
+		if !failed && r.active {
+			got.results = append(got.results, canon(r.t, r.tr.PromptResponse(reason)))
+		}
+		r.active = false
+	}
+}
+
+// activate is the turn activation of the prompt uuid: the echo of a
+// prompt, or the result of one that Claude Code never echoes (a local
+// command such as /compact).
+func (r *replayer) activate(uuid string) {
+	r.pending = slices.DeleteFunc(r.pending, func(p string) bool { return p == uuid })
+	r.active = true
+	r.tr.StartTurn()
+}
+
+type modelInfo struct {
+	Value, ResolvedModel, DisplayName, Description string
+}
+
+func modelsOf(resp json.RawMessage) []modelInfo {
+	var r struct {
+		Models []modelInfo `json:"models"`
+	}
+	_ = json.Unmarshal(resp, &r)
+	return r.Models
+}
+
+func seedWindow(models []modelInfo) Window {
+	m := models[0]
+	return GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description)
+}
+
+// TestTrackerMatchesGoldens replays every cassette of a plain or zed run
+// and compares the usage_updates and prompt results with the golden's.
+func TestTrackerMatchesGoldens(t *testing.T) {
+	for _, profile := range []string{"plain", "zed"} {
+		for name, path := range cassetteGoldens(t, profile) {
+			t.Run(profile+"/"+name, func(t *testing.T) {
+				want := wantedOf(t, path)
+				got := replay(t, loadCassette(t, path))
+				normalize(got.updates)
+				normalize(want.updates)
+				if d := diff("usage_update", got.updates, want.updates); d != "" {
+					t.Error(d)
+				}
+				if d := diff("prompt result", got.results, want.results); d != "" {
+					t.Error(d)
+				}
+			})
+		}
+	}
+}
+
+func diff(what string, got, want []string) string {
+	if slices.Equal(got, want) {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: got %d, want %d\n", what, len(got), len(want))
+	for i := 0; i < max(len(got), len(want)); i++ {
+		g, w := "-", "-"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			fmt.Fprintf(&b, "  #%d\n   got  %s\n   want %s\n", i+1, g, w)
+		}
+	}
+	return b.String()
+}
+
+var (
+	agentIDRE = regexp.MustCompile(`\ba[0-9a-f]{16}\b|<agent-\d+>`)
+	runIDRE   = regexp.MustCompile(`"runId":"[^"]*"`)
+)
+
+// normalize replaces the ids the real CLI makes up, which the golden
+// numbers (<agent-N>, <run-N>) and the cassette keeps.
+func normalize(lines []string) {
+	for i, l := range lines {
+		l = agentIDRE.ReplaceAllString(l, "<agent>")
+		lines[i] = runIDRE.ReplaceAllString(l, `"runId":"<run>"`)
+	}
+}

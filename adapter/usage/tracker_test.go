@@ -1,0 +1,112 @@
+package usage
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func raw(s string) json.RawMessage { return json.RawMessage(s) }
+
+func TestRateLimitNeedsATotal(t *testing.T) {
+	tr := NewTracker(Window{Size: 1_000_000, Authoritative: true}, false)
+	tr.StartTurn()
+	rl := raw(`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","utilization":0.92}}`)
+	if u, ok := tr.Frame(rl, false); ok {
+		t.Fatalf("usage_update before any usage: %s", u)
+	}
+	tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":10,"output_tokens":1}}}}`), false)
+	u, ok := tr.Frame(rl, false)
+	want := `{"_meta":{"_claude/model":"claude-x","_claude/rateLimit":{"status":"allowed_warning","utilization":0.92}},"sessionUpdate":"usage_update","size":1000000,"used":11}`
+	if !ok || canon(t, u) != want {
+		t.Errorf("got %s\nwant %s", u, want)
+	}
+}
+
+func TestSubagentFramesDoNotCount(t *testing.T) {
+	tr := NewTracker(Window{Size: DefaultWindow}, false)
+	if u, ok := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":"toolu_1","event":{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5}}}}`), false); ok {
+		t.Errorf("subagent stream produced %s", u)
+	}
+	tr.Frame(raw(`{"type":"assistant","parent_tool_use_id":"toolu_1","message":{"model":"m","usage":{"input_tokens":5}}}`), false)
+	if _, ok := tr.ContextUsed(); ok {
+		t.Error("a subagent message set the context occupancy")
+	}
+}
+
+func TestDeltaKeepsNullCounts(t *testing.T) {
+	tr := NewTracker(Window{Size: DefaultWindow}, false)
+	tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-opus-5-5[1m]","usage":{"input_tokens":10,"cache_read_input_tokens":100,"output_tokens":1}}}}`), false)
+	u, _ := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false)
+	want := `{"_meta":{"_claude/model":"claude-opus-5-5[1m]"},"sessionUpdate":"usage_update","size":1000000,"used":117}`
+	if canon(t, u) != want {
+		t.Errorf("got %s\nwant %s (the 1m model widens a guessed window)", u, want)
+	}
+	if u, ok := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false); ok {
+		t.Errorf("unchanged total sent again: %s", u)
+	}
+}
+
+func TestResumedFirstResultUsesTurnUsage(t *testing.T) {
+	tr := NewTracker(Window{Size: DefaultWindow}, true)
+	tr.StartTurn()
+	tr.Frame(raw(`{"type":"assistant","parent_tool_use_id":null,"message":{"model":"claude-a","usage":{"input_tokens":3,"output_tokens":4}}}`), false)
+	tr.Frame(raw(`{"type":"result","subtype":"success","total_cost_usd":1,"usage":{"input_tokens":3,"output_tokens":4},"modelUsage":{"claude-a":{"inputTokens":1000,"outputTokens":2000,"contextWindow":500000}}}`), false)
+	got := canon(t, tr.PromptResponse(EndTurn))
+	want := `{"_meta":{"quota":{"model_usage":[{"model":"claude-a","token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"reasoningOutputTokens":0,"totalTokens":7}}],"token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"reasoningOutputTokens":0,"totalTokens":7}}},"stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"totalTokens":7}}`
+	if got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	if w := tr.Window(); w != (Window{Size: 500000, Authoritative: true}) {
+		t.Errorf("window %+v, want the result's", w)
+	}
+	// The next result is measured from the first reading.
+	tr.StartTurn()
+	tr.Frame(raw(`{"type":"result","subtype":"success","usage":{"input_tokens":1,"output_tokens":1},"modelUsage":{"claude-a":{"inputTokens":1001,"outputTokens":2001}}}`), false)
+	var r struct {
+		Meta struct {
+			Quota struct {
+				ModelUsage []modelRow `json:"model_usage"`
+			} `json:"quota"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(tr.PromptResponse(EndTurn), &r)
+	if len(r.Meta.Quota.ModelUsage) != 1 || r.Meta.Quota.ModelUsage[0].TokenCount.TotalTokens != 2 {
+		t.Errorf("increment rows %+v, want one row of 2 tokens", r.Meta.Quota.ModelUsage)
+	}
+}
+
+func TestStopReason(t *testing.T) {
+	tests := []struct {
+		result string
+		reason string
+		failed bool
+	}{
+		{`{"subtype":"success","stop_reason":"end_turn"}`, EndTurn, false},
+		{`{"subtype":"success","stop_reason":"max_tokens"}`, MaxTokens, false},
+		{`{"subtype":"success","is_error":true}`, EndTurn, true},
+		{`{"subtype":"error_during_execution","is_error":true,"stop_reason":"refusal"}`, Refusal, false},
+		{`{"subtype":"error_during_execution"}`, EndTurn, false},
+		{`{"subtype":"error_max_turns","is_error":false}`, MaxTurnRequests, false},
+		{`{"subtype":"error_max_turns","is_error":true}`, MaxTurnRequests, true},
+		{`{"subtype":"error_max_budget_usd","is_error":true}`, MaxTurnRequests, true},
+	}
+	for _, tt := range tests {
+		reason, failed := StopReason(json.RawMessage(tt.result))
+		if reason != tt.reason || failed != tt.failed {
+			t.Errorf("%s: got %s/%v, want %s/%v", tt.result, reason, failed, tt.reason, tt.failed)
+		}
+	}
+}
+
+func TestContextUsageDoesNotOverrideAuthoritative(t *testing.T) {
+	tr := NewTracker(Window{Size: 300000, Authoritative: true}, false)
+	tr.ContextUsage(json.RawMessage(`{"rawMaxTokens":967000}`))
+	if tr.Window().Size != 300000 {
+		t.Errorf("window %d, want the authoritative 300000", tr.Window().Size)
+	}
+	tr = NewTracker(GuessWindow("default", "claude-opus-5-5", "Default (recommended)"), false)
+	tr.ContextUsage(json.RawMessage(`{"rawMaxTokens":0}`))
+	if tr.Window().Size != DefaultWindow {
+		t.Errorf("a zero rawMaxTokens changed the window to %d", tr.Window().Size)
+	}
+}
