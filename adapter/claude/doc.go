@@ -29,6 +29,21 @@
 //     Handler once (HandleExit) after its last line, as an *ExitError in the
 //     SDK's words when it exited badly.
 //
+// Use (the session layer):
+//
+//	path, err := claude.ResolveExecutable(claude.Locator{Flag: claudePathFlag})
+//	opts, err := claude.ReferenceOptions(claude.SessionStart{SessionID: id, PermissionMode: "auto", …})
+//	p, err := claude.Start(claude.Config{Path: path, Args: claude.Args(opts),
+//		Env: claude.Env(os.Environ(), claude.EnvOptions{…}), Dir: cwd, Handler: h, Log: log})
+//	init := claude.Initialize{Hooks: …, PromptSuggestions: &yes, ForwardSubagentText: &no, …}
+//	sp, err := claude.ReferenceSystemPrompt(meta, params.SystemPrompt, customInstructions)
+//	sp.Apply(&init)
+//	res, err := p.Initialize(ctx, init)             // first frame; numbers the hooks
+//	err = p.Request(ctx, claude.GetSettings{}, &settings)
+//	err = p.Send(claude.NewUserInput(id, contentBlocks))
+//	…                                                // h gets HandleMessage / HandleControl (answer with reply)
+//	p.Close()                                        // SIGTERM, SIGKILL after the grace, reaped; h.HandleExit(ErrClosed)
+//
 // It must never decide ACP behaviour: what a turn, a permission or a hook
 // means for the editor belongs to the session layer above it.
 package claude

@@ -58,6 +58,7 @@ type Process struct {
 	stderr  *tailBuffer
 
 	closing   atomic.Bool
+	ready     chan struct{} // closed once conn is set: Handle waits for it
 	exited    chan struct{} // closed when the CLI is reaped
 	done      chan struct{} // closed after HandleExit returned
 	exitErr   error
@@ -72,7 +73,7 @@ func Start(cfg Config) (*Process, error) {
 		return nil, errors.New("claude: Config.Handler is nil")
 	}
 	p := &Process{handler: cfg.Handler, log: cfg.Log, grace: cfg.KillGrace, stderr: &tailBuffer{max: stderrTail},
-		exited: make(chan struct{}), done: make(chan struct{})}
+		ready: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}
@@ -104,6 +105,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.log = p.log.With("pid", p.cmd.Process.Pid)
 	p.conn = jsonrpc.NewConn(context.Background(), outR, p.stdin, jsonrpc.StreamJSON{}, p, jsonrpc.WithLogf(p.logf))
+	close(p.ready)
 	stderrDone := make(chan struct{})
 	go func() { p.stderr.logLines(errR, p.log); close(stderrDone) }()
 	go p.wait(outR, errR, stderrDone)
@@ -167,6 +169,7 @@ func (p *Process) logf(format string, args ...any) {
 // Handle implements jsonrpc.Handler: control requests of the CLI and
 // every other line, in order.
 func (p *Process) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	<-p.ready
 	if req.IsCall() {
 		p.control(ctx, req)
 		return nil, jsonrpc.ErrAsyncResponse

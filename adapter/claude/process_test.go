@@ -325,17 +325,20 @@ func waitLines(t *testing.T, path string, n int) []string {
 	}
 }
 
-// TestProcessRequestErrors: an error response is a ControlError, an
-// unanswered request ends with its context, and a CLI that is gone fails
-// the next request at once.
+// TestProcessRequestErrors: an error response is a ControlError; an
+// unanswered request ends with its context and tells the CLI with a
+// control_cancel_request (the SDK's abort); a CLI that is gone fails the
+// next request.
 func TestProcessRequestErrors(t *testing.T) {
 	r := &recorder{}
+	out := filepath.Join(t.TempDir(), "stdin")
 	p, _ := startScript(t, `read -r line
 id=$(printf '%s' "$line" | sed -n 's/.*"request_id":"\([a-z0-9]*\)".*/\1/p')
 printf '{"type":"control_response","response":{"subtype":"error","request_id":"%s","error":"Unsupported control request subtype: set_model"}}\n' "$id"
-read -r line
-read -r line
-`, r)
+read -r line; echo "$line" >> "$OUT"
+read -r line; echo "$line" >> "$OUT"
+read -r line; echo "$line" >> "$OUT"
+`, r, "OUT="+out)
 	var ce *ControlError
 	err := p.Request(context.Background(), SetModel{Model: "haiku"}, nil)
 	if !errors.As(err, &ce) || ce.Message != "Unsupported control request subtype: set_model" {
@@ -352,6 +355,16 @@ read -r line
 	waitDone(t, p)
 	if r.exit != nil {
 		t.Errorf("clean exit reported as %v", r.exit)
+	}
+	lines := waitLines(t, out, 3)
+	var req, cancelFrame struct {
+		Type      string
+		RequestID string `json:"request_id"`
+	}
+	_ = json.Unmarshal([]byte(lines[0]), &req)
+	_ = json.Unmarshal([]byte(lines[1]), &cancelFrame)
+	if cancelFrame.Type != "control_cancel_request" || cancelFrame.RequestID == "" || cancelFrame.RequestID != req.RequestID {
+		t.Errorf("after the timed-out %s came %s", lines[0], lines[1])
 	}
 }
 
