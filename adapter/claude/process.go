@@ -1,0 +1,333 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// DefaultKillGrace is how long Close waits after SIGTERM before SIGKILL.
+const DefaultKillGrace = 2 * time.Second
+
+// drainGrace is how long the reader may still find lines after the CLI
+// exited (a child it left behind may hold its stdout open).
+const drainGrace = 500 * time.Millisecond
+
+// ErrClosed is the exit of a CLI that Close ended.
+var ErrClosed = errors.New("the Claude CLI was closed")
+
+// Config says how to start one CLI.
+type Config struct {
+	// Path is the executable (ResolveExecutable); Args and Env come from
+	// Args and Env; Dir is the session's cwd.
+	Path    string
+	Args    []string
+	Env     []string
+	Dir     string
+	Handler Handler
+	// Log gets the CLI's stderr lines and unreadable stdout lines; nil
+	// discards them. Nothing is ever written to the agent's stdout.
+	Log *slog.Logger
+	// KillGrace is the wait between SIGTERM and SIGKILL (DefaultKillGrace
+	// when zero).
+	KillGrace time.Duration
+}
+
+// Process is one running Claude CLI: its stream-json control channel (an
+// internal/jsonrpc Conn with the StreamJSON codec) and its lifetime.
+type Process struct {
+	cmd     *exec.Cmd
+	conn    *jsonrpc.Conn
+	stdin   io.WriteCloser
+	handler Handler
+	log     *slog.Logger
+	grace   time.Duration
+	hooks   hookRegistry
+	stderr  *tailBuffer
+
+	closing   atomic.Bool
+	ready     chan struct{} // closed once conn is set: Handle waits for it
+	exited    chan struct{} // closed when the CLI is reaped
+	done      chan struct{} // closed after HandleExit returned
+	exitErr   error
+	closeOnce sync.Once
+}
+
+// Start starts the CLI in its own process group, reads its stdout as
+// stream-json (a line that is not JSON is logged and skipped) and logs its
+// stderr.
+func Start(cfg Config) (*Process, error) {
+	if cfg.Handler == nil {
+		return nil, errors.New("claude: Config.Handler is nil")
+	}
+	p := &Process{handler: cfg.Handler, log: cfg.Log, grace: cfg.KillGrace, stderr: &tailBuffer{max: stderrTail},
+		ready: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	if p.grace == 0 {
+		p.grace = DefaultKillGrace
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	p.cmd = exec.Command(cfg.Path, cfg.Args...)
+	p.cmd.Env, p.cmd.Dir, p.cmd.Stdout, p.cmd.Stderr = cfg.Env, cfg.Dir, outW, errW
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if p.stdin, err = p.cmd.StdinPipe(); err == nil {
+		err = p.cmd.Start()
+	}
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start the Claude CLI %s: %w", cfg.Path, err)
+	}
+	p.log = p.log.With("pid", p.cmd.Process.Pid)
+	p.conn = jsonrpc.NewConn(context.Background(), outR, p.stdin, jsonrpc.StreamJSON{}, p, jsonrpc.WithLogf(p.logf))
+	close(p.ready)
+	stderrDone := make(chan struct{})
+	go func() { p.stderr.logLines(errR, p.log); close(stderrDone) }()
+	go p.wait(outR, errR, stderrDone)
+	return p, nil
+}
+
+// wait reaps the CLI, lets the reader drain, then reports the exit.
+func (p *Process) wait(outR, errR *os.File, stderrDone <-chan struct{}) {
+	err := p.cmd.Wait()
+	close(p.exited)
+	drained := time.After(drainGrace)
+	select {
+	case <-p.conn.Done():
+	case <-drained:
+		outR.Close()
+		<-p.conn.Done()
+	}
+	select {
+	case <-stderrDone:
+	case <-time.After(drainGrace):
+		errR.Close()
+		<-stderrDone
+	}
+	outR.Close()
+	errR.Close()
+	p.exitErr = p.exitError(err)
+	p.handler.HandleExit(p.exitErr)
+	close(p.done)
+}
+
+// exitError maps how the CLI ended to what HandleExit gets.
+func (p *Process) exitError(err error) error {
+	if p.closing.Load() {
+		return ErrClosed
+	}
+	st := p.cmd.ProcessState
+	if st == nil {
+		return err
+	}
+	ws, _ := st.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Signaled():
+		return &ExitError{Code: -1, Signal: signalName(ws.Signal()), Stderr: p.stderr.String()}
+	case st.ExitCode() != 0:
+		return &ExitError{Code: st.ExitCode(), Stderr: p.stderr.String()}
+	}
+	return nil
+}
+
+// logf is the Conn's log: replies to ids this side never sent are the
+// CLI's echoes of our control responses (--replay-user-messages).
+func (p *Process) logf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if strings.Contains(msg, "reply to unknown id") {
+		p.log.Debug(msg)
+		return
+	}
+	p.log.Warn(msg)
+}
+
+// Handle implements jsonrpc.Handler: control requests of the CLI and
+// every other line, in order.
+func (p *Process) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	<-p.ready
+	if req.IsCall() {
+		p.control(ctx, req)
+		return nil, jsonrpc.ErrAsyncResponse
+	}
+	if req.Method == "control_cancel_request" {
+		return nil, nil // the Conn has cancelled the request's context
+	}
+	m, err := Decode(req.Params)
+	if err != nil {
+		p.log.Warn("unreadable CLI line", "err", err)
+		return nil, nil
+	}
+	p.handler.HandleMessage(m)
+	return nil, nil
+}
+
+var _ jsonrpc.Handler = (*Process)(nil)
+
+// control routes one CLI control request; every path ends in a reply,
+// except the subtypes the SDK leaves unanswered on purpose.
+func (p *Process) control(ctx context.Context, req *jsonrpc.Request) {
+	reply := p.reply(req.ID)
+	var id string
+	_ = json.Unmarshal(req.ID, &id)
+	switch {
+	case req.Method == "hook_callback":
+		var cb HookCallback
+		if err := json.Unmarshal(req.Params, &cb); err != nil {
+			reply(nil, fmt.Errorf("hook_callback: %w", err))
+			return
+		}
+		f := p.hooks.lookup(cb.CallbackID)
+		if f == nil {
+			reply(nil, errors.New("No hook callback found for ID: "+cb.CallbackID))
+			return
+		}
+		f(ctx, &cb, reply)
+	case handledSubtypes[req.Method] != nil:
+		body := handledSubtypes[req.Method]()
+		if err := json.Unmarshal(req.Params, body); err != nil {
+			reply(nil, fmt.Errorf("%s: %w", req.Method, err))
+			return
+		}
+		p.handler.HandleControl(ctx, &IncomingRequest{ID: id, Subtype: req.Method, Body: req.Params, Request: body}, reply)
+	case silentSubtypes[req.Method]:
+		p.log.Debug("control request left unanswered", "subtype", req.Method)
+	default:
+		reply(nil, unsupported(req.Method))
+	}
+}
+
+// reply returns the Reply of the CLI's request id: used once.
+func (p *Process) reply(id json.RawMessage) Reply {
+	var once sync.Once
+	return func(result any, err error) {
+		once.Do(func() {
+			if errors.Is(err, ErrNoReply) {
+				return
+			}
+			var werr error
+			if err != nil {
+				werr = &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: err.Error()}
+			}
+			if e := p.conn.Respond(id, result, werr); e != nil {
+				p.log.Warn("cannot answer a CLI control request", "err", e)
+			}
+		})
+	}
+}
+
+// Initialize sends the initialize request (it must be the first frame),
+// numbering init's hooks hook_0, hook_1, … so hook_callback finds them.
+// It returns the CLI's response body.
+func (p *Process) Initialize(ctx context.Context, init Initialize) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := p.Request(ctx, init.body(&p.hooks), &res)
+	return res, err
+}
+
+// Request sends a control request and waits for its response, decoded
+// into result (unless nil). An error response is a *ControlError; ctx
+// bounds the wait; a CLI that ends first fails it with jsonrpc.ErrClosed.
+func (p *Process) Request(ctx context.Context, req ControlRequest, result any) error {
+	err := p.conn.Call(ctx, req.Subtype(), req, result)
+	var werr *jsonrpc.WireError
+	if errors.As(err, &werr) {
+		return &ControlError{Subtype: req.Subtype(), Message: werr.Message}
+	}
+	return err
+}
+
+// Send writes a user message to the CLI.
+func (p *Process) Send(u UserInput) error {
+	if u.Type == "" {
+		u.Type = "user"
+	}
+	return p.conn.Notify("user", u)
+}
+
+// Close ends the CLI: stdin closed, SIGTERM to its process group, SIGKILL
+// to the group after the grace; it returns once the CLI is reaped and
+// HandleExit has run. It is safe to call more than once.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() {
+		p.closing.Store(true)
+		_ = p.stdin.Close()
+		pgid := -p.cmd.Process.Pid
+		_ = syscall.Kill(pgid, syscall.SIGTERM)
+		select {
+		case <-p.exited:
+		case <-time.After(p.grace):
+		}
+		// Whatever of the group is left (the CLI, or children that
+		// ignore SIGTERM) dies now.
+		_ = syscall.Kill(pgid, syscall.SIGKILL)
+	})
+	<-p.done
+	return nil
+}
+
+// Done is closed once the CLI has ended, been reaped, and HandleExit has
+// returned.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Err is how the CLI ended (what HandleExit got); valid once Done is closed.
+func (p *Process) Err() error { return p.exitErr }
+
+// Pid is the CLI's process id (and its process group id).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// ControlError is the CLI's error response to a control request.
+type ControlError struct {
+	Subtype string
+	Message string
+}
+
+func (e *ControlError) Error() string {
+	return fmt.Sprintf("Claude Code control request %s failed: %s", e.Subtype, e.Message)
+}
+
+// ExitError is a CLI that exited with a non-zero code or a signal.
+type ExitError struct {
+	// Code is the exit code (-1 when killed by a signal).
+	Code   int
+	Signal string
+	// Stderr is the tail of what the CLI wrote on stderr.
+	Stderr string
+}
+
+// Error is the SDK's wording ("Claude Code process exited with code 1",
+// "… terminated by signal SIGKILL"), with the stderr tail.
+func (e *ExitError) Error() string {
+	s := fmt.Sprintf("Claude Code process exited with code %d", e.Code)
+	if e.Signal != "" {
+		s = "Claude Code process terminated by signal " + e.Signal
+	}
+	if t := strings.TrimSpace(e.Stderr); t != "" {
+		s += ". stderr: " + t
+	}
+	return s
+}

@@ -1,0 +1,214 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// acpMessage is the part of an ACP line the spawn test reads.
+type acpMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		SessionID             string          `json:"sessionId"`
+		MCPServers            json.RawMessage `json:"mcpServers"`
+		AdditionalDirectories []string        `json:"additionalDirectories"`
+		Meta                  json.RawMessage `json:"_meta"`
+		ClientCapabilities    struct {
+			Elicitation struct {
+				Form json.RawMessage `json:"form"`
+			} `json:"elicitation"`
+		} `json:"clientCapabilities"`
+	} `json:"params"`
+	Result struct {
+		SessionID string `json:"sessionId"`
+	} `json:"result"`
+}
+
+var sessionMethods = []string{"session/new", "session/load", "session/resume", "session/fork"}
+
+// spawnCase is one `cli:N spawn` line of a golden and the SessionStart the
+// session request before it leads to.
+type spawnCase struct {
+	name  string
+	start SessionStart
+	argv  []string
+}
+
+// spawnCases pairs the N-th stream-json spawn of a golden (`cli:N spawn`)
+// with the N-th session request of its client lane. The session id is the
+// one the editor named (load, resume) or got back (new, fork: a fork
+// resumes the copy). The permission mode is the session layer's input:
+// "auto" for a new session (the reference's default here), "default" for a
+// stored one (what its transcript recorded).
+func spawnCases(t *testing.T, path string) []spawnCase {
+	lines := readGolden(t, path)
+	var reqs []acpMessage
+	ids := map[string]string{} // request id -> sessionId of its response
+	form := false
+	for _, l := range lines {
+		var m acpMessage
+		if json.Unmarshal(l.JSON, &m) != nil {
+			continue
+		}
+		switch {
+		case l.Tag == "client editor->agent" && m.Method == "initialize":
+			form = m.Params.ClientCapabilities.Elicitation.Form != nil
+		case l.Tag == "client editor->agent" && slices.Contains(sessionMethods, m.Method):
+			reqs = append(reqs, m)
+		case l.Tag == "client agent->editor" && m.Method == "" && ids[string(m.ID)] == "":
+			ids[string(m.ID)] = m.Result.SessionID
+		}
+	}
+	var out []spawnCase
+	for _, l := range lines {
+		var n int
+		if _, err := fmt.Sscanf(l.Tag, "cli:%d spawn", &n); err != nil {
+			continue
+		}
+		if n > len(reqs) {
+			t.Fatalf("%s: %s has no session request", path, l.Tag)
+		}
+		var spawn struct{ Argv []string }
+		if err := json.Unmarshal(l.JSON, &spawn); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		req := reqs[n-1]
+		s := SessionStart{AllowBypass: true, FormElicitation: form, MCPServers: req.Params.MCPServers,
+			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: "default"}
+		switch req.Method {
+		case "session/new":
+			s.SessionID, s.PermissionMode = ids[string(req.ID)], "auto"
+		case "session/fork":
+			s.Resume = ids[string(req.ID)]
+		default:
+			s.Resume = req.Params.SessionID
+		}
+		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + "/" + l.Tag
+		out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
+	}
+	return out
+}
+
+// TestArgsReproduceGoldenSpawns checks every stream-json spawn line of
+// every golden: ReferenceOptions then Args give its argv exactly.
+func TestArgsReproduceGoldenSpawns(t *testing.T) {
+	distinct := map[string]bool{}
+	n := 0
+	for _, path := range goldenFiles(t) {
+		for _, c := range spawnCases(t, path) {
+			n++
+			o, err := ReferenceOptions(c.start)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			got := append([]string{"<cli>"}, Args(o)...)
+			if !slices.Equal(got, c.argv) {
+				t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.argv)
+			}
+			distinct[strings.Join(c.argv, "\x00")] = true
+		}
+	}
+	if n == 0 || len(distinct) < 5 {
+		t.Fatalf("checked %d spawns, %d distinct argv; the goldens hold more", n, len(distinct))
+	}
+	t.Logf("%d spawn lines, %d distinct argv", n, len(distinct))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestArgsOptions covers the flags no golden shows, in the SDK's order and
+// forms (claude-cli-protocol.md §1.2).
+func TestArgsOptions(t *testing.T) {
+	empty := ""
+	tests := []struct {
+		name string
+		opts SpawnOptions
+		want []string
+	}{
+		{"fork with session id", SpawnOptions{Resume: "a", ForkSession: true, SessionID: "b"},
+			[]string{"--resume=a", "--fork-session", "--session-id=b"}},
+		{"model and thinking", SpawnOptions{Thinking: &Thinking{Type: "enabled", BudgetTokens: 4000, Display: "summarized"}, Effort: "high", Model: "sonnet", FallbackModel: "haiku"},
+			[]string{"--max-thinking-tokens=4000", "--thinking-display=summarized", "--effort=high", "--model=sonnet", "--fallback-model=haiku"}},
+		{"thinking disabled drops display", SpawnOptions{Thinking: &Thinking{Type: "disabled", Display: "x"}}, []string{"--thinking=disabled"}},
+		{"add-dir repeated", SpawnOptions{AdditionalDirectories: []string{"/a", "/b"}}, []string{"--add-dir=/a", "--add-dir=/b"}},
+		{"tools", SpawnOptions{AllowedTools: []string{"Read", "Bash(ls)"}, DisallowedTools: []string{"AskUserQuestion"}, Tools: &Tools{Names: []string{"Read"}}},
+			[]string{"--allowedTools=Read,Bash(ls)", "--disallowedTools=AskUserQuestion", "--tools=Read"}},
+		{"no tools", SpawnOptions{Tools: &Tools{Names: []string{}}}, []string{"--tools="}},
+		{"budget", SpawnOptions{MaxBudgetUSD: ptr(1e-7)}, []string{"--max-budget-usd=1e-7"}},
+		{"settings after extra args", SpawnOptions{Settings: `{"a":1}`, ExtraArgs: []ExtraArg{{Name: "x", Value: nil}, {Name: "y", Value: &empty}, {Name: "z", Value: ptr("-v")}}},
+			[]string{"--x", "--y", "", "--z=-v", "--settings", `{"a":1}`}},
+		{"persistence off", SpawnOptions{NoSessionPersistence: true, ResumeSessionAt: "u"}, []string{"--resume-session-at=u", "--no-session-persistence"}},
+	}
+	base := len(Args(SpawnOptions{}))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Args(tt.opts)[base:]
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReferenceMCPConfig: the editor's servers become --mcp-config after
+// the user's own, in the reference's shapes.
+func TestReferenceMCPConfig(t *testing.T) {
+	editor := json.RawMessage(`[
+		{"name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"1"}]},
+		{"type":"http","name":"web","url":"https://x","headers":[{"name":"A","value":"b"}]},
+		{"type":"sse","name":"ev","url":"https://y","headers":[]},
+		{"type":"acp","name":"skipped","id":"1"},
+		{"name":"user","command":"/bin/u","args":[],"env":[]}
+	]`)
+	meta := json.RawMessage(`{"claudeCode":{"options":{"mcpServers":{"user":{"type":"stdio","command":"old"},"own":{"type":"stdio","command":"/bin/own"}}}}}`)
+	o, err := ReferenceOptions(SessionStart{SessionID: "s", FormElicitation: true, MCPServers: editor, Meta: meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := Args(o)
+	i := slices.Index(args, "--mcp-config")
+	if i < 0 {
+		t.Fatalf("no --mcp-config in %q", args)
+	}
+	want := `{"mcpServers":{"user":{"type":"stdio","command":"/bin/u","args":[],"env":{}},"own":{"type":"stdio","command":"/bin/own"},` +
+		`"fs":{"type":"stdio","command":"/bin/fs","args":["-v"],"env":{"K":"1"}},"web":{"type":"http","url":"https://x","headers":{"A":"b"}},` +
+		`"ev":{"type":"sse","url":"https://y","headers":{}}}}`
+	if args[i+1] != want {
+		t.Errorf("--mcp-config\n got %s\nwant %s", args[i+1], want)
+	}
+	if slices.Contains(args, "--disallowedTools=AskUserQuestion") {
+		t.Error("AskUserQuestion disallowed for a client with form elicitation")
+	}
+}
+
+// TestReferenceWithoutFormElicitation: AskUserQuestion is disallowed after
+// the user's own disallowed tools, and the user's extra args come before
+// replay-user-messages.
+func TestReferenceWithoutFormElicitation(t *testing.T) {
+	meta := json.RawMessage(`{"claudeCode":{"options":{"disallowedTools":["WebSearch"],"extraArgs":{"debug-to-stderr":null},"additionalDirectories":["/u"]}}}`)
+	o, err := ReferenceOptions(SessionStart{SessionID: "s", Meta: meta, AdditionalDirectories: []string{"/acp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := Args(o)
+	for _, want := range [][]string{{"--disallowedTools=WebSearch,AskUserQuestion"}, {"--add-dir=/u", "--add-dir=/acp"},
+		{"--session-id=s", "--debug-to-stderr", "--replay-user-messages", ""}} {
+		if !containsRun(args, want) {
+			t.Errorf("%q not in %q", want, args)
+		}
+	}
+}
+
+func containsRun(s, run []string) bool {
+	for i := 0; i+len(run) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
