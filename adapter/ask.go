@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -16,18 +17,19 @@ import (
 // permission request; the editor's answer becomes the control response.
 // The request is answered asynchronously; a control_cancel_request of the
 // CLI (ctx) withdraws the editor's request with $/cancel_request.
-func (s *Session) canUseTool(ctx context.Context, id json.RawMessage, params json.RawMessage) (any, error) {
+func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply claude.Reply) {
 	req, err := permission.ParseRequest(params)
 	if err != nil {
-		return nil, jsonrpc.Errorf(jsonrpc.ErrInvalidParams, "malformed can_use_tool request")
+		reply(nil, errors.New("malformed can_use_tool request"))
+		return
 	}
 	toolCall := s.tr.permissionToolCall(req)
 	prompt, dec := permission.Ask(req, toolCall, s.permissionSession())
 	if dec != nil {
-		return s.decided(*dec)
+		reply(s.decided(*dec))
+		return
 	}
-	go s.askEditor(ctx, id, prompt)
-	return nil, jsonrpc.ErrAsyncResponse
+	go s.askEditor(ctx, prompt, reply)
 }
 
 // permissionToolCall sends the tool call the request is about (when the
@@ -53,7 +55,7 @@ func (s *Session) permissionSession() permission.Session {
 
 // askEditor puts the prompt to the editor and answers the CLI with the
 // decision its answer makes.
-func (s *Session) askEditor(ctx context.Context, id json.RawMessage, prompt *permission.Prompt) {
+func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := s.trackAsk(cancel)
 	defer s.untrackAsk(key)
@@ -69,8 +71,7 @@ func (s *Session) askEditor(ctx context.Context, id json.RawMessage, prompt *per
 	default:
 		dec = prompt.Aborted()
 	}
-	res, rerr := s.decided(dec)
-	_ = s.proc.conn.Respond(id, res, rerr)
+	reply(s.decided(dec))
 }
 
 // trackAsk registers an open editor prompt, so a session/cancel or close
@@ -119,21 +120,22 @@ func (s *Session) decided(dec permission.Decision) (any, error) {
 		s.cancelActive()
 	}
 	if dec.Error != "" {
-		return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: dec.Error}
+		return nil, errors.New(dec.Error)
 	}
 	return dec.Response, nil
 }
 
 // elicitation answers an MCP server's elicitation through the editor.
-func (s *Session) elicitation(ctx context.Context, id json.RawMessage, params json.RawMessage) (any, error) {
+func (s *Session) elicitation(ctx context.Context, params json.RawMessage, reply claude.Reply) {
 	e, err := permission.ParseMCPElicitation(params)
 	if err != nil {
-		return nil, jsonrpc.Errorf(jsonrpc.ErrInvalidParams, "malformed elicitation request")
+		reply(nil, errors.New("malformed elicitation request"))
+		return
 	}
 	prompt, dec := permission.AskMCP(e, s.ID, s.agent.clientCaps())
 	if dec != nil {
-		return s.decided(*dec)
+		reply(s.decided(*dec))
+		return
 	}
-	go s.askEditor(ctx, id, prompt)
-	return nil, jsonrpc.ErrAsyncResponse
+	go s.askEditor(ctx, prompt, reply)
 }

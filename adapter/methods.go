@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -35,9 +36,17 @@ func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, erro
 }
 
 type newSessionParams struct {
-	Cwd        string            `json:"cwd"`
-	MCPServers []json.RawMessage `json:"mcpServers"`
-	Meta       json.RawMessage   `json:"_meta,omitempty"`
+	Cwd        string          `json:"cwd"`
+	MCPServers json.RawMessage `json:"mcpServers"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// MCPServersRaw is the editor's MCP server list ([] when absent).
+func (p newSessionParams) MCPServersRaw() json.RawMessage {
+	if len(p.MCPServers) == 0 || string(p.MCPServers) == "null" {
+		return json.RawMessage("[]")
+	}
+	return p.MCPServers
 }
 
 // newSession starts a CLI for a new session and answers once it is ready.
@@ -50,7 +59,8 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 		return nil, invalidParams("cwd is required")
 	}
 	s := a.newSessionState(newUUID(), p.Cwd, false)
-	if err := s.start(ctx, []string{"--session-id=" + s.ID}); err != nil {
+	s.mode = "auto"
+	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
 		return nil, err
 	}
 	a.mu.Lock()
@@ -84,23 +94,16 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	uuid := newUUID()
-	t := &turn{reqID: req.ID, promptUUID: uuid}
+	content, _ := json.Marshal(promptToClaude(p.Prompt))
+	msg := claude.NewUserInput(s.ID, content)
+	t := &turn{reqID: req.ID, promptUUID: msg.UUID}
 	if err := s.enqueue(t); err != nil {
 		return nil, err
 	}
-	msg := map[string]any{
-		"type":               "user",
-		"message":            map[string]any{"role": "user", "content": promptToClaude(p.Prompt)},
-		"session_id":         s.ID,
-		"parent_tool_use_id": nil,
-		"origin":             map[string]any{"kind": "human"},
-		"uuid":               uuid,
-	}
 	a.probeAuth(ctx)
-	s.tr.sent(uuid)
-	if err := s.send("user", msg); err != nil {
-		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error")
+	s.tr.sent(msg.UUID)
+	if err := s.proc.Send(msg); err != nil {
+		return nil, errSessionEnded
 	}
 	s.titleFromPrompt(ctx, promptText(p.Prompt))
 	return nil, jsonrpc.ErrAsyncResponse
@@ -148,7 +151,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	if s.cancelActive() {
 		s.withdrawAsks()
-		go func() { _ = s.request(context.WithoutCancel(ctx), "interrupt", nil, nil) }()
+		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
 	return nil, nil
 }

@@ -3,10 +3,11 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
-	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
 // state is where a session's turn machine stands.
@@ -25,7 +26,8 @@ type Session struct {
 	ID    string
 	Cwd   string
 	agent *Agent
-	proc  *process
+	proc  *claude.Process
+	mode  string // the permission mode the CLI starts in
 
 	mu     sync.Mutex
 	state  state
@@ -56,21 +58,15 @@ func (s *Session) notify(update any) {
 	_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": s.ID, "update": update})
 }
 
-// request sends a control request to the CLI and waits for its answer.
-func (s *Session) request(ctx context.Context, subtype string, params, result any) error {
-	if s.proc == nil {
-		return errNotRunning
-	}
-	return s.proc.conn.Call(ctx, subtype, params, result)
+// rawRequest is a control request given as its whole body (a config
+// change planned by sessionconfig).
+type rawRequest struct {
+	subtype string
+	body    json.RawMessage
 }
 
-// send writes a stream-json line (a user message) to the CLI.
-func (s *Session) send(kind string, line any) error {
-	if s.proc == nil {
-		return errNotRunning
-	}
-	return s.proc.conn.Notify(kind, line)
-}
+func (r rawRequest) Subtype() string              { return r.subtype }
+func (r rawRequest) MarshalJSON() ([]byte, error) { return r.body, nil }
 
 // enqueue adds a prompt's turn, unless the CLI has ended.
 func (s *Session) enqueue(t *turn) error {
@@ -144,29 +140,32 @@ func (s *Session) Close() {
 	}
 }
 
-// Handle implements jsonrpc.Handler for the CLI side: the CLI's control
-// requests and its stream of messages, in order.
-func (s *Session) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	if req.IsCall() {
-		return s.controlRequest(ctx, req)
-	}
-	s.tr.message(req.Method, req.Params)
-	return nil, nil
+// HandleMessage implements claude.Handler: the CLI's lines in order.
+func (s *Session) HandleMessage(m claude.Message) {
+	h := m.Head()
+	s.tr.message(h.Type, h.Raw)
 }
 
-// controlRequest answers a control request of the CLI. Subtypes the agent
-// does not serve get an error reply, never silence.
-func (s *Session) controlRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	switch req.Method {
-	case "hook_callback":
-		frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": req.Params})
-		return s.tr.hook(frame)
+// HandleControl implements claude.Handler: permission requests and MCP
+// elicitations go to the editor; anything else is refused, never ignored.
+func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
+	switch req.Subtype {
 	case "can_use_tool":
-		return s.canUseTool(ctx, req.ID, req.Params)
+		s.canUseTool(ctx, req.Body, reply)
 	case "elicitation":
-		return s.elicitation(ctx, req.ID, req.Params)
+		s.elicitation(ctx, req.Body, reply)
+	default:
+		reply(nil, fmt.Errorf("Unsupported control request subtype: %s", req.Subtype))
 	}
-	return nil, jsonrpc.Errorf(jsonrpc.ErrMethodNotFound, "unsupported control request: %s", req.Method)
+}
+
+// hook is the agent's one hook func: hooks only observe, and PostToolUse
+// reports a tool's final response.
+func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claude.Reply) {
+	frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": map[string]any{
+		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
+	s.tr.hook(frame)
+	reply(claude.HookContinue, nil)
 }
 
 // publishCommands sends the session's slash commands.

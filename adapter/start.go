@@ -3,75 +3,78 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
-
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
-// errNoCLI names every place the agent looks for the Claude CLI.
-var errNoCLI = errors.New("cannot find the Claude Code CLI: pass --claude-path, set CLAUDE_CODE_EXECUTABLE, or put `claude` on PATH")
-
 // claudePath resolves the CLI: --claude-path, CLAUDE_CODE_EXECUTABLE, PATH.
 func (a *Agent) claudePath() (string, error) {
-	if a.opts.ClaudePath != "" {
-		return a.opts.ClaudePath, nil
-	}
-	if p := a.opts.Getenv("CLAUDE_CODE_EXECUTABLE"); p != "" {
-		return p, nil
-	}
-	if p, err := exec.LookPath("claude"); err == nil {
-		return p, nil
-	}
-	return "", errNoCLI
+	return claude.ResolveExecutable(claude.Locator{Flag: a.opts.ClaudePath, Getenv: a.opts.Getenv})
 }
 
-// baseArgs are the stream-json flags the reference's SDK passes every CLI.
-func baseArgs(sessionArgs []string) []string {
-	args := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
-		"--permission-prompt-tool=stdio", "--tools=default", "--setting-sources=user,project,local",
-		"--permission-mode=auto", "--allow-dangerously-skip-permissions", "--include-partial-messages"}
-	args = append(args, sessionArgs...)
-	return append(args, "--replay-user-messages", "")
-}
+// hookEvents are the hooks the reference registers: the agent observes
+// them (PostToolUse carries a tool's final response).
+var hookEvents = []string{"PostToolUse", "PostModelSwitch", "PostCompact", "TaskCreated", "TaskCompleted"}
 
-// initializeRequest is the control initialize the reference sends: the
-// hooks it observes (answered by hook_callback) and its options.
-var initializeRequest = json.RawMessage(`{"hooks":{"PostToolUse":[{"hookCallbackIds":["hook_0"]}],"PostModelSwitch":[{"hookCallbackIds":["hook_1"]}],"PostCompact":[{"hookCallbackIds":["hook_2"]}],"TaskCreated":[{"hookCallbackIds":["hook_3"]}],"TaskCompleted":[{"hookCallbackIds":["hook_4"]}]},"promptSuggestions":true,"forwardSubagentText":false,"supportedDialogKinds":["refusal_fallback_prompt"]}`)
+// errStart is what the editor learns when a CLI does not start: the cause
+// goes to the log, never to the client.
+var errStart = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
 
 // start spawns the session's CLI and runs the control handshake.
-func (s *Session) start(ctx context.Context, sessionArgs []string) error {
+func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
+	log := s.agent.opts.Log.With("session", s.ID)
 	path, err := s.agent.claudePath()
 	if err != nil {
+		log.Error("cannot start the Claude CLI", "err", err)
 		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
 	}
-	proc, err := startProcess(spawnSpec{Path: path, Args: baseArgs(sessionArgs), Env: s.agent.opts.Environ,
-		Dir: s.Cwd, Handler: s, Log: s.agent.opts.Log.With("session", s.ID)})
+	st.AllowBypass = allowBypass(s.agent.opts.Getenv)
+	st.FormElicitation = s.agent.clientCaps().FormElicit
+	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot start the Claude CLI")
+		return invalidParams(err.Error())
+	}
+	proc, err := claude.Start(claude.Config{Path: path, Args: claude.Args(spawn),
+		Env: claude.Env(s.agent.opts.Environ, claude.EnvOptions{}), Dir: s.Cwd, Handler: s, Log: log})
+	if err != nil {
+		log.Error("cannot start the Claude CLI", "err", err)
+		return errStart
 	}
 	s.proc = proc
-	var init, settings json.RawMessage
-	if err := s.request(ctx, "initialize", initializeRequest, &init); err != nil {
+	if err := s.handshake(ctx); err != nil {
+		log.Error("the Claude CLI handshake failed", "err", err)
 		proc.Close()
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
-	}
-	if err := s.request(ctx, "get_settings", nil, &settings); err != nil {
-		proc.Close()
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
-	}
-	if err := s.configure(init, settings); err != nil {
-		proc.Close()
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
+		return errStart
 	}
 	go s.refreshContextUsage(ctx)
-	go s.watchExit()
 	return nil
 }
+
+// handshake is the SDK's start: initialize with the agent's hooks, then
+// get_settings; their answers configure the session.
+func (s *Session) handshake(ctx context.Context) error {
+	init := claude.Initialize{PromptSuggestions: ptr(true), ForwardSubagentText: ptr(false),
+		SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
+	for _, ev := range hookEvents {
+		init.Hooks = append(init.Hooks, claude.HookEvent{Event: ev,
+			Matchers: []claude.HookMatcher{{Hooks: []claude.HookFunc{s.hook}}}})
+	}
+	initResp, err := s.proc.Initialize(ctx, init)
+	if err != nil {
+		return err
+	}
+	var settings json.RawMessage
+	if err := s.proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
+		return err
+	}
+	return s.configure(initResp, settings)
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // configure builds the session's modes and config options from the CLI's
 // initialize and get_settings answers, and seeds the context window.
@@ -81,7 +84,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 		return err
 	}
 	st := sessionconfig.ParseSettings(settings)
-	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: "auto", BuiltInDefault: true,
+	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
 	s.commands = in.Commands
 	if len(in.Models) > 0 {
@@ -100,23 +103,22 @@ func allowBypass(getenv func(string) string) bool {
 // refreshContextUsage asks the CLI how full the context is.
 func (s *Session) refreshContextUsage(ctx context.Context) {
 	var resp json.RawMessage
-	if err := s.request(context.WithoutCancel(ctx), "get_context_usage", map[string]string{"detail": "summary"}, &resp); err == nil {
+	if err := s.proc.Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
 		s.tr.contextUsage(resp)
 	}
 }
 
-// watchExit ends every open turn of a CLI that exits on its own: a turn
-// under way then ends instead of waiting for a result that never comes, and
-// later prompts fail with the reference's "session has ended" error.
-func (s *Session) watchExit() {
-	<-s.proc.Exited()
+// HandleExit implements claude.Handler: a CLI that ends on its own ends
+// every open turn (a turn under way stops waiting for a result that never
+// comes) and later prompts get the reference's "session has ended" error.
+func (s *Session) HandleExit(err error) {
 	s.mu.Lock()
 	s.ended = true
 	open := s.turns
 	s.turns, s.state = nil, idle
 	s.mu.Unlock()
 	if len(open) > 0 {
-		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", s.proc.ExitErr())
+		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", err)
 	}
 	for _, t := range open {
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("end_turn"), nil)

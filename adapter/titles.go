@@ -2,6 +2,8 @@ package adapter
 
 import (
 	"context"
+
+	"github.com/airwire/airwire/adapter/claude"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -34,8 +36,8 @@ func (s *Session) titleFromPrompt(ctx context.Context, text string) {
 		var r struct {
 			Title *string `json:"title"`
 		}
-		err := s.request(context.WithoutCancel(ctx), "generate_session_title",
-			map[string]any{"description": strings.TrimSpace(text), "persist": true}, &r)
+		err := s.proc.Request(context.WithoutCancel(ctx),
+			claude.GenerateSessionTitle{Description: strings.TrimSpace(text), Persist: true}, &r)
 		if err != nil || r.Title == nil || *r.Title == "" {
 			s.mu.Lock()
 			s.titles.settled = false
