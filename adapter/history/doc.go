@@ -18,8 +18,10 @@
 //     resume from the end of the file only.
 //   - Replay turns the messages into the `session/update` objects that
 //     `session/load` sends before its response: text, image and thought
-//     chunks with their messageId, and the tool calls and plans of a
-//     toolcall.Session.
+//     chunks with their messageId; tool calls rendered whole by a
+//     toolcall.Renderer (the reference's replay tracks no fields); and the
+//     plan tools through the session's toolcall.Session, whose task list
+//     later turns go on from.
 //   - List is one `session/list` page (PageSize sessions, "offset:N"
 //     cursors, newest first; a bad cursor or a relative cwd is a
 //     *ParamsError for invalidParams), built from the first and last

@@ -209,7 +209,7 @@ func TestGoldenLoadReplay(t *testing.T) {
 			n := conform.NewNormalizer(conform.Paths{Cwd: r.cwd, ConfigDir: r.configDir})
 			ids := map[string]string{}
 			var got []string
-			for _, u := range Replay(msgs, toolcall.NewSession(clientCaps(lines), r.cwd)) {
+			for _, u := range Replay(msgs, toolcall.Renderer{Caps: clientCaps(lines), Cwd: r.cwd}, toolcall.NewSession(clientCaps(lines), r.cwd)) {
 				got = append(got, r.normalize(t, n, u, ids))
 			}
 			compareLines(t, "update", got, want)

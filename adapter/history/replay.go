@@ -13,16 +13,30 @@ import (
 // as the reference replays a history to a plain or a Zed client: user and
 // agent text and images as `user_message_chunk` and `agent_message_chunk`
 // (with the user row's uuid or the assistant message's API id as
-// messageId), thinking as `agent_thought_chunk`, and tool uses and results
-// as `tool_call`, `tool_call_update` and `plan` through tc (a fresh
-// toolcall.Session for the loaded session: the replay rebuilds the
-// client's view, its plan included).
-func Replay(msgs []Message, tc *toolcall.Session) []json.RawMessage {
+// messageId), thinking as `agent_thought_chunk`, tool uses and results as
+// `tool_call` and `tool_call_update`, and the plan tools (TodoWrite, the
+// Task* tools) as `plan`.
+//
+// render renders the tool calls (the client's caps and the session's cwd).
+// Each report goes out whole, with no field tracking, as the reference's
+// replay sends them. tasks is the loaded session's toolcall.Session: it
+// gets the plan tools, so the task list the replay rebuilds is the one
+// later turns of the session change.
+func Replay(msgs []Message, render toolcall.Renderer, tasks *toolcall.Session) []json.RawMessage {
+	r := &replayer{render: render, tasks: tasks, uses: map[string]toolcall.ToolUse{}}
 	var out []json.RawMessage
 	for _, m := range msgs {
-		out = append(out, replayMessage(m, tc)...)
+		out = append(out, r.message(m)...)
 	}
 	return out
+}
+
+// replayer is the state of one replay: the tool uses that have no result
+// yet, as the reference's tool use cache keeps them.
+type replayer struct {
+	render toolcall.Renderer
+	tasks  *toolcall.Session
+	uses   map[string]toolcall.ToolUse
 }
 
 // apiMessage is the part of a stored API message the replay reads.
@@ -33,7 +47,7 @@ type apiMessage struct {
 	Content json.RawMessage `json:"content"`
 }
 
-func replayMessage(m Message, tc *toolcall.Session) []json.RawMessage {
+func (r *replayer) message(m Message) []json.RawMessage {
 	var api apiMessage
 	if json.Unmarshal(m.Message, &api) != nil {
 		return nil
@@ -68,7 +82,7 @@ func replayMessage(m Message, tc *toolcall.Session) []json.RawMessage {
 	}
 	var out []json.RawMessage
 	for _, b := range blocks {
-		out = append(out, replayBlock(b, api.Role, id, tc)...)
+		out = append(out, r.block(b, api.Role, id)...)
 	}
 	return out
 }
@@ -86,7 +100,7 @@ type block struct {
 	} `json:"source"`
 }
 
-func replayBlock(raw json.RawMessage, role, id string, tc *toolcall.Session) []json.RawMessage {
+func (r *replayer) block(raw json.RawMessage, role, id string) []json.RawMessage {
 	var b block
 	if json.Unmarshal(raw, &b) != nil {
 		return nil
@@ -104,13 +118,81 @@ func replayBlock(raw json.RawMessage, role, id string, tc *toolcall.Session) []j
 			return nil
 		}
 		return []json.RawMessage{chunk("agent_thought_chunk", textContent(b.Thinking), id)}
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		return r.toolUse(raw, role)
 	}
+	if toolResultTypes[b.Type] {
+		return r.toolResult(raw, role)
+	}
+	return nil
+}
+
+// toolResultTypes are the content blocks that resolve a tool use.
+var toolResultTypes = map[string]bool{
+	"tool_result": true, "tool_search_tool_result": true, "web_fetch_tool_result": true,
+	"web_search_tool_result": true, "code_execution_tool_result": true, "bash_code_execution_tool_result": true,
+	"text_editor_code_execution_tool_result": true, "mcp_tool_result": true,
+}
+
+// planTool reports the tools whose calls show as the session's plan.
+func planTool(name string) bool {
+	switch name {
+	case "TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet":
+		return true
+	}
+	return false
+}
+
+// toolUse reports a tool use: its `tool_call`, or a refinement when the
+// same id came before without a result; a plan tool goes to the session.
+func (r *replayer) toolUse(raw json.RawMessage, role string) []json.RawMessage {
+	var u struct {
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(raw, &u) != nil {
+		return nil
+	}
+	if planTool(u.Name) {
+		return r.session(raw, role)
+	}
+	use := toolcall.ToolUse{ID: u.ID, Name: u.Name, Input: u.Input}
+	_, seen := r.uses[u.ID]
+	r.uses[u.ID] = use
+	if seen {
+		return []json.RawMessage{r.render.Refinement(use).JSON()}
+	}
+	return []json.RawMessage{r.render.ToolCall(use).JSON()}
+}
+
+// toolResult reports the result of a tool use the replay showed; other
+// results (plan tools, unknown uses) go to the session.
+func (r *replayer) toolResult(raw json.RawMessage, role string) []json.RawMessage {
+	var res toolcall.Result
+	if json.Unmarshal(raw, &res) != nil {
+		return nil
+	}
+	use, ok := r.uses[res.ToolUseID]
+	if !ok {
+		return r.session(raw, role)
+	}
+	delete(r.uses, res.ToolUseID)
+	var out []json.RawMessage
+	for _, u := range r.render.Result(use, res, nil, nil) {
+		out = append(out, u.JSON())
+	}
+	return out
+}
+
+// session passes a block to the session's tool call state.
+func (r *replayer) session(raw json.RawMessage, role string) []json.RawMessage {
 	list := json.RawMessage("[" + string(raw) + "]")
 	var updates []toolcall.Update
 	if role == "user" {
-		updates = tc.User("", list, nil, nil)
+		updates = r.tasks.User("", list, nil, nil)
 	} else {
-		updates = tc.Assistant("", list)
+		updates = r.tasks.Assistant("", list)
 	}
 	out := make([]json.RawMessage, 0, len(updates))
 	for _, u := range updates {

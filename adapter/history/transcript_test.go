@@ -107,7 +107,7 @@ func TestReadMessagesParallelToolResults(t *testing.T) {
 	}
 	msgs, _ := ReadMessages(p)
 	var kinds []string
-	for _, u := range Replay(msgs, toolcall.NewSession(caps.Client{}, "/")) {
+	for _, u := range Replay(msgs, toolcall.Renderer{Cwd: "/"}, toolcall.NewSession(caps.Client{}, "/")) {
 		var v struct {
 			SessionUpdate string `json:"sessionUpdate"`
 			ToolCallID    string `json:"toolCallId"`
@@ -187,7 +187,7 @@ func TestReplayChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, u := range Replay(msgs, toolcall.NewSession(caps.Client{}, "/")) {
+	for _, u := range Replay(msgs, toolcall.Renderer{Cwd: "/"}, toolcall.NewSession(caps.Client{}, "/")) {
 		got = append(got, canonical(t, string(u)))
 	}
 	want := []string{
