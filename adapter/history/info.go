@@ -20,7 +20,8 @@ type Info struct {
 	// Summary is the session's title: its custom title, AI title, last
 	// prompt, stored summary or first prompt, the first found.
 	Summary string
-	// CustomTitle is a title the user or a fork gave ("" for none).
+	// CustomTitle is the stored title: a custom one (a rename, a fork),
+	// else the CLI's AI title ("" for none).
 	CustomTitle string
 	FirstPrompt string
 	// Cwd is the directory the session ran in ("" when the transcript
