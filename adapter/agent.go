@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
@@ -34,9 +35,12 @@ type Agent struct {
 	conn  *jsonrpc.Conn
 	ready chan struct{} // closed once conn is set
 
-	mu       sync.Mutex
-	client   caps.Client
-	sessions map[string]*Session
+	mu         sync.Mutex
+	client     caps.Client
+	sessions   map[string]*Session
+	authStatus *agentinfo.AuthStatus // last pushed
+
+	authProbing sync.Mutex // held while an auth status probe runs
 }
 
 // NewAgent returns an Agent; Serve runs it.

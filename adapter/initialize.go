@@ -1,8 +1,80 @@
 package adapter
 
-import "github.com/airwire/airwire/adapter/caps"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/airwire/airwire/adapter/agentinfo"
+	"github.com/airwire/airwire/adapter/caps"
+)
+
+// authProbeTimeout bounds one `claude auth status --json` run.
+const authProbeTimeout = 5 * time.Second
 
 // initializeResult is the initialize answer for client c.
-func (a *Agent) initializeResult(c caps.Client) map[string]any {
-	return map[string]any{"protocolVersion": 1, "agentInfo": map[string]any{"name": "airwire", "version": a.opts.Version}}
+func (a *Agent) initializeResult(c caps.Client) json.RawMessage {
+	exe, err := os.Executable()
+	if err != nil && len(a.opts.Argv) > 0 {
+		exe = a.opts.Argv[0]
+	}
+	return agentinfo.Initialize(c, agentinfo.Options{
+		Version:  a.opts.Version,
+		Launcher: agentinfo.LauncherFromArgv(exe, a.opts.Argv),
+		Remote:   agentinfo.IsRemote(a.opts.Getenv),
+	})
+}
+
+// probeAuth runs `claude auth status --json` in the background and pushes
+// `_auth/status_update` when the identity it reports is new to the client.
+// It never fails the caller: an unavailable CLI means "not reported".
+func (a *Agent) probeAuth(ctx context.Context) {
+	if !a.authProbing.TryLock() {
+		return // a probe is under way; its answer serves this call too
+	}
+	go func() {
+		defer a.authProbing.Unlock()
+		stdout, err := a.runAuthStatus(context.WithoutCancel(ctx))
+		if err != nil && len(stdout) == 0 {
+			a.opts.Log.Warn("claude auth status failed", "err", err)
+			return
+		}
+		status, ok := agentinfo.FromCLIStatus(stdout, "")
+		if !ok {
+			return
+		}
+		a.mu.Lock()
+		same := agentinfo.Same(a.authStatus, status)
+		merged := agentinfo.Merge(a.authStatus, status)
+		a.authStatus = &merged
+		a.mu.Unlock()
+		if !same {
+			_ = a.conn.Notify(agentinfo.StatusUpdateMethod, merged.Notification())
+		}
+	}()
+}
+
+// runAuthStatus runs the CLI's auth status; a logged-out CLI exits 1 and
+// still prints its JSON, so stdout is returned with the error.
+func (a *Agent) runAuthStatus(ctx context.Context) ([]byte, error) {
+	path, err := a.claudePath()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, authProbeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, agentinfo.ProbeArgs...)
+	cmd.Env = a.opts.Environ
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && ctx.Err() == nil {
+		return out, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -27,7 +29,9 @@ func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, erro
 	a.mu.Lock()
 	a.client = c
 	a.mu.Unlock()
-	return a.initializeResult(c), nil
+	_ = a.conn.Respond(req.ID, a.initializeResult(c), nil)
+	a.probeAuth(ctx)
+	return nil, jsonrpc.ErrAsyncResponse
 }
 
 type newSessionParams struct {
@@ -45,15 +49,24 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	if p.Cwd == "" {
 		return nil, invalidParams("cwd is required")
 	}
-	s := &Session{ID: newUUID(), Cwd: p.Cwd, agent: a}
-	s.tr = newTranslator(s)
+	s := a.newSessionState(newUUID(), p.Cwd, false)
 	if err := s.start(ctx, []string{"--session-id=" + s.ID}); err != nil {
 		return nil, err
 	}
 	a.mu.Lock()
 	a.sessions[s.ID] = s
 	a.mu.Unlock()
-	return map[string]any{"sessionId": s.ID}, nil
+	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
+	s.publishCommands()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// newSessionState makes a Session that has no CLI yet.
+func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
+	s := &Session{ID: id, Cwd: cwd, agent: a}
+	c := a.clientCaps()
+	s.tr = newTranslator(s, toolcall.NewSession(c, cwd), usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
+	return s
 }
 
 type promptParams struct {
@@ -84,6 +97,8 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		"origin":             map[string]any{"kind": "human"},
 		"uuid":               uuid,
 	}
+	a.probeAuth(ctx)
+	s.tr.sent(uuid)
 	if err := s.send("user", msg); err != nil {
 		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error")
 	}
@@ -131,8 +146,8 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t := s.activeTurn(); t != nil {
-		t.cancelled = true
+	if s.cancelActive() {
+		s.withdrawAsks()
 		go func() { _ = s.request(context.WithoutCancel(ctx), "interrupt", nil, nil) }()
 	}
 	return nil, nil
@@ -153,14 +168,6 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	a.mu.Unlock()
 	s.Close()
 	return map[string]any{}, nil
-}
-
-func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return nil, methodNotFound(req.Method)
-}
-
-func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return nil, methodNotFound(req.Method)
 }
 
 // newUUID returns a random version 4 UUID.

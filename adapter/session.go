@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -32,8 +33,13 @@ type Session struct {
 	closed bool
 	ended  bool // the CLI exited on its own
 	titles titles
+	asks   map[int]context.CancelFunc // open editor prompts
+	askSeq int
 
-	tr *translator
+	cfg              *sessionconfig.Session
+	commands         []sessionconfig.Command
+	terminalCommands []string // the CLI's terminal-only slash commands
+	tr               *translator
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -98,14 +104,23 @@ func (s *Session) finish(result any, err error) {
 	_ = s.agent.conn.Respond(t.reqID, result, err)
 }
 
-// activeTurn returns the turn the CLI is working on, if any.
-func (s *Session) activeTurn() *turn {
+// cancelActive marks the turn under way as cancelled; it reports whether
+// there was one.
+func (s *Session) cancelActive() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.turns) == 0 {
-		return nil
+		return false
 	}
-	return s.turns[0]
+	s.turns[0].cancelled = true
+	return true
+}
+
+// activeCancelled reports whether the turn under way was cancelled.
+func (s *Session) activeCancelled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns) > 0 && s.turns[0].cancelled
 }
 
 // Close ends the session: its CLI is stopped and reaped, and every turn
@@ -143,7 +158,17 @@ func (s *Session) Handle(ctx context.Context, req *jsonrpc.Request) (any, error)
 func (s *Session) controlRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case "hook_callback":
-		return s.tr.hook(req.Params)
+		frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": req.Params})
+		return s.tr.hook(frame)
+	case "can_use_tool":
+		return s.canUseTool(ctx, req.ID, req.Params)
+	case "elicitation":
+		return s.elicitation(ctx, req.ID, req.Params)
 	}
 	return nil, jsonrpc.Errorf(jsonrpc.ErrMethodNotFound, "unsupported control request: %s", req.Method)
+}
+
+// publishCommands sends the session's slash commands.
+func (s *Session) publishCommands() {
+	s.notify(sessionconfig.CommandsUpdate(sessionconfig.Commands(s.commands, s.terminalCommands)))
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+
+	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/usage"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
@@ -60,11 +64,45 @@ func (s *Session) start(ctx context.Context, sessionArgs []string) error {
 		proc.Close()
 		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
 	}
-	go func() {
-		_ = s.request(context.WithoutCancel(ctx), "get_context_usage", map[string]string{"detail": "summary"}, nil)
-	}()
+	if err := s.configure(init, settings); err != nil {
+		proc.Close()
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
+	}
+	go s.refreshContextUsage(ctx)
 	go s.watchExit()
 	return nil
+}
+
+// configure builds the session's modes and config options from the CLI's
+// initialize and get_settings answers, and seeds the context window.
+func (s *Session) configure(init, settings json.RawMessage) error {
+	in, err := sessionconfig.ParseInit(init)
+	if err != nil {
+		return err
+	}
+	st := sessionconfig.ParseSettings(settings)
+	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: "auto", BuiltInDefault: true,
+		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
+	s.commands = in.Commands
+	if len(in.Models) > 0 {
+		m := in.Models[0]
+		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
+	}
+	return nil
+}
+
+// allowBypass: bypassPermissions is offered unless the agent runs as root
+// outside a sandbox (the CLI refuses it then).
+func allowBypass(getenv func(string) string) bool {
+	return os.Getuid() != 0 || getenv("IS_SANDBOX") != ""
+}
+
+// refreshContextUsage asks the CLI how full the context is.
+func (s *Session) refreshContextUsage(ctx context.Context) {
+	var resp json.RawMessage
+	if err := s.request(context.WithoutCancel(ctx), "get_context_usage", map[string]string{"detail": "summary"}, &resp); err == nil {
+		s.tr.contextUsage(resp)
+	}
 }
 
 // watchExit ends every open turn of a CLI that exits on its own: a turn

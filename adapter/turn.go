@@ -2,15 +2,32 @@ package adapter
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
 )
 
-// translator turns one session's CLI messages into ACP updates. It runs on
-// the CLI Conn's dispatch goroutine only, so it needs no lock.
+// translator turns one session's CLI messages into ACP updates, in the
+// order the CLI wrote them. Frames arrive on the CLI Conn's dispatch
+// goroutine; answers to the agent's own control requests arrive on their
+// caller's goroutine, so mu keeps every update in one order.
 type translator struct {
-	s *Session
+	s  *Session
+	mu sync.Mutex
+
+	tools *toolcall.Session
+	usage *usage.Tracker
+
+	// pending are the uuids of prompts sent to the CLI and not yet
+	// activated (their echo not seen yet); active says a turn is under way.
+	pending []string
+	active  bool
 
 	// messageID is the API message id of the stream under way (from its
 	// message_start): every chunk of that message carries it.
@@ -19,14 +36,51 @@ type translator struct {
 	// text already sent as chunks, so the consolidated assistant message
 	// sends only the tail that was not streamed.
 	streamed map[int]*strings.Builder
+	// errorKind is the error marker of the turn's last assistant message.
+	errorKind string
 }
 
-func newTranslator(s *Session) *translator {
-	return &translator{s: s, streamed: map[int]*strings.Builder{}}
+func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
+	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{}}
+}
+
+// autonomousOrigins are the origins of a cycle Claude Code starts on its
+// own: its result does not end a prompt.
+var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "observer", "observer-activity"}
+
+type frameHead struct {
+	Type     string  `json:"type"`
+	Subtype  string  `json:"subtype"`
+	UUID     string  `json:"uuid"`
+	IsReplay bool    `json:"isReplay"`
+	Parent   *string `json:"parent_tool_use_id"`
+	Origin   *struct {
+		Kind string `json:"kind"`
+	} `json:"origin"`
+}
+
+// sent records a prompt written to the CLI, for its activation.
+func (t *translator) sent(uuid string) {
+	t.mu.Lock()
+	t.pending = append(t.pending, uuid)
+	t.mu.Unlock()
 }
 
 // message handles one CLI line that is not a control request.
 func (t *translator) message(kind string, line json.RawMessage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var h frameHead
+	if json.Unmarshal(line, &h) != nil {
+		return
+	}
+	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
+		t.activate(h.UUID)
+	}
+	autonomous := h.Origin != nil && slices.Contains(autonomousOrigins, h.Origin.Kind)
+	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
+		t.activate(t.pending[0])
+	}
 	switch kind {
 	case "stream_event":
 		t.streamEvent(line)
@@ -34,9 +88,44 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.assistant(line)
 	case "system":
 		t.system(line)
-	case "result":
+	}
+	t.sendAll(t.tools.Frame(line))
+	if u, ok := t.usage.Frame(line, autonomous); ok {
+		t.s.notify(u)
+	}
+	if h.Type == "result" && !autonomous {
 		t.result(line)
 	}
+}
+
+// activate starts the turn of prompt uuid: its echo arrived, or the result
+// of a prompt Claude Code never echoes (a local command).
+func (t *translator) activate(uuid string) {
+	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
+	t.active, t.errorKind = true, ""
+	t.usage.StartTurn()
+}
+
+func (t *translator) sendAll(updates []toolcall.Update) {
+	for _, u := range updates {
+		t.s.notify(json.RawMessage(u.JSON()))
+	}
+}
+
+// contextUsage takes the answer of a get_context_usage request.
+func (t *translator) contextUsage(resp json.RawMessage) {
+	t.mu.Lock()
+	t.usage.ContextUsage(resp)
+	t.mu.Unlock()
+}
+
+// hook answers a hook_callback of the CLI: the agent's hooks only observe,
+// and a PostToolUse hook reports the tool's final response.
+func (t *translator) hook(frame json.RawMessage) (any, error) {
+	t.mu.Lock()
+	t.sendAll(t.tools.Frame(frame))
+	t.mu.Unlock()
+	return map[string]any{"continue": true}, nil
 }
 
 type streamLine struct {
@@ -45,8 +134,7 @@ type streamLine struct {
 		Type    string `json:"type"`
 		Index   int    `json:"index"`
 		Message struct {
-			ID    string `json:"id"`
-			Model string `json:"model"`
+			ID string `json:"id"`
 		} `json:"message"`
 		Delta struct {
 			Type     string `json:"type"`
@@ -99,8 +187,10 @@ func textUpdate(kind, text, messageID string) map[string]any {
 
 type assistantLine struct {
 	ParentToolUseID *string `json:"parent_tool_use_id"`
+	Error           string  `json:"error"`
 	Message         struct {
 		ID      string `json:"id"`
+		Model   string `json:"model"`
 		Content []struct {
 			Type     string `json:"type"`
 			Text     string `json:"text"`
@@ -111,12 +201,15 @@ type assistantLine struct {
 
 // assistant handles a consolidated message: each text or thinking block
 // goes out only for the part the stream did not already send (contract
-// "Tool call contract": streamed text is not sent again in full). The CLI
-// sends one consolidated message per content block, in block order.
+// "Tool call contract": streamed text is not sent again in full).
 func (t *translator) assistant(line json.RawMessage) {
 	var m assistantLine
 	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
 		return
+	}
+	t.errorKind = m.Error
+	if syntheticLogin(m) {
+		return // the client runs its own login flow; no login text in the chat
 	}
 	for _, c := range m.Message.Content {
 		var kind, text string
@@ -134,6 +227,12 @@ func (t *translator) assistant(line json.RawMessage) {
 	}
 }
 
+// syntheticLogin reports the CLI's own "please run /login" message.
+func syntheticLogin(m assistantLine) bool {
+	c := m.Message.Content
+	return m.Message.Model == "<synthetic>" && len(c) == 1 && c[0].Type == "text" && loginRequired.MatchString(c[0].Text)
+}
+
 // unstreamedTail returns the part of a consolidated block's text that no
 // streamed block of the current message already sent.
 func (t *translator) unstreamedTail(text string) string {
@@ -147,9 +246,11 @@ func (t *translator) unstreamedTail(text string) string {
 }
 
 type systemLine struct {
-	Subtype string `json:"subtype"`
-	Level   string `json:"level"`
-	Content string `json:"content"`
+	Subtype  string                  `json:"subtype"`
+	Level    string                  `json:"level"`
+	Content  string                  `json:"content"`
+	Terminal []string                `json:"terminal_slash_commands"`
+	Commands []sessionconfig.Command `json:"commands"`
 }
 
 func (t *translator) system(line json.RawMessage) {
@@ -160,6 +261,16 @@ func (t *translator) system(line json.RawMessage) {
 	switch m.Subtype {
 	case "informational":
 		t.informational(m)
+	case "init":
+		// Terminal-bound slash commands are not offered to the editor: the
+		// first init (or a change) re-publishes the filtered list.
+		if m.Terminal != nil && !slices.Equal(m.Terminal, t.s.terminalCommands) {
+			t.s.terminalCommands = m.Terminal
+			t.s.publishCommands()
+		}
+	case "commands_changed":
+		t.s.commands = m.Commands
+		t.s.publishCommands()
 	}
 }
 
@@ -183,26 +294,20 @@ func sentenceCase(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-type resultLine struct {
-	Subtype    string `json:"subtype"`
-	StopReason string `json:"stop_reason"`
-	IsError    bool   `json:"is_error"`
-}
-
-// result ends the active turn.
+// result ends the active turn: with the usage of the turn, or with the
+// reference's error when the turn failed.
 func (t *translator) result(line json.RawMessage) {
-	var m resultLine
-	if json.Unmarshal(line, &m) != nil {
+	if !t.active {
 		return
 	}
-	stop := "end_turn"
-	if at := t.s.activeTurn(); at != nil && at.cancelled {
-		stop = "cancelled"
+	t.active = false
+	reason, failed := usage.StopReason(line)
+	if t.s.activeCancelled() {
+		reason, failed = usage.Cancelled, false
 	}
-	t.s.finish(map[string]any{"stopReason": stop}, nil)
-}
-
-// hook answers a hook_callback of the CLI: the agent's hooks only observe.
-func (t *translator) hook(json.RawMessage) (any, error) {
-	return map[string]any{"continue": true}, nil
+	if failed {
+		t.s.finish(nil, turnError(line, t.errorKind))
+		return
+	}
+	t.s.finish(t.usage.PromptResponse(reason), nil)
 }

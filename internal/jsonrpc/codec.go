@@ -36,6 +36,12 @@ type Codec interface {
 	EncodeResponse(id json.RawMessage, result json.RawMessage, err *WireError) ([]byte, error)
 }
 
+// Canceler is a Codec that can tell the peer a call is no longer wanted;
+// Conn.Call sends it when the call's context ends first.
+type Canceler interface {
+	EncodeCancel(id json.RawMessage) ([]byte, error)
+}
+
 // JSONRPC is the JSON-RPC 2.0 codec, with the answers the ACP TypeScript
 // SDK gives to frames that are not messages: -32700 "Parse error" for a line
 // that is not JSON, -32600 for a batch or a value that is not a message, both
@@ -120,6 +126,12 @@ func (JSONRPC) EncodeResponse(id json.RawMessage, result json.RawMessage, err *W
 		result = json.RawMessage("null")
 	}
 	return json.Marshal(wireMsg{ID: id, JSONRPC: "2.0", Result: result})
+}
+
+// EncodeCancel implements Canceler: ACP's `$/cancel_request`.
+func (JSONRPC) EncodeCancel(id json.RawMessage) ([]byte, error) {
+	params, _ := json.Marshal(map[string]json.RawMessage{"requestId": id})
+	return json.Marshal(wireMsg{JSONRPC: "2.0", Method: "$/cancel_request", Params: params})
 }
 
 func nullIDError(e *WireError) []byte {

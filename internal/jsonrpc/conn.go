@@ -239,7 +239,9 @@ func toWireError(err error) *WireError {
 
 // Call sends a request and waits for its reply, decoding the result into
 // result (unless it is nil). A reply with an error returns it as a
-// *WireError; a connection that ends first returns ErrClosed.
+// *WireError; a connection that ends first returns ErrClosed. When ctx ends
+// first, the peer is told (a Canceler codec's cancel frame) and Call
+// returns ctx.Err().
 func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
 	raw, err := marshal(params)
 	if err != nil {
@@ -277,6 +279,11 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		return json.Unmarshal(in.Result, result)
 	case <-ctx.Done():
 		c.forget(id)
+		if cc, ok := c.codec.(Canceler); ok {
+			if frame, err := cc.EncodeCancel(id); err == nil {
+				_ = c.writeFrame(frame)
+			}
+		}
 		return ctx.Err()
 	}
 }

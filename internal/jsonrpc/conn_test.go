@@ -250,3 +250,20 @@ func TestStreamJSONControlBothWays(t *testing.T) {
 		t.Errorf("error reply = %v", err)
 	}
 }
+
+func TestCallCancelledTellsThePeer(t *testing.T) {
+	c, p := newPeer(t, JSONRPC{}, HandlerFunc(echo))
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctx, "session/request_permission", nil, nil) }()
+	req := p.next()
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v", err)
+	}
+	got := p.next()
+	params, _ := got["params"].(map[string]any)
+	if got["method"] != "$/cancel_request" || params["requestId"] != req["id"] {
+		t.Errorf("cancel frame = %v, want $/cancel_request for %v", got, req["id"])
+	}
+}

@@ -123,6 +123,14 @@ func (StreamJSON) EncodeResponse(id json.RawMessage, result json.RawMessage, wer
 	}{"control_response", b})
 }
 
+// EncodeCancel implements Canceler: a control_cancel_request.
+func (StreamJSON) EncodeCancel(id json.RawMessage) ([]byte, error) {
+	return json.Marshal(struct {
+		Type      string          `json:"type"`
+		RequestID json.RawMessage `json:"request_id"`
+	}{"control_cancel_request", id})
+}
+
 func withSubtype(subtype string, params json.RawMessage) (json.RawMessage, error) {
 	fields := map[string]json.RawMessage{}
 	if len(params) > 0 && string(params) != "null" {

@@ -1,0 +1,139 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+
+	"github.com/airwire/airwire/adapter/permission"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// canUseTool answers the CLI's can_use_tool (contract: "Permission
+// presentation"): the tool call goes to the editor first, then the
+// permission request; the editor's answer becomes the control response.
+// The request is answered asynchronously; a control_cancel_request of the
+// CLI (ctx) withdraws the editor's request with $/cancel_request.
+func (s *Session) canUseTool(ctx context.Context, id json.RawMessage, params json.RawMessage) (any, error) {
+	req, err := permission.ParseRequest(params)
+	if err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInvalidParams, "malformed can_use_tool request")
+	}
+	toolCall := s.tr.permissionToolCall(req)
+	prompt, dec := permission.Ask(req, toolCall, s.permissionSession())
+	if dec != nil {
+		return s.decided(*dec)
+	}
+	go s.askEditor(ctx, id, prompt)
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// permissionToolCall sends the tool call the request is about (when the
+// editor has not seen it) and returns the tool call the request repeats.
+func (t *translator) permissionToolCall(req permission.Request) json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	updates, ptc := t.tools.Permission(toolcall.PermissionRequest{ToolUseID: req.ToolUseID, ToolName: req.ToolName,
+		Input: req.Input, BlockedPath: req.BlockedPath, DisplayName: req.DisplayName})
+	t.sendAll(updates)
+	raw, _ := json.Marshal(ptc)
+	return raw
+}
+
+func (s *Session) permissionSession() permission.Session {
+	home, _ := os.UserHomeDir()
+	if h := s.agent.opts.Getenv("HOME"); h != "" {
+		home = h
+	}
+	return permission.Session{ID: s.ID, Cwd: s.Cwd, Home: home, Client: s.agent.clientCaps(),
+		Modes: []string{"default", "acceptEdits", "plan", "auto", "bypassPermissions"}, NoContextReset: true}
+}
+
+// askEditor puts the prompt to the editor and answers the CLI with the
+// decision its answer makes.
+func (s *Session) askEditor(ctx context.Context, id json.RawMessage, prompt *permission.Prompt) {
+	ctx, cancel := context.WithCancel(ctx)
+	key := s.trackAsk(cancel)
+	defer s.untrackAsk(key)
+	var result json.RawMessage
+	err := s.agent.conn.Call(ctx, prompt.Method, prompt.Params, &result)
+	var dec permission.Decision
+	var we *jsonrpc.WireError
+	switch {
+	case err == nil:
+		dec = prompt.Answer(result)
+	case errors.As(err, &we):
+		dec = prompt.Fail(we.Message)
+	default:
+		dec = prompt.Aborted()
+	}
+	res, rerr := s.decided(dec)
+	_ = s.proc.conn.Respond(id, res, rerr)
+}
+
+// trackAsk registers an open editor prompt, so a session/cancel or close
+// can withdraw it.
+func (s *Session) trackAsk(cancel context.CancelFunc) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.asks == nil {
+		s.asks = map[int]context.CancelFunc{}
+	}
+	s.askSeq++
+	s.asks[s.askSeq] = cancel
+	return s.askSeq
+}
+
+func (s *Session) untrackAsk(key int) {
+	s.mu.Lock()
+	cancel := s.asks[key]
+	delete(s.asks, key)
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// withdrawAsks cancels every open editor prompt: each settles as aborted.
+func (s *Session) withdrawAsks() {
+	s.mu.Lock()
+	open := make([]context.CancelFunc, 0, len(s.asks))
+	for _, c := range s.asks {
+		open = append(open, c)
+	}
+	s.mu.Unlock()
+	for _, c := range open {
+		c()
+	}
+}
+
+// decided turns a decision into the control response, and acts on what it
+// says besides (a mode an approved plan moved to, an intended interrupt).
+func (s *Session) decided(dec permission.Decision) (any, error) {
+	if dec.Mode != "" {
+		s.adoptMode(dec.Mode)
+	}
+	if dec.Interrupt {
+		s.cancelActive()
+	}
+	if dec.Error != "" {
+		return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: dec.Error}
+	}
+	return dec.Response, nil
+}
+
+// elicitation answers an MCP server's elicitation through the editor.
+func (s *Session) elicitation(ctx context.Context, id json.RawMessage, params json.RawMessage) (any, error) {
+	e, err := permission.ParseMCPElicitation(params)
+	if err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInvalidParams, "malformed elicitation request")
+	}
+	prompt, dec := permission.AskMCP(e, s.ID, s.agent.clientCaps())
+	if dec != nil {
+		return s.decided(*dec)
+	}
+	go s.askEditor(ctx, id, prompt)
+	return nil, jsonrpc.ErrAsyncResponse
+}

@@ -1,0 +1,116 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+type setModeParams struct {
+	SessionID string `json:"sessionId"`
+	ModeID    string `json:"modeId"`
+}
+
+// setMode changes the permission mode: the CLI first, then the editor.
+func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p setModeParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.cfg.SetMode(p.ModeID)
+	return s.applyPlan(ctx, req, plan, err)
+}
+
+type setConfigParams struct {
+	SessionID string          `json:"sessionId"`
+	ConfigID  string          `json:"configId"`
+	Value     json.RawMessage `json:"value"`
+}
+
+// setConfigOption changes one config option (mode, model, effort, …).
+func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p setConfigParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.cfg.SetConfigOption(p.ConfigID, p.Value)
+	return s.applyPlan(ctx, req, plan, err)
+}
+
+// applyPlan sends a planned change's control requests to the CLI in order,
+// then publishes its updates, answers the editor, and sends what follows
+// the answer. The editor's request is answered asynchronously, because the
+// CLI round trips must not hold up the editor's other messages.
+func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
+	var pe *sessionconfig.ParamsError
+	if errors.As(err, &pe) {
+		return nil, &jsonrpc.WireError{Code: int64(pe.Code()), Message: pe.Error()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		for _, body := range plan.Requests {
+			if err := s.controlBody(ctx, body); err != nil {
+				_ = s.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
+				return
+			}
+		}
+		out := plan.Commit()
+		for _, u := range out.Updates {
+			s.notify(u)
+		}
+		_ = s.agent.conn.Respond(req.ID, out.Result, nil)
+		for _, body := range out.After {
+			go func() { s.afterRequest(ctx, body) }()
+		}
+	}()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// controlBody sends one control request given as its whole body.
+func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
+	var head struct {
+		Subtype string `json:"subtype"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return err
+	}
+	var resp json.RawMessage
+	if err := s.request(context.WithoutCancel(ctx), head.Subtype, body, &resp); err != nil {
+		return err
+	}
+	if head.Subtype == "get_context_usage" {
+		s.tr.contextUsage(resp)
+	}
+	return nil
+}
+
+func (s *Session) afterRequest(ctx context.Context, body json.RawMessage) {
+	if err := s.controlBody(ctx, body); err != nil {
+		s.agent.opts.Log.Warn("control request after a config change failed", "session", s.ID, "err", err)
+	}
+}
+
+// adoptMode records a mode the CLI already moved to (an approved
+// ExitPlanMode) and tells the editor.
+func (s *Session) adoptMode(mode string) {
+	plan, err := s.cfg.SetMode(mode)
+	if err != nil {
+		return
+	}
+	plan.Commit()
+	s.notify(s.cfg.CurrentModeUpdate())
+	s.notify(s.cfg.ConfigOptionUpdate())
+}

@@ -1,0 +1,54 @@
+package adapter
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// A failed turn ends its prompt with an error, shaped as the reference
+// shapes it for a client without AIR session failures: an auth failure is
+// -32000 "Authentication required" (the client starts its login flow);
+// anything else is -32603 "Internal error: <detail>" with data.errorKind
+// naming the CLI's error marker of the turn's last assistant message.
+
+// errAuthRequired is the SDK's authRequired error.
+var errAuthRequired = &jsonrpc.WireError{Code: -32000, Message: "Authentication required"}
+
+var loginRequired = regexp.MustCompile(`(?i)\brun /login\b`)
+
+// authErrorKinds are the assistant error markers that mean "log in again".
+var authErrorKinds = map[string]bool{"authentication_failed": true, "oauth_org_not_allowed": true}
+
+type failedResult struct {
+	Subtype string   `json:"subtype"`
+	Result  string   `json:"result"`
+	Errors  []string `json:"errors"`
+}
+
+// turnError is the error that ends a failed turn; errorKind is the error
+// marker of the turn's last assistant message ("" when none).
+func turnError(line json.RawMessage, errorKind string) error {
+	var r failedResult
+	_ = json.Unmarshal(line, &r)
+	detail := r.Result
+	if r.Subtype != "success" {
+		detail = strings.Join(r.Errors, ", ")
+		if detail == "" {
+			detail = r.Subtype
+		}
+	}
+	if authErrorKinds[errorKind] || (r.Subtype == "success" && loginRequired.MatchString(r.Result)) {
+		return errAuthRequired
+	}
+	e := &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: "Internal error"}
+	if detail != "" {
+		e.Message += ": " + detail
+	}
+	if errorKind != "" {
+		e.Data, _ = json.Marshal(map[string]string{"errorKind": errorKind})
+	}
+	return e
+}
