@@ -141,7 +141,7 @@ func (t turnCPU) perChunk(chunks float64) float64 {
 // turnCPU plays one turn on session and returns the adapter's CPU time over
 // it. A turn that does not stream turnDeltas chunks is an error of the
 // benchmark, reported but not fatal, so the numbers still print.
-func (a *adapter) turnCPU(b *testing.B, session string) (turnCPU, error) {
+func (a *adapter) turnCPU(b testing.TB, session string) (turnCPU, error) {
 	pid := a.cmd.Process.Pid
 	stat0, err := CPUTime(pid)
 	if err != nil {

@@ -44,7 +44,7 @@ var built struct {
 
 // buildAirwire compiles cmd/airwire once per test binary, so the benchmark
 // measures the code of this tree, not a stale bin/airwire.
-func buildAirwire(b *testing.B) string {
+func buildAirwire(b testing.TB) string {
 	b.Helper()
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "airwire-agentbench-")
@@ -67,7 +67,7 @@ func buildAirwire(b *testing.B) string {
 // newBench builds the setup: it skips the benchmark when the reference
 // adapter or node is not installed (make deps), and writes a fake CLI
 // script of StreamScript(turns, deltas).
-func newBench(b *testing.B, turns, deltas int) *bench {
+func newBench(b testing.TB, turns, deltas int) *bench {
 	b.Helper()
 	p, err := deps.Paths()
 	if err != nil {
@@ -138,7 +138,7 @@ type reply struct {
 // start launches argv as an adapter in its own HOME, CLAUDE_CONFIG_DIR and
 // workspace under the bench directory, with the fake CLI. The process gets
 // its own process group, so stop can reap the CLIs it started.
-func (bn *bench) start(b *testing.B, name string, argv []string) *adapter {
+func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	b.Helper()
 	root, err := os.MkdirTemp(bn.dir, name+"-")
 	if err != nil {
@@ -313,13 +313,16 @@ func (a *adapter) chunkCount() int {
 }
 
 // stop closes stdin and waits for the adapter to exit (SIGTERM, then
-// SIGKILL, to its process group when it does not), then kills whatever
-// is left of the group, so no CLI outlives the benchmark.
-func (a *adapter) stop(b *testing.B) {
+// SIGKILL, to its process group when it does not), then reaps what it
+// started: every process that was under it when stop began and is still
+// there 2 s after it exited (an adapter may put its CLI in a group of its
+// own) is killed, and named as an error of the benchmark.
+func (a *adapter) stop(b testing.TB) {
 	if a.cmd.Process == nil || a.cmd.ProcessState != nil {
 		return
 	}
 	pgid := a.cmd.Process.Pid
+	children := Descendants(pgid)
 	waited := make(chan error, 1)
 	go func() { waited <- a.cmd.Wait() }()
 	a.stdin.Close()
@@ -331,11 +334,35 @@ func (a *adapter) stop(b *testing.B) {
 		case <-waited:
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 			<-a.readDone
+			if left := survivors(children, 2*time.Second); len(left) > 0 {
+				b.Errorf("%s: processes %v outlived it by 2 s; killed", a.name, left)
+			}
 			return
 		case <-time.After(5 * time.Second):
 		}
 	}
 	b.Errorf("%s (pid %d) survived SIGKILL", a.name, pgid)
+}
+
+// survivors waits up to grace for pids to exit and SIGKILLs those still
+// alive then; it returns them. A zombie counts as exited.
+func survivors(pids []int, grace time.Duration) []int {
+	deadline := time.Now().Add(grace)
+	for {
+		var alive []int
+		for _, pid := range pids {
+			if f, err := statFields(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && f[0] != "Z" {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) == 0 || time.Now().After(deadline) {
+			for _, pid := range alive {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return alive
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // tailBuffer keeps the last 8 KiB written to it.
@@ -358,4 +385,47 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// Both adapters stream every delta of a StreamScript turn as one
+// agent_message_chunk, the count BenchmarkAgentTurnCPU relies on.
+func TestEachDeltaIsOneChunk(t *testing.T) {
+	const deltas = 300
+	bn := newBench(t, 1, deltas)
+	for _, ad := range bn.adapters {
+		a := bn.start(t, ad.name, ad.argv)
+		session, err := a.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := a.prompt(session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != deltas {
+			t.Errorf("%s: %d agent_message_chunk notifications for %d text deltas", ad.name, n, deltas)
+		}
+		a.stop(t)
+	}
+}
+
+func TestSurvivorsKillsWhatOutlivesTheGrace(t *testing.T) {
+	quick := exec.Command("true")
+	slow := exec.Command("sleep", "30")
+	for _, c := range []*exec.Cmd{quick, slow} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan struct{})
+	go func() { _ = quick.Wait(); _ = slow.Wait(); close(done) }()
+	left := survivors([]int{quick.Process.Pid, slow.Process.Pid}, 200*time.Millisecond)
+	if len(left) != 1 || left[0] != slow.Process.Pid {
+		t.Errorf("survivors = %v, want only sleep (%d)", left, slow.Process.Pid)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("sleep was not killed")
+	}
 }
