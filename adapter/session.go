@@ -39,6 +39,7 @@ type Session struct {
 	cfg              *sessionconfig.Session
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
+	terminalKnown    bool     // terminalCommands came from an init
 	tr               *translator
 }
 

@@ -264,8 +264,8 @@ func (t *translator) system(line json.RawMessage) {
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
-		if m.Terminal != nil && !slices.Equal(m.Terminal, t.s.terminalCommands) {
-			t.s.terminalCommands = m.Terminal
+		if m.Terminal != nil && (!t.s.terminalKnown || !slices.Equal(m.Terminal, t.s.terminalCommands)) {
+			t.s.terminalCommands, t.s.terminalKnown = m.Terminal, true
 			t.s.publishCommands()
 		}
 	case "commands_changed":

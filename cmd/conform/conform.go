@@ -85,6 +85,13 @@ Where the CLI comes from:
 Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else the reference
 adapter installed by "make deps" (.deps/paths.env).
 
+An adapter other than the reference may keep a difference on purpose: it
+is declared in goldens/agent-deviations.json (the adapter's agentInfo.name,
+the message, the JSON paths, the goldens/DEVIATIONS.md entry). Its runs
+compare those paths as if they held the golden's values, each run says how
+many values that masked, and everything else must match. --update is
+refused for such an adapter: goldens are recorded from the reference.
+
 Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 2 on a usage error.`,
 		Example: `  airwire conform
@@ -225,7 +232,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	go func() { wg.Wait(); close(results) }()
 
 	var failed []outcome
-	done := 0
+	done, applied := 0, 0
 	for r := range results {
 		done++
 		status := "ok  "
@@ -237,10 +244,15 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		if n := len(r.out.AgentFindings); n > 0 {
 			note = fmt.Sprintf(", %d validator findings", n)
 		}
+		note += deviationNote(r.out.Deviations)
+		applied += len(r.out.Deviations)
 		fmt.Fprintf(opts.IO.ErrOut, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(len(jobs))), done, len(jobs), status, conform.GoldenName(r.sc, r.p), r.took.Seconds(), note)
 	}
 	for _, r := range failed {
 		fmt.Fprintf(opts.IO.ErrOut, "\n--- FAIL %s\n%v\n", conform.GoldenName(r.sc, r.p), r.err)
+		for _, d := range r.out.Deviations {
+			fmt.Fprintf(opts.IO.ErrOut, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
+		}
 		if opts.Keep && r.out.Dir != "" {
 			fmt.Fprintf(opts.IO.ErrOut, "run directory: %s\n", r.out.Dir)
 		}
@@ -252,8 +264,30 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d runs failed (%s): %w", len(failed), len(jobs), took, cmdutil.ErrMismatch)
 	}
-	fmt.Fprintf(opts.IO.Out, "all %d runs match (%s)\n", len(jobs), took)
+	extra := ""
+	if applied > 0 {
+		extra = fmt.Sprintf("; %d declared deviations applied", applied)
+	}
+	fmt.Fprintf(opts.IO.Out, "all %d runs match (%s%s)\n", len(jobs), took, extra)
 	return nil
+}
+
+// deviationNote says how many values declared deviations masked in a run
+// (goldens/agent-deviations.json) and which DEVIATIONS.md entries they
+// stand for, so that no masked difference goes unreported.
+func deviationNote(ds []conform.AppliedDeviation) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	var entries []string
+	seen := map[int]bool{}
+	for _, d := range ds {
+		if !seen[d.Entry] {
+			seen[d.Entry] = true
+			entries = append(entries, fmt.Sprint(d.Entry))
+		}
+	}
+	return fmt.Sprintf(", %d declared deviations applied (DEVIATIONS.md %s)", len(ds), strings.Join(entries, ", "))
 }
 
 func countScenarios(jobs []job) int {

@@ -85,6 +85,7 @@ func TestRunConform(t *testing.T) {
 		name      string
 		opts      ConformOptions
 		fail      map[string]error // golden name → error of that run
+		masked    map[string][]conform.AppliedDeviation
 		wantRuns  []string
 		wantErr   error
 		wantOut   string
@@ -97,6 +98,14 @@ func TestRunConform(t *testing.T) {
 			wantInErr: []string{"FAIL beta/air", "--- FAIL beta/air", "JSON path $.result.stopReason"}},
 		{name: "run error exits 1", opts: ConformOptions{Agent: "a", Profile: "plain"}, fail: map[string]error{"alpha/plain": errors.New("agent died")},
 			wantRuns: []string{"alpha/plain", "beta/plain"}, wantErr: cmdutil.ErrMismatch, wantInErr: []string{"agent died"}},
+		{name: "declared deviations are counted", opts: ConformOptions{Agent: "a", Profile: "air"},
+			masked:   map[string][]conform.AppliedDeviation{"alpha/air": {{Entry: 7, Line: 2, Path: "$.result.agentInfo.name"}, {Entry: 8, Line: 2, Path: "$.x"}, {Entry: 8, Line: 2, Path: "$.y"}}},
+			wantRuns: []string{"alpha/air", "beta/air"}, wantOut: "; 3 declared deviations applied)\n",
+			wantInErr: []string{"ok   alpha/air (", "s, 3 declared deviations applied (DEVIATIONS.md 7, 8))"}},
+		{name: "masked values of a failed run are listed", opts: ConformOptions{Agent: "a", Scenario: "beta", Profile: "air"}, fail: map[string]error{"beta/air": mismatch},
+			masked:   map[string][]conform.AppliedDeviation{"beta/air": {{Entry: 7, Line: 2, Path: "$.result.agentInfo.name"}}},
+			wantRuns: []string{"beta/air"}, wantErr: cmdutil.ErrMismatch,
+			wantInErr: []string{"FAIL beta/air", "1 declared deviations applied (DEVIATIONS.md 7)", "masked by declared deviation 7: line 2 $.result.agentInfo.name"}},
 		{name: "nothing selected", opts: ConformOptions{Agent: "a", Scenario: "zeta"}, wantErr: &cmdutil.FlagError{}},
 	}
 	for _, tt := range tests {
@@ -118,7 +127,7 @@ func TestRunConform(t *testing.T) {
 				mu <- struct{}{}
 				runs[name] = true
 				<-mu
-				return &conform.Outcome{}, tt.fail[name]
+				return &conform.Outcome{Deviations: tt.masked[name]}, tt.fail[name]
 			}
 			err := runConform(context.Background(), &o)
 			switch want := tt.wantErr.(type) {

@@ -48,13 +48,20 @@ type Outcome struct {
 	ScriptedFindings []validate.Finding
 	// ValidationSkipped says why no validation ran ("" when it ran).
 	ValidationSkipped string
+	// Deviations are the values of the run that declared deviations
+	// (goldens/agent-deviations.json) masked before the comparison: each
+	// one is a difference from the golden that the adapter keeps on
+	// purpose. Canon is the transcript before masking.
+	Deviations []AppliedDeviation
 }
 
 // Check runs o in a fresh temporary directory (o.Dir is ignored), validates
 // the client lane, renders the canonical transcript and matches it with its
-// golden in g. The error is the run's (*RunError), ErrEditorInvalid, a lane
-// error, or the golden's (*golden.MismatchError, golden.ErrMissing). The
-// directory is removed unless keep is true.
+// golden in g, as ApplyDeviations leaves it for the declarations in g's
+// directory. The error is the run's (*RunError), ErrEditorInvalid, a lane
+// error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate), or the
+// golden's (*golden.MismatchError, golden.ErrMissing). The directory is
+// removed unless keep is true.
 func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
 	out := &Outcome{}
 	dir, err := runDir()
@@ -95,12 +102,31 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	if err := CheckLanes(canon); err != nil {
 		return out, err
 	}
+	devs, err := LoadDeviations(g.Dir())
+	if err != nil {
+		return out, err
+	}
+	if g.Updating() && DeclaresFor(devs, canon) {
+		return out, ErrDeviatingUpdate
+	}
 	if o.Live && o.Scenario.Live() && g.Updating() {
 		if err := WriteCassette(res, o.Cassette); err != nil {
 			return out, fmt.Errorf("writing the cassette: %w", err)
 		}
 	}
-	return out, g.Match(GoldenName(o.Scenario, o.Profile), canon)
+	return out, out.match(g, GoldenName(o.Scenario, o.Profile), canon, devs)
+}
+
+// match compares canon with its golden after applying the declared
+// deviations of its adapter (DeviationsFile), which it records in
+// out.Deviations. Updating writes canon as it is.
+func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation) error {
+	if !g.Updating() {
+		if want, err := os.ReadFile(g.File(name)); err == nil {
+			canon, out.Deviations = ApplyDeviations(devs, want, canon)
+		}
+	}
+	return g.Match(name, canon)
 }
 
 // validate runs every client-lane message through internal/validate. Errors

@@ -80,6 +80,21 @@
 //     CLI → adapter direction is the fake's script or the cassette, and is
 //     left out.
 //
+// # Declared deviations
+//
+// An adapter other than the reference may differ from the goldens on
+// purpose (issue 8). goldens/agent-deviations.json (DeviationsFile) lists
+// each such difference as a Deviation: the adapter's initialize
+// agentInfo.name, the line tag, the method (or the method whose response
+// it is), the JSON paths ($.result.agentInfo.name, [*] for every array
+// element) and the goldens/DEVIATIONS.md entry it stands for.
+// LoadDeviations reads the file strictly; Check applies it with
+// ApplyDeviations, which gives the declared paths of the selected lines the
+// golden's values (never for the goldens' own adapter) and returns every
+// value it masked (Outcome.Deviations, counted by `airwire conform`).
+// Everything else must still match, and --update is refused for an adapter
+// with declarations (ErrDeviatingUpdate): goldens come from the reference.
+//
 // It never compares (internal/golden does), never validates (issue 4,
 // internal/validate) and never edits a scenario file.
 package conform

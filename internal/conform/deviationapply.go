@@ -1,0 +1,218 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// ApplyDeviations returns actual as it compares with golden once the
+// declarations for its adapter are applied, and every value they masked.
+//
+// The adapter is the agentInfo.name of actual's initialize response. When
+// it has none, or the golden's is the same (the goldens' own adapter), or
+// no declaration names it, actual comes back unchanged. Otherwise, for each
+// declaration of that adapter, the k-th line it selects in actual is paired
+// with the k-th it selects in golden, and each declared path of the actual
+// line takes the golden's value (or loses its key where the golden has
+// none). Nothing else changes: every other difference still fails.
+func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []AppliedDeviation) {
+	at := newTranscript(actual)
+	name := at.agentName()
+	if name == "" || !declares(devs, name) {
+		return actual, nil
+	}
+	gt := newTranscript(golden)
+	if name == gt.agentName() {
+		return actual, nil
+	}
+	var applied []AppliedDeviation
+	for i := range devs {
+		d := &devs[i]
+		if d.Agent != name {
+			continue
+		}
+		gs, as := gt.selected(d), at.selected(d)
+		for k := range min(len(gs), len(as)) {
+			for _, p := range at.mask(as[k], gt.value(gs[k]), d.steps) {
+				applied = append(applied, AppliedDeviation{Entry: d.Entry, Line: as[k] + 1, Path: p})
+			}
+		}
+	}
+	if len(applied) == 0 {
+		return actual, nil
+	}
+	return at.bytes(), applied
+}
+
+// DeclaresFor reports whether devs has a declaration for the adapter that
+// produced canon (by its initialize agentInfo.name).
+func DeclaresFor(devs []Deviation, canon []byte) bool {
+	name := newTranscript(canon).agentName()
+	return name != "" && declares(devs, name)
+}
+
+func declares(devs []Deviation, agent string) bool {
+	for _, d := range devs {
+		if d.Agent == agent {
+			return true
+		}
+	}
+	return false
+}
+
+// transcript is a canonical text cut into lines; each line's JSON is
+// decoded when needed.
+type transcript struct {
+	lines []string
+	tags  []string
+	heads map[int]*lineHead
+	// values holds the decoded lines that mask changed.
+	values map[int]any
+}
+
+// lineHead is what selects a line besides its tag.
+type lineHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func newTranscript(b []byte) *transcript {
+	t := &transcript{lines: strings.Split(string(b), "\n"), heads: map[int]*lineHead{}, values: map[int]any{}}
+	for _, l := range t.lines {
+		tag := ""
+		if i := strings.IndexAny(l, "{["); i >= 0 {
+			tag = strings.TrimSpace(l[:i])
+		}
+		t.tags = append(t.tags, tag)
+	}
+	return t
+}
+
+// jsonOf is the JSON part of line i ("" when it has none).
+func (t *transcript) jsonOf(i int) string {
+	if j := strings.IndexAny(t.lines[i], "{["); j >= 0 {
+		return t.lines[i][j:]
+	}
+	return ""
+}
+
+func (t *transcript) head(i int) *lineHead {
+	if h, ok := t.heads[i]; ok {
+		return h
+	}
+	h := &lineHead{}
+	_ = json.Unmarshal([]byte(t.jsonOf(i)), h) // a line that is not a message selects nothing
+	t.heads[i] = h
+	return h
+}
+
+// answers returns the method of the request that the client-lane response
+// at line i answers: the nearest earlier request of the other direction
+// with the same id ("" when i is no response).
+func (t *transcript) answers(i int) string {
+	other := map[string]string{TagAgentToEditor: TagEditorToAgent, TagEditorToAgent: TagAgentToEditor}[t.tags[i]]
+	h := t.head(i)
+	if other == "" || h.Method != "" || len(h.ID) == 0 || h.Result == nil && h.Error == nil {
+		return ""
+	}
+	for j := i - 1; j >= 0; j-- {
+		if t.tags[j] != other {
+			continue
+		}
+		if r := t.head(j); r.Method != "" && bytes.Equal(r.ID, h.ID) {
+			return r.Method
+		}
+	}
+	return ""
+}
+
+// selected lists the lines d selects, in order.
+func (t *transcript) selected(d *Deviation) []int {
+	var out []int
+	for i, tag := range t.tags {
+		if ok, _ := path.Match(d.Tag, tag); !ok || tag == "" {
+			continue
+		}
+		switch {
+		case d.Method != "" && t.head(i).Method != d.Method:
+		case d.Response != "" && t.answers(i) != d.Response:
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// agentName is agentInfo.name of the initialize response ("" if none).
+func (t *transcript) agentName() string {
+	for i, tag := range t.tags {
+		if tag != TagAgentToEditor || t.answers(i) != "initialize" {
+			continue
+		}
+		var r struct {
+			Result struct {
+				AgentInfo struct {
+					Name string `json:"name"`
+				} `json:"agentInfo"`
+			} `json:"result"`
+		}
+		_ = json.Unmarshal([]byte(t.jsonOf(i)), &r)
+		return r.Result.AgentInfo.Name
+	}
+	return ""
+}
+
+// value decodes line i afresh (numbers kept as written).
+func (t *transcript) value(i int) any {
+	dec := json.NewDecoder(strings.NewReader(t.jsonOf(i)))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// mask sets the values at each of steps in line i to golden's and returns
+// the concrete paths it changed.
+func (t *transcript) mask(i int, golden any, steps [][]step) []string {
+	v, ok := t.values[i]
+	if !ok {
+		v = t.value(i)
+	}
+	var hits []string
+	for _, s := range steps {
+		v = maskPath(golden, v, s, "$", func(p string) { hits = append(hits, p) })
+	}
+	if len(hits) > 0 {
+		t.values[i] = v
+	}
+	return hits
+}
+
+// bytes is the text again, the masked lines encoded the canonical way
+// (Normalizer.Line: sorted keys, no HTML escaping).
+func (t *transcript) bytes() []byte {
+	var b strings.Builder
+	for i, l := range t.lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		v, ok := t.values[i]
+		if !ok {
+			b.WriteString(l)
+			continue
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v) // decoded JSON always encodes
+		b.WriteString(l[:len(l)-len(t.jsonOf(i))])
+		b.Write(bytes.TrimRight(buf.Bytes(), "\n"))
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,179 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DeviationsFile, in the goldens directory, declares the differences from
+// the goldens that an adapter other than the reference keeps on purpose
+// (issue 8: "declared by JSON path, tied to its goldens/DEVIATIONS.md
+// entry"). The goldens stay as recorded from the reference; a run of the
+// declared adapter compares as if the declared paths held the golden's
+// values, and everything else must match.
+const DeviationsFile = "agent-deviations.json"
+
+// DeviationsDoc, in the goldens directory, holds the numbered entries a
+// declaration stands for.
+const DeviationsDoc = "DEVIATIONS.md"
+
+// ErrBadDeviation means DeviationsFile is malformed: unknown or missing
+// fields, a path conform cannot read, a selector that can select nothing,
+// or an entry number DeviationsDoc does not have.
+var ErrBadDeviation = errors.New("bad deviation declaration")
+
+// ErrDeviatingUpdate means a golden update was asked for with an adapter
+// that has declared deviations: goldens are recorded from the reference
+// only.
+var ErrDeviatingUpdate = errors.New("goldens are recorded from the reference adapter only, not from an adapter with declared deviations")
+
+// Deviation is one declared difference: in the runs of the adapter whose
+// initialize result says agentInfo.name == Agent, on the canonical lines
+// tagged Tag that Method or Response select, the values at Paths are
+// compared as if they were the golden's.
+type Deviation struct {
+	// Entry is the number of the DEVIATIONS.md entry this stands for.
+	Entry int `json:"entry"`
+	// Agent is the adapter's agentInfo.name. A declaration never applies
+	// to the adapter the goldens were recorded from (same name).
+	Agent string `json:"agent"`
+	// Tag is the canonical line tag ("client agent->editor", "cli:1
+	// spawn"), a path.Match pattern ("cli:* spawn" for any CLI process).
+	Tag string `json:"tag"`
+	// Method selects requests and notifications by method; Response
+	// selects the responses to requests of that method (client lane
+	// only: the response is paired with its request by id). Neither
+	// selects every line of Tag; both is an error.
+	Method   string `json:"method,omitempty"`
+	Response string `json:"response,omitempty"`
+	// Paths are JSON paths in the form mismatches print:
+	// $.result.agentInfo.name, $.a["b-c"][0], with [*] for every element
+	// of an array.
+	Paths []string `json:"paths"`
+	// Reason says in one sentence why the difference is kept.
+	Reason string `json:"reason"`
+
+	steps [][]step
+}
+
+// AppliedDeviation is one value a declaration masked in a run.
+type AppliedDeviation struct {
+	// Entry is the DEVIATIONS.md entry.
+	Entry int
+	// Line is the 1-based line of the canonical transcript.
+	Line int
+	// Path is the concrete JSON path ([*] resolved).
+	Path string
+}
+
+var deviationsCache sync.Map // goldens dir → []Deviation or error
+
+// LoadDeviations reads and checks dir/agent-deviations.json (a missing
+// file declares nothing): strict JSON, every field of each entry filled,
+// paths readable, and each entry number present in dir/DEVIATIONS.md.
+func LoadDeviations(dir string) ([]Deviation, error) {
+	if v, ok := deviationsCache.Load(dir); ok {
+		if err, isErr := v.(error); isErr {
+			return nil, err
+		}
+		return v.([]Deviation), nil
+	}
+	devs, err := loadDeviations(dir)
+	if err != nil {
+		deviationsCache.Store(dir, err)
+		return nil, err
+	}
+	deviationsCache.Store(dir, devs)
+	return devs, nil
+}
+
+func loadDeviations(dir string) ([]Deviation, error) {
+	b, err := os.ReadFile(filepath.Join(dir, DeviationsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc, err := os.ReadFile(filepath.Join(dir, DeviationsDoc))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s needs %s: %v", ErrBadDeviation, DeviationsFile, DeviationsDoc, err)
+	}
+	devs, err := ParseDeviations(b, DeviationEntries(doc))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", DeviationsFile, err)
+	}
+	return devs, nil
+}
+
+// ParseDeviations decodes a declaration file strictly and checks each
+// entry; entries maps the DEVIATIONS.md numbers to their titles.
+func ParseDeviations(b []byte, entries map[int]string) ([]Deviation, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var devs []Deviation
+	if err := dec.Decode(&devs); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadDeviation, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: data after the list", ErrBadDeviation)
+	}
+	for i := range devs {
+		if err := devs[i].check(entries); err != nil {
+			return nil, fmt.Errorf("%w: entry %d: %v", ErrBadDeviation, i, err)
+		}
+	}
+	return devs, nil
+}
+
+// check fills steps and reports the first problem of d.
+func (d *Deviation) check(entries map[int]string) error {
+	switch {
+	case d.Agent == "" || d.Tag == "" || d.Reason == "" || len(d.Paths) == 0:
+		return errors.New("agent, tag, paths and reason are required")
+	case d.Method != "" && d.Response != "":
+		return errors.New("method and response exclude each other")
+	case d.Response != "" && d.Tag != TagAgentToEditor && d.Tag != TagEditorToAgent:
+		return fmt.Errorf("response selects client-lane lines only (%q or %q)", TagAgentToEditor, TagEditorToAgent)
+	}
+	if _, ok := entries[d.Entry]; !ok {
+		return fmt.Errorf("%s has no entry %d", DeviationsDoc, d.Entry)
+	}
+	if _, err := path.Match(d.Tag, ""); err != nil {
+		return fmt.Errorf("tag %q: %v", d.Tag, err)
+	}
+	d.steps = nil
+	for _, p := range d.Paths {
+		s, err := parsePath(p)
+		if err != nil {
+			return err
+		}
+		d.steps = append(d.steps, s)
+	}
+	return nil
+}
+
+// entryRE is a numbered entry of DEVIATIONS.md: "7. **Title.**", the
+// title possibly over several lines.
+var entryRE = regexp.MustCompile(`(?ms)^(\d+)\. \*\*(.+?)\*\*`)
+
+// DeviationEntries returns the numbered entries of a DEVIATIONS.md text,
+// number → title (white space folded).
+func DeviationEntries(doc []byte) map[int]string {
+	out := map[int]string{}
+	for _, m := range entryRE.FindAllSubmatch(doc, -1) {
+		n, _ := strconv.Atoi(string(m[1]))
+		out[n] = strings.Join(strings.Fields(string(m[2])), " ")
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package conform
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// step is one segment of a JSON path: an object key, an array index, or
+// every element of an array.
+type step struct {
+	key   string
+	index int // -1: every element ([*]); used when isKey is false
+	isKey bool
+}
+
+// parsePath reads the path form that golden mismatches print: "$", then
+// .name (a letter or _ first, then letters, digits, _), ["any key"] (a JSON
+// string), [N] or [*]. A path names at least one step.
+func parsePath(p string) ([]step, error) {
+	if !strings.HasPrefix(p, "$") || len(p) == 1 {
+		return nil, fmt.Errorf("path %q: want $ and at least one step", p)
+	}
+	var out []step
+	for rest := p[1:]; rest != ""; {
+		s, n, err := nextStep(rest)
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %v", p, err)
+		}
+		out = append(out, s)
+		rest = rest[n:]
+	}
+	return out, nil
+}
+
+// nextStep reads the step at the start of s and its length.
+func nextStep(s string) (step, int, error) {
+	switch {
+	case s[0] == '.':
+		n := 1
+		for n < len(s) && isKeyRune(rune(s[n]), n == 1) {
+			n++
+		}
+		if n == 1 {
+			return step{}, 0, fmt.Errorf("empty key at %q", s)
+		}
+		return step{key: s[1:n], isKey: true}, n, nil
+	case strings.HasPrefix(s, "[*]"):
+		return step{index: -1}, 3, nil
+	case strings.HasPrefix(s, `["`):
+		var key string
+		dec := json.NewDecoder(strings.NewReader(s[1:]))
+		if err := dec.Decode(&key); err != nil {
+			return step{}, 0, fmt.Errorf("bad quoted key at %q", s)
+		}
+		n := 1 + int(dec.InputOffset())
+		if n >= len(s) || s[n] != ']' {
+			return step{}, 0, fmt.Errorf("no ] after the quoted key at %q", s)
+		}
+		return step{key: key, isKey: true}, n + 1, nil
+	case s[0] == '[':
+		end := strings.IndexByte(s, ']')
+		i, err := strconv.Atoi(s[1:max(end, 1)])
+		if end < 0 || err != nil || i < 0 {
+			return step{}, 0, fmt.Errorf("bad index at %q", s)
+		}
+		return step{index: i}, end + 1, nil
+	}
+	return step{}, 0, fmt.Errorf("want . or [ at %q", s)
+}
+
+func isKeyRune(r rune, first bool) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || !first && r >= '0' && r <= '9'
+}
+
+// keyPath appends key to a printed path the way golden mismatches do.
+func keyPath(at, key string) string {
+	simple := key != ""
+	for i, r := range key {
+		if !isKeyRune(r, i == 0) {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		return at + "." + key
+	}
+	b, _ := json.Marshal(key)
+	return at + "[" + string(b) + "]"
+}
+
+// maskPath returns a with the value at steps set to g's (absent where g
+// has none), calling hit with the concrete path of each value it changed.
+// [*] visits the indices both arrays have; a container missing or of
+// another type on either side ends the walk.
+func maskPath(g, a any, steps []step, at string, hit func(string)) any {
+	if len(steps) == 0 {
+		if !reflect.DeepEqual(g, a) {
+			hit(at)
+			return g
+		}
+		return a
+	}
+	s, rest := steps[0], steps[1:]
+	if s.isKey {
+		gm, ok1 := g.(map[string]any)
+		am, ok2 := a.(map[string]any)
+		if !ok1 || !ok2 {
+			return a
+		}
+		gv, inG := gm[s.key]
+		av, inA := am[s.key]
+		p := keyPath(at, s.key)
+		switch {
+		case inG && inA:
+			am[s.key] = maskPath(gv, av, rest, p, hit)
+		case len(rest) > 0:
+			// a container only one side has: nothing to mask
+		case inG:
+			am[s.key] = gv
+			hit(p)
+		case inA:
+			delete(am, s.key)
+			hit(p)
+		}
+		return a
+	}
+	gs, ok1 := g.([]any)
+	as, ok2 := a.([]any)
+	if !ok1 || !ok2 {
+		return a
+	}
+	for i := range min(len(gs), len(as)) {
+		if s.index < 0 || s.index == i {
+			as[i] = maskPath(gs[i], as[i], rest, fmt.Sprintf("%s[%d]", at, i), hit)
+		}
+	}
+	return a
+}
+
+// hasPath reports whether v holds a value at steps.
+func hasPath(v any, steps []step) bool {
+	if len(steps) == 0 {
+		return true
+	}
+	s, rest := steps[0], steps[1:]
+	if s.isKey {
+		m, ok := v.(map[string]any)
+		x, in := m[s.key]
+		return ok && in && hasPath(x, rest)
+	}
+	arr, _ := v.([]any)
+	for i, x := range arr {
+		if (s.index < 0 || s.index == i) && hasPath(x, rest) {
+			return true
+		}
+	}
+	return false
+}
