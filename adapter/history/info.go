@@ -1,0 +1,336 @@
+package history
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// headTailBytes is how much of each end of a transcript a listing reads.
+const headTailBytes = 64 << 10
+
+// Info is what a listing knows of a stored session, read from the first
+// and the last 64 KiB of its transcript only (the SDK's SDKSessionInfo).
+type Info struct {
+	SessionID string
+	// Summary is the session's title: its custom title, AI title, last
+	// prompt, stored summary or first prompt, the first found.
+	Summary string
+	// CustomTitle is the stored title: a custom one (a rename, a fork),
+	// else the CLI's AI title ("" for none).
+	CustomTitle string
+	FirstPrompt string
+	// Cwd is the directory the session ran in ("" when the transcript
+	// does not say and the caller gave no project path).
+	Cwd       string
+	GitBranch string
+	Tag       string
+	// Modified is the transcript's modification time.
+	Modified time.Time
+	Size     int64
+}
+
+// Stat reads the Info of session id, found in any project directory;
+// false when it is not stored or has nothing to show.
+func Stat(configDir, id string) (Info, bool) {
+	p, ok := Find(configDir, id)
+	if !ok {
+		return Info{}, false
+	}
+	return readInfo(p, id, "")
+}
+
+// readInfo reads the Info of the transcript at path; projectPath is the
+// cwd the listing asked for ("" for none), used when the rows name none.
+func readInfo(path, id, projectPath string) (Info, bool) {
+	head, tail, st, ok := headTail(path)
+	if !ok {
+		return Info{}, false
+	}
+	first, _, _ := strings.Cut(head, "\n")
+	if strings.Contains(first, `"isSidechain":true`) || strings.Contains(first, `"isSidechain": true`) {
+		return Info{}, false
+	}
+	custom := lastString(tail, "customTitle")
+	if custom == "" && !hasKey(tail, "customTitle") {
+		custom = sidecarTitle(path, id)
+	}
+	custom = firstOf(custom, lastString(head, "customTitle"))
+	titled := firstOf(custom, lastString(tail, "aiTitle"), lastString(head, "aiTitle"))
+	firstPrompt := firstPromptOf(head)
+	summary := firstOf(titled, lastString(tail, "lastPrompt"), lastString(tail, "summary"), firstPrompt, mediaPrompt(head))
+	if summary == "" {
+		return Info{}, false
+	}
+	return Info{
+		SessionID: id, Summary: summary, CustomTitle: titled, FirstPrompt: firstPrompt,
+		Cwd:       firstOf(lastRowString(tail, "relocated", "relocatedCwd"), firstString(head, "cwd"), projectPath),
+		GitBranch: firstOf(lastString(tail, "gitBranch"), firstString(head, "gitBranch")),
+		Tag:       lastTag(tail),
+		Modified:  st.ModTime(), Size: st.Size(),
+	}, true
+}
+
+// headTail reads the first and the last 64 KiB of a non-empty regular file.
+func headTail(path string) (head, tail string, st os.FileInfo, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", nil, false
+	}
+	defer f.Close()
+	st, err = f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return "", "", nil, false
+	}
+	buf := make([]byte, headTailBytes)
+	n, _ := f.ReadAt(buf, 0)
+	if n == 0 {
+		return "", "", nil, false
+	}
+	head = strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
+	tail = head
+	if off := st.Size() - headTailBytes; off > 0 {
+		n, _ = f.ReadAt(buf, off)
+		tail = strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
+	}
+	return head, tail, st, true
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func keyPatterns(key string) [2]string {
+	return [2]string{`"` + key + `":"`, `"` + key + `": "`}
+}
+
+func hasKey(text, key string) bool {
+	p := keyPatterns(key)
+	return strings.Contains(text, p[0]) || strings.Contains(text, p[1])
+}
+
+// stringAt is the JSON string value that starts at text[start:], unescaped;
+// false when it does not end in text.
+func stringAt(text string, start int) (string, bool) {
+	for i := start; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			i++
+		case '"':
+			raw := text[start:i]
+			if !strings.Contains(raw, `\`) {
+				return raw, true
+			}
+			var s string
+			if json.Unmarshal([]byte(`"`+raw+`"`), &s) != nil {
+				return raw, true
+			}
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// lastString is the value of the last complete `"key":"…"` in text.
+func lastString(text, key string) string {
+	best, at := "", -1
+	for _, p := range keyPatterns(key) {
+		for from := 0; ; {
+			i := strings.Index(text[from:], p)
+			if i < 0 {
+				break
+			}
+			i += from
+			v, ok := stringAt(text, i+len(p))
+			if ok && i > at {
+				best, at = v, i
+			}
+			from = i + len(p)
+		}
+	}
+	return best
+}
+
+// firstString is the value of the first `"key":"…"` in text (the compact
+// form first, as the SDK looks).
+func firstString(text, key string) string {
+	for _, p := range keyPatterns(key) {
+		if i := strings.Index(text, p); i >= 0 {
+			v, _ := stringAt(text, i+len(p))
+			return v
+		}
+	}
+	return ""
+}
+
+// lastRowString is field of the last complete row of type typ in text.
+func lastRowString(text, typ, field string) string {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if !strings.Contains(l, `"`+field+`":`) || !strings.Contains(l, `"type":"`+typ+`"`) {
+			continue
+		}
+		var row map[string]any
+		if json.Unmarshal([]byte(l), &row) != nil || row["type"] != typ {
+			continue
+		}
+		if s, ok := row[field].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// lastTag is the tag of the last tag row in text.
+func lastTag(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], `"type":"tag"`) && strings.Contains(lines[i], `"tag":"`) {
+			return lastString(lines[i], "tag")
+		}
+	}
+	return ""
+}
+
+// sidecarTitle is the custom title kept beside the transcript, in
+// <session id>/custom-title.json.
+func sidecarTitle(path, id string) string {
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(path), id, "custom-title.json"))
+	if err != nil {
+		return ""
+	}
+	var v struct {
+		CustomTitle string `json:"customTitle"`
+	}
+	if json.Unmarshal(data, &v) != nil {
+		return ""
+	}
+	return strings.TrimSpace(v.CustomTitle)
+}
+
+var (
+	commandNameRE = regexp.MustCompile(`<command-name>(.*?)</command-name>`)
+	bashInputRE   = regexp.MustCompile(`<bash-input>([\s\S]*?)</bash-input>`)
+	// notPromptRE is a text that opens with a tag or is an interruption note.
+	notPromptRE = regexp.MustCompile(`^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])`)
+)
+
+// promptRow reports a user row that may hold a typed prompt.
+func promptRow(line string) bool {
+	if !strings.Contains(line, `"type":"user"`) && !strings.Contains(line, `"type": "user"`) {
+		return false
+	}
+	for _, skip := range []string{`"tool_result"`, `"isMeta":true`, `"isMeta": true`, `"isCompactSummary":true`, `"isCompactSummary": true`} {
+		if strings.Contains(line, skip) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstPromptOf is the first prompt the user typed in head, on one line
+// and cut to 200 characters; a slash command's name when there is none.
+func firstPromptOf(head string) string {
+	fallback := ""
+	for _, line := range strings.Split(head, "\n") {
+		if !promptRow(line) {
+			continue
+		}
+		var row struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &row) != nil || row.Type != "user" {
+			continue
+		}
+		texts, ok := promptTexts(row.Message.Content)
+		if !ok {
+			continue
+		}
+		for _, t := range texts {
+			t = strings.TrimSpace(strings.ReplaceAll(t, "\n", " "))
+			if t == "" {
+				continue
+			}
+			if m := commandNameRE.FindStringSubmatch(t); m != nil {
+				fallback = firstOf(fallback, m[1])
+				continue
+			}
+			if m := bashInputRE.FindStringSubmatch(t); m != nil {
+				return "! " + strings.TrimSpace(m[1])
+			}
+			if notPromptRE.MatchString(t) {
+				continue
+			}
+			return cutUTF16(t, 200)
+		}
+	}
+	return fallback
+}
+
+// promptTexts are the texts of a user message's content; false for a
+// tool result.
+func promptTexts(content json.RawMessage) ([]string, bool) {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return []string{s}, true
+	}
+	var blocks []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	if json.Unmarshal(content, &blocks) != nil {
+		return nil, true
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			return nil, false
+		}
+		if b.Type == "text" && b.Text != nil {
+			out = append(out, *b.Text)
+		}
+	}
+	return out, true
+}
+
+// cutUTF16 cuts s to n UTF-16 units (not splitting a pair) with an ellipsis.
+func cutUTF16(s string, n int) string {
+	u := utf16.Encode([]rune(s))
+	if len(u) <= n {
+		return s
+	}
+	u = u[:n]
+	if last := u[n-1]; last >= 0xd800 && last <= 0xdbff {
+		u = u[:n-1]
+	}
+	return strings.TrimSpace(string(utf16.Decode(u))) + "…"
+}
+
+// mediaPrompt names a first prompt that was an image or a document.
+func mediaPrompt(head string) string {
+	for _, line := range strings.Split(head, "\n") {
+		if !promptRow(line) {
+			continue
+		}
+		switch {
+		case strings.Contains(line, `"type":"image"`) || strings.Contains(line, `"type": "image"`):
+			return "Image"
+		case strings.Contains(line, `"type":"document"`) || strings.Contains(line, `"type": "document"`):
+			return "Document"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,202 @@
+package history
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf16"
+)
+
+// PageSize is the number of sessions in one `session/list` page of a
+// plain or a Zed client.
+const PageSize = 1000
+
+// ListParams are the `session/list` params a plain listing reads; nil
+// means absent.
+type ListParams struct {
+	Cwd    *string `json:"cwd"`
+	Cursor *string `json:"cursor"`
+}
+
+// Page is a `session/list` result for a plain or a Zed client.
+type Page struct {
+	Sessions   []Listed `json:"sessions"`
+	NextCursor string   `json:"nextCursor,omitempty"`
+}
+
+// Listed is one session of a page.
+type Listed struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Title     string `json:"title"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// ParamsError is a `session/list` request the reference rejects with
+// invalidParams (-32602): Message and Data are the error's.
+type ParamsError struct {
+	Message string
+	Data    any
+}
+
+func (e *ParamsError) Error() string { return e.Message }
+
+var cursorRE = regexp.MustCompile(`^offset:(\d+)$`)
+
+// offsetOf is the offset a cursor names: "offset:N"; absent is 0.
+func offsetOf(cursor *string) (int, error) {
+	if cursor == nil {
+		return 0, nil
+	}
+	m := cursorRE.FindStringSubmatch(*cursor)
+	if m == nil {
+		return 0, &ParamsError{Message: "Unknown session/list cursor: " + *cursor}
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		n = math.MaxInt
+	}
+	return n, nil
+}
+
+// List is one page of the stored sessions of p.Cwd (of every project when
+// absent), newest first, as the reference lists them for a client without
+// the session index: by transcript modification time then session id,
+// both descending; at most PageSize a page, with an "offset:N" cursor for
+// the next one. Sessions with nothing to show as a title, or that do not
+// say their cwd, are left out. A relative cwd or an unknown cursor is a
+// *ParamsError.
+func List(configDir string, p ListParams) (Page, error) {
+	if p.Cwd != nil && !filepath.IsAbs(*p.Cwd) {
+		return Page{}, &ParamsError{
+			Message: fmt.Sprintf("`cwd` must be an absolute path, but received: %s", *p.Cwd),
+			Data:    map[string]string{"cwd": *p.Cwd},
+		}
+	}
+	offset, err := offsetOf(p.Cursor)
+	if err != nil {
+		return Page{}, err
+	}
+	infos := listInfos(candidates(configDir, p.Cwd), offset, PageSize+1)
+	page := Page{Sessions: []Listed{}}
+	for i, in := range infos {
+		if i == PageSize {
+			page.NextCursor = "offset:" + strconv.Itoa(offset+PageSize)
+			break
+		}
+		if in.Cwd == "" {
+			continue
+		}
+		page.Sessions = append(page.Sessions, Listed{SessionID: in.SessionID, Cwd: in.Cwd,
+			Title: sanitizeTitle(in.Summary), UpdatedAt: isoMillis(in.Modified)})
+	}
+	return page, nil
+}
+
+// candidate is a transcript file a listing may show.
+type candidate struct {
+	id, path, project string
+	mtime             time.Time
+}
+
+// candidates are the transcripts of cwd's project directories, or of all
+// project directories when cwd is nil.
+func candidates(configDir string, cwd *string) []candidate {
+	var dirs []string
+	project := ""
+	if cwd != nil {
+		project = resolve(*cwd)
+		dirs = projectDirs(configDir, *cwd)
+	} else {
+		dirs = allProjectDirs(configDir)
+	}
+	var out []candidate
+	for _, dir := range dirs {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+			if !ok || !ValidID(id) {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			st, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			out = append(out, candidate{id: id, path: p, project: project, mtime: st.ModTime()})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if !out[a].mtime.Equal(out[b].mtime) {
+			return out[a].mtime.After(out[b].mtime)
+		}
+		return out[a].id > out[b].id
+	})
+	return out
+}
+
+// listInfos reads the candidates in order and keeps, after skipping
+// offset sessions, at most limit sessions that have something to show,
+// each id once.
+func listInfos(cands []candidate, offset, limit int) []Info {
+	var out []Info
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if len(out) >= limit {
+			break
+		}
+		in, ok := readInfo(c.path, c.id, c.project)
+		if !ok || seen[in.SessionID] {
+			continue
+		}
+		seen[in.SessionID] = true
+		if offset > 0 {
+			offset--
+			continue
+		}
+		in.Modified = c.mtime
+		out = append(out, in)
+	}
+	return out
+}
+
+// isoMillis is t as JavaScript's toISOString writes it.
+func isoMillis(t time.Time) string {
+	return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+}
+
+// Title limits of the reference's sanitizeTitle.
+const (
+	maxTitleLength = 256
+	titleScan      = 4096
+)
+
+// sanitizeTitle puts a stored summary on one line with single spaces and
+// cuts it to maxTitleLength UTF-16 units with an ellipsis.
+func sanitizeTitle(text string) string {
+	if u := utf16.Encode([]rune(text)); len(u) > titleScan {
+		// The title of a long text depends only on its start.
+		head := strings.TrimLeftFunc(spaceRunRE.ReplaceAllString(string(utf16.Decode(u[:titleScan])), " "), unicode.IsSpace)
+		if hu := utf16.Encode([]rune(head)); len(hu) >= maxTitleLength+2 {
+			return string(utf16.Decode(hu[:maxTitleLength-1])) + "…"
+		}
+	}
+	s := strings.Join(strings.Fields(text), " ")
+	su := utf16.Encode([]rune(s))
+	if len(su) <= maxTitleLength {
+		return s
+	}
+	return string(utf16.Decode(su[:maxTitleLength-1])) + "…"
+}
+
+var spaceRunRE = regexp.MustCompile(`\s+`)

@@ -1,0 +1,21 @@
+// Package agentbench benchmarks `airwire agent` against the reference
+// adapter (@agentclientprotocol/claude-agent-acp under node), both run as
+// real processes in the same run on the same fake Claude CLI, and reports
+// each measure for both and the ratio reference/ours (issue 8: spawn →
+// initialize response, RSS after session/new, adapter CPU per streamed
+// text chunk). The benchmarks are in bench_test.go; `make bench` runs them.
+// They skip when `make deps` has not installed node and the reference.
+//
+// The package API is what the benchmarks measure with:
+//
+//   - RSS, TreeRSS and Descendants read a process's resident set, and that
+//     of its process tree, from /proc;
+//   - CPUTime (utime + stime, 10 ms ticks, exited threads included) and
+//     ThreadCPUTime (schedstat of the live threads, ns) read a process's
+//     CPU time;
+//   - StreamScript writes the fake CLI script whose every turn streams one
+//     text block as a given number of text_delta events (Delta(i) is the
+//     text of the i-th).
+//
+// It reads Linux's /proc only.
+package agentbench
