@@ -41,6 +41,12 @@ type Agent struct {
 	authStatus *agentinfo.AuthStatus // last pushed
 
 	authProbing sync.Mutex // held while an auth status probe runs
+
+	// bg bounds the agent's background work (auth probes); Serve cancels
+	// it and waits for it before it returns.
+	bg       context.Context
+	bgCancel context.CancelFunc
+	bgWork   sync.WaitGroup
 }
 
 // NewAgent returns an Agent; Serve runs it.
@@ -51,7 +57,9 @@ func NewAgent(o Options) *Agent {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
-	return &Agent{opts: o, sessions: map[string]*Session{}, ready: make(chan struct{})}
+	a := &Agent{opts: o, sessions: map[string]*Session{}, ready: make(chan struct{})}
+	a.bg, a.bgCancel = context.WithCancel(context.Background())
+	return a
 }
 
 // Serve speaks ACP on r/w until the editor closes its side or ctx ends,
@@ -64,7 +72,9 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-a.conn.Done():
 	case <-ctx.Done():
 	}
+	a.bgCancel()
 	a.closeAll()
+	a.bgWork.Wait()
 	return a.conn.Err()
 }
 

@@ -31,13 +31,15 @@ func (a *Agent) initializeResult(c caps.Client) json.RawMessage {
 // probeAuth runs `claude auth status --json` in the background and pushes
 // `_auth/status_update` when the identity it reports is new to the client.
 // It never fails the caller: an unavailable CLI means "not reported".
-func (a *Agent) probeAuth(ctx context.Context) {
+func (a *Agent) probeAuth() {
 	if !a.authProbing.TryLock() {
 		return // a probe is under way; its answer serves this call too
 	}
+	a.bgWork.Add(1)
 	go func() {
+		defer a.bgWork.Done()
 		defer a.authProbing.Unlock()
-		stdout, err := a.runAuthStatus(context.WithoutCancel(ctx))
+		stdout, err := a.runAuthStatus(a.bg)
 		if err != nil && len(stdout) == 0 {
 			a.opts.Log.Warn("claude auth status failed", "err", err)
 			return

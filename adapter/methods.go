@@ -31,7 +31,7 @@ func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, erro
 	a.client = c
 	a.mu.Unlock()
 	_ = a.conn.Respond(req.ID, a.initializeResult(c), nil)
-	a.probeAuth(ctx)
+	a.probeAuth()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
@@ -100,7 +100,7 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err := s.enqueue(t); err != nil {
 		return nil, err
 	}
-	a.probeAuth(ctx)
+	a.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.proc.Send(msg); err != nil {
 		return nil, errSessionEnded
