@@ -105,6 +105,11 @@ var methods = map[string]method{
 	"session/prompt":            (*Agent).prompt,
 	"session/cancel":            (*Agent).cancel,
 	"session/close":             (*Agent).closeSession,
+	"session/load":              (*Agent).loadSession,
+	"session/resume":            (*Agent).resumeSession,
+	"session/fork":              (*Agent).forkSession,
+	"session/list":              (*Agent).listSessions,
+	"session/delete":            (*Agent).deleteSession,
 	"session/set_mode":          (*Agent).setMode,
 	"session/set_config_option": (*Agent).setConfigOption,
 }
