@@ -101,6 +101,8 @@ type method func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, erro
 // -32601 (notifications are dropped).
 var methods = map[string]method{
 	"initialize":                (*Agent).initialize,
+	"authenticate":              (*Agent).authenticate,
+	"logout":                    (*Agent).logout,
 	"session/new":               (*Agent).newSession,
 	"session/prompt":            (*Agent).prompt,
 	"session/cancel":            (*Agent).cancel,
