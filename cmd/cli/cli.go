@@ -55,9 +55,6 @@ func Main() ExitCode {
 func Run(ctx context.Context, f *factory.Factory, args []string) ExitCode {
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
-	root.SetIn(f.IO.In)
-	root.SetOut(f.IO.Out)
-	root.SetErr(f.IO.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
 	return exitCode(f, cmd, err)
 }
@@ -70,11 +67,8 @@ func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	if errors.As(err, &exitErr) {
 		return ExitCode(exitErr.Code)
 	}
-	if errors.Is(err, cmdutil.ErrSilent) {
-		return ExitError
-	}
 	var flagErr *cmdutil.FlagError
-	if errors.As(err, &flagErr) || isCobraUsageError(err) {
+	if errors.As(err, &flagErr) {
 		fmt.Fprintf(f.IO.ErrOut, "airwire: %s\n", err)
 		if cmd != nil {
 			fmt.Fprintf(f.IO.ErrOut, "\n%s", cmd.UsageString())
@@ -86,18 +80,6 @@ func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	}
 	fmt.Fprintf(f.IO.ErrOut, "airwire: %s\n", err)
 	return ExitError
-}
-
-// isCobraUsageError recognises cobra's own argument and flag errors, which are
-// plain errors without a type.
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires exactly", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // NewCmdRoot builds the airwire command tree.
@@ -127,11 +109,58 @@ command in the editor's agent settings to record a real session.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cmdutil.FlagError{Err: err}
 	})
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
 	root.AddCommand(version.NewCmdVersion(f, nil))
 	for _, add := range registry {
 		root.AddCommand(add(f))
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	markUsageErrors(root)
 	return root
+}
+
+// markUsageErrors makes every argument error of the tree a
+// *cmdutil.FlagError where it is made, so that Main tells a bad command line
+// (usage, exit 2) from a command that failed (exit 1) by type, never by the
+// error's text. A command that only groups others (airwire, airwire journal)
+// answers an unknown subcommand with a FlagError and shows its help when
+// called alone.
+func markUsageErrors(c *cobra.Command) {
+	switch {
+	case c.HasSubCommands() && !c.Runnable():
+		c.Args = unknownSubcommand
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	case c.Args != nil:
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return &cmdutil.FlagError{Err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markUsageErrors(sub)
+	}
+}
+
+// unknownSubcommand is the Args check of a command that only groups others:
+// any argument left after cobra found the deepest command is unknown.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return cmdutil.FlagErrorf("%s", msg)
 }
 
 // registry holds the constructors of commands that register themselves from

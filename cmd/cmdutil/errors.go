@@ -26,27 +26,9 @@ type ExitError struct{ Code int }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// ErrSilent means the command already reported the failure; exit 1 quietly.
-var ErrSilent = errors.New("silent error")
-
 // ErrMismatch means a check ran and failed (conformance mismatch, validation
 // errors). It maps to exit code 1, apart from usage errors (2).
 var ErrMismatch = errors.New("check failed")
-
-// MutuallyExclusive returns a FlagError when more than one of the conditions
-// holds. message names the flags, e.g. "--json and --text".
-func MutuallyExclusive(message string, conditions ...bool) error {
-	n := 0
-	for _, c := range conditions {
-		if c {
-			n++
-		}
-	}
-	if n > 1 {
-		return FlagErrorf("%s", message)
-	}
-	return nil
-}
 
 // RequireArgsAfterDash is a helper for commands of the form `verb [flags] -- CMD ARGS…`.
 func RequireArgsAfterDash(what string, args []string) error {
