@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -32,13 +33,15 @@ const (
 	ExitError ExitCode = 1
 	// ExitUsage means the command line was wrong; usage was printed.
 	ExitUsage ExitCode = 2
-	// ExitInterrupted means SIGINT/SIGTERM stopped the command.
-	ExitInterrupted ExitCode = 130
+	// ExitInterrupted means SIGINT (Ctrl-C) stopped the command.
+	ExitInterrupted ExitCode = 128 + ExitCode(syscall.SIGINT)
+	// ExitTerminated means SIGTERM stopped the command.
+	ExitTerminated ExitCode = 128 + ExitCode(syscall.SIGTERM)
 )
 
 // Main runs airwire with os.Args and returns the exit code.
 func Main() ExitCode {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	defer stop()
 	f := factory.New(Version)
 	if path := os.Getenv("AIRWIRE_CPUPROFILE"); path != "" { // for benchmarks: go tool pprof
@@ -51,21 +54,60 @@ func Main() ExitCode {
 	return Run(ctx, f, os.Args[1:])
 }
 
+// notifyContext returns a context that the first SIGINT or SIGTERM cancels
+// with a *cmdutil.SignalError as its cause. The signal's default action is
+// then restored, so a second one ends airwire at once even if a command
+// does not stop. stop releases the signals and cancels the context.
+func notifyContext(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			if sig, ok := s.(syscall.Signal); ok {
+				cancel(&cmdutil.SignalError{Signal: sig})
+			}
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel(context.Canceled)
+		})
+	}
+}
+
 // Run executes the root command with args and maps its error to an exit code.
 func Run(ctx context.Context, f *factory.Factory, args []string) ExitCode {
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
-	return exitCode(f, cmd, err)
+	return exitCode(ctx, f, cmd, err)
 }
 
-func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
+// exitCode maps a command's error to the exit code, by type: a child's
+// status (*cmdutil.ExitError), a signal (*cmdutil.SignalError, returned or
+// the cause of ctx's cancellation), a usage error (*cmdutil.FlagError),
+// anything else 1.
+func exitCode(ctx context.Context, f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	if err == nil {
 		return ExitOK
 	}
 	var exitErr *cmdutil.ExitError
 	if errors.As(err, &exitErr) {
 		return ExitCode(exitErr.Code)
+	}
+	// After a signal, whatever the command returned (its context's error,
+	// or a read cut short when its file was closed) is the interruption.
+	var sigErr *cmdutil.SignalError
+	if errors.As(err, &sigErr) || errors.As(context.Cause(ctx), &sigErr) {
+		return ExitCode(sigErr.Code())
 	}
 	var flagErr *cmdutil.FlagError
 	if errors.As(err, &flagErr) {

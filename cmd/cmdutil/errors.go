@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 )
 
 // FlagError is a usage mistake: a bad flag, a missing argument or a flag
@@ -37,3 +38,22 @@ func RequireArgsAfterDash(what string, args []string) error {
 	}
 	return nil
 }
+
+// SignalError is the cause of the root context's cancellation when SIGINT
+// or SIGTERM arrives. cli.Main exits with Code (130 or 143, as a shell
+// reports a process that the signal ended) when a command returns the
+// context's error.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string {
+	switch e.Signal {
+	case syscall.SIGINT:
+		return "interrupted by SIGINT"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	}
+	return "interrupted by signal " + e.Signal.String()
+}
+
+// Code is 128 + the signal's number.
+func (e *SignalError) Code() int { return 128 + int(e.Signal) }

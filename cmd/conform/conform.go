@@ -208,6 +208,9 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		go func() {
 			defer wg.Done()
 			for j := range work {
+				if ctx.Err() != nil {
+					continue // interrupted: start no new run
+				}
 				t0 := opts.Now()
 				rctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 				out, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI}, g, opts.Keep)
@@ -234,6 +237,9 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	var failed []outcome
 	done, applied := 0, 0
 	for r := range results {
+		if r.err != nil && ctx.Err() != nil {
+			continue // cut short by the interruption: not a failure
+		}
 		done++
 		status := "ok  "
 		if r.err != nil {
@@ -258,6 +264,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: interrupted: %d of %d runs finished, %d failed\n", done, len(jobs), len(failed))
 		return err
 	}
 	took := opts.Now().Sub(start).Round(100 * time.Millisecond)

@@ -164,3 +164,49 @@ func TestRunConform(t *testing.T) {
 		})
 	}
 }
+
+// TestRunConformInterrupted: after Ctrl-C (the context ends) no new run
+// starts, and the runs the interruption cut short are not failures.
+func TestRunConformInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		if err := os.WriteFile(filepath.Join(dir, n+".yaml"), []byte(strings.ReplaceAll(scenarioYAML, "NAME", n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan string, 10)
+	o := ConformOptions{Agent: "a", IO: factory.IOStreams{Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" },
+		Exe: func() (string, error) { return "/bin/airwire", nil }, Now: time.Now,
+		Scenarios: dir, Goldens: filepath.Join(dir, "goldens"), Jobs: 2, Timeout: time.Minute}
+	o.Run = func(rctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
+		started <- conform.GoldenName(co.Scenario, co.Profile)
+		<-rctx.Done()
+		return &conform.Outcome{}, &conform.RunError{Err: rctx.Err()}
+	}
+	done := make(chan error, 1)
+	go func() { done <- runConform(ctx, &o) }()
+	<-started
+	<-started
+	cancel()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("conform did not stop after the interruption")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(started); n != 0 {
+		t.Errorf("%d runs started after the interruption", n)
+	}
+	if strings.Contains(errOut.String(), "FAIL") {
+		t.Errorf("cancelled runs reported as failures:\n%s", errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "interrupted: 0 of 6 runs finished") {
+		t.Errorf("no interruption summary:\n%s", errOut.String())
+	}
+}

@@ -110,7 +110,12 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	rep, err := checks.Journal(opts.Journal, checks.New(a, set, checks.WithSide(opts.Side)))
+	j, err := cmdutil.OpenJournal(ctx, opts.Journal)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	rep, err := checks.Entries(j.Next, checks.New(a, set, checks.WithSide(opts.Side)))
 	if err != nil {
 		return err
 	}
