@@ -82,6 +82,15 @@ type Options struct {
 	// Cassette is the recorded CLI side that a replayed run plays
 	// (CassetteFile); Check sets it.
 	Cassette string
+
+	// ACPSchemaDir is the pinned ACP schema (acp.Locator) that Check
+	// validates the run's messages against; "" means the one `make deps`
+	// installed in the checkout (validate.Load).
+	ACPSchemaDir string
+	// NoValidate makes Check compare without validating (airwire conform
+	// --no-validate). Without it, a schema that cannot be loaded fails
+	// Check before the run starts: validation is never skipped silently.
+	NoValidate bool
 }
 
 // Paths are the run's volatile locations, replaced by placeholders when the
