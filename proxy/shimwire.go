@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
 // Environment variables shared by `airwire record --cli-lane` and its shim.
@@ -300,7 +301,7 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 				l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: h.Argv, Pid: h.Pid})
 				conn = l.r.NewConn(journal.LaneCLI, proc, journal.DirAgent, journal.DirCLI)
 				stderr = l.r.NewStderr(journal.LaneCLI, proc)
-				if !isStreamJSON(h.Argv) {
+				if !jsonrpc.ArgvSpeaksStreamJSON(h.Argv) {
 					conn.Up.whole, conn.Down.whole = true, true
 					conn.Up.label, conn.Down.label = runLabel(h.Argv), runLabel(h.Argv)
 				}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -209,7 +210,7 @@ func Canonical(r *Result) ([]byte, error) {
 		case journal.LaneCLI:
 			switch {
 			case e.Kind == journal.KindSpawn:
-				if isStreamJSON(e.Argv) {
+				if jsonrpc.ArgvSpeaksStreamJSON(e.Argv) {
 					cliOrder = append(cliOrder, e.Proc)
 					cliSpawn[e.Proc] = e
 				} else {
@@ -374,15 +375,6 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 		}
 	}
 	return out
-}
-
-func isStreamJSON(argv []string) bool {
-	for _, a := range argv {
-		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
-			return true
-		}
-	}
-	return false
 }
 
 // Normalizer replaces volatile values by placeholders. Rules, in order of

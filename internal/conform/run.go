@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
 	"github.com/airwire/airwire/internal/scenario"
@@ -266,15 +267,12 @@ func (d *driver) layoutScripted() error {
 	if err := scenario.WriteCLIScript(filepath.Join(d.p.Root, "cli.json"), &script); err != nil {
 		return err
 	}
-	fake := " conform paced-cli"
+	fake := []string{"conform", "paced-cli"}
 	if d.o.Pace < 0 {
-		fake = " fake-cli"
+		fake = []string{"fake-cli"}
 	}
-	wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + fake + " \"$@\"\n"
-	return os.WriteFile(d.p.CLI, []byte(wrapper), 0o755)
+	return os.WriteFile(d.p.CLI, execwrap.Script(append([]string{d.o.Airwire}, fake...)...), 0o755)
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (d *driver) env() []string {
 	env := []string{
