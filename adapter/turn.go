@@ -38,10 +38,13 @@ type translator struct {
 	streamed map[int]*strings.Builder
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
+	// hold keeps a turn's answer back while its subagents run.
+	hold subagentHold
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
-	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{}}
+	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+		hold: newSubagentHold(s.agent.clientCaps())}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -95,12 +98,15 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	}
 	if h.Type == "result" && !autonomous {
 		t.result(line)
+	} else if h.Type == "result" {
+		t.autonomousResult(line)
 	}
 }
 
 // activate starts the turn of prompt uuid: its echo arrived, or the result
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
+	t.settleHeld(t.hold.take())
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind = true, ""
 	t.usage.StartTurn()
@@ -271,6 +277,8 @@ func (t *translator) system(line json.RawMessage) {
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.publishCommands()
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed", "session_state_changed":
+		t.taskEvent(line)
 	}
 }
 
@@ -309,5 +317,5 @@ func (t *translator) result(line json.RawMessage) {
 		t.s.finish(nil, turnError(line, t.errorKind))
 		return
 	}
-	t.s.finish(t.usage.PromptResponse(reason), nil)
+	t.holdOrSettle(reason)
 }
