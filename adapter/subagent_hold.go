@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/airwire/airwire/adapter/caps"
-	"github.com/airwire/airwire/adapter/usage"
 )
 
 // subagentHold keeps a prompt's response back while background subagents
@@ -14,18 +13,14 @@ import (
 // reference's held turn; contract "Native subagent sessions": only an AIR
 // client that declares backgroundSubagents gets its response at the result).
 //
-// A subagent is live from its `task_started` (one with a subagent_type)
-// until its `task_notification` or a terminal `task_updated`; a
-// `background_tasks_changed` that no longer lists it stops the hold from
-// waiting on it. A held turn settles at the result of an autonomous cycle
-// that ran (num_turns > 0, or failed), or at the CLI's next idle, once none
-// of its subagents is live; a cancelled one settles at either at once, and
-// a new prompt's activation settles it first. The hold does no I/O: the
-// translator sends what it decides.
+// A subagent holds from its `task_started` (one with a subagent_type)
+// until it ends or the level signal no longer lists it (see tasks). A held
+// turn settles at the result of an autonomous cycle that ran (num_turns >
+// 0, or failed), or at the CLI's next idle, once none of its subagents is
+// live; a cancelled one settles at either at once, and a new prompt's
+// activation settles it first. The hold does no I/O: the translator sends
+// what it decides.
 type subagentHold struct {
-	// live are the subagent tasks under way, by task id: true while a hold
-	// waits on them, false once the level signal dropped them.
-	live map[string]bool
 	// spawned are the subagent tasks the current turn started.
 	spawned []string
 	// held is the stop reason of a turn whose result came while its
@@ -40,63 +35,24 @@ type subagentHold struct {
 const backgroundSubagents = "backgroundSubagents"
 
 func newSubagentHold(c caps.Client) subagentHold {
-	return subagentHold{live: map[string]bool{}, off: c.AIR.Has(backgroundSubagents)}
+	return subagentHold{off: c.AIR.Has(backgroundSubagents)}
 }
 
-// taskFrame is the part of a system frame the hold reads.
-type taskFrame struct {
-	Subtype      string `json:"subtype"`
-	TaskID       string `json:"task_id"`
-	SubagentType string `json:"subagent_type"`
-	State        string `json:"state"`
-	Patch        struct {
-		Status string `json:"status"`
-	} `json:"patch"`
-	Tasks []taskRef `json:"tasks"`
-}
-
-// taskRef is a task of a background_tasks_changed level signal.
-type taskRef struct {
-	TaskID string `json:"task_id"`
-}
-
-// observe follows one task lifecycle frame; turnOpen says a turn is under
-// way or held (a subagent it starts extends its hold). It reports whether
-// the frame is the CLI going idle.
-func (h *subagentHold) observe(f taskFrame, turnOpen bool) (idle bool) {
-	switch f.Subtype {
-	case "task_started":
-		if f.SubagentType != "" {
-			h.live[f.TaskID] = true
-			if turnOpen {
-				h.spawned = append(h.spawned, f.TaskID)
-			}
-		}
-	case "task_notification":
-		delete(h.live, f.TaskID)
-	case "task_updated":
-		if s := f.Patch.Status; s == "completed" || s == "failed" || s == "killed" {
-			delete(h.live, f.TaskID)
-		}
-	case "background_tasks_changed":
-		for id := range h.live {
-			h.live[id] = slices.Contains(f.Tasks, taskRef{id})
-		}
-	case "session_state_changed":
-		return f.State == "idle"
-	}
-	return false
-}
+// spawn records a subagent task that the turn under way (or held) started.
+func (h *subagentHold) spawn(taskID string) { h.spawned = append(h.spawned, taskID) }
 
 // awaiting reports whether a subagent the turn spawned still runs.
-func (h *subagentHold) awaiting() bool {
-	return !h.off && slices.ContainsFunc(h.spawned, func(id string) bool { return h.live[id] })
+func (h *subagentHold) awaiting(live tasks) bool {
+	return !h.off && slices.ContainsFunc(h.spawned, func(id string) bool {
+		t := live[id]
+		return t != nil && t.subagent && !t.unlisted
+	})
 }
 
 // result takes a turn's stop reason at its result: it reports whether the
 // answer waits for the turn's subagents.
-func (h *subagentHold) result(reason string) (held bool) {
-	if h.awaiting() {
+func (h *subagentHold) result(reason string, live tasks) (held bool) {
+	if h.awaiting(live) {
 		h.held = reason
 		return true
 	}
@@ -106,8 +62,8 @@ func (h *subagentHold) result(reason string) (held bool) {
 
 // ready returns the stop reason of a held turn that may settle now (its
 // subagents ended, or it was cancelled), and forgets it.
-func (h *subagentHold) ready(cancelled bool) (reason string, ok bool) {
-	if h.held == "" || (!cancelled && h.awaiting()) {
+func (h *subagentHold) ready(cancelled bool, live tasks) (reason string, ok bool) {
+	if h.held == "" || (!cancelled && h.awaiting(live)) {
 		return "", false
 	}
 	return h.take()
@@ -128,41 +84,4 @@ func cycleRan(resultLine json.RawMessage) bool {
 		IsError  bool `json:"is_error"`
 	}
 	return json.Unmarshal(resultLine, &r) == nil && (r.NumTurns > 0 || r.IsError)
-}
-
-// taskEvent follows a subagent lifecycle frame of the CLI; an idle may
-// settle a held turn.
-func (t *translator) taskEvent(line json.RawMessage) {
-	var f taskFrame
-	if json.Unmarshal(line, &f) == nil && t.hold.observe(f, t.active || t.hold.held != "") {
-		t.settleHeld(t.hold.ready(t.s.activeCancelled()))
-	}
-}
-
-// holdOrSettle answers the turn whose result stopped with reason, unless
-// subagents it spawned still run.
-func (t *translator) holdOrSettle(reason string) {
-	if !t.hold.result(reason) {
-		t.s.finish(t.usage.PromptResponse(reason), nil)
-	}
-}
-
-// autonomousResult: the end of an autonomous cycle that ran may settle a
-// held turn.
-func (t *translator) autonomousResult(line json.RawMessage) {
-	if cycleRan(line) {
-		t.settleHeld(t.hold.ready(t.s.activeCancelled()))
-	}
-}
-
-// settleHeld answers a held turn whose stop reason the hold released (a
-// cancelled turn ends cancelled).
-func (t *translator) settleHeld(reason string, ok bool) {
-	if !ok {
-		return
-	}
-	if t.s.activeCancelled() {
-		reason = usage.Cancelled
-	}
-	t.s.finish(t.usage.PromptResponse(reason), nil)
 }

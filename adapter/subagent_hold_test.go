@@ -62,7 +62,7 @@ func replayHold(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newSubagentHold(caps.Client{})
+	b := newBackground(caps.Client{})
 	open := true
 	for _, ev := range c.Processes[0].Events {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
@@ -79,18 +79,18 @@ func replayHold(t *testing.T, path string) string {
 		case head.Type == "system":
 			var f taskFrame
 			_ = json.Unmarshal(ev.Msg, &f)
-			if h.observe(f, open || h.held != "") {
-				if _, ok := h.ready(false); ok {
+			if _, idle := b.observe(f, open || b.hold.held != ""); idle {
+				if _, ok := b.hold.ready(false, b.tasks); ok {
 					return "idle"
 				}
 			}
 		case head.Type == "result" && !autonomous:
 			open = false
-			if !h.result("end_turn") {
+			if !b.hold.result("end_turn", b.tasks) {
 				return kind
 			}
 		case head.Type == "result" && cycleRan(ev.Msg):
-			if _, ok := h.ready(false); ok {
+			if _, ok := b.hold.ready(false, b.tasks); ok {
 				return kind
 			}
 		}
@@ -153,26 +153,30 @@ type goldenRPC struct {
 // TestSubagentHoldOffForBackgroundSubagentsClients: a client that declared
 // backgroundSubagents gets its answer at the turn's result.
 func TestSubagentHoldOffForBackgroundSubagentsClients(t *testing.T) {
-	h := subagentHold{live: map[string]bool{}, off: true}
-	h.observe(taskFrame{Subtype: "task_started", TaskID: "a1", SubagentType: "general-purpose"}, true)
-	if h.result("end_turn") {
+	b := newBackground(caps.Client{AIR: caps.AIR{Client: true, Capabilities: []string{backgroundSubagents}}})
+	b.observe(taskFrame{Subtype: "task_started", TaskID: "a1", SubagentType: "general-purpose"}, true)
+	if b.hold.result("end_turn", b.tasks) {
 		t.Fatal("held a turn for a client that ends turns at their result")
 	}
 }
 
 // TestSubagentHoldLevelSignal: a subagent that the level signal no longer
-// lists stops holding, as one that ended does.
+// lists stops holding, as one that ended does; a shell task never holds.
 func TestSubagentHoldLevelSignal(t *testing.T) {
-	h := newSubagentHold(caps.Client{})
-	h.observe(taskFrame{Subtype: "task_started", TaskID: "a1", SubagentType: "general-purpose"}, true)
-	if !h.result("end_turn") {
+	b := newBackground(caps.Client{})
+	b.observe(taskFrame{Subtype: "task_started", TaskID: "b1"}, true)
+	b.observe(taskFrame{Subtype: "task_started", TaskID: "a1", SubagentType: "general-purpose"}, true)
+	if !b.hold.result("end_turn", b.tasks) {
 		t.Fatal("a live subagent did not hold the turn")
 	}
-	if _, ok := h.ready(false); ok {
+	if _, ok := b.hold.ready(false, b.tasks); ok {
 		t.Fatal("released while the subagent runs")
 	}
-	h.observe(taskFrame{Subtype: "background_tasks_changed"}, false)
-	if reason, ok := h.ready(false); !ok || reason != "end_turn" {
+	b.observe(taskFrame{Subtype: "background_tasks_changed", Tasks: []taskRef{{"b1"}}}, false)
+	if reason, ok := b.hold.ready(false, b.tasks); !ok || reason != "end_turn" {
 		t.Fatalf("ready = %q, %v after the level signal dropped the subagent", reason, ok)
+	}
+	if b.tasks["b1"] == nil || b.tasks["a1"] == nil {
+		t.Fatal("the level signal dropped a listed task or forgot a subagent")
 	}
 }

@@ -38,13 +38,13 @@ type translator struct {
 	streamed map[int]*strings.Builder
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
-	// hold keeps a turn's answer back while its subagents run.
-	hold subagentHold
+	// bg follows Claude Code's background tasks (subagents, commands).
+	bg background
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		hold: newSubagentHold(s.agent.clientCaps())}
+		bg: newBackground(s.agent.clientCaps())}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -92,7 +92,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "system":
 		t.system(line)
 	}
-	t.sendAll(t.tools.Frame(line))
+	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
 		t.s.notify(u)
 	}
@@ -106,7 +106,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 // activate starts the turn of prompt uuid: its echo arrived, or the result
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
-	t.settleHeld(t.hold.take())
+	t.settleHeld(t.bg.hold.take())
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind = true, ""
 	t.usage.StartTurn()
