@@ -147,3 +147,11 @@ func (s *Session) PostToolUse(toolUseID string, toolResponse json.RawMessage) []
 func (s *Session) ToolName(toolUseID string) string {
 	return s.uses[toolUseID].use.Name
 }
+
+// Cancelled drops what a session/cancel drops of each tool call: the
+// fields the client holds, so later reports of those calls go out whole,
+// and the PostToolUse hooks still awaited, which then report nothing.
+func (s *Session) Cancelled() {
+	s.tracker = Tracker{}
+	clear(s.hooks)
+}
