@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/airwire/airwire/adapter/caps"
@@ -100,10 +101,11 @@ type backgroundResult struct {
 
 // backgroundBash returns the background task and the Bash tool call of a
 // user message whose one Bash result says its command went on in the
-// background; bashName tells the name of a pending tool use.
+// background; toolName tells the name of a pending tool use.
 func backgroundBash(line json.RawMessage, toolName func(string) string) (task string, term terminalOf, ok bool) {
 	var m backgroundResult
-	if json.Unmarshal(line, &m) != nil || m.ToolUseResult.BackgroundTaskID == "" {
+	if !bytes.Contains(line, []byte(`"backgroundTaskId"`)) || json.Unmarshal(line, &m) != nil ||
+		m.ToolUseResult.BackgroundTaskID == "" {
 		return "", terminalOf{}, false
 	}
 	var blocks []struct {
@@ -213,15 +215,22 @@ func (t *translator) toolUpdates(kind string, line json.RawMessage) []toolcall.U
 	if kind != "user" {
 		return t.tools.Frame(line)
 	}
+	return t.bg.userFrame(line, t.tools)
+}
+
+// userFrame reports a user message through tools; when its Bash result
+// says the command went on in the background and the task still runs, the
+// terminal stays open. The Bash call is looked up before tools forgets it.
+func (b *background) userFrame(line json.RawMessage, tools *toolcall.Session) []toolcall.Update {
 	var task string
 	var term terminalOf
 	ok := false
-	if t.bg.terminals.enabled {
-		task, term, ok = backgroundBash(line, t.tools.ToolName)
+	if b.terminals.enabled {
+		task, term, ok = backgroundBash(line, tools.ToolName)
 	}
-	updates := t.tools.Frame(line)
-	if ok && t.bg.tasks[task] != nil {
-		t.bg.terminals.started(task, term, updates)
+	updates := tools.Frame(line)
+	if ok && b.tasks[task] != nil {
+		b.terminals.started(task, term, updates)
 	}
 	return updates
 }

@@ -63,12 +63,7 @@ func replayTerminals(t *testing.T, path string, c caps.Client) []string {
 		_ = json.Unmarshal(ev.Msg, &head)
 		switch head.Type {
 		case "user":
-			task, term, ok := backgroundBash(ev.Msg, tools.ToolName)
-			us := tools.Frame(ev.Msg)
-			if ok && b.tasks[task] != nil && b.terminals.enabled {
-				b.terminals.started(task, term, us)
-			}
-			keep(us)
+			keep(b.userFrame(ev.Msg, tools))
 		case "system":
 			var f taskFrame
 			_ = json.Unmarshal(ev.Msg, &f)
