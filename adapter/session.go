@@ -39,6 +39,7 @@ type Session struct {
 	askSeq int
 
 	cfg              *sessionconfig.Session
+	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init

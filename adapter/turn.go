@@ -261,6 +261,10 @@ func (t *translator) system(line json.RawMessage) {
 	switch m.Subtype {
 	case "informational":
 		t.informational(m)
+	case "memory_recall":
+		t.s.notify(memoryRecallUpdate(line))
+	case "model_refusal_fallback":
+		t.modelRefusalFallback(line)
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
