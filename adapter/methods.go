@@ -98,10 +98,11 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	content, _ := json.Marshal(promptToClaude(p.Prompt))
 	msg := claude.NewUserInput(s.ID, content)
-	t := &turn{reqID: req.ID, promptUUID: msg.UUID}
+	t := &turn{reqID: req.ID, promptUUID: msg.UUID, localOnly: isLocalOnlyCommand(p.Prompt)}
 	if err := s.enqueue(t); err != nil {
 		return nil, err
 	}
+	s.titlePrompt(promptText(p.Prompt))
 	a.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.proc.Send(msg); err != nil {
@@ -126,6 +127,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		return nil, err
 	}
 	if s.cancelActive() {
+		s.tr.interruptCompaction()
 		s.withdrawAsks()
 		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
