@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 )
 
 // Session titles: the agent asks the CLI for a title (generate_session_title,
@@ -70,22 +71,47 @@ func (s *Session) titleFromPrompt(ctx context.Context, text string) {
 	}
 	s.titles.settled, s.titles.askedAtPrompt = true, true
 	s.mu.Unlock()
-	go s.generateTitle(ctx, strings.TrimSpace(text))
+	go func() {
+		if !s.storedTitle() {
+			s.generateTitle(ctx, strings.TrimSpace(text))
+		}
+	}()
 }
 
-// titleAtTurnEnd asks for a title from the session's text when the latest
-// prompt did not, the turn was not cancelled and there is enough text.
+// titleAtTurnEnd adopts the title the session file holds, else asks for
+// one from the session's text when the latest prompt did not, the turn was
+// not cancelled and there is enough text.
 func (s *Session) titleAtTurnEnd(ctx context.Context, cancelled bool) {
-	s.mu.Lock()
-	description := strings.TrimSpace(string(utf16.Decode(s.titles.context)))
-	if s.titles.askedAtPrompt || s.titles.settled || cancelled || s.closed ||
-		len(utf16.Encode([]rune(description))) < minTitleTextLength {
+	go func() {
+		if s.storedTitle() {
+			return
+		}
+		s.mu.Lock()
+		description := strings.TrimSpace(string(utf16.Decode(s.titles.context)))
+		if s.titles.askedAtPrompt || s.titles.settled || cancelled || s.closed ||
+			len(utf16.Encode([]rune(description))) < minTitleTextLength {
+			s.mu.Unlock()
+			return
+		}
+		s.titles.settled = true
 		s.mu.Unlock()
-		return
+		s.generateTitle(ctx, description)
+	}()
+}
+
+// storedTitle publishes the title the session file holds (a rename, a
+// fork's), which wins over a generated one: the CLI checks only the titles
+// it holds in memory before generating.
+func (s *Session) storedTitle() bool {
+	info, ok := history.Stat(s.agent.configDir(), s.ID)
+	if !ok || info.CustomTitle == "" {
+		return false
 	}
-	s.titles.settled = true
+	s.mu.Lock()
+	s.titles.settled, s.titles.context = true, nil
 	s.mu.Unlock()
-	go s.generateTitle(ctx, description)
+	s.publishTitle(info.CustomTitle, info.Modified)
+	return true
 }
 
 // generateTitle asks the CLI for a title and publishes it; no title
