@@ -15,36 +15,37 @@ type compactionStatusLine struct {
 	CompactMetadata json.RawMessage `json:"compact_metadata"`
 }
 
-// compactionStatus handles system/status: compacting opens the
-// compaction, a compact_result ends it.
-func (t *translator) compactionStatus(line json.RawMessage) {
+// statusFrame handles system/status: compacting opens the compaction, a
+// compact_result ends it.
+func (c *compaction) statusFrame(line json.RawMessage) []map[string]any {
 	var m compactionStatusLine
 	if json.Unmarshal(line, &m) != nil {
-		return
+		return nil
 	}
 	switch {
 	case m.Status != nil && *m.Status == "compacting":
-		t.sendMaps(t.compaction.start(m.UUID))
+		return c.start(m.UUID)
 	case m.CompactResult == "success":
-		t.sendMaps(t.compaction.finish(m.UUID, "completed", nil, false))
+		return c.finish(m.UUID, "completed", nil, false)
 	case m.CompactResult == "failed":
 		facts := compactionFacts{}
 		if m.CompactError != "" {
 			facts["error"] = m.CompactError
 		}
-		t.sendMaps(t.compaction.finish(m.UUID, "failed", facts, false))
+		return c.finish(m.UUID, "failed", facts, false)
 	}
+	return nil
 }
 
-// compactionBoundary handles system/compact_boundary: the compaction is
+// boundaryFrame handles system/compact_boundary: the compaction is
 // complete, with its token counts (the usage tracker then reports the
 // retained tokens).
-func (t *translator) compactionBoundary(line json.RawMessage) {
+func (c *compaction) boundaryFrame(line json.RawMessage) []map[string]any {
 	var m compactionStatusLine
 	if json.Unmarshal(line, &m) != nil {
-		return
+		return nil
 	}
-	t.sendMaps(t.compaction.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata), true))
+	return c.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata), true)
 }
 
 type compactionStreamLine struct {
@@ -63,27 +64,28 @@ type compactionStreamLine struct {
 	} `json:"event"`
 }
 
-// compactionStream handles the API's compaction content block of the
-// root conversation (a subagent's own compaction is not the session's).
-func (t *translator) compactionStream(line json.RawMessage) {
+// streamFrame handles the API's compaction content block of the root
+// conversation (a subagent's own compaction is not the session's).
+func (c *compaction) streamFrame(line json.RawMessage) []map[string]any {
 	if !strings.Contains(string(line), "compaction") {
-		return
+		return nil
 	}
 	var m compactionStreamLine
 	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
-		return
+		return nil
 	}
 	switch e := m.Event; {
 	case e.Type == "content_block_start" && e.ContentBlock.Type == "compaction":
-		t.sendMaps(t.compaction.heartbeat(m.UUID, e.ContentBlock.Content))
+		return c.heartbeat(m.UUID, e.ContentBlock.Content)
 	case e.Type == "content_block_delta" && e.Delta.Type == "compaction_delta":
-		t.sendMaps(t.compaction.heartbeat(m.UUID, e.Delta.Content))
+		return c.heartbeat(m.UUID, e.Delta.Content)
 	}
+	return nil
 }
 
-// postCompact takes the PostCompact hook's summary of the root
-// conversation.
-func (t *translator) postCompact(input json.RawMessage) {
+// hookInput takes the PostCompact hook's summary of the root
+// conversation (a hook_callback's input).
+func (c *compaction) hookInput(input json.RawMessage) {
 	var in struct {
 		Event   string  `json:"hook_event_name"`
 		AgentID string  `json:"agent_id"`
@@ -92,7 +94,7 @@ func (t *translator) postCompact(input json.RawMessage) {
 	if json.Unmarshal(input, &in) != nil || in.Event != "PostCompact" || in.AgentID != "" || in.Summary == nil {
 		return
 	}
-	t.compaction.recordSummary(*in.Summary)
+	c.recordSummary(*in.Summary)
 }
 
 // interruptCompaction abandons the compaction of a cancelled turn.

@@ -91,7 +91,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	}
 	switch kind {
 	case "stream_event":
-		t.compactionStream(line)
+		t.sendMaps(t.compaction.streamFrame(line))
 		t.streamEvent(line)
 	case "assistant":
 		t.assistant(line)
@@ -136,7 +136,7 @@ func (t *translator) contextUsage(resp json.RawMessage) {
 func (t *translator) hook(frame json.RawMessage) (any, error) {
 	t.mu.Lock()
 	t.sendAll(t.tools.Frame(frame))
-	t.postCompact(hookInput(frame))
+	t.compaction.hookInput(hookInput(frame))
 	t.mu.Unlock()
 	return map[string]any{"continue": true}, nil
 }
@@ -278,9 +278,9 @@ func (t *translator) system(line json.RawMessage) {
 	case "informational":
 		t.informational(m)
 	case "status":
-		t.compactionStatus(line)
+		t.sendMaps(t.compaction.statusFrame(line))
 	case "compact_boundary":
-		t.compactionBoundary(line)
+		t.sendMaps(t.compaction.boundaryFrame(line))
 	case "local_command_output":
 		t.localCommandOutput(line)
 	case "session_state_changed":
