@@ -126,6 +126,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
 		s.withdrawAsks()

@@ -45,11 +45,13 @@ type translator struct {
 	shown bool
 	// cancelled: the last turn that ended was cancelled.
 	cancelled bool
+	// bg follows Claude Code's background tasks (subagents, commands).
+	bg background
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: s.agent.clientCaps().Compaction}}
+		compaction: compaction{updates: s.agent.clientCaps().Compaction}, bg: newBackground(s.agent.clientCaps())}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -98,20 +100,24 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "system":
 		t.system(line)
 	}
-	t.sendAll(t.tools.Frame(line))
+	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
 		t.s.notify(u)
 	}
 	if h.Type == "result" && !autonomous {
 		t.result(line)
-	} else if h.Type == "result" && !t.active && len(t.pending) == 0 {
-		t.shown = false // only autonomous prose was shown
+	} else if h.Type == "result" {
+		t.autonomousResult(line)
+		if !t.active && len(t.pending) == 0 {
+			t.shown = false // only autonomous prose was shown
+		}
 	}
 }
 
 // activate starts the turn of prompt uuid: its echo arrived, or the result
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
+	t.settleHeld(t.bg.hold.take())
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
@@ -284,6 +290,7 @@ func (t *translator) system(line json.RawMessage) {
 	case "local_command_output":
 		t.localCommandOutput(line)
 	case "session_state_changed":
+		t.taskEvent(line)
 		if strings.Contains(string(line), `"idle"`) {
 			t.s.titleAtTurnEnd(context.Background(), t.cancelled)
 		}
@@ -301,6 +308,8 @@ func (t *translator) system(line json.RawMessage) {
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.publishCommands()
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
+		t.taskEvent(line)
 	}
 }
 
@@ -351,5 +360,5 @@ func (t *translator) result(line json.RawMessage) {
 		t.forwardResult(line, shown, compacted)
 	}
 	t.sendMaps(t.compaction.reset())
-	t.s.finish(t.usage.PromptResponse(reason), nil)
+	t.holdOrSettle(reason)
 }
