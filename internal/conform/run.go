@@ -321,20 +321,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	jpath := filepath.Join(d.p.Root, "journal.jsonl")
 	d.jpath = jpath
-	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
-	if d.sc.Live() && d.o.Live {
-		args = append(args, "--model-lane")
-	}
-	args = append(append(args, "--"), d.o.Agent...)
-	cmd := exec.Command(d.o.Airwire, args...)
-	cmd.Dir = d.p.Cwd
-	cmd.Env = d.env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	var errOut io.Writer = &d.stderr
-	if d.o.Stderr != nil {
-		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
-	}
-	cmd.Stderr = errOut
+	cmd := d.command(jpath)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -392,6 +379,26 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 		return res, errors.New(strings.Join(probs, "; "))
 	}
 	return res, nil
+}
+
+// command is the adapter behind `airwire record`, in its own process
+// group, writing the journal jpath.
+func (d *driver) command(jpath string) *exec.Cmd {
+	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
+	if d.sc.Live() && d.o.Live {
+		args = append(args, "--model-lane")
+	}
+	args = append(append(args, "--"), d.o.Agent...)
+	cmd := exec.Command(d.o.Airwire, args...)
+	cmd.Dir = d.p.Cwd
+	cmd.Env = d.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var errOut io.Writer = &d.stderr
+	if d.o.Stderr != nil {
+		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
+	}
+	cmd.Stderr = errOut
+	return cmd
 }
 
 // steps runs initialize, the session opening and the scenario's steps.
