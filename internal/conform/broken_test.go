@@ -101,7 +101,7 @@ func TestRunTimeoutIsAHardCap(t *testing.T) {
 	if took > limit+300*time.Millisecond {
 		t.Errorf("a %s run took %s", limit, took.Round(time.Millisecond))
 	}
-	if !errors.Is(re, context.DeadlineExceeded) || !strings.Contains(re.Error(), "run timeout") {
+	if !errors.Is(re, context.DeadlineExceeded) || !strings.Contains(re.Error(), "time limit ran out") {
 		t.Errorf("error: %v", re)
 	}
 	if !strings.Contains(re.Exit, "SIGKILL") {

@@ -346,7 +346,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 
 	stepErr := d.steps(stepCtx, caps)
 	if stepErr != nil && ctx.Err() == nil && errors.Is(stepErr, context.DeadlineExceeded) {
-		stepErr = fmt.Errorf("%w (the run timeout, less the time kept to end the agent)", stepErr)
+		stepErr = fmt.Errorf("%w: the run's time limit ran out (its last part is kept for ending the agent)", stepErr)
 	}
 
 	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
@@ -444,10 +444,7 @@ const CancelWait = 3 * time.Second
 // awaitWithdrawal waits until the agent sent $/cancel_request for request
 // m, or CancelWait passed. It runs off the reader goroutine.
 func (d *driver) awaitWithdrawal(ctx context.Context, m *agentMsg) {
-	o := d.o
-	o.WaitTimeout = CancelWait
-	w := &driver{o: o, c: d.c}
-	_ = w.wait(ctx, "$/cancel_request", func(msgs []*agentMsg) bool {
+	_ = d.waitWithin(ctx, CancelWait, "$/cancel_request", func(msgs []*agentMsg) bool {
 		for _, x := range msgs[m.index+1:] {
 			if x.isNotification() && x.method == "$/cancel_request" {
 				if id, ok := x.params["requestId"]; ok {
@@ -481,10 +478,7 @@ func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
 	if json.Unmarshal(init.result, &r) != nil || r.AgentCapabilities.Meta["authStatus"] == nil {
 		return nil
 	}
-	o := d.o
-	o.WaitTimeout = AuthStatusWait
-	w := &driver{o: o, c: d.c}
-	err := w.wait(ctx, "_auth/status_update", func(msgs []*agentMsg) bool {
+	err := d.waitWithin(ctx, AuthStatusWait, "_auth/status_update", func(msgs []*agentMsg) bool {
 		for _, m := range msgs {
 			if m.isNotification() && m.method == "_auth/status_update" {
 				return true
@@ -624,7 +618,13 @@ func (d *driver) waitResponse(ctx context.Context, method, id string) (*agentMsg
 // wait blocks until cond holds over the agent's frames, the agent closes
 // its output, ctx ends or WaitTimeout passes.
 func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) bool) error {
-	timer := time.NewTimer(d.o.WaitTimeout)
+	return d.waitWithin(ctx, d.o.WaitTimeout, what, cond)
+}
+
+// waitWithin is wait with its own time limit; it reads only the client's
+// frames, so it may run off the driver's goroutine.
+func (d *driver) waitWithin(ctx context.Context, limit time.Duration, what string, cond func([]*agentMsg) bool) error {
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	for {
 		msgs, changed, closed := d.c.snapshot()
@@ -639,7 +639,7 @@ func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) b
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
 		case <-timer.C:
-			return fmt.Errorf("waited %s for %s in vain", d.o.WaitTimeout, what)
+			return fmt.Errorf("waited %s for %s in vain", limit, what)
 		}
 	}
 }
