@@ -34,6 +34,9 @@ func TestNewCmdConform(t *testing.T) {
 		{name: "bad glob", argv: "--scenario [", wantErr: "--scenario"},
 		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
 		{name: "no args", argv: "extra", wantErr: "unknown command"},
+		{name: "fail fast", argv: "--fail-fast", want: ConformOptions{Jobs: 2, Timeout: 2 * time.Minute, FailFast: true}},
+		{name: "zero run timeout", argv: "--run-timeout 0", wantErr: "--run-timeout must be positive"},
+		{name: "negative run timeout", argv: "--run-timeout -3s", wantErr: "--run-timeout must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,7 +61,8 @@ func TestNewCmdConform(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := *got
-			g.IO, g.Getenv, g.Exe, g.Now, g.Run, g.ACPSchemaDir, g.Suite = factory.IOStreams{}, nil, nil, nil, nil, nil, nil
+			g.IO, g.Getenv, g.Exe, g.Now, g.Run, g.Getwd, g.LookPath = factory.IOStreams{}, nil, nil, nil, nil, nil, nil
+			g.ACPSchemaDir, g.Suite = nil, nil
 			if !reflect.DeepEqual(g, tt.want) {
 				t.Errorf("options = %+v, want %+v", g, tt.want)
 			}
@@ -119,6 +123,8 @@ func TestRunConform(t *testing.T) {
 			o.Getenv = func(string) string { return "" }
 			o.Exe = func() (string, error) { return "/bin/airwire", nil }
 			o.Now = time.Now
+			o.Getwd = func() (string, error) { return "/start", nil }
+			o.LookPath = func(string) (string, error) { return "/usr/bin/x", nil }
 			o.Scenarios, o.Goldens, o.Jobs, o.Timeout = dir, filepath.Join(dir, "goldens"), 2, time.Minute
 			o.NoValidate = true
 			runs := map[string]bool{}
@@ -169,29 +175,22 @@ func TestRunConform(t *testing.T) {
 	}
 }
 
-// TestRunConformInterrupted: after Ctrl-C (the context ends) no new run
-// starts, and the runs the interruption cut short are not failures.
+// TestRunConformInterrupted (issue 11 item 5): after Ctrl-C (the context
+// ends) no new run starts, the runs the interruption cut short are not
+// failures, and conform says how far it got.
 func TestRunConformInterrupted(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"alpha", "beta", "gamma"} {
-		if err := os.WriteFile(filepath.Join(dir, n+".yaml"), []byte(strings.ReplaceAll(scenarioYAML, "NAME", n)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var out, errOut bytes.Buffer
+	fc := newFakeConform(t, []string{"alpha", "beta", "gamma"}, nil, nil)
+	fc.opts.Jobs = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := make(chan string, 10)
-	o := ConformOptions{Agent: "a", IO: factory.IOStreams{Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" },
-		Exe: func() (string, error) { return "/bin/airwire", nil }, Now: time.Now,
-		Scenarios: dir, Goldens: filepath.Join(dir, "goldens"), Jobs: 2, Timeout: time.Minute, NoValidate: true}
-	o.Run = func(rctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
+	fc.opts.Run = func(rctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
 		started <- conform.GoldenName(co.Scenario, co.Profile)
 		<-rctx.Done()
 		return &conform.Outcome{}, &conform.RunError{Err: rctx.Err()}
 	}
 	done := make(chan error, 1)
-	go func() { done <- runConform(ctx, &o) }()
+	go func() { done <- runConform(ctx, &fc.opts) }()
 	<-started
 	<-started
 	cancel()
@@ -207,11 +206,11 @@ func TestRunConformInterrupted(t *testing.T) {
 	if n := len(started); n != 0 {
 		t.Errorf("%d runs started after the interruption", n)
 	}
-	if strings.Contains(errOut.String(), "FAIL") {
-		t.Errorf("cancelled runs reported as failures:\n%s", errOut.String())
+	if strings.Contains(fc.err.String(), "FAIL") {
+		t.Errorf("cancelled runs reported as failures:\n%s", fc.err.String())
 	}
-	if !strings.Contains(errOut.String(), "interrupted: 0 of 6 runs finished") {
-		t.Errorf("no interruption summary:\n%s", errOut.String())
+	if !strings.Contains(fc.err.String(), "interrupted: 0 of 6 runs finished, 0 failed") {
+		t.Errorf("no interruption summary:\n%s", fc.err.String())
 	}
 }
 
@@ -256,6 +255,8 @@ func TestRunConformData(t *testing.T) {
 			o.IO = factory.IOStreams{Out: &out, ErrOut: &errOut}
 			o.Getenv = func(string) string { return "" }
 			o.Exe = func() (string, error) { return "/bin/airwire", nil }
+			o.Getwd = func() (string, error) { return "/start", nil }
+			o.LookPath = func(p string) (string, error) { return p, nil }
 			o.Suite = func() (suitedata.Dirs, error) {
 				return suitedata.Dirs{Scenarios: builtin, Goldens: filepath.Join(builtin, "goldens")}, nil
 			}

@@ -127,16 +127,34 @@ type Result struct {
 }
 
 // RunError is a run that could not be completed (a timeout, an unexpected
-// error response, an agent that died). It carries the tail of stderr.
+// error response, an agent that died). It carries what the agent left: how
+// it exited, the lines of its stdout that were not JSON-RPC, and the tail
+// of its stderr.
 type RunError struct {
 	Scenario string
 	Profile  scenario.Profile
 	Err      error
-	Stderr   string
+	// BeforeInitialize is true when the agent was started but never
+	// answered initialize: a broken adapter or command, not a scenario's
+	// failure (`airwire conform` stops when the first runs all end so).
+	BeforeInitialize bool
+	// Exit says how the agent ended ("exit status 3", "signal: killed"
+	// after the client's SIGKILL); "" when it was not started.
+	Exit string
+	// NotJSON are the agent's stdout lines that were not JSON-RPC (the
+	// first MaxNotJSON, each cut to 200 bytes).
+	NotJSON []string
+	Stderr  string
 }
 
 func (e *RunError) Error() string {
 	s := fmt.Sprintf("%s/%s: %v", e.Scenario, e.Profile, e.Err)
+	if e.Exit != "" {
+		s += "\nagent exit: " + e.Exit
+	}
+	if len(e.NotJSON) > 0 {
+		s += "\n--- agent stdout that is not JSON-RPC ---\n" + strings.Join(e.NotJSON, "\n")
+	}
 	if e.Stderr != "" {
 		s += "\n--- agent stderr (tail) ---\n" + e.Stderr
 	}
@@ -169,7 +187,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	d := &driver{o: o, sc: o.Scenario, saved: map[string]any{}}
 	res, err := d.run(ctx)
 	if err != nil {
-		return res, &RunError{Scenario: o.Scenario.Name, Profile: o.Profile, Err: err, Stderr: d.stderrTail()}
+		re := &RunError{Scenario: o.Scenario.Name, Profile: o.Profile, Err: err, Stderr: d.stderrTail(),
+			BeforeInitialize: d.c != nil && !d.initialized, Exit: d.end.describe()}
+		if d.c != nil {
+			re.NotJSON = d.c.notJSONLines()
+		}
+		return res, re
 	}
 	return res, nil
 }
@@ -196,6 +219,10 @@ type driver struct {
 	stopModel func() error
 	// jpath is the run's journal.
 	jpath string
+	// initialized is set once the agent answered initialize; end is how
+	// the agent's process ended.
+	initialized bool
+	end         ending
 }
 
 func (d *driver) session() string {
@@ -301,20 +328,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	jpath := filepath.Join(d.p.Root, "journal.jsonl")
 	d.jpath = jpath
-	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
-	if d.sc.Live() && d.o.Live {
-		args = append(args, "--model-lane")
-	}
-	args = append(append(args, "--"), d.o.Agent...)
-	cmd := exec.Command(d.o.Airwire, args...)
-	cmd.Dir = d.p.Cwd
-	cmd.Env = d.env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	var errOut io.Writer = &d.stderr
-	if d.o.Stderr != nil {
-		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
-	}
-	cmd.Stderr = errOut
+	cmd := d.command(jpath)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -326,35 +340,29 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting airwire record: %w", err)
 	}
+	stepCtx, stopSteps := stepContext(ctx)
+	defer stopSteps()
 	d.c = newClient(stdin)
 	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session,
-		cancelled: func(m *agentMsg) { d.awaitWithdrawal(ctx, m) }}
+		cancelled: func(m *agentMsg) { d.awaitWithdrawal(stepCtx, m) }}
 	d.c.answer = d.a.handle
 	readDone := make(chan struct{})
 	go func() { defer close(readDone); d.c.read(stdout) }()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	stepErr := d.steps(ctx, caps)
+	stepErr := d.steps(stepCtx, caps)
+	if stepErr != nil && ctx.Err() == nil && errors.Is(stepErr, context.DeadlineExceeded) {
+		stepErr = fmt.Errorf("%w: the run's time limit ran out (its last part is kept for ending the agent)", stepErr)
+	}
 
 	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
 	d.a.late.Wait()
 	closedAt := time.Now()
 	stdin.Close()
-	var werr error
-	select {
-	case werr = <-waited:
-	case <-time.After(d.o.ExitTimeout):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case werr = <-waited:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			werr = <-waited
-		}
-		if stepErr == nil {
-			stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
-		}
+	d.end = d.stop(ctx, cmd, waited, stepErr != nil)
+	if d.end.signal != "" && stepErr == nil {
+		stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
 	}
 	<-readDone
 	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, ClosedAt: closedAt}
@@ -362,7 +370,6 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
-	_ = werr
 	hdr, entries, jerr := journal.ReadAll(jpath)
 	res.Header, res.Entries = hdr, entries
 	if stepErr != nil {
@@ -381,6 +388,26 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
+// command is the adapter behind `airwire record`, in its own process
+// group, writing the journal jpath.
+func (d *driver) command(jpath string) *exec.Cmd {
+	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
+	if d.sc.Live() && d.o.Live {
+		args = append(args, "--model-lane")
+	}
+	args = append(append(args, "--"), d.o.Agent...)
+	cmd := exec.Command(d.o.Airwire, args...)
+	cmd.Dir = d.p.Cwd
+	cmd.Env = d.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var errOut io.Writer = &d.stderr
+	if d.o.Stderr != nil {
+		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
+	}
+	cmd.Stderr = errOut
+	return cmd
+}
+
 // steps runs initialize, the session opening and the scenario's steps.
 func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 	d.trigger = -1
@@ -390,6 +417,7 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
 	}
 	m, err := d.call(ctx, "initialize", init, 0, false)
+	d.initialized = m != nil
 	if err != nil {
 		return err
 	}
@@ -600,7 +628,8 @@ func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) b
 	return d.waitWithin(ctx, d.o.WaitTimeout, what, cond)
 }
 
-// waitWithin is wait with its own time limit.
+// waitWithin is wait with its own time limit; it reads only the client's
+// frames, so it may run off the driver's goroutine.
 func (d *driver) waitWithin(ctx context.Context, limit time.Duration, what string, cond func([]*agentMsg) bool) error {
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
@@ -617,7 +646,7 @@ func (d *driver) waitWithin(ctx context.Context, limit time.Duration, what strin
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
 		case <-timer.C:
-			return fmt.Errorf("no %s within %s", what, limit)
+			return fmt.Errorf("waited %s for %s in vain", limit, what)
 		}
 	}
 }

@@ -19,5 +19,5 @@ func Script(argv ...string) []byte {
 	return []byte(b.String())
 }
 
-// Quote quotes s as one word for /bin/sh: in single quotes, each ' as '\''.
+// Quote quotes s as one word for /bin/sh: in single quotes, each ' as '\”.
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
