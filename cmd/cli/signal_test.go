@@ -24,6 +24,14 @@ var (
 	buildErr  error
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildBin != "" {
+		os.RemoveAll(filepath.Dir(buildBin))
+	}
+	os.Exit(code)
+}
+
 // airwireBinary builds ./cmd/airwire once per test binary.
 func airwireBinary(t *testing.T) string {
 	t.Helper()
