@@ -1,0 +1,86 @@
+package journal
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Item 1 of issue 11: an existing journal is never truncated.
+func TestCreateNeverClobbers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	if err := os.WriteFile(path, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(path, Header{}); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("Create over an existing file: %v, want ErrExist", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "precious\n" {
+		t.Fatalf("existing file changed: %q", b)
+	}
+}
+
+// Item 2 of issue 11: a symlink or a device is refused and left alone.
+func TestCreateRefusesSymlinksAndDevices(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "precious.txt")
+	os.WriteFile(target, []byte("keep me"), 0o644)
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.jsonl")
+	os.Symlink(filepath.Join(dir, "nowhere"), dangling)
+	paths := []string{link, dangling}
+	if os.Geteuid() == 0 { // a copy of /dev/null, as root would pass --journal /dev/null
+		dev := filepath.Join(dir, "null")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+			paths = append(paths, dev)
+		}
+	}
+	for _, p := range paths {
+		if _, err := Create(p, Header{}); err == nil {
+			t.Errorf("Create(%s) accepted a path that is not a new regular file", filepath.Base(p))
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep me" {
+		t.Fatalf("symlink target overwritten: %.40q", b)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o644 {
+		t.Fatalf("symlink target chmodded to %v", st.Mode().Perm())
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere")); err == nil {
+		t.Fatal("a dangling symlink's target was created")
+	}
+	if len(paths) == 3 {
+		if st, _ := os.Stat(paths[2]); st.Mode().Perm() != 0o666 {
+			t.Fatalf("device chmodded to %v", st.Mode().Perm())
+		}
+	}
+}
+
+// Item 3 of issue 11: a message nested as deep as a frame may be (10,000,
+// encoding/json's limit) is read back, although its entry adds a level.
+func TestReadsMessageAtMaxDepth(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	w, err := Create(path, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	if err := w.Append(&Entry{Kind: KindMsg, Lane: LaneClient, Dir: DirEditor, Msg: []byte(msg)}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	_, got, err := ReadAll(path)
+	if err != nil {
+		t.Fatalf("the reader refuses what the writer wrote: %v", err)
+	}
+	if len(got) != 1 || string(got[0].Msg) != msg {
+		t.Fatalf("read %d entries", len(got))
+	}
+}
