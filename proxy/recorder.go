@@ -307,37 +307,52 @@ func (s *Stream) feed(chunk []byte, t int64) {
 			continue
 		}
 		if i < 0 {
-			if len(s.pending)+len(chunk) > s.r.maxLine {
-				s.prefix = append([]byte(nil), append(s.pending, chunk...)[:min(256, len(s.pending)+len(chunk))]...)
-				s.skipped = int64(len(s.pending) + len(chunk))
-				s.pending = s.pending[:0]
-				return
-			}
-			s.pending = append(s.pending, chunk...)
+			s.hold(chunk)
 			return
 		}
-		if len(s.pending) > 0 {
-			if len(s.pending)+i > s.r.maxLine {
-				s.prefix = append([]byte(nil), s.pending[:min(256, len(s.pending))]...)
-				s.skipped = int64(len(s.pending) + i)
-				s.pending = s.pending[:0]
-				s.tooLong(t)
-			} else {
-				s.pending = append(s.pending, chunk[:i+1]...)
-				s.frame(s.pending, t, false)
-			}
-			s.pending = s.pending[:0]
-			if cap(s.pending) > 4*chunkSize {
-				s.pending = nil
-			}
-		} else if i > s.r.maxLine {
-			s.prefix = append([]byte(nil), chunk[:256]...)
-			s.skipped = int64(i)
-			s.tooLong(t)
-		} else {
-			s.frame(chunk[:i+1], t, false)
-		}
+		s.line(chunk[:i+1], t)
 		chunk = chunk[i+1:]
+	}
+}
+
+// hold keeps the start of a line until its newline comes; past the limit it
+// keeps only its first bytes and counts the rest.
+func (s *Stream) hold(part []byte) {
+	if len(s.pending)+len(part) <= s.r.maxLine {
+		s.pending = append(s.pending, part...)
+		return
+	}
+	s.prefix = append(append([]byte(nil), s.pending[:min(256, len(s.pending))]...), part[:min(256-min(256, len(s.pending)), len(part))]...)
+	s.skipped = int64(len(s.pending) + len(part))
+	s.dropPending()
+}
+
+// line journals the line that ends with end (its newline included).
+func (s *Stream) line(end []byte, t int64) {
+	switch {
+	case len(s.pending) == 0 && len(end)-1 > s.r.maxLine:
+		s.prefix = append([]byte(nil), end[:min(256, len(end)-1)]...)
+		s.skipped = int64(len(end) - 1)
+		s.tooLong(t)
+	case len(s.pending) == 0:
+		s.frame(end, t, false)
+	case len(s.pending)+len(end)-1 > s.r.maxLine:
+		s.prefix = append([]byte(nil), s.pending[:min(256, len(s.pending))]...)
+		s.skipped = int64(len(s.pending) + len(end) - 1)
+		s.tooLong(t)
+	default:
+		s.pending = append(s.pending, end...)
+		s.frame(s.pending, t, false)
+	}
+	s.dropPending()
+}
+
+// dropPending empties pending; a buffer grown by a long line is released,
+// not kept for the life of the stream.
+func (s *Stream) dropPending() {
+	s.pending = s.pending[:0]
+	if cap(s.pending) > 4*chunkSize {
+		s.pending = nil
 	}
 }
 

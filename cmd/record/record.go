@@ -4,6 +4,7 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -146,17 +147,43 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		}
 		shimArgv = []string{exe, "__cli-shim"}
 	}
-	if !opts.Quiet {
-		fmt.Fprintf(opts.IO.ErrOut, "airwire record: journal %s\n", path)
-	}
 	res, err := proxy.Record(ctx, proxy.RecordOptions{
 		Argv: opts.Argv, Env: opts.Environ(),
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
-		Journal: path, CLILane: opts.CLILane, ModelLane: opts.ModelLane, ShimArgv: shimArgv,
+		Journal: path, Created: announce(opts, path),
+		CLILane: opts.CLILane, ModelLane: opts.ModelLane, ShimArgv: shimArgv,
 		Redact: !opts.NoRedact, Version: opts.Version, CLIGrace: opts.CLIGrace,
 	})
+	return exitStatus(opts, res, err)
+}
+
+// announce says on stderr where the journal went: always when the asked
+// path existed and a fresh name was taken, else unless --quiet.
+func announce(opts *RecordOptions, asked string) func(string, bool) {
+	return func(path string, fresh bool) {
+		switch {
+		case fresh:
+			fmt.Fprintf(opts.IO.ErrOut, "airwire record: %s exists; journal %s\n", asked, path)
+		case !opts.Quiet:
+			fmt.Fprintf(opts.IO.ErrOut, "airwire record: journal %s\n", path)
+		}
+	}
+}
+
+// exitStatus is the agent's status, as a shell would give it: 127 or 126
+// when it could not start. A journal cut short (a full disk) is stated
+// again but does not replace the agent's status.
+func exitStatus(opts *RecordOptions, res proxy.RecordResult, err error) error {
+	var se *proxy.StartError
+	if errors.As(err, &se) {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire record: %v\n", err)
+		return &cmdutil.ExitError{Code: se.Code}
+	}
 	if err != nil {
 		return err
+	}
+	if res.JournalErr != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire record: the journal is incomplete: %v (its last entry says from which seq on)\n", res.JournalErr)
 	}
 	if res.Code != 0 {
 		return &cmdutil.ExitError{Code: res.Code}

@@ -39,6 +39,7 @@ func TestCreateRefusesSymlinksAndDevices(t *testing.T) {
 	if os.Geteuid() == 0 { // a copy of /dev/null, as root would pass --journal /dev/null
 		dev := filepath.Join(dir, "null")
 		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+			os.Chmod(dev, 0o666)
 			paths = append(paths, dev)
 		}
 	}
@@ -82,5 +83,44 @@ func TestReadsMessageAtMaxDepth(t *testing.T) {
 	}
 	if len(got) != 1 || string(got[0].Msg) != msg {
 		t.Fatalf("read %d entries", len(got))
+	}
+}
+
+// Item 10 of issue 11: the writer and the reader share one line limit, and
+// the writer never writes a line the reader would refuse: an entry that
+// would not fit keeps its envelope and first bytes.
+func TestWriterKeepsEveryLineReadable(t *testing.T) {
+	defer func(n int) { lineLimit = n }(lineLimit)
+	lineLimit = 12 << 10 // the header is padded to 8 KiB
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	w, err := Create(path, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := strings.Repeat("\x01", 3<<10) // 3 KiB that escape to 18 KiB
+	fits := `{"a":"` + strings.Repeat("x", 11<<10) + `"}`
+	big := `{"a":"` + strings.Repeat("y", 13<<10) + `"}`
+	for _, e := range []Entry{
+		{Kind: KindStderr, Lane: LaneClient, Proc: "agent", Text: &ctl, Bytes: len(ctl)},
+		{Kind: KindMsg, Lane: LaneClient, Dir: DirEditor, Msg: []byte(fits)},
+		{Kind: KindMsg, Lane: LaneClient, Dir: DirAgent, Method: "m", Msg: []byte(big), Bytes: len(big)},
+	} {
+		if err := w.Append(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	_, got, err := ReadAll(path)
+	if err != nil {
+		t.Fatalf("the reader refuses what the writer wrote: %v", err)
+	}
+	if got[0].Kind != KindStderr || got[0].Reason != ReasonEntryTooLong || got[0].TextOf() != ctl[:256] || got[0].Bytes != 3<<10 {
+		t.Errorf("oversized stderr line: %+v", got[0])
+	}
+	if string(got[1].Msg) != fits {
+		t.Errorf("a msg that fits was changed")
+	}
+	if got[2].Kind != KindNonJSON || got[2].Reason != ReasonEntryTooLong || got[2].Method != "m" || got[2].Bytes != len(big) || !strings.HasPrefix(big, got[2].TextOf()) {
+		t.Errorf("oversized msg: %+v", got[2])
 	}
 }

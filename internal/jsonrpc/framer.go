@@ -99,7 +99,9 @@ func (f *Framer) fill() {
 			n := copy(f.buf, f.buf[f.start:f.end])
 			f.start, f.end = 0, n
 		} else {
-			nb := make([]byte, 2*len(f.buf))
+			// Double, but never past what the limit needs: one byte over it
+			// tells an oversized line, so a buffer of max+1 is the largest.
+			nb := make([]byte, min(2*len(f.buf), max(f.max+1, len(f.buf)+1)))
 			n := copy(nb, f.buf[f.start:f.end])
 			f.buf, f.start, f.end = nb, 0, n
 		}

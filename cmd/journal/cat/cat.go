@@ -103,13 +103,18 @@ func runCat(opts *CatOptions) error {
 	defer r.Close()
 	out := bufio.NewWriter(opts.IO.Out)
 	defer out.Flush()
-	if !opts.Raw {
+	if opts.Raw {
+		out.Write(r.HeaderLine())
+	} else {
 		h := r.Header()
-		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), strings.Join(h.AgentCmd, " "))
+		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), Escape(strings.Join(h.AgentCmd, " ")))
 	}
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if t := r.Torn(); t != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "airwire journal cat: warning: %v\n", t)
+			}
 			return nil
 		}
 		if err != nil {
@@ -119,11 +124,10 @@ func runCat(opts *CatOptions) error {
 			continue
 		}
 		if opts.Raw {
-			b := journalLine(&e)
-			out.Write(b)
+			out.Write(r.Line()) // the journal's own bytes, for jq
 			continue
 		}
-		out.WriteString(Format(&e, opts.Width))
+		WriteEntry(out, &e, opts.Width)
 		out.WriteByte('\n')
 	}
 }
@@ -131,44 +135,59 @@ func runCat(opts *CatOptions) error {
 // Format renders one entry as a listing line.
 func Format(e *journal.Entry, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, e.Lane, arrow(e), e.Proc)
+	WriteEntry(&b, e, width)
+	return b.String()
+}
+
+// WriteEntry writes one entry's listing line, without its newline. Control
+// characters in what the agent or the CLI sent (terminal escapes, a CR) are
+// shown escaped, never passed to the terminal; a message or text longer
+// than width characters is cut (width 0: never). Only what is shown is
+// copied, so a huge message costs no more than its cut.
+func WriteEntry(w io.Writer, e *journal.Entry, width int) {
+	fmt.Fprintf(w, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, Escape(string(e.Lane)), arrow(e), Escape(e.Proc))
 	switch e.Kind {
 	case journal.KindMsg:
 		method := e.Method
 		if method == "" {
 			method = "-"
 		}
-		fmt.Fprintf(&b, " %s", method)
+		fmt.Fprintf(w, " %s", Escape(method))
 		if len(e.ID) > 0 {
-			fmt.Fprintf(&b, " [%s]", e.ID)
+			fmt.Fprintf(w, " [%s]", Escape(string(e.ID)))
 		}
 		if e.Redacted > 0 {
-			fmt.Fprintf(&b, " (%d redacted)", e.Redacted)
+			fmt.Fprintf(w, " (%d redacted)", e.Redacted)
 		}
-		b.WriteString("  " + cut(string(e.Msg), width))
+		io.WriteString(w, "  ")
+		writeCut(w, e.Msg, width)
 	case journal.KindNonJSON:
-		fmt.Fprintf(&b, " NON-JSON (%s)  %s", e.Reason, cut(textOf(e), width))
+		fmt.Fprintf(w, " NON-JSON (%s)  ", Escape(e.Reason))
+		writeText(w, e, width)
 	case journal.KindStderr:
-		fmt.Fprintf(&b, " stderr  %s", cut(textOf(e), width))
+		io.WriteString(w, " stderr  ")
+		writeText(w, e, width)
 	case journal.KindSpawn:
-		fmt.Fprintf(&b, " SPAWN pid %d  %s", e.Pid, cut(strings.Join(e.Argv, " "), width))
+		fmt.Fprintf(w, " SPAWN pid %d  ", e.Pid)
+		writeCut(w, []byte(strings.Join(e.Argv, " ")), width)
 	case journal.KindExit:
 		if e.Exit != nil && e.Exit.Signal != "" {
-			fmt.Fprintf(&b, " EXIT by %s", e.Exit.Signal)
+			fmt.Fprintf(w, " EXIT by %s", Escape(e.Exit.Signal))
 		} else if e.Exit != nil {
-			fmt.Fprintf(&b, " EXIT code %d", e.Exit.Code)
+			fmt.Fprintf(w, " EXIT code %d", e.Exit.Code)
 		}
 	case journal.KindNote:
-		fmt.Fprintf(&b, " NOTE  %s", textOf(e))
+		io.WriteString(w, " NOTE  ")
+		writeText(w, e, 0)
 	}
-	return b.String()
 }
 
-func textOf(e *journal.Entry) string {
+func writeText(w io.Writer, e *journal.Entry, width int) {
 	if e.B64 != nil {
-		return fmt.Sprintf("<%d bytes, not UTF-8>", len(e.B64))
+		fmt.Fprintf(w, "<%d bytes, not UTF-8>", len(e.B64))
+		return
 	}
-	return e.TextOf()
+	writeCut(w, []byte(e.TextOf()), width)
 }
 
 func arrow(e *journal.Entry) string {
@@ -189,15 +208,4 @@ func arrow(e *journal.Entry) string {
 		return "stderr"
 	}
 	return "-"
-}
-
-func cut(s string, width int) string {
-	if width <= 0 || len(s) <= width {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= width {
-		return s
-	}
-	return string(r[:width]) + fmt.Sprintf("… (+%d chars)", len(r)-width)
 }
