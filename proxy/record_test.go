@@ -24,7 +24,7 @@ import (
 	"github.com/onsi/gomega/gbytes"
 
 	"github.com/airwire/airwire/internal/journal"
-	)
+)
 
 // randomPayload mixes every kind of frame the proxy must pass unchanged.
 func randomPayload(seed uint64) []byte {
