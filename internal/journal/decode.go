@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // errNotEntry is the reason a line that is not one JSON object fails.
@@ -12,10 +13,15 @@ var errNotEntry = errors.New("not a JSON object")
 // decodeEntry parses one entry line. The msg member is cut out and checked
 // on its own, so its nesting counts from the frame, not one level deeper
 // (encoding/json counts the entry's own object): whatever a frame may hold,
-// its entry reads back. keepMsg false checks msg without copying it.
-func decodeEntry(line []byte, keepMsg bool) (Entry, error) {
+// its entry reads back. keepBodies false checks msg, text and b64 but keeps
+// none of them, so a huge one is never copied.
+func decodeEntry(line []byte, keepBodies bool) (Entry, error) {
 	var e Entry
-	head, msg, err := splitMsg(line)
+	names := bodyNames
+	if keepBodies {
+		names = names[:1]
+	}
+	head, bodies, err := cutMembers(line, names)
 	if err != nil {
 		return e, err
 	}
@@ -23,23 +29,26 @@ func decodeEntry(line []byte, keepMsg bool) (Entry, error) {
 		return e, err
 	}
 	e.Msg = nil
-	if msg == nil {
-		return e, nil
+	for i, b := range bodies {
+		if b != nil && !json.Valid(b) {
+			return e, fmt.Errorf("%s is not JSON", names[i])
+		}
 	}
-	if !json.Valid(msg) {
-		return e, errors.New("msg is not JSON")
-	}
-	if keepMsg {
+	if msg := bodies[0]; msg != nil && keepBodies {
 		e.Msg = bytes.Clone(msg)
 	}
 	return e, nil
 }
 
-// splitMsg finds the value of the object's top-level "msg" member (the last
-// one, as encoding/json takes) and returns the line with every msg value
-// replaced by 0, which the envelope decodes cheaply. A line without msg is
-// returned as is.
-func splitMsg(line []byte) (head, msg []byte, err error) {
+// bodyNames are the members that may be huge; msg first.
+var bodyNames = []string{"msg", "text", "b64"}
+
+// cutMembers finds the values of the object's top-level members names
+// (the last of each, as encoding/json takes) and returns the line with each
+// of them replaced by null, for the envelope to decode cheaply, and the
+// values by name. A line without them is returned as is.
+func cutMembers(line []byte, names []string) (head []byte, values [][]byte, err error) {
+	values = make([][]byte, len(names))
 	var spans [][2]int
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
@@ -50,7 +59,7 @@ func splitMsg(line []byte) (head, msg []byte, err error) {
 		if i, err = skipString(line, i); err != nil {
 			return nil, nil, err
 		}
-		isMsg := keyIs(line[k0:i], "msg")
+		name := keyIndex(line[k0:i], names)
 		if i = skipWS(line, i); i >= len(line) || line[i] != ':' {
 			return nil, nil, errNotEntry
 		}
@@ -58,39 +67,45 @@ func splitMsg(line []byte) (head, msg []byte, err error) {
 		if i, err = skipValue(line, v0); err != nil {
 			return nil, nil, err
 		}
-		if isMsg {
+		if name >= 0 {
 			spans = append(spans, [2]int{v0, i})
+			values[name] = line[v0:i]
 		}
 		if i = skipWS(line, i); i < len(line) && line[i] == ',' {
 			i = skipWS(line, i+1)
 		}
 	}
 	if len(spans) == 0 {
-		return line, nil, nil
+		return line, values, nil
 	}
-	last := spans[len(spans)-1]
-	return replaceSpans(line, spans), line[last[0]:last[1]], nil
+	return replaceSpans(line, spans), values, nil
 }
 
-// replaceSpans returns line with each span replaced by "0".
+// replaceSpans returns line with each span replaced by null.
 func replaceSpans(line []byte, spans [][2]int) []byte {
 	var b []byte
 	prev := 0
 	for _, sp := range spans {
 		b = append(b, line[prev:sp[0]]...)
-		b = append(b, '0')
+		b = append(b, "null"...)
 		prev = sp[1]
 	}
 	return append(b, line[prev:]...)
 }
 
-// keyIs compares a quoted member name with name, escapes resolved.
-func keyIs(quoted []byte, name string) bool {
-	if bytes.IndexByte(quoted, '\\') < 0 {
-		return string(quoted[1:len(quoted)-1]) == name
+// keyIndex is the index in names of a quoted member name (escapes
+// resolved), or -1.
+func keyIndex(quoted []byte, names []string) int {
+	k := string(quoted[1 : len(quoted)-1])
+	if bytes.IndexByte(quoted, '\\') >= 0 && json.Unmarshal(quoted, &k) != nil {
+		return -1
 	}
-	var k string
-	return json.Unmarshal(quoted, &k) == nil && k == name
+	for i, n := range names {
+		if k == n {
+			return i
+		}
+	}
+	return -1
 }
 
 func skipWS(b []byte, i int) int {

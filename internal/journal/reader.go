@@ -48,9 +48,10 @@ type Reader struct {
 // ReaderOption configures Open and NewReader.
 type ReaderOption func(*Reader)
 
-// WithoutMsg makes Next check each msg but not keep it (Entry.Msg stays
-// nil), for readers that only count.
-func WithoutMsg() ReaderOption { return func(r *Reader) { r.keepMsg = false } }
+// WithoutBodies makes Next check each entry's msg, text and b64 but keep
+// none of them (they stay nil), for readers that only count: a huge line
+// then costs only the reading of it.
+func WithoutBodies() ReaderOption { return func(r *Reader) { r.keepMsg = false } }
 
 // Open opens path and reads its header. It fails with ErrNotJournal or
 // ErrUnsupportedVersion (wrapped) for files it cannot read.

@@ -160,7 +160,7 @@ func WriteEntry(w io.Writer, e *journal.Entry, width int) {
 			fmt.Fprintf(w, " (%d redacted)", e.Redacted)
 		}
 		io.WriteString(w, "  ")
-		writeCut(w, e.Msg, width)
+		writeCut(w, bytesView(e.Msg), width)
 	case journal.KindNonJSON:
 		fmt.Fprintf(w, " NON-JSON (%s)  ", Escape(e.Reason))
 		writeText(w, e, width)
@@ -169,7 +169,7 @@ func WriteEntry(w io.Writer, e *journal.Entry, width int) {
 		writeText(w, e, width)
 	case journal.KindSpawn:
 		fmt.Fprintf(w, " SPAWN pid %d  ", e.Pid)
-		writeCut(w, []byte(strings.Join(e.Argv, " ")), width)
+		writeCut(w, strings.Join(e.Argv, " "), width)
 	case journal.KindExit:
 		if e.Exit != nil && e.Exit.Signal != "" {
 			fmt.Fprintf(w, " EXIT by %s", Escape(e.Exit.Signal))
@@ -187,7 +187,7 @@ func writeText(w io.Writer, e *journal.Entry, width int) {
 		fmt.Fprintf(w, "<%d bytes, not UTF-8>", len(e.B64))
 		return
 	}
-	writeCut(w, []byte(e.TextOf()), width)
+	writeCut(w, e.TextOf(), width)
 }
 
 func arrow(e *journal.Entry) string {

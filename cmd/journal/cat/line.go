@@ -5,32 +5,37 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // writeCut writes s, escaped, cut after width characters (runes) with a
 // note of how many more there were; width 0 writes it all. It walks s once
 // and allocates nothing in proportion to it.
-func writeCut(w io.Writer, s []byte, width int) {
+func writeCut(w io.Writer, s string, width int) {
 	end, n := len(s), 0
 	for i := 0; i < len(s); n++ {
 		if width > 0 && n == width {
 			end = i
 			break
 		}
-		_, size := utf8.DecodeRune(s[i:])
+		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
 	writeEscaped(w, s[:end])
 	if end < len(s) {
-		fmt.Fprintf(w, "… (+%d chars)", utf8.RuneCount(s[end:]))
+		fmt.Fprintf(w, "… (+%d chars)", utf8.RuneCountInString(s[end:]))
 	}
 }
+
+// bytesView is b as a string without a copy: a message of hundreds of MB is
+// listed without being duplicated. b must not change while it is in use.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // Escape returns s with control characters shown as escapes (see
 // writeEscaped).
 func Escape(s string) string {
 	var b strings.Builder
-	writeEscaped(&b, []byte(s))
+	writeEscaped(&b, s)
 	return b.String()
 }
 
@@ -38,21 +43,25 @@ func Escape(s string) string {
 // as \t, \n, \r or \xNN, C1 (U+0080–U+009F) as \u00NN, invalid UTF-8 as
 // \xNN. So nothing an agent wrote can move the cursor, retitle the window
 // or clear the screen of whoever reads the listing.
-func writeEscaped(w io.Writer, s []byte) {
+func writeEscaped(w io.Writer, s string) {
 	start := 0
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRune(s[i:])
+		if c := s[i]; c >= 0x20 && c < 0x7f { // the common case, printable ASCII
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		esc := escapeOf(r, size, s[i])
 		if esc == "" {
 			i += size
 			continue
 		}
-		w.Write(s[start:i])
+		io.WriteString(w, s[start:i])
 		io.WriteString(w, esc)
 		i += size
 		start = i
 	}
-	w.Write(s[start:])
+	io.WriteString(w, s[start:])
 }
 
 // escapeOf is the escape of one decoded rune, or "" when it prints as is.

@@ -70,11 +70,11 @@ type Process struct {
 	Exit *journal.Exit `json:"exit,omitempty"`
 }
 
-// Compute reads a journal and counts it. Messages are checked but not
-// kept, so memory stays near the longest line. A torn last line is skipped
+// Compute reads a journal and counts it. Messages and texts are checked
+// but not kept, so memory stays near the longest line. A torn last line is skipped
 // and named in Torn.
 func Compute(path string) (*Stats, error) {
-	r, err := journal.Open(path, journal.WithoutMsg())
+	r, err := journal.Open(path, journal.WithoutBodies())
 	if err != nil {
 		return nil, err
 	}
