@@ -12,7 +12,10 @@ import (
 	"github.com/airwire/airwire/internal/journal"
 )
 
-func writeJournal(t *testing.T) string {
+func writeJournal(t *testing.T) string { return writeJournalTB(t) }
+
+// writeJournalTB writes a journal with an entry of every kind on every lane.
+func writeJournalTB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	w, err := journal.Create(path, journal.Header{Airwire: "test", AgentCmd: []string{"agent"}})
