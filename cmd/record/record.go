@@ -44,9 +44,11 @@ func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions)
 		Long: `Run AGENT_CMD exactly as an editor would, and journal every message.
 
 airwire record behaves like the agent itself: the editor gets the agent's
-bytes unchanged both ways, stdin EOF is passed on, SIGINT/SIGTERM/SIGHUP are
-forwarded, and airwire exits with the agent's exit status (128+N when a
-signal N ended it).
+bytes unchanged both ways, EOF is passed on both ways at once (the agent
+closing its stdout ends the editor's input even while the agent runs on),
+SIGINT/SIGTERM/SIGHUP are forwarded, and airwire exits with the agent's exit
+status (128+N when a signal N ended it; 127 when the agent command is not
+found and 126 when it cannot be executed, as a shell does).
 
 Every frame goes into one JSON Lines journal (created 0600), numbered
 gaplessly across lanes:
@@ -73,11 +75,23 @@ another endpoint (settings.json env, a cloud provider) bypasses the proxy.
 Secrets are redacted before anything reaches disk: values of secret-looking
 JSON members (apiKey, token, authorization, password, …), sk-ant-… keys,
 Bearer credentials and the values of secret-looking environment variables
-become <redacted:HASH8>; the same secret always gives the same token.
---no-redact keeps them (handle such journals as secrets).
+become <redacted:HASH8>, a keyed hash under a random key drawn for this
+journal and never written: within the journal the same secret always gives
+the same token, and no dictionary can reverse it. --no-redact keeps them
+(handle such journals as secrets).
 
-Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
-(default ~/.local/state/airwire/journals/); its path is printed on stderr.`,
+The journal is always a new file: an existing one is never overwritten.
+When --journal FILE exists, the first free name next to it is taken
+(acp.jsonl: acp-2.jsonl, acp-3.jsonl, …) and stderr says where the journal
+went, even with --quiet; a symlink, a device or anything else that is not a
+regular file is refused. Without --journal the journal goes to
+$XDG_STATE_HOME/airwire/journals/ (default ~/.local/state/airwire/journals/);
+its path is printed on stderr.
+
+When the journal cannot be written (a full disk), stderr says so at once;
+the agent and the editor's streams go on unaffected, airwire still exits
+with the agent's status, and the journal ends with a note saying from which
+entry on it is incomplete.`,
 		Example: `  # in the editor's agent settings, instead of "npx @agentclientprotocol/claude-agent-acp":
   airwire record --journal ~/acp.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
 
@@ -106,12 +120,12 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 			return runRecord(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create (default: a new file under the state directory)")
+	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create; when it exists, a fresh name next to it (default: a new file under the state directory)")
 	cmd.Flags().BoolVar(&opts.CLILane, "cli-lane", false, "also record agent <-> Claude CLI traffic through airwire's CLI shim")
 	cmd.Flags().BoolVar(&opts.ModelLane, "model-lane", false, "with --cli-lane: also record Claude CLI <-> model API traffic through a loopback reverse proxy")
 	cmd.Flags().BoolVar(&opts.NoRedact, "no-redact", false, "write secrets to the journal unredacted")
 	cmd.Flags().DurationVar(&opts.CLIGrace, "cli-grace", 5*time.Second, "with --cli-lane: how long CLIs may run on after the agent exits before they are killed")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr (unless --journal existed and a fresh name was taken)")
 	return cmd
 }
 

@@ -41,11 +41,18 @@ func NewCmdCat(f *factory.Factory, runF func(*CatOptions) error) *cobra.Command 
 
 Replies show the method of the request they answer. Filters combine with AND;
 --method matches a prefix ("session/" lists every session method), --session
-matches a session id exactly. --raw prints the journal lines themselves
-(JSON), for jq.`,
+matches a session id exactly. Control characters in the listing (terminal
+escapes in an agent's stderr, a CR) are shown escaped (\x1b, \r, \u009b).
+
+--raw prints the matching journal lines themselves, byte for byte, after the
+journal's header line: the output is a journal too, for jq or another
+airwire command.
+
+A torn last line (the recorder was killed mid-write) is skipped with a
+warning on stderr; a broken line anywhere else is an error naming it.`,
 		Example: `  airwire journal cat s.jsonl --lane client --method session/prompt
   airwire journal cat s.jsonl --lane cli --kind stderr
-  airwire journal cat s.jsonl --session 0190… --raw | jq .msg`,
+  airwire journal cat s.jsonl --session 0190… --raw | jq 'select(.seq) | .msg'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
@@ -70,7 +77,7 @@ matches a session id exactly. --raw prints the journal lines themselves
 	cmd.Flags().StringVar(&opts.Session, "session", "", "only entries of this session id")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only entries of this kind: msg, non_json, stderr, spawn, exit, note")
 	cmd.Flags().IntVar(&opts.Width, "width", 160, "cut messages to this many characters (0: never)")
-	cmd.Flags().BoolVar(&opts.Raw, "raw", false, "print matching journal lines as JSON")
+	cmd.Flags().BoolVar(&opts.Raw, "raw", false, "print the header and the matching journal lines byte for byte")
 	return cmd
 }
 

@@ -27,8 +27,14 @@ type StatsOptions struct {
 func NewCmdStats(f *factory.Factory, runF func(*StatsOptions) error) *cobra.Command {
 	opts := &StatsOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:     "stats FILE",
-		Short:   "Count a journal's messages per lane and method",
+		Use:   "stats FILE",
+		Short: "Count a journal's messages per lane and method",
+		Long: `Count a journal's messages per lane and method, their bytes, the
+processes and how they ended, and the recording's duration.
+
+A torn last line (the recorder was killed mid-write) is skipped with a
+warning on stderr (and "torn" in --json); a broken line anywhere else is an
+error naming it.`,
 		Example: "  airwire journal stats s.jsonl\n  airwire journal stats s.jsonl --json | jq '.lanes.client'",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
