@@ -139,13 +139,6 @@ func runCat(opts *CatOptions) error {
 	}
 }
 
-// Format renders one entry as a listing line.
-func Format(e *journal.Entry, width int) string {
-	var b strings.Builder
-	WriteEntry(&b, e, width)
-	return b.String()
-}
-
 // WriteEntry writes one entry's listing line, without its newline. Control
 // characters in what the agent or the CLI sent (terminal escapes, a CR) are
 // shown escaped, never passed to the terminal; a message or text longer
