@@ -311,17 +311,7 @@ func runAgent(ctx context.Context, rec *Recorder, opts RecordOptions, env []stri
 
 	state, werr := cmd.Process.Wait()
 	close(stop)
-	// The agent is gone; its output pipes end when its last holder exits.
-	done := make(chan struct{})
-	go func() { drained.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(opts.DrainTimeout):
-		rec.Note(journal.LaneClient, "agent", "the agent's output stayed open after it exited (held by a child process); stopped reading")
-		outR.Close()
-		errR.Close()
-		<-done
-	}
+	drainAfterExit(rec, opts.DrainTimeout, &drained, outR, errR)
 	agentIn.Close()
 	// What the editor wrote before the exit is already queued; a reader
 	// blocked on the editor's stdin is left behind (it ends with the process).
@@ -333,4 +323,21 @@ func runAgent(ctx context.Context, rec *Recorder, opts RecordOptions, env []stri
 	rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Pid: cmd.Process.Pid})
 	_ = ctx
 	return RecordResult{Code: code, Exit: x}, nil
+}
+
+// drainAfterExit waits, once the agent is gone, for the pumps of its output
+// pipes to end, which they do when the pipes' last holder exits. A child
+// still holding them gets timeout; then the pipes are closed.
+func drainAfterExit(rec *Recorder, timeout time.Duration, drained *sync.WaitGroup, pipes ...*os.File) {
+	done := make(chan struct{})
+	go func() { drained.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		rec.Note(journal.LaneClient, "agent", "the agent's output stayed open after it exited (held by a child process); stopped reading")
+		for _, p := range pipes {
+			p.Close()
+		}
+		<-done
+	}
 }

@@ -35,13 +35,8 @@ type RecordOptions struct {
 	Argv      []string
 }
 
-// NewCmdRecord builds `airwire record`. runF replaces the behaviour in tests.
-func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
-	opts := &RecordOptions{IO: f.IO, Environ: f.Environ, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Version: f.Version}
-	cmd := &cobra.Command{
-		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
-		Short: "Run an ACP agent behind a recording proxy",
-		Long: `Run AGENT_CMD exactly as an editor would, and journal every message.
+// recordLong is the help text of `airwire record`.
+const recordLong = `Run AGENT_CMD exactly as an editor would, and journal every message.
 
 airwire record behaves like the agent itself: the editor gets the agent's
 bytes unchanged both ways, EOF is passed on both ways at once (the agent
@@ -91,7 +86,15 @@ its path is printed on stderr.
 When the journal cannot be written (a full disk), stderr says so at once;
 the agent and the editor's streams go on unaffected, airwire still exits
 with the agent's status, and the journal ends with a note saying from which
-entry on it is incomplete.`,
+entry on it is incomplete.`
+
+// NewCmdRecord builds `airwire record`. runF replaces the behaviour in tests.
+func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
+	opts := &RecordOptions{IO: f.IO, Environ: f.Environ, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Version: f.Version}
+	cmd := &cobra.Command{
+		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
+		Short: "Run an ACP agent behind a recording proxy",
+		Long:  recordLong,
 		Example: `  # in the editor's agent settings, instead of "npx @agentclientprotocol/claude-agent-acp":
   airwire record --journal ~/acp.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
 

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -167,5 +168,31 @@ func TestWriterReportsLossAndEndsWithNote(t *testing.T) {
 	if last.Kind != KindNote || last.Seq != uint64(len(got)) || !strings.Contains(last.TextOf(), "cannot write the journal") ||
 		!strings.Contains(last.TextOf(), "entries from seq "+strconv.Itoa(len(got))+" on are lost") {
 		t.Fatalf("last entry %+v", last)
+	}
+}
+
+// Item 10 of issue 11: a line with no end is read only up to the one line
+// limit (writer and reader share it) and refused with its number, in
+// memory bounded by that limit, not by the file.
+func TestReaderRefusesAnEndlessLineInBoundedMemory(t *testing.T) {
+	defer func(n int) { lineLimit = n }(lineLimit)
+	lineLimit = 4 << 20
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	f, _ := os.Create(path)
+	f.WriteString(`{"journal":"airwire","version":1}` + "\n")
+	block := []byte(strings.Repeat("x", 1<<20))
+	for i := 0; i < 40; i++ {
+		f.Write(block)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, err := ReadAll(path)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "journal line 2") || !strings.Contains(err.Error(), "over the 4194304-byte limit") {
+		t.Fatalf("an endless line: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*uint64(lineLimit) {
+		t.Fatalf("allocated %d MiB to refuse a line over a %d MiB limit", alloc>>20, lineLimit>>20)
 	}
 }
