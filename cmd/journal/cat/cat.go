@@ -114,7 +114,7 @@ func runCat(opts *CatOptions) error {
 		out.Write(r.HeaderLine())
 	} else {
 		h := r.Header()
-		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), Escape(strings.Join(h.AgentCmd, " ")))
+		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), escape(strings.Join(h.AgentCmd, " ")))
 	}
 	for {
 		e, err := r.Next()
@@ -134,27 +134,27 @@ func runCat(opts *CatOptions) error {
 			out.Write(r.Line()) // the journal's own bytes, for jq
 			continue
 		}
-		WriteEntry(out, &e, opts.Width)
+		writeEntry(out, &e, opts.Width)
 		out.WriteByte('\n')
 	}
 }
 
-// WriteEntry writes one entry's listing line, without its newline. Control
+// writeEntry writes one entry's listing line, without its newline. Control
 // characters in what the agent or the CLI sent (terminal escapes, a CR) are
 // shown escaped, never passed to the terminal; a message or text longer
 // than width characters is cut (width 0: never). Only what is shown is
 // copied, so a huge message costs no more than its cut.
-func WriteEntry(w io.Writer, e *journal.Entry, width int) {
-	fmt.Fprintf(w, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, Escape(string(e.Lane)), arrow(e), Escape(e.Proc))
+func writeEntry(w io.Writer, e *journal.Entry, width int) {
+	fmt.Fprintf(w, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, escape(string(e.Lane)), arrow(e), escape(e.Proc))
 	switch e.Kind {
 	case journal.KindMsg:
 		method := e.Method
 		if method == "" {
 			method = "-"
 		}
-		fmt.Fprintf(w, " %s", Escape(method))
+		fmt.Fprintf(w, " %s", escape(method))
 		if len(e.ID) > 0 {
-			fmt.Fprintf(w, " [%s]", Escape(string(e.ID)))
+			fmt.Fprintf(w, " [%s]", escape(string(e.ID)))
 		}
 		if e.Redacted > 0 {
 			fmt.Fprintf(w, " (%d redacted)", e.Redacted)
@@ -162,7 +162,7 @@ func WriteEntry(w io.Writer, e *journal.Entry, width int) {
 		io.WriteString(w, "  ")
 		writeCut(w, bytesView(e.Msg), width)
 	case journal.KindNonJSON:
-		fmt.Fprintf(w, " NON-JSON (%s)  ", Escape(e.Reason))
+		fmt.Fprintf(w, " NON-JSON (%s)  ", escape(e.Reason))
 		writeText(w, e, width)
 	case journal.KindStderr:
 		io.WriteString(w, " stderr  ")
@@ -172,7 +172,7 @@ func WriteEntry(w io.Writer, e *journal.Entry, width int) {
 		writeCut(w, strings.Join(e.Argv, " "), width)
 	case journal.KindExit:
 		if e.Exit != nil && e.Exit.Signal != "" {
-			fmt.Fprintf(w, " EXIT by %s", Escape(e.Exit.Signal))
+			fmt.Fprintf(w, " EXIT by %s", escape(e.Exit.Signal))
 		} else if e.Exit != nil {
 			fmt.Fprintf(w, " EXIT code %d", e.Exit.Code)
 		}

@@ -31,9 +31,9 @@ func writeCut(w io.Writer, s string, width int) {
 // listed without being duplicated. b must not change while it is in use.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// Escape returns s with control characters shown as escapes (see
+// escape returns s with control characters shown as escapes (see
 // writeEscaped).
-func Escape(s string) string {
+func escape(s string) string {
 	var b strings.Builder
 	writeEscaped(&b, s)
 	return b.String()
