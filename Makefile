@@ -39,10 +39,11 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
 	$(GO) test -run '^$$' -bench 'Agent' -benchtime=3x ./internal/agentbench/
 
-## fuzz: run the framer fuzz target for FUZZTIME (default 30s)
+## fuzz: run the framer fuzz target, then random journals through every journal reader, FUZZTIME each (default 30s)
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./internal/jsonrpc/
+	$(GO) test -run '^$$' -fuzz FuzzJournalReaders -fuzztime $(FUZZTIME) ./cmd/journal/
 
 clean:
 	rm -rf bin reports/out

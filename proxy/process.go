@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -157,5 +158,24 @@ func reapOrphans(grace time.Duration) {
 			return // unkillable (D state): give up rather than hang
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// endOutput passes the end of the agent's stdout on to the editor: w is
+// closed. A standard stream (fd 0-2) is replaced by /dev/null instead, so
+// its descriptor number is never reused by a file or socket opened later.
+func endOutput(w io.Writer) {
+	if f, ok := w.(*os.File); ok && f.Fd() <= 2 {
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err == nil {
+			err = syscall.Dup3(int(null.Fd()), int(f.Fd()), 0)
+			null.Close()
+		}
+		if err == nil {
+			return
+		}
+	}
+	if c, ok := w.(io.Closer); ok {
+		_ = c.Close()
 	}
 }

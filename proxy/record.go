@@ -2,8 +2,10 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,8 +29,13 @@ type RecordOptions struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	// Journal is the path of the journal file to create.
+	// Journal is the path of the journal file to create. When it exists as
+	// a regular file, the first free name next to it is taken
+	// (journal.CreateFresh); anything else that exists is refused.
 	Journal string
+	// Created, if set, is called with the journal's path once it is
+	// created, and whether that is not Journal (it existed).
+	Created func(path string, fresh bool)
 	// CLILane records agent ↔ Claude CLI traffic through the shim.
 	CLILane bool
 	// ShimArgv runs airwire's CLI shim: the airwire binary and its hidden
@@ -56,6 +63,30 @@ type RecordResult struct {
 	Code    int // the exit code a shell would report (128+n for signal n)
 	Exit    journal.Exit
 	Entries uint64
+	// JournalErr is the write error that cut the journal short (a full
+	// disk). It was reported on Stderr when it happened; the agent ran on
+	// and the editor's streams were not affected, so Code stays the agent's.
+	JournalErr error
+}
+
+// StartError is Record's error when the agent cannot be started. Code is
+// what a shell reports: 127 when the command is not found, 126 when it is
+// found but cannot be executed.
+type StartError struct {
+	Code int
+	Err  error
+}
+
+func (e *StartError) Error() string { return "cannot start the agent: " + e.Err.Error() }
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// startCode is the shell's exit code for a command that did not start.
+func startCode(err error) int {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, exec.ErrNotFound) {
+		return 127
+	}
+	return 126
 }
 
 // Record runs the agent between the editor's streams and the journal, byte
@@ -83,14 +114,16 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	if opts.Redact {
 		red = redact.New(redact.WithEnv(env))
 	}
-	hdr := journal.Header{Airwire: opts.Version, AgentCmd: opts.Argv, Env: envNames(env), Redaction: "off"}
-	if red != nil {
-		hdr.Redaction = "on"
-		hdr.AgentCmd, _ = red.Argv(opts.Argv)
-	}
-	w, err := journal.Create(opts.Journal, hdr)
+	var jerr error // set by the writer's goroutines, read after Close
+	var jmu sync.Mutex
+	w, err := openJournal(opts, env, red, func(err error) {
+		jmu.Lock()
+		jerr = err
+		jmu.Unlock()
+		fmt.Fprintf(opts.Stderr, "airwire record: cannot write the journal (%v); the agent runs on and the editor's streams are passed on, unrecorded\n", err)
+	})
 	if err != nil {
-		return RecordResult{}, fmt.Errorf("cannot create the journal: %w", err)
+		return RecordResult{}, err
 	}
 	rec := NewRecorder(w, WithRedactor(red))
 
@@ -111,10 +144,32 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	reapOrphans(time.Second)
 	rec.Close()
 	res.Entries = w.Seq()
-	if cerr := w.Close(); runErr == nil && cerr != nil {
+	cerr := w.Close()
+	jmu.Lock()
+	res.JournalErr = jerr
+	jmu.Unlock()
+	if runErr == nil && cerr != nil && res.JournalErr == nil {
 		runErr = cerr
 	}
 	return res, runErr
+}
+
+// openJournal creates the journal with its header; onErr reports a write
+// that fails later.
+func openJournal(opts RecordOptions, env []string, red *redact.Redactor, onErr func(error)) (*journal.Writer, error) {
+	hdr := journal.Header{Airwire: opts.Version, AgentCmd: opts.Argv, Env: envNames(env), Redaction: "off"}
+	if red != nil {
+		hdr.Redaction = "on"
+		hdr.AgentCmd, _ = red.Argv(opts.Argv)
+	}
+	w, path, err := journal.CreateFresh(opts.Journal, hdr, journal.WithOnError(onErr))
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the journal: %w", err)
+	}
+	if opts.Created != nil {
+		opts.Created(path, path != opts.Journal)
+	}
+	return w, nil
 }
 
 // startLanes starts the CLI shim's listener and the model-lane proxy, as
@@ -221,9 +276,9 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, er
 		errR.Close()
 		outW.Close()
 		errW.Close()
-		x := journal.Exit{Code: 127}
+		x := journal.Exit{Code: startCode(err)}
 		rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Argv: opts.Argv})
-		return RecordResult{Code: 127, Exit: x}, fmt.Errorf("cannot start the agent: %w", err)
+		return RecordResult{Code: x.Code, Exit: x}, &StartError{Code: x.Code, Err: err}
 	}
 	outW.Close()
 	errW.Close()
@@ -238,6 +293,7 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, er
 		Pump(opts.Stdout, outR, client.Down, func(err error) {
 			rec.Note(journal.LaneClient, "agent", "the editor stopped reading the agent's output: "+err.Error())
 		})
+		endOutput(opts.Stdout) // the agent closed its stdout: the editor sees EOF now
 	}()
 	go func() {
 		defer drained.Done()
@@ -252,17 +308,7 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, er
 
 	state, werr := cmd.Process.Wait()
 	close(stop)
-	// The agent is gone; its output pipes end when its last holder exits.
-	done := make(chan struct{})
-	go func() { drained.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(opts.DrainTimeout):
-		rec.Note(journal.LaneClient, "agent", "the agent's output stayed open after it exited (held by a child process); stopped reading")
-		outR.Close()
-		errR.Close()
-		<-done
-	}
+	drainAfterExit(rec, opts.DrainTimeout, &drained, outR, errR)
 	agentIn.Close()
 	// What the editor wrote before the exit is already queued; a reader
 	// blocked on the editor's stdin is left behind (it ends with the process).
@@ -273,4 +319,21 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, er
 	x, code := exitOf(state, werr)
 	rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Pid: cmd.Process.Pid})
 	return RecordResult{Code: code, Exit: x}, nil
+}
+
+// drainAfterExit waits, once the agent is gone, for the pumps of its output
+// pipes to end, which they do when the pipes' last holder exits. A child
+// still holding them gets timeout; then the pipes are closed.
+func drainAfterExit(rec *Recorder, timeout time.Duration, drained *sync.WaitGroup, pipes ...*os.File) {
+	done := make(chan struct{})
+	go func() { drained.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		rec.Note(journal.LaneClient, "agent", "the agent's output stayed open after it exited (held by a child process); stopped reading")
+		for _, p := range pipes {
+			p.Close()
+		}
+		<-done
+	}
 }

@@ -104,7 +104,7 @@ type Stream struct {
 	pool  chan *[]byte
 
 	// owned by the journal goroutine
-	pending []byte
+	pending lineBuf
 	skipped int64 // >0 while discarding an oversized line
 	prefix  []byte
 }
@@ -277,10 +277,10 @@ func (r *Recorder) loop() {
 // feed cuts a chunk into frames; runs on the journal goroutine.
 func (s *Stream) feed(chunk []byte, t int64) {
 	if s.whole {
-		if len(s.pending)+len(chunk) > s.r.maxLine {
+		if s.pending.n+len(chunk) > s.r.maxLine {
 			s.whole = false // too big to be a document: fall back to lines
 		} else {
-			s.pending = append(s.pending, chunk...)
+			s.pending.add(chunk)
 			return
 		}
 	}
@@ -297,51 +297,111 @@ func (s *Stream) feed(chunk []byte, t int64) {
 			continue
 		}
 		if i < 0 {
-			if len(s.pending)+len(chunk) > s.r.maxLine {
-				s.prefix = append([]byte(nil), append(s.pending, chunk...)[:min(256, len(s.pending)+len(chunk))]...)
-				s.skipped = int64(len(s.pending) + len(chunk))
-				s.pending = s.pending[:0]
-				return
-			}
-			s.pending = append(s.pending, chunk...)
+			s.hold(chunk)
 			return
 		}
-		if len(s.pending) > 0 {
-			if len(s.pending)+i > s.r.maxLine {
-				s.prefix = append([]byte(nil), s.pending[:min(256, len(s.pending))]...)
-				s.skipped = int64(len(s.pending) + i)
-				s.pending = s.pending[:0]
-				s.tooLong(t)
-			} else {
-				s.pending = append(s.pending, chunk[:i+1]...)
-				s.frame(s.pending, t, false)
-			}
-			s.pending = s.pending[:0]
-			if cap(s.pending) > 4*chunkSize {
-				s.pending = nil
-			}
-		} else if i > s.r.maxLine {
-			s.prefix = append([]byte(nil), chunk[:256]...)
-			s.skipped = int64(i)
-			s.tooLong(t)
-		} else {
-			s.frame(chunk[:i+1], t, false)
-		}
+		s.line(chunk[:i+1], t)
 		chunk = chunk[i+1:]
 	}
+}
+
+// hold keeps the start of a line until its newline comes; past the limit it
+// keeps only its first bytes and counts the rest.
+func (s *Stream) hold(part []byte) {
+	if s.pending.n+len(part) <= s.r.maxLine {
+		s.pending.add(part)
+		return
+	}
+	s.prefix = s.pending.head(part)
+	s.skipped = int64(s.pending.n + len(part))
+	s.pending.reset()
+}
+
+// line journals the line that ends with end (its newline included).
+func (s *Stream) line(end []byte, t int64) {
+	switch {
+	case s.pending.n+len(end)-1 > s.r.maxLine:
+		s.prefix = s.pending.head(end[:len(end)-1])
+		s.skipped = int64(s.pending.n + len(end) - 1)
+		s.tooLong(t)
+	case s.pending.n == 0:
+		s.frame(end, t, false)
+	default:
+		s.frame(s.pending.join(end), t, false)
+	}
+	s.pending.reset()
 }
 
 func (s *Stream) finish(t int64) {
 	if s.skipped > 0 {
 		s.tooLong(t)
 	}
-	if len(s.pending) > 0 {
+	if s.pending.n > 0 {
 		if s.whole {
-			s.document(s.pending, t)
+			s.document(s.pending.join(nil), t)
 		} else {
-			s.frame(s.pending, t, true)
+			s.frame(s.pending.join(nil), t, true)
 		}
-		s.pending = nil
+		s.pending.reset()
+	}
+}
+
+// lineBlock is the size of the blocks a long line is gathered in.
+const lineBlock = 1 << 20
+
+// lineBuf gathers the start of a line across chunks. A long line is kept as
+// full blocks and joined once at its end: one copy of the line, where a
+// growing buffer copies it again at every growth and holds the old and the
+// new buffer together.
+type lineBuf struct {
+	blocks [][]byte
+	cur    []byte
+	n      int
+}
+
+func (b *lineBuf) add(p []byte) {
+	b.n += len(p)
+	for len(p) > 0 {
+		if len(b.cur) == lineBlock {
+			b.blocks = append(b.blocks, b.cur)
+			b.cur = make([]byte, 0, lineBlock)
+		}
+		k := min(lineBlock-len(b.cur), len(p))
+		b.cur = append(b.cur, p[:k]...)
+		p = p[k:]
+	}
+}
+
+// join returns the gathered bytes followed by tail.
+func (b *lineBuf) join(tail []byte) []byte {
+	if len(b.blocks) == 0 {
+		b.cur = append(b.cur, tail...)
+		return b.cur
+	}
+	out := make([]byte, 0, b.n+len(tail))
+	for _, blk := range b.blocks {
+		out = append(out, blk...)
+	}
+	return append(append(out, b.cur...), tail...)
+}
+
+// head copies the first 256 bytes of the gathered bytes followed by more.
+func (b *lineBuf) head(more []byte) []byte {
+	first := b.cur
+	if len(b.blocks) > 0 {
+		first = b.blocks[0]
+	}
+	h := append([]byte(nil), first[:min(256, len(first))]...)
+	return append(h, more[:min(256-len(h), len(more))]...)
+}
+
+// reset empties the buffer; blocks of a long line are released, not kept
+// for the life of the stream.
+func (b *lineBuf) reset() {
+	b.blocks, b.n = nil, 0
+	b.cur = b.cur[:0]
+	if cap(b.cur) > 4*chunkSize {
+		b.cur = nil
 	}
 }
 

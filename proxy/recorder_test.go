@@ -131,3 +131,17 @@ func TestRecorderDocumentAndRedaction(t *testing.T) {
 		t.Fatalf("document entry %+v", e)
 	}
 }
+
+// Item 3 of issue 11: a frame nested as deep as JSON allows is journaled as
+// msg, and the journal reads back although the entry adds a level.
+func TestRecorderDeepMessageReadsBack(t *testing.T) {
+	r, path := newTestRecorder(t)
+	c := r.NewConn(journal.LaneClient, "agent", journal.DirEditor, journal.DirAgent)
+	deep := `{"jsonrpc":"2.0","method":"x","params":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + "}"
+	c.Up.Write([]byte(deep + "\n"))
+	c.Up.Close()
+	entries := closeAndRead(t, r, path)
+	if len(entries) != 1 || entries[0].Kind != journal.KindMsg || string(entries[0].Msg) != deep {
+		t.Fatalf("entries %d, kind %s", len(entries), entries[0].Kind)
+	}
+}

@@ -17,8 +17,8 @@ type Journal struct {
 }
 
 // OpenJournal opens the journal at path (journal.Open) for ctx.
-func OpenJournal(ctx context.Context, path string) (*Journal, error) {
-	r, err := journal.Open(path)
+func OpenJournal(ctx context.Context, path string, opts ...journal.ReaderOption) (*Journal, error) {
+	r, err := journal.Open(path, opts...)
 	if err != nil {
 		return nil, err
 	}

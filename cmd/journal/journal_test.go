@@ -14,7 +14,10 @@ import (
 	"github.com/airwire/airwire/internal/journal"
 )
 
-func writeJournal(t *testing.T) string {
+func writeJournal(t *testing.T) string { return writeJournalTB(t) }
+
+// writeJournalTB writes a journal with an entry of every kind on every lane.
+func writeJournalTB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	w, err := journal.Create(path, journal.Header{Airwire: "test", AgentCmd: []string{"agent"}})
@@ -101,10 +104,10 @@ func TestCatRawIsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("%d raw lines", len(lines))
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"journal":"airwire"`) {
+		t.Fatalf("%d raw lines, want the header and 3 entries", len(lines))
 	}
-	for _, l := range lines {
+	for _, l := range lines[1:] {
 		var e journal.Entry
 		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Lane != journal.LaneClient {
 			t.Fatalf("raw line %q: %v", l, err)

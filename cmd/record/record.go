@@ -4,6 +4,7 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,18 +35,15 @@ type RecordOptions struct {
 	Argv      []string
 }
 
-// NewCmdRecord builds `airwire record`. runF replaces the behaviour in tests.
-func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
-	opts := &RecordOptions{IO: f.IO, Environ: f.Environ, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Version: f.Version}
-	cmd := &cobra.Command{
-		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
-		Short: "Run an ACP agent behind a recording proxy",
-		Long: `Run AGENT_CMD exactly as an editor would, and journal every message.
+// recordLong is the help text of `airwire record`.
+const recordLong = `Run AGENT_CMD exactly as an editor would, and journal every message.
 
 airwire record behaves like the agent itself: the editor gets the agent's
-bytes unchanged both ways, stdin EOF is passed on, SIGINT/SIGTERM/SIGHUP are
-forwarded, and airwire exits with the agent's exit status (128+N when a
-signal N ended it).
+bytes unchanged both ways, EOF is passed on both ways at once (the agent
+closing its stdout ends the editor's input even while the agent runs on),
+SIGINT/SIGTERM/SIGHUP are forwarded, and airwire exits with the agent's exit
+status (128+N when a signal N ended it; 127 when the agent command is not
+found and 126 when it cannot be executed, as a shell does).
 
 Every frame goes into one JSON Lines journal (created 0600), numbered
 gaplessly across lanes:
@@ -72,11 +70,31 @@ another endpoint (settings.json env, a cloud provider) bypasses the proxy.
 Secrets are redacted before anything reaches disk: values of secret-looking
 JSON members (apiKey, token, authorization, password, …), sk-ant-… keys,
 Bearer credentials and the values of secret-looking environment variables
-become <redacted:HASH8>; the same secret always gives the same token.
---no-redact keeps them (handle such journals as secrets).
+become <redacted:HASH8>, a keyed hash under a random key drawn for this
+journal and never written: within the journal the same secret always gives
+the same token, and no dictionary can reverse it. --no-redact keeps them
+(handle such journals as secrets).
 
-Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
-(default ~/.local/state/airwire/journals/); its path is printed on stderr.`,
+The journal is always a new file: an existing one is never overwritten.
+When --journal FILE exists, the first free name next to it is taken
+(acp.jsonl: acp-2.jsonl, acp-3.jsonl, …) and stderr says where the journal
+went, even with --quiet; a symlink, a device or anything else that is not a
+regular file is refused. Without --journal the journal goes to
+$XDG_STATE_HOME/airwire/journals/ (default ~/.local/state/airwire/journals/);
+its path is printed on stderr.
+
+When the journal cannot be written (a full disk), stderr says so at once;
+the agent and the editor's streams go on unaffected, airwire still exits
+with the agent's status, and the journal ends with a note saying from which
+entry on it is incomplete.`
+
+// NewCmdRecord builds `airwire record`. runF replaces the behaviour in tests.
+func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions) error) *cobra.Command {
+	opts := &RecordOptions{IO: f.IO, Environ: f.Environ, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Version: f.Version}
+	cmd := &cobra.Command{
+		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
+		Short: "Run an ACP agent behind a recording proxy",
+		Long:  recordLong,
 		Example: `  # in the editor's agent settings, instead of "npx @agentclientprotocol/claude-agent-acp":
   airwire record --journal ~/acp.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
 
@@ -110,12 +128,12 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 			return runRecord(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create (default: a new file under the state directory)")
+	cmd.Flags().StringVar(&opts.Journal, "journal", "", "journal `FILE` to create; when it exists, a fresh name next to it (default: a new file under the state directory)")
 	cmd.Flags().BoolVar(&opts.CLILane, "cli-lane", false, "also record agent <-> Claude CLI traffic through airwire's CLI shim")
 	cmd.Flags().BoolVar(&opts.ModelLane, "model-lane", false, "with --cli-lane: also record Claude CLI <-> model API traffic through a loopback reverse proxy")
 	cmd.Flags().BoolVar(&opts.NoRedact, "no-redact", false, "write secrets to the journal unredacted")
 	cmd.Flags().DurationVar(&opts.CLIGrace, "cli-grace", 5*time.Second, "with --cli-lane: how long CLIs may run on after the agent exits before they are killed")
-	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "do not print the journal path on stderr (unless --journal existed and a fresh name was taken)")
 	return cmd
 }
 
@@ -151,17 +169,43 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		}
 		shimArgv = []string{exe, "__cli-shim"}
 	}
-	if !opts.Quiet {
-		fmt.Fprintf(opts.IO.ErrOut, "airwire record: journal %s\n", path)
-	}
 	res, err := proxy.Record(ctx, proxy.RecordOptions{
 		Argv: opts.Argv, Env: opts.Environ(),
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
-		Journal: path, CLILane: opts.CLILane, ModelLane: opts.ModelLane, ShimArgv: shimArgv,
+		Journal: path, Created: announce(opts, path),
+		CLILane: opts.CLILane, ModelLane: opts.ModelLane, ShimArgv: shimArgv,
 		Redact: !opts.NoRedact, Version: opts.Version, CLIGrace: opts.CLIGrace,
 	})
+	return exitStatus(opts, res, err)
+}
+
+// announce says on stderr where the journal went: always when the asked
+// path existed and a fresh name was taken, else unless --quiet.
+func announce(opts *RecordOptions, asked string) func(string, bool) {
+	return func(path string, fresh bool) {
+		switch {
+		case fresh:
+			fmt.Fprintf(opts.IO.ErrOut, "airwire record: %s exists; journal %s\n", asked, path)
+		case !opts.Quiet:
+			fmt.Fprintf(opts.IO.ErrOut, "airwire record: journal %s\n", path)
+		}
+	}
+}
+
+// exitStatus is the agent's status, as a shell would give it: 127 or 126
+// when it could not start. A journal cut short (a full disk) is stated
+// again but does not replace the agent's status.
+func exitStatus(opts *RecordOptions, res proxy.RecordResult, err error) error {
+	var se *proxy.StartError
+	if errors.As(err, &se) {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire record: %v\n", err)
+		return &cmdutil.ExitError{Code: se.Code}
+	}
 	if err != nil {
 		return err
+	}
+	if res.JournalErr != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire record: the journal is incomplete: %v (its last entry says from which seq on)\n", res.JournalErr)
 	}
 	if res.Code != 0 {
 		return &cmdutil.ExitError{Code: res.Code}

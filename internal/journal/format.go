@@ -148,6 +148,10 @@ func (e *Entry) Frame() []byte {
 const (
 	ReasonTruncated = "truncated: the stream ended without a final newline"
 	ReasonTooLong   = "oversized: the line exceeds the recorder's limit; only its first bytes are kept"
+	// ReasonEntryTooLong replaces an entry whose journal line would pass
+	// MaxLine (a document kept as msg and text, a long line of control
+	// characters escaped): text keeps its first bytes, bytes its size.
+	ReasonEntryTooLong = "oversized: the entry exceeds the journal's line limit; only its first bytes are kept"
 	// ReasonDocument marks the whole output of a CLI run that does not speak
 	// stream-json (--version); when it is JSON (auth status --json) the entry
 	// is a msg with the compacted JSON in msg and the exact bytes in text.

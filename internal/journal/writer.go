@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -35,6 +39,11 @@ type Writer struct {
 	buf       []byte
 	err       error
 	closed    bool
+	// size counts the bytes handed to bw; committed those known to be in
+	// the file, whole entries only (up to committedSeq), after a Flush.
+	size, committed int64
+	committedSeq    uint64
+	onErr           func(error)
 
 	dirty    atomic.Bool
 	stopSync chan struct{}
@@ -49,14 +58,19 @@ type WriterOption func(*Writer)
 // background fsync; Close still syncs).
 func WithSyncInterval(d time.Duration) WriterOption { return func(w *Writer) { w.interval = d } }
 
-// Create creates (or truncates) path with mode 0600 and writes the header.
+// WithOnError has the Writer call f once, when a write first fails (a full
+// disk), so the loss is reported when it happens and not only by Close.
+// Appends fail from then on; Close cuts the file back to its last whole
+// entry and tries to end it with a note saying what was lost.
+func WithOnError(f func(error)) WriterOption { return func(w *Writer) { w.onErr = f } }
+
+// Create creates path, which must not exist, with mode 0600 and writes the
+// header. It never follows a symlink and never writes into an existing
+// file: an existing path fails with an error that wraps fs.ErrExist when it
+// is a regular file, and says what it is otherwise (a symlink, a device).
 func Create(path string, h Header, opts ...WriterOption) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := createNew(path)
 	if err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(0o600); err != nil { // an existing file keeps its mode otherwise
-		f.Close()
 		return nil, err
 	}
 	w := &Writer{f: f, bw: bufio.NewWriterSize(f, 256<<10), start: time.Now(), interval: DefaultSyncInterval}
@@ -68,17 +82,9 @@ func Create(path string, h Header, opts ...WriterOption) (*Writer, error) {
 		h.Start = time.Now()
 	}
 	w.header = h
-	line, err := encodeHeader(h, headerPad)
-	if err != nil {
+	if err := w.writeHeader(); err != nil {
 		f.Close()
-		return nil, err
-	}
-	w.headerLen = len(line)
-	if _, err := w.bw.Write(line); err == nil {
-		err = w.bw.Flush()
-	}
-	if err != nil {
-		f.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	if w.interval > 0 {
@@ -87,6 +93,78 @@ func Create(path string, h Header, opts ...WriterOption) (*Writer, error) {
 	}
 	return w, nil
 }
+
+// CreateFresh is Create, except that when path exists as a regular file it
+// creates the first free name next to it (acp.jsonl: acp-2.jsonl,
+// acp-3.jsonl, …) instead of failing. It returns the path it created. A
+// path that exists as anything else (a symlink, a device) is refused.
+func CreateFresh(path string, h Header, opts ...WriterOption) (*Writer, string, error) {
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext)
+	try := path
+	for n := 2; ; n++ {
+		w, err := Create(try, h, opts...)
+		if err == nil || !errors.Is(err, fs.ErrExist) || n > 10000 {
+			return w, try, err
+		}
+		try = fmt.Sprintf("%s-%d%s", stem, n, ext)
+	}
+}
+
+// createNew opens path only if it does not exist yet (O_EXCL, O_NOFOLLOW),
+// so two recorders never share a file and a symlink or a device is never
+// written through.
+func createNew(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		if st, lerr := os.Lstat(path); lerr == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a new regular file but %s: a journal is never written through a symlink or into a device", path, describeMode(st.Mode()))
+		}
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, nil
+}
+
+// describeMode names a file type for an error message.
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// writeHeader writes the padded header line and counts it as committed.
+func (w *Writer) writeHeader() error {
+	line, err := encodeHeader(w.header, headerPad)
+	if err != nil {
+		return err
+	}
+	w.headerLen = len(line)
+	if _, err := w.bw.Write(line); err != nil {
+		return err
+	}
+	if err := w.bw.Flush(); err != nil {
+		return err
+	}
+	w.size, w.committed = int64(len(line)), int64(len(line))
+	return nil
+}
+
+// Path returns the file's path.
+func (w *Writer) Path() string { return w.f.Name() }
 
 func encodeHeader(h Header, size int) ([]byte, error) {
 	b, err := json.Marshal(h)
@@ -138,12 +216,22 @@ func (w *Writer) AppendBuffered(e *Entry) error {
 
 func (w *Writer) append(e *Entry, flush bool) error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	first, err := w.appendLocked(e, flush)
+	w.mu.Unlock()
+	if first && w.onErr != nil {
+		w.onErr(err)
+	}
+	return err
+}
+
+// appendLocked writes e; first is true when this call met the first write
+// error.
+func (w *Writer) appendLocked(e *Entry, flush bool) (first bool, err error) {
 	if w.closed {
-		return errors.New("journal: append after close")
+		return false, errors.New("journal: append after close")
 	}
 	if w.err != nil {
-		return w.err
+		return false, w.err
 	}
 	if e.TNs == 0 {
 		e.TNs = w.Now()
@@ -154,43 +242,95 @@ func (w *Writer) append(e *Entry, flush bool) error {
 	w.lastT = e.TNs
 	w.seq++
 	e.Seq = w.seq
+	msg := e.Msg
 	// The head goes through w.buf; msg, the bulk, goes to the buffered
 	// writer directly instead of being copied twice.
 	w.buf = appendHead(w.buf[:0], e)
-	_, err := w.bw.Write(w.buf)
-	if err == nil && e.Msg != nil {
-		if _, err = w.bw.WriteString(`,"msg":`); err == nil {
-			_, err = w.bw.Write(e.Msg)
-		}
+	if lineLen(w.buf, msg) > lineLimit { // what readers could not read is never written
+		msg, w.buf = nil, appendHead(w.buf[:0], oversized(e))
 	}
-	if err == nil {
-		_, err = w.bw.WriteString("}\n")
-	}
-	if err != nil {
-		w.err = err
-		return err
+	if err := w.writeLine(msg); err != nil {
+		return w.fail(err), err
 	}
 	if flush {
-		if err := w.bw.Flush(); err != nil {
-			w.err = err
-			return err
+		return w.flushLocked()
+	}
+	return false, nil
+}
+
+// lineLen is the length of the line of an entry with this head and msg.
+func lineLen(head, msg []byte) int {
+	n := len(head) + len("}\n")
+	if msg != nil {
+		n += len(`,"msg":`) + len(msg)
+	}
+	return n
+}
+
+// writeLine writes the head in w.buf, msg and the line's end.
+func (w *Writer) writeLine(msg []byte) error {
+	n, err := w.bw.Write(w.buf)
+	w.size += int64(n)
+	if err == nil && msg != nil {
+		if n, err = w.bw.WriteString(`,"msg":`); err == nil {
+			w.size += int64(n)
+			n, err = w.bw.Write(msg)
 		}
+		w.size += int64(n)
+	}
+	if err == nil {
+		n, err = w.bw.WriteString("}\n")
+		w.size += int64(n)
 	}
 	w.dirty.Store(true)
-	return nil
+	return err
+}
+
+// oversized is what is written instead of an entry whose line would pass
+// MaxLine: its envelope, Bytes and the first bytes of its text or msg.
+func oversized(e *Entry) *Entry {
+	o := *e
+	o.Msg, o.B64, o.Reason, o.Lead, o.Trail = nil, nil, ReasonEntryTooLong, "", ""
+	keep := e.TextOf()
+	if e.Kind == KindMsg {
+		o.Kind, keep = KindNonJSON, string(e.Msg[:min(len(e.Msg), 1024)])
+	}
+	keep = strings.ToValidUTF8(keep[:min(len(keep), 256)], "")
+	o.Text = &keep
+	return &o
+}
+
+// fail makes err sticky; it reports whether it is the first error.
+func (w *Writer) fail(err error) bool {
+	if w.err != nil {
+		return false
+	}
+	w.err = err
+	return true
+}
+
+// flushLocked flushes bw; on success everything written is committed.
+func (w *Writer) flushLocked() (first bool, err error) {
+	if err := w.bw.Flush(); err != nil {
+		return w.fail(err), err
+	}
+	w.committed, w.committedSeq = w.size, w.seq
+	return false, nil
 }
 
 // Flush writes buffered entries to the file.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil || w.closed {
-		return w.err
+	var first bool
+	err := w.err
+	if err == nil && !w.closed {
+		first, err = w.flushLocked()
 	}
-	if err := w.bw.Flush(); err != nil {
-		w.err = err
+	w.mu.Unlock()
+	if first && w.onErr != nil {
+		w.onErr(err)
 	}
-	return w.err
+	return err
 }
 
 // Seq is the number of entries appended so far.
@@ -216,22 +356,31 @@ func (w *Writer) syncLoop() {
 	}
 }
 
-// Close flushes, fsyncs and closes the file.
+// Close flushes, fsyncs and closes the file. After a write error it cuts
+// the file back to its last whole entry and appends a note saying from
+// which seq on entries were lost (when there is room for it), then returns
+// the error.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
 		return nil
 	}
-	w.closed = true
-	err := w.err
-	if ferr := w.bw.Flush(); err == nil {
-		err = ferr
+	first, err := false, w.err
+	if err == nil {
+		first, err = w.flushLocked()
 	}
+	w.closed = true
 	w.mu.Unlock()
+	if first && w.onErr != nil {
+		w.onErr(err)
+	}
 	if w.stopSync != nil {
 		close(w.stopSync)
 		<-w.syncDone
+	}
+	if err != nil {
+		w.endWithLoss(err)
 	}
 	if serr := w.f.Sync(); err == nil {
 		err = serr
@@ -243,6 +392,18 @@ func (w *Writer) Close() error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
+}
+
+// endWithLoss cuts a torn tail off the file and writes, best effort, a last
+// entry stating the loss, so the journal itself says it is incomplete.
+func (w *Writer) endWithLoss(cause error) {
+	if w.f.Truncate(w.committed) != nil {
+		return
+	}
+	text := fmt.Sprintf("airwire record cannot write the journal (%v): entries from seq %d on are lost", cause, w.committedSeq+1)
+	e := Entry{Seq: w.committedSeq + 1, TNs: max(w.Now(), w.lastT), Kind: KindNote, Text: &text}
+	line := append(appendHead(nil, &e), "}\n"...)
+	_, _ = w.f.WriteAt(line, w.committed)
 }
 
 // appendHead encodes every field of e but msg, without the closing brace:

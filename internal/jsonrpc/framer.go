@@ -28,6 +28,12 @@ func (e *LineTooLongError) Error() string {
 // a newline. The frame returned alongside it holds those bytes.
 var ErrTruncated = errors.New("final line has no newline")
 
+// longChunk is the buffer size past which a line that does not fit is kept
+// as a list of full buffers instead of in one growing buffer: joining them
+// once costs one copy of the line, where doubling a buffer costs up to three
+// (old and new buffer live together) and keeps the largest for good.
+const longChunk = 1 << 20
+
 // Framer reads newline-delimited frames as raw bytes. The zero value is not
 // usable; call NewFramer.
 type Framer struct {
@@ -38,6 +44,10 @@ type Framer struct {
 	max    int
 	err    error
 	prefix int
+	// long holds the full buffers of a line longer than longChunk, in
+	// order, before buf[start:]; longLen is their total size.
+	long    [][]byte
+	longLen int
 }
 
 // FramerOption configures a Framer.
@@ -63,43 +73,74 @@ func (f *Framer) Next() ([]byte, error) {
 	for {
 		if i := bytes.IndexByte(f.buf[f.start+scanned:f.end], '\n'); i >= 0 {
 			n := scanned + i + 1
-			if n-1 > f.max {
-				e := &LineTooLongError{Limit: f.max, Length: int64(n - 1)}
-				e.Prefix = append([]byte(nil), f.buf[f.start:f.start+min(f.prefix, n-1)]...)
+			if f.longLen+n-1 > f.max {
+				e := &LineTooLongError{Limit: f.max, Length: int64(f.longLen + n - 1), Prefix: f.head(n - 1)}
 				f.start += n
+				f.long, f.longLen = nil, 0
 				return nil, e
 			}
-			line := f.buf[f.start : f.start+n]
-			f.start += n
-			return line, nil
+			return f.take(n), nil
 		}
 		scanned = f.end - f.start
-		if scanned > f.max {
+		if f.longLen+scanned > f.max {
 			return nil, f.skipLong()
 		}
 		if f.err != nil {
-			if scanned == 0 {
+			if scanned == 0 && f.longLen == 0 {
 				return nil, f.err
 			}
-			line := f.buf[f.start:f.end]
-			f.start = f.end
-			return line, ErrTruncated
+			return f.take(scanned), ErrTruncated
 		}
-		f.fill()
+		if f.fill() {
+			scanned = 0 // the line's bytes moved to f.long
+		}
 	}
 }
 
-// fill reads more bytes, compacting or growing the buffer as needed.
-func (f *Framer) fill() {
+// take returns the line that ends n bytes into buf[start:], joining the
+// buffers in f.long before it, if any.
+func (f *Framer) take(n int) []byte {
+	line := f.buf[f.start : f.start+n]
+	if f.longLen > 0 {
+		joined := make([]byte, 0, f.longLen+n)
+		for _, c := range f.long {
+			joined = append(joined, c...)
+		}
+		line = append(joined, line...)
+		f.long, f.longLen = nil, 0
+	}
+	f.start += n
+	return line
+}
+
+// head returns a copy of the current line's first bytes (at most f.prefix,
+// at most inBuf of them from buf).
+func (f *Framer) head(inBuf int) []byte {
+	if len(f.long) > 0 {
+		return append([]byte(nil), f.long[0][:min(f.prefix, len(f.long[0]))]...)
+	}
+	return append([]byte(nil), f.buf[f.start:f.start+min(f.prefix, inBuf)]...)
+}
+
+// fill reads more bytes, compacting or growing the buffer as needed. It
+// reports whether it moved the buffered part of the line to f.long.
+func (f *Framer) fill() (moved bool) {
 	if f.start > 0 && f.start == f.end {
 		f.start, f.end = 0, 0
 	}
 	if f.end == len(f.buf) {
-		if f.start > len(f.buf)/2 || (f.start > 0 && f.end-f.start < len(f.buf)/2) {
+		switch {
+		case f.start > 0 && (f.start > len(f.buf)/2 || f.end-f.start < len(f.buf)/2 || len(f.buf) >= longChunk):
 			n := copy(f.buf, f.buf[f.start:f.end])
 			f.start, f.end = 0, n
-		} else {
-			nb := make([]byte, 2*len(f.buf))
+		case len(f.buf) >= longChunk:
+			f.long = append(f.long, f.buf)
+			f.longLen += len(f.buf)
+			f.buf, f.start, f.end, moved = make([]byte, len(f.buf)), 0, 0, true
+		default:
+			// Double, but never past what the limit needs: one byte over it
+			// tells an oversized line, so a buffer of max+1 is the largest.
+			nb := make([]byte, min(2*len(f.buf), max(f.max+1, len(f.buf)+1)))
 			n := copy(nb, f.buf[f.start:f.end])
 			f.buf, f.start, f.end = nb, 0, n
 		}
@@ -109,12 +150,13 @@ func (f *Framer) fill() {
 	if err != nil {
 		f.err = err
 	}
+	return moved
 }
 
 // skipLong consumes the rest of an oversized line without keeping it.
 func (f *Framer) skipLong() error {
-	e := &LineTooLongError{Limit: f.max}
-	e.Prefix = append([]byte(nil), f.buf[f.start:f.start+min(f.prefix, f.end-f.start)]...)
+	e := &LineTooLongError{Limit: f.max, Prefix: f.head(f.end - f.start), Length: int64(f.longLen)}
+	f.long, f.longLen = nil, 0
 	for {
 		if i := bytes.IndexByte(f.buf[f.start:f.end], '\n'); i >= 0 {
 			e.Length += int64(i)
@@ -126,8 +168,8 @@ func (f *Framer) skipLong() error {
 		if f.err != nil {
 			return e
 		}
-		if len(f.buf) > 1<<20 {
-			f.buf = make([]byte, 1<<20)
+		if len(f.buf) > longChunk {
+			f.buf = make([]byte, longChunk)
 		}
 		f.fill()
 	}

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -108,5 +109,38 @@ func TestCorrelator(t *testing.T) {
 	}
 	if c.Len() != 0 {
 		t.Fatal("pending not forgotten")
+	}
+}
+
+// Lines longer than longChunk are kept as a list of buffers and joined
+// once; the buffer is not kept at their size (item 10 of issue 11).
+func TestFramerLongLines(t *testing.T) {
+	line := func(n int, c byte) string { return strings.Repeat(string(c), n) + "\n" }
+	in := line(longChunk-1, 'a') + line(longChunk, 'b') + "x\n" + line(3*longChunk+5, 'c') + line(5*longChunk, 'd') + "y\n" + strings.Repeat("e", 2*longChunk+3)
+	for _, wrap := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.HalfReader} {
+		f := NewFramer(wrap(strings.NewReader(in)), WithMaxLine(4*longChunk))
+		var got []string
+		for {
+			b, err := f.Next()
+			var tl *LineTooLongError
+			if errors.As(err, &tl) {
+				got = append(got, fmt.Sprintf("too long %d %q", tl.Length, tl.Prefix[:3]))
+				continue
+			}
+			if b != nil {
+				got = append(got, fmt.Sprintf("%d %c", len(b), b[0]))
+			}
+			if err != nil {
+				got = append(got, err.Error())
+				break
+			}
+		}
+		want := fmt.Sprintf("%d a|%d b|2 x|%d c|too long %d \"ddd\"|2 y|%d e|%v", longChunk, longChunk+1, 3*longChunk+6, 5*longChunk, 2*longChunk+3, ErrTruncated)
+		if strings.Join(got, "|") != want {
+			t.Fatalf("got  %s\nwant %s", strings.Join(got, "|"), want)
+		}
+		if cap(f.buf) > longChunk {
+			t.Fatalf("the framer keeps a %d-byte buffer after long lines", cap(f.buf))
+		}
 	}
 }

@@ -1,9 +1,12 @@
 // Package redact holds airwire's before-save hook: it replaces secrets in
 // what the recorder is about to write, never in what it forwards.
 //
-// A secret becomes "<redacted:" + the first 8 hex digits of its sha256 +
-// ">", so the same secret always maps to the same token and journals can
-// still be matched after redaction. Three things are secrets:
+// A secret becomes "<redacted:" + 8 hex digits + ">": the start of an
+// HMAC-SHA256 of the secret under a random key that each Redactor (each
+// journal) draws in New and never writes anywhere. Within one journal the
+// same secret always maps to the same token, so traffic can still be
+// matched after redaction; the token cannot be reversed with a dictionary,
+// and tokens of two journals cannot be compared. Three things are secrets:
 //
 //   - string values of JSON members whose name looks secret (apiKey, token,
 //     authorization, password, secret, cookie, …; see SecretKey);
@@ -17,6 +20,8 @@ package redact
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -28,6 +33,7 @@ import (
 // Redactor finds and replaces secrets. The zero value is not usable; call New.
 type Redactor struct {
 	values [][]byte // secret values from the environment, longest first
+	key    []byte   // the HMAC key of Token; never leaves the Redactor
 }
 
 // Option configures New.
@@ -58,9 +64,10 @@ func WithValues(vals ...string) Option {
 	}
 }
 
-// New returns a Redactor.
+// New returns a Redactor with a fresh random key.
 func New(opts ...Option) *Redactor {
-	r := &Redactor{}
+	r := &Redactor{key: make([]byte, 32)}
+	_, _ = rand.Read(r.key) // crypto/rand.Read never fails (Go 1.24+)
 	for _, o := range opts {
 		o(r)
 	}
@@ -68,10 +75,12 @@ func New(opts ...Option) *Redactor {
 	return r
 }
 
-// Token is the replacement for secret.
-func Token(secret []byte) string {
-	sum := sha256.Sum256(secret)
-	return "<redacted:" + hex.EncodeToString(sum[:4]) + ">"
+// Token is the replacement for secret: the same for the same secret within
+// this Redactor, unrelated to the token another Redactor gives it.
+func (r *Redactor) Token(secret []byte) string {
+	m := hmac.New(sha256.New, r.key)
+	m.Write(secret)
+	return "<redacted:" + hex.EncodeToString(m.Sum(nil)[:4]) + ">"
 }
 
 var envParts = map[string]bool{
@@ -160,7 +169,7 @@ func (r *Redactor) Frame(frame []byte) (m jsonrpc.Message, out []byte, n int, er
 		prev := 0
 		for _, sp := range spans {
 			out = append(out, frame[prev:sp.start]...)
-			out = append(out, Token(frame[sp.start:sp.end])...)
+			out = append(out, r.Token(frame[sp.start:sp.end])...)
 			prev = sp.end
 		}
 		out = append(out, frame[prev:]...)
@@ -192,18 +201,18 @@ func (r *Redactor) Text(b []byte) ([]byte, int) {
 	for _, v := range r.values {
 		if bytes.Contains(b, v) {
 			c := bytes.Count(b, v)
-			b = bytes.ReplaceAll(b, v, []byte(Token(v)))
+			b = bytes.ReplaceAll(b, v, []byte(r.Token(v)))
 			n += c
 		}
 	}
 	if bytes.Contains(b, skAnt) {
 		var k int
-		b, k = replaceShaped(b, skAnt, 0, keyChar, 8)
+		b, k = r.replaceShaped(b, skAnt, 0, keyChar, 8)
 		n += k
 	}
 	if bytes.Contains(b, bearer) {
 		var k int
-		b, k = replaceShaped(b, bearer, len(bearer), credChar, 8)
+		b, k = r.replaceShaped(b, bearer, len(bearer), credChar, 8)
 		n += k
 	}
 	return b, n
@@ -211,7 +220,7 @@ func (r *Redactor) Text(b []byte) ([]byte, int) {
 
 // replaceShaped replaces every run that starts with prefix and goes on with
 // chars; keep bytes of the prefix stay in clear ("Bearer ").
-func replaceShaped(b, prefix []byte, keep int, chars func(byte) bool, minLen int) ([]byte, int) {
+func (r *Redactor) replaceShaped(b, prefix []byte, keep int, chars func(byte) bool, minLen int) ([]byte, int) {
 	var out []byte
 	n, prev, i := 0, 0, 0
 	for {
@@ -229,7 +238,7 @@ func replaceShaped(b, prefix []byte, keep int, chars func(byte) bool, minLen int
 			continue
 		}
 		out = append(out, b[prev:s+keep]...)
-		out = append(out, Token(b[s+keep:e])...)
+		out = append(out, r.Token(b[s+keep:e])...)
 		prev, i = e, e
 		n++
 	}

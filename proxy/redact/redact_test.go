@@ -42,8 +42,8 @@ func TestFrame(t *testing.T) {
 		keep     []string
 		redacted int
 	}{
-		{name: "secret key", in: `{"params":{"apiKey":"hunter22","n":1}}`, gone: []string{"hunter22"}, keep: []string{`"n":1`, Token([]byte("hunter22"))}, redacted: 1},
-		{name: "env value anywhere", in: `{"text":"key is sk-test-123456 ok"}`, gone: []string{"sk-test-123456"}, keep: []string{Token([]byte("sk-test-123456"))}, redacted: 1},
+		{name: "secret key", in: `{"params":{"apiKey":"hunter22","n":1}}`, gone: []string{"hunter22"}, keep: []string{`"n":1`, r.Token([]byte("hunter22"))}, redacted: 1},
+		{name: "env value anywhere", in: `{"text":"key is sk-test-123456 ok"}`, gone: []string{"sk-test-123456"}, keep: []string{r.Token([]byte("sk-test-123456"))}, redacted: 1},
 		{name: "sk-ant shaped", in: `{"text":"use sk-ant-api03-AbC_dEf-123456789 now"}`, gone: []string{"sk-ant-api03"}, keep: []string{"use <redacted:", "> now"}, redacted: 1},
 		{name: "bearer", in: `{"headers":{"x":"Bearer abcdefgh.ijk"}}`, gone: []string{"abcdefgh"}, keep: []string{"Bearer <redacted:"}, redacted: 1},
 		{name: "short env values ignored", in: `{"text":"abc"}`, keep: []string{`"abc"`}},
@@ -80,7 +80,7 @@ func TestSameSecretSameToken(t *testing.T) {
 	r := New(WithValues("sk-test-123456"))
 	_, a, _, _ := r.Frame([]byte(`{"apiKey":"sk-test-123456"}`))
 	b, _ := r.Text([]byte("ANTHROPIC_API_KEY=sk-test-123456"))
-	tok := Token([]byte("sk-test-123456"))
+	tok := r.Token([]byte("sk-test-123456"))
 	if !strings.Contains(string(a), tok) || !strings.Contains(string(b), tok) {
 		t.Fatalf("tokens differ: %s / %s", a, b)
 	}

@@ -42,11 +42,18 @@ func NewCmdCat(f *factory.Factory, runF func(*CatOptions) error) *cobra.Command 
 
 Replies show the method of the request they answer. Filters combine with AND;
 --method matches a prefix ("session/" lists every session method), --session
-matches a session id exactly. --raw prints the journal lines themselves
-(JSON), for jq.`,
+matches a session id exactly. Control characters in the listing (terminal
+escapes in an agent's stderr, a CR) are shown escaped (\x1b, \r, \u009b).
+
+--raw prints the matching journal lines themselves, byte for byte, after the
+journal's header line: the output is a journal too, for jq or another
+airwire command.
+
+A torn last line (the recorder was killed mid-write) is skipped with a
+warning on stderr; a broken line anywhere else is an error naming it.`,
 		Example: `  airwire journal cat s.jsonl --lane client --method session/prompt
   airwire journal cat s.jsonl --lane cli --kind stderr
-  airwire journal cat s.jsonl --session 0190… --raw | jq .msg`,
+  airwire journal cat s.jsonl --session 0190… --raw | jq 'select(.seq) | .msg'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
@@ -74,7 +81,7 @@ matches a session id exactly. --raw prints the journal lines themselves
 	cmd.Flags().StringVar(&opts.Session, "session", "", "only entries of this session id")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only entries of this kind: msg, non_json, stderr, spawn, exit, note")
 	cmd.Flags().IntVar(&opts.Width, "width", 160, "cut messages to this many characters (0: never)")
-	cmd.Flags().BoolVar(&opts.Raw, "raw", false, "print matching journal lines as JSON")
+	cmd.Flags().BoolVar(&opts.Raw, "raw", false, "print the header and the matching journal lines byte for byte")
 	return cmd
 }
 
@@ -107,13 +114,18 @@ func runCat(ctx context.Context, opts *CatOptions) error {
 	defer r.Close()
 	out := bufio.NewWriter(opts.IO.Out)
 	defer out.Flush()
-	if !opts.Raw {
+	if opts.Raw {
+		out.Write(r.HeaderLine())
+	} else {
 		h := r.Header()
-		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), strings.Join(h.AgentCmd, " "))
+		fmt.Fprintf(out, "# airwire %s journal, started %s, agent: %s\n", h.Airwire, h.Start.Format("2006-01-02 15:04:05Z07:00"), escape(strings.Join(h.AgentCmd, " ")))
 	}
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if t := r.Torn(); t != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "airwire journal cat: warning: %v\n", t)
+			}
 			return nil
 		}
 		if err != nil {
@@ -123,56 +135,63 @@ func runCat(ctx context.Context, opts *CatOptions) error {
 			continue
 		}
 		if opts.Raw {
-			b := journalLine(&e)
-			out.Write(b)
+			out.Write(r.Line()) // the journal's own bytes, for jq
 			continue
 		}
-		out.WriteString(Format(&e, opts.Width))
+		writeEntry(out, &e, opts.Width)
 		out.WriteByte('\n')
 	}
 }
 
-// Format renders one entry as a listing line.
-func Format(e *journal.Entry, width int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, e.Lane, arrow(e), e.Proc)
+// writeEntry writes one entry's listing line, without its newline. Control
+// characters in what the agent or the CLI sent (terminal escapes, a CR) are
+// shown escaped, never passed to the terminal; a message or text longer
+// than width characters is cut (width 0: never). Only what is shown is
+// copied, so a huge message costs no more than its cut.
+func writeEntry(w io.Writer, e *journal.Entry, width int) {
+	fmt.Fprintf(w, "%6d %+10.3fs %-6s %-12s %-6s", e.Seq, float64(e.TNs)/1e9, escape(string(e.Lane)), arrow(e), escape(e.Proc))
 	switch e.Kind {
 	case journal.KindMsg:
 		method := e.Method
 		if method == "" {
 			method = "-"
 		}
-		fmt.Fprintf(&b, " %s", method)
+		fmt.Fprintf(w, " %s", escape(method))
 		if len(e.ID) > 0 {
-			fmt.Fprintf(&b, " [%s]", e.ID)
+			fmt.Fprintf(w, " [%s]", escape(string(e.ID)))
 		}
 		if e.Redacted > 0 {
-			fmt.Fprintf(&b, " (%d redacted)", e.Redacted)
+			fmt.Fprintf(w, " (%d redacted)", e.Redacted)
 		}
-		b.WriteString("  " + cut(string(e.Msg), width))
+		io.WriteString(w, "  ")
+		writeCut(w, bytesView(e.Msg), width)
 	case journal.KindNonJSON:
-		fmt.Fprintf(&b, " NON-JSON (%s)  %s", e.Reason, cut(textOf(e), width))
+		fmt.Fprintf(w, " NON-JSON (%s)  ", escape(e.Reason))
+		writeText(w, e, width)
 	case journal.KindStderr:
-		fmt.Fprintf(&b, " stderr  %s", cut(textOf(e), width))
+		io.WriteString(w, " stderr  ")
+		writeText(w, e, width)
 	case journal.KindSpawn:
-		fmt.Fprintf(&b, " SPAWN pid %d  %s", e.Pid, cut(strings.Join(e.Argv, " "), width))
+		fmt.Fprintf(w, " SPAWN pid %d  ", e.Pid)
+		writeCut(w, strings.Join(e.Argv, " "), width)
 	case journal.KindExit:
 		if e.Exit != nil && e.Exit.Signal != "" {
-			fmt.Fprintf(&b, " EXIT by %s", e.Exit.Signal)
+			fmt.Fprintf(w, " EXIT by %s", escape(e.Exit.Signal))
 		} else if e.Exit != nil {
-			fmt.Fprintf(&b, " EXIT code %d", e.Exit.Code)
+			fmt.Fprintf(w, " EXIT code %d", e.Exit.Code)
 		}
 	case journal.KindNote:
-		fmt.Fprintf(&b, " NOTE  %s", textOf(e))
+		io.WriteString(w, " NOTE  ")
+		writeText(w, e, 0)
 	}
-	return b.String()
 }
 
-func textOf(e *journal.Entry) string {
+func writeText(w io.Writer, e *journal.Entry, width int) {
 	if e.B64 != nil {
-		return fmt.Sprintf("<%d bytes, not UTF-8>", len(e.B64))
+		fmt.Fprintf(w, "<%d bytes, not UTF-8>", len(e.B64))
+		return
 	}
-	return e.TextOf()
+	writeCut(w, e.TextOf(), width)
 }
 
 func arrow(e *journal.Entry) string {
@@ -193,15 +212,4 @@ func arrow(e *journal.Entry) string {
 		return "stderr"
 	}
 	return "-"
-}
-
-func cut(s string, width int) string {
-	if width <= 0 || len(s) <= width {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= width {
-		return s
-	}
-	return string(r[:width]) + fmt.Sprintf("… (+%d chars)", len(r)-width)
 }

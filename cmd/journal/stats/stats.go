@@ -29,8 +29,14 @@ type StatsOptions struct {
 func NewCmdStats(f *factory.Factory, runF func(*StatsOptions) error) *cobra.Command {
 	opts := &StatsOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:     "stats FILE",
-		Short:   "Count a journal's messages per lane and method",
+		Use:   "stats FILE",
+		Short: "Count a journal's messages per lane and method",
+		Long: `Count a journal's messages per lane and method, their bytes, the
+processes and how they ended, and the recording's duration.
+
+A torn last line (the recorder was killed mid-write) is skipped with a
+warning on stderr (and "torn" in --json); a broken line anywhere else is an
+error naming it.`,
 		Example: "  airwire journal stats s.jsonl\n  airwire journal stats s.jsonl --json | jq '.lanes.client'",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -61,6 +67,8 @@ type Stats struct {
 	Stderr     int                          `json:"stderr_lines"`
 	Processes  []Process                    `json:"processes"`
 	Redacted   int                          `json:"redacted_values"`
+	// Torn names a torn last line that was skipped (see journal.TornError).
+	Torn string `json:"torn,omitempty"`
 }
 
 // Process is one spawned process and how it ended.
@@ -70,10 +78,11 @@ type Process struct {
 	Exit *journal.Exit `json:"exit,omitempty"`
 }
 
-// Compute reads a journal and counts it. It stops with ctx's error when ctx
-// ends.
+// Compute reads a journal and counts it. Messages and texts are checked
+// but not kept, so memory stays near the longest line. A torn last line is skipped
+// and named in Torn. It stops with ctx's error when ctx ends.
 func Compute(ctx context.Context, path string) (*Stats, error) {
-	r, err := cmdutil.OpenJournal(ctx, path)
+	r, err := cmdutil.OpenJournal(ctx, path, journal.WithoutBodies())
 	if err != nil {
 		return nil, err
 	}
@@ -83,56 +92,72 @@ func Compute(ctx context.Context, path string) (*Stats, error) {
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if t := r.Torn(); t != nil {
+				s.Torn = t.Error()
+			}
 			return s, nil
 		}
 		if err != nil {
 			return s, err
 		}
-		s.Entries++
-		s.DurationNs = e.TNs
-		s.Redacted += e.Redacted
-		switch e.Kind {
-		case journal.KindMsg, journal.KindNonJSON:
-			lane := string(e.Lane)
-			if s.Lanes[lane] == nil {
-				s.Lanes[lane] = &Count{}
-				s.Methods[lane] = map[string]*Count{}
-			}
-			s.Lanes[lane].Messages++
-			s.Lanes[lane].Bytes += int64(e.Bytes)
-			m := e.Method
-			if e.Kind == journal.KindNonJSON {
-				m = "(non-JSON)"
-				s.NonJSON++
-			} else if m == "" {
-				m = "(unpaired reply)"
-			}
-			c := s.Methods[lane][m]
-			if c == nil {
-				c = &Count{}
-				s.Methods[lane][m] = c
-			}
-			c.Messages++
-			c.Bytes += int64(e.Bytes)
-		case journal.KindStderr:
-			s.Stderr++
-		case journal.KindSpawn:
-			procs[e.Proc] = len(s.Processes)
-			s.Processes = append(s.Processes, Process{Proc: e.Proc, Argv: e.Argv})
-		case journal.KindExit:
-			if i, ok := procs[e.Proc]; ok {
-				s.Processes[i].Exit = e.Exit
-			} else {
-				s.Processes = append(s.Processes, Process{Proc: e.Proc, Exit: e.Exit})
-			}
+		s.add(&e, procs)
+	}
+}
+
+// add counts one entry; procs maps a process name to its index in Processes.
+func (s *Stats) add(e *journal.Entry, procs map[string]int) {
+	s.Entries++
+	s.DurationNs = e.TNs
+	s.Redacted += e.Redacted
+	switch e.Kind {
+	case journal.KindMsg, journal.KindNonJSON:
+		s.addFrame(e)
+	case journal.KindStderr:
+		s.Stderr++
+	case journal.KindSpawn:
+		procs[e.Proc] = len(s.Processes)
+		s.Processes = append(s.Processes, Process{Proc: e.Proc, Argv: e.Argv})
+	case journal.KindExit:
+		if i, ok := procs[e.Proc]; ok {
+			s.Processes[i].Exit = e.Exit
+		} else {
+			s.Processes = append(s.Processes, Process{Proc: e.Proc, Exit: e.Exit})
 		}
 	}
+}
+
+// addFrame counts a msg or non_json entry under its lane and method.
+func (s *Stats) addFrame(e *journal.Entry) {
+	lane := string(e.Lane)
+	if s.Lanes[lane] == nil {
+		s.Lanes[lane] = &Count{}
+		s.Methods[lane] = map[string]*Count{}
+	}
+	s.Lanes[lane].Messages++
+	s.Lanes[lane].Bytes += int64(e.Bytes)
+	m := e.Method
+	if e.Kind == journal.KindNonJSON {
+		m = "(non-JSON)"
+		s.NonJSON++
+	} else if m == "" {
+		m = "(unpaired reply)"
+	}
+	c := s.Methods[lane][m]
+	if c == nil {
+		c = &Count{}
+		s.Methods[lane][m] = c
+	}
+	c.Messages++
+	c.Bytes += int64(e.Bytes)
 }
 
 func runStats(ctx context.Context, opts *StatsOptions) error {
 	s, err := Compute(ctx, opts.Path)
 	if err != nil {
 		return err
+	}
+	if s.Torn != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire journal stats: warning: %s\n", s.Torn)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
