@@ -38,9 +38,9 @@ type Session struct {
 	// titleGen is held while a title generation runs, so an explicit
 	// title (a rename) waits for it (contract: "Rename").
 	titleGen sync.Mutex
-	index    indexState // what the session index reports of it (stored.go)
-	asks   map[int]context.CancelFunc // open editor prompts
-	askSeq int
+	index    indexState                 // what the session index reports of it (stored.go)
+	asks     map[int]context.CancelFunc // open editor prompts
+	askSeq   int
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // List subscription (contract: "Session index", "List subscription"): the
@@ -191,7 +190,6 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
-
 
 // pass finds what changed since the last pass and sends it.
 func (g *group) pass() {

@@ -36,4 +36,3 @@ func hasHistory(path string) bool {
 	}
 	return st.Size() > limit
 }
-
