@@ -9,6 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/sessionindex"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -39,6 +40,7 @@ type Agent struct {
 	client     caps.Client
 	sessions   map[string]*Session
 	authStatus *agentinfo.AuthStatus // last pushed
+	index      *sessionindex.Service // the session index of an AIR client (stored.go)
 
 	authProbing sync.Mutex // held while an auth status probe runs
 
@@ -74,6 +76,7 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	a.bgCancel()
 	a.closeAll()
+	a.closeIndex()
 	a.bgWork.Wait()
 	return a.conn.Err()
 }

@@ -126,13 +126,18 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.interrupt(ctx)
+	return nil, nil
+}
+
+// interrupt cancels the session's turn and sends the CLI the interrupt.
+func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
 		s.withdrawAsks()
 		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
-	return nil, nil
 }
 
 // closeSession ends a session and reaps its CLI.

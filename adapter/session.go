@@ -35,8 +35,12 @@ type Session struct {
 	closed bool
 	ended  bool // the CLI exited on its own
 	titles titles
-	asks   map[int]context.CancelFunc // open editor prompts
-	askSeq int
+	// titleGen is held while a title generation runs, so an explicit
+	// title (a rename) waits for it (contract: "Rename").
+	titleGen sync.Mutex
+	index    indexState                 // what the session index reports of it (stored.go)
+	asks     map[int]context.CancelFunc // open editor prompts
+	askSeq   int
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list
@@ -153,6 +157,7 @@ func (s *Session) Close() {
 // HandleMessage implements claude.Handler: the CLI's lines in order.
 func (s *Session) HandleMessage(m claude.Message) {
 	h := m.Head()
+	s.indexFrame(h.Type, h.Raw)
 	s.tr.message(h.Type, h.Raw)
 }
 

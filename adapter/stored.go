@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/sessionindex"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
@@ -49,6 +51,7 @@ func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay boo
 		return nil, sessionNotFound(p.SessionID)
 	}
 	s := a.newSessionState(p.SessionID, p.Cwd, true)
+	s.index.resumed = true
 	if replay {
 		if err := s.replay(path); err != nil {
 			return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot read the stored session")
@@ -109,11 +112,21 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 	}
 	path, _ := history.Find(a.configDir(), id)
 	s := a.newSessionState(id, p.Cwd, true)
+	s.index.resumed = true
 	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: id})
 }
 
-// listSessions is the plain session/list: pages of stored sessions.
+// listSessions is session/list: the session index's page for a
+// sessionIndex client, else pages of stored sessions, without the archived
+// ones for another AIR client (contract: "Delete and close").
 func (a *Agent) listSessions(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if svc := a.indexed(); svc != nil {
+		r, err := sessionindex.ParseListRequest(req.Params)
+		if err != nil {
+			return nil, indexError(err)
+		}
+		return svc.List(r), nil
+	}
 	var p history.ListParams
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
@@ -135,21 +148,33 @@ func (a *Agent) listSessions(ctx context.Context, req *jsonrpc.Request) (any, er
 	if page.Sessions == nil {
 		page.Sessions = []history.Listed{}
 	}
+	if svc := a.indexService(); svc != nil {
+		hidden := svc.HiddenArchived(p.Cwd)
+		page.Sessions = slices.DeleteFunc(page.Sessions, func(l history.Listed) bool { return hidden[l.SessionID] })
+	}
 	return page, nil
 }
 
-// deleteSession stops a live session and removes its stored transcript.
+// deleteSession stops a live session and removes its stored transcript:
+// every copy for a sessionIndex client, none for another AIR client, which
+// archives it instead (contract: "Delete and close").
 func (a *Agent) deleteSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p sessionParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	s := a.sessions[p.SessionID]
-	delete(a.sessions, p.SessionID)
-	a.mu.Unlock()
-	if s != nil {
-		s.Close()
+	loaded := a.closeLoaded(p.SessionID)
+	if svc := a.indexed(); svc != nil {
+		if err := svc.Delete(p.SessionID, loaded); err != nil {
+			return nil, indexError(err)
+		}
+		return map[string]any{}, nil
+	}
+	if svc := a.indexService(); svc != nil {
+		if err := svc.ArchiveInsteadOfDelete(p.SessionID); err != nil {
+			return nil, indexError(err)
+		}
+		return map[string]any{}, nil
 	}
 	if err := history.Delete(a.configDir(), p.SessionID); err != nil {
 		a.opts.Log.Error("delete failed", "session", p.SessionID, "err", err)

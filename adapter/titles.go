@@ -117,6 +117,11 @@ func (s *Session) storedTitle() bool {
 // generateTitle asks the CLI for a title and publishes it; no title
 // releases the latch so a later prompt or turn end tries again.
 func (s *Session) generateTitle(ctx context.Context, description string) {
+	s.titleGen.Lock()
+	defer s.titleGen.Unlock()
+	if s.explicitTitle() {
+		return
+	}
 	var r struct {
 		Title *string `json:"title"`
 	}
@@ -130,6 +135,9 @@ func (s *Session) generateTitle(ctx context.Context, description string) {
 	s.mu.Lock()
 	s.titles.context = nil
 	s.mu.Unlock()
+	if s.explicitTitle() {
+		return // a rename or an archive came first
+	}
 	s.publishTitle(*r.Title, time.Now())
 }
 

@@ -1,0 +1,301 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/sessionindex"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// The session index of an AIR client (contract: "Session index"): the
+// methods of a sessionIndex client, and what a session of this connection
+// tells its rows. The index itself is package sessionindex.
+
+func init() {
+	methods[sessionindex.MethodRename] = (*Agent).renameSession
+	methods[sessionindex.MethodArchive] = func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+		return a.archiveSession(ctx, req, true)
+	}
+	methods[sessionindex.MethodUnarchive] = func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+		return a.archiveSession(ctx, req, false)
+	}
+	methods[sessionindex.MethodSubscribe] = (*Agent).subscribeList
+	methods[sessionindex.MethodUnsubscribe] = (*Agent).unsubscribeList
+}
+
+// indexState is what the index reports of a session this connection runs.
+type indexState struct {
+	mu       sync.Mutex
+	state    string    // the CLI's session_state_changed state
+	endedAt  time.Time // when its last turn ended
+	failed   bool      // its last turn failed (no cancel)
+	cost     float64   // total_cost_usd of its last result
+	stored   string    // the title last stored through its CLI
+	explicit bool      // a rename or an archive titled it: no generated title
+	resumed  bool      // it was loaded, resumed or forked from history
+}
+
+// indexService is the connection's session index for an AIR client (nil
+// for another client), made at its first use.
+func (a *Agent) indexService() *sessionindex.Service {
+	c := a.clientCaps()
+	if !c.AIR.Client {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.index == nil {
+		a.index = sessionindex.NewService(a.configDir(), a.ownSession, a.conn.Notify)
+	}
+	return a.index
+}
+
+// indexed is the session index of a sessionIndex client, else nil.
+func (a *Agent) indexed() *sessionindex.Service {
+	if !sessionindex.Enabled(a.clientCaps()) {
+		return nil
+	}
+	return a.indexService()
+}
+
+func (a *Agent) closeIndex() {
+	a.mu.Lock()
+	svc := a.index
+	a.mu.Unlock()
+	if svc != nil {
+		svc.Close()
+	}
+}
+
+// ownSession is what the index reports of a session that runs here.
+func (a *Agent) ownSession(id string) (sessionindex.Own, bool) {
+	a.mu.Lock()
+	s := a.sessions[id]
+	a.mu.Unlock()
+	if s == nil || s.isClosed() {
+		return sessionindex.Own{}, false
+	}
+	s.index.mu.Lock()
+	defer s.index.mu.Unlock()
+	return sessionindex.Own{State: s.index.state, LastTurnEndedAt: s.index.endedAt,
+		LastTurnFailed: s.index.failed, CostUSD: s.index.cost}, true
+}
+
+func (s *Session) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed || s.ended
+}
+
+// explicitTitle reports whether a rename or an archive titled the session.
+func (s *Session) explicitTitle() bool {
+	s.index.mu.Lock()
+	defer s.index.mu.Unlock()
+	return s.index.explicit
+}
+
+type indexFrame struct {
+	Subtype  string   `json:"subtype"`
+	State    string   `json:"state"`
+	IsError  bool     `json:"is_error"`
+	TotalUSD *float64 `json:"total_cost_usd"`
+}
+
+// indexFrame notes what a CLI frame changes of the session's row: its
+// state and turn end (session_state_changed), its cost and whether its
+// turn failed (result).
+func (s *Session) indexFrame(kind string, raw json.RawMessage) {
+	if kind != "result" && (kind != "system" || !strings.Contains(string(raw), `"session_state_changed"`)) {
+		return
+	}
+	var f indexFrame
+	if json.Unmarshal(raw, &f) != nil {
+		return
+	}
+	cancelled := kind == "result" && s.activeCancelled()
+	s.index.mu.Lock()
+	switch {
+	case kind == "result":
+		if f.TotalUSD != nil {
+			s.index.cost = *f.TotalUSD
+		}
+		s.index.failed = (f.IsError || strings.HasPrefix(f.Subtype, "error_")) && !cancelled
+	case f.Subtype == "session_state_changed":
+		if f.State == "idle" && s.index.state != "idle" {
+			s.index.endedAt = time.Now()
+		}
+		if f.State == "running" && s.index.state != "running" {
+			s.index.failed = false
+		}
+		s.index.state = f.State
+	}
+	s.index.mu.Unlock()
+	if svc := s.agent.indexed(); svc != nil {
+		svc.OwnSessionChanged(s.ID)
+	}
+}
+
+// indexError is a sessionindex refusal as the JSON-RPC error.
+func indexError(err error) error {
+	var ie *sessionindex.Error
+	if !errors.As(err, &ie) {
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
+	}
+	we := &jsonrpc.WireError{Code: int64(ie.Code), Message: ie.Message}
+	if ie.Data != nil {
+		we.Data, _ = json.Marshal(ie.Data)
+	}
+	return we
+}
+
+// liveSession is a session of this connection whose CLI still runs, as
+// the index titles it through that CLI.
+func (a *Agent) liveSession(ctx context.Context, id string) (*Session, *sessionindex.Live) {
+	a.mu.Lock()
+	s := a.sessions[id]
+	a.mu.Unlock()
+	if s == nil || s.isClosed() {
+		return nil, nil
+	}
+	s.index.mu.Lock()
+	stored := s.index.stored
+	s.index.mu.Unlock()
+	s.mu.Lock()
+	shown := s.titles.last
+	s.mu.Unlock()
+	return s, &sessionindex.Live{Cwd: s.Cwd, Stored: stored, Shown: shown, Rename: func(title string) error {
+		err := s.proc.Request(context.WithoutCancel(ctx), claude.RenameSession{Title: title, Source: "host", SessionID: id}, nil)
+		if err == nil {
+			s.index.mu.Lock()
+			s.index.stored = title
+			s.index.mu.Unlock()
+		}
+		return err
+	}}
+}
+
+// titled marks a session titled explicitly, once a title generation in
+// flight has finished; the caller unlocks titleGen.
+func (s *Session) titled() {
+	s.titleGen.Lock()
+	s.index.mu.Lock()
+	s.index.explicit = true
+	s.index.mu.Unlock()
+	s.mu.Lock()
+	s.titles.settled = true
+	s.mu.Unlock()
+}
+
+// renameSession is `_session/rename` (contract: "Rename").
+func (a *Agent) renameSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := a.indexed()
+	if svc == nil {
+		return nil, methodNotFound(req.Method)
+	}
+	id, title, err := sessionindex.ParseRename(req.Params)
+	if err != nil {
+		return nil, indexError(err)
+	}
+	s, live := a.liveSession(ctx, id)
+	if s != nil {
+		s.titled()
+		defer s.titleGen.Unlock()
+	}
+	shown, err := svc.Rename(id, title, live)
+	if err != nil {
+		return nil, indexError(err)
+	}
+	if s != nil {
+		s.mu.Lock()
+		s.titles.last = shown
+		s.mu.Unlock()
+		s.notify(map[string]any{"sessionUpdate": "session_info_update", "title": shown})
+	}
+	return map[string]any{}, nil
+}
+
+// archiveSession is `_session/archive` and `_session/unarchive` (contract:
+// "Archive"): a loaded session is retitled through its CLI; an archive
+// also interrupts it first and closes it after.
+func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archived bool) (any, error) {
+	svc := a.indexed()
+	if svc == nil {
+		return nil, methodNotFound(req.Method)
+	}
+	id, err := sessionindex.ParseSessionID(req.Params)
+	if err != nil {
+		return nil, indexError(err)
+	}
+	s, live := a.liveSession(ctx, id)
+	if s == nil {
+		if err := svc.Archive(id, archived, nil, false); err != nil {
+			return nil, indexError(err)
+		}
+		return map[string]any{}, nil
+	}
+	if archived {
+		s.interrupt(ctx)
+	}
+	s.titled()
+	err = svc.Archive(id, archived, live, s.unwritten())
+	s.titleGen.Unlock()
+	if err != nil {
+		return nil, indexError(err)
+	}
+	if archived {
+		a.closeLoaded(id)
+		_ = svc.Archive(id, true, nil, true) // what the closed CLI may have left unarchived
+	}
+	s.notify(map[string]any{"sessionUpdate": "session_info_update",
+		"_meta": map[string]any{"jetbrains": map[string]any{"air": map[string]any{"version": 1, "archived": archived}}}})
+	return map[string]any{}, nil
+}
+
+// unwritten: a new session of this connection that may have no transcript
+// yet (no history, no finished turn).
+func (s *Session) unwritten() bool {
+	s.index.mu.Lock()
+	defer s.index.mu.Unlock()
+	return !s.index.resumed && s.index.endedAt.IsZero()
+}
+
+// closeLoaded closes a session of this connection as session/close does.
+func (a *Agent) closeLoaded(id string) bool {
+	a.mu.Lock()
+	s := a.sessions[id]
+	delete(a.sessions, id)
+	a.mu.Unlock()
+	if s != nil {
+		s.Close()
+	}
+	return s != nil
+}
+
+// subscribeList is `_session/list/subscribe` (contract: "List subscription").
+func (a *Agent) subscribeList(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := a.indexed()
+	if svc == nil {
+		return nil, methodNotFound(req.Method)
+	}
+	id, err := svc.Subscribe(req.Params)
+	if err != nil {
+		return nil, indexError(err)
+	}
+	return map[string]any{"subscriptionId": id}, nil
+}
+
+// unsubscribeList is `_session/list/unsubscribe`; idempotent.
+func (a *Agent) unsubscribeList(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := a.indexed()
+	if svc == nil {
+		return nil, methodNotFound(req.Method)
+	}
+	svc.Unsubscribe(req.Params)
+	return map[string]any{}, nil
+}

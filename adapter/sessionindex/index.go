@@ -1,0 +1,246 @@
+package sessionindex
+
+import (
+	"path/filepath"
+	"sort"
+	"sync"
+)
+
+// Index keeps what a list row needs of each transcript, keyed by path and
+// checked against its size, mtime and inode: each transcript is parsed
+// once and read again only when it changed. An entry holds a few short
+// strings and numbers (a few hundred bytes), so 10,000 transcripts keep
+// a few MB.
+type Index struct {
+	configDir string
+
+	mu    sync.Mutex
+	cache map[string]cacheEntry
+	// dirCwds is the cwd some transcript of a project directory gave, by
+	// directory name, for a transcript that names none.
+	dirCwds map[string]string
+}
+
+type cacheEntry struct {
+	mtimeNs int64
+	size    int64
+	ino     uint64
+	meta    *rowMeta // nil: not listed (sidechain, no message, no title)
+}
+
+// rowMeta is what the list keeps of one transcript.
+type rowMeta struct {
+	title       string // display title
+	archived    bool
+	sdkArchived bool   // the custom title the SDK reports is archived
+	fileCwd     string // the transcript's own cwd, when it encodes to its directory
+	projectCwd  string // the cwd the SDK reads: last relocated, else first cwd
+	continuedIn string
+	updatedAtMs int64
+	facts       facts
+}
+
+// NewIndex is an empty index of the transcripts under configDir.
+func NewIndex(configDir string) *Index {
+	return &Index{configDir: configDir, cache: map[string]cacheEntry{}, dirCwds: map[string]string{}}
+}
+
+// metaOf is the row metadata of a candidate, from the cache when the file
+// did not change.
+func (ix *Index) metaOf(c candidate) *rowMeta {
+	ix.mu.Lock()
+	e, ok := ix.cache[c.path]
+	ix.mu.Unlock()
+	if ok && e.mtimeNs == c.mtime.UnixNano() && e.size == c.size && e.ino == c.ino {
+		return e.meta
+	}
+	m, err := ix.readMeta(c)
+	if err != nil {
+		return nil // unreadable now: retried next time
+	}
+	ix.mu.Lock()
+	ix.cache[c.path] = cacheEntry{mtimeNs: c.mtime.UnixNano(), size: c.size, ino: c.ino, meta: m}
+	if m != nil && m.fileCwd != "" {
+		ix.dirCwds[c.dirName] = m.fileCwd
+	}
+	ix.mu.Unlock()
+	return m
+}
+
+// forget drops the cache entries of paths.
+func (ix *Index) forget(paths ...string) {
+	ix.mu.Lock()
+	for _, p := range paths {
+		delete(ix.cache, p)
+	}
+	ix.mu.Unlock()
+}
+
+// readMeta reads one transcript: nil for one the list never shows.
+func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
+	f, _, err := openStat(c.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ht := readHeadTail(f, c.size)
+	if isSidechainTranscript(ht.head) {
+		return nil, nil
+	}
+	fa := scanFile(f, c.size, ht)
+	if !fa.hasMessages {
+		return nil, nil
+	}
+	title, archived, custom := copyTitles(ht, c.path)
+	if title == "" {
+		return nil, nil
+	}
+	last := fa.lastMessageAt
+	if last == 0 {
+		last = lastTimestamp(f, c.size)
+	}
+	if last == 0 || last > c.mtimeMs() {
+		last = c.mtimeMs()
+	}
+	cands := []string{relocatedCwd(ht.tail), fa.headCwd}
+	if fa.tailCwd != "" {
+		cands = append(cands, pathAndAncestors(fa.tailCwd)...)
+	}
+	return &rowMeta{
+		title: displayTitle(title, archived), archived: archived, sdkArchived: IsArchivedTitle(custom),
+		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocatedCwd(ht.tail), fa.headCwd),
+		continuedIn: continuedIn(ht.tail), updatedAtMs: last, facts: fa,
+	}, nil
+}
+
+func isSidechainTranscript(head string) bool {
+	first := head
+	if i := indexByte(head, '\n'); i >= 0 {
+		first = head[:i]
+	}
+	return contains(first, `"isSidechain":true`) || contains(first, `"isSidechain": true`)
+}
+
+// recoverCwd is the first absolute candidate that encodes to dirName.
+func recoverCwd(dirName string, cands []string) string {
+	for _, c := range cands {
+		if c != "" && filepath.IsAbs(c) && dirMatches(dirName, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// row is one session of a listing scope.
+type row struct {
+	sessionID, cwd, title, path string
+	archived                    bool
+	updatedAtMs, orderAtMs      int64
+	mtimeMs                     int64
+	facts                       facts
+}
+
+func (r row) position() Position { return Position{OrderAtMs: r.orderAtMs, SessionID: r.sessionID} }
+
+// before reports whether a comes first: last user activity descending,
+// then session id.
+func before(a, b Position) bool {
+	if a.OrderAtMs != b.OrderAtMs {
+		return a.OrderAtMs > b.OrderAtMs
+	}
+	return a.SessionID < b.SessionID
+}
+
+// rows are the sessions of the paths (every project for nil), each once,
+// from its most recently modified listed transcript, in list order.
+func (ix *Index) rows(paths []string) []row {
+	return ix.rowsOf(candidatesOf(ix.configDir, scopeDirs(ix.configDir, paths)))
+}
+
+// rowsOf are the rows of the candidates, each session once, in list order.
+func (ix *Index) rowsOf(cands []candidate) []row {
+	best := map[string]row{}
+	for _, c := range cands {
+		m := ix.metaOf(c)
+		if m == nil || !ix.inScope(c, m) || ix.continuedElsewhere(c, m) {
+			continue
+		}
+		cwd := ix.rowCwd(c, m)
+		if cwd == "" {
+			continue
+		}
+		if prev, ok := best[c.sessionID]; ok && prev.mtimeMs >= c.mtimeMs() {
+			continue
+		}
+		order := m.updatedAtMs
+		if p := m.facts.lastPromptAt; p != 0 && p < order {
+			order = p
+		}
+		best[c.sessionID] = row{sessionID: c.sessionID, cwd: cwd, title: m.title, path: c.path, archived: m.archived,
+			updatedAtMs: m.updatedAtMs, orderAtMs: order, mtimeMs: c.mtimeMs(), facts: m.facts}
+	}
+	out := make([]row, 0, len(best))
+	for _, r := range best {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return before(out[i].position(), out[j].position()) })
+	return out
+}
+
+// inScope: a transcript of a long-named directory counts only when it
+// belongs to the path; one whose cwd is another existing path with the
+// same encoding is left out.
+func (ix *Index) inScope(c candidate, m *rowMeta) bool {
+	if c.projectPath == "" {
+		return true
+	}
+	if c.dirName != encode(c.projectPath) {
+		return m.projectCwd != "" && canonical(m.projectCwd) == c.projectPath
+	}
+	own := m.projectCwd
+	if own == "" || own == c.projectPath || !exists(own) {
+		return true
+	}
+	return canonical(own) == c.projectPath
+}
+
+// continuedElsewhere: the SDK hides a transcript continued in a session
+// whose transcript holds history.
+func (ix *Index) continuedElsewhere(c candidate, m *rowMeta) bool {
+	if m.continuedIn == "" {
+		return false
+	}
+	return hasHistory(filepath.Join(filepath.Dir(c.path), m.continuedIn+".jsonl"))
+}
+
+// rowCwd is the transcript's own cwd, else the scope path of its
+// directory, else the cwd another transcript of the directory gave.
+func (ix *Index) rowCwd(c candidate, m *rowMeta) string {
+	if m.fileCwd != "" {
+		return m.fileCwd
+	}
+	if c.projectPath != "" && dirMatches(c.dirName, c.projectPath) {
+		return c.projectPath
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.dirCwds[c.dirName]
+}
+
+// findTranscripts are every transcript of a session in any project
+// directory (empty ones too when withEmpty), by path.
+func (ix *Index) findTranscripts(id string, withEmpty bool) []candidate {
+	if !ValidID(id) {
+		return nil
+	}
+	var out []candidate
+	for dirName := range scopeDirs(ix.configDir, nil) {
+		c, ok := statCandidate(filepath.Join(projectsDir(ix.configDir), dirName, id+".jsonl"))
+		if ok && (withEmpty || c.size > 0) {
+			c.sessionID, c.dirName = id, dirName
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}

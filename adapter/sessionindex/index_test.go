@@ -1,0 +1,217 @@
+package sessionindex
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// writeSessions stores n sessions of cwd, one prompt and one answer each,
+// a minute apart.
+func writeSessions(t *testing.T, configDir, cwd string, n int) []string {
+	t.Helper()
+	sc := &scenario.Scenario{}
+	var ids []string
+	for i := range n {
+		id := fmt.Sprintf("a0000000-0000-4000-8000-%012d", i)
+		ids = append(ids, id)
+		user, answer := fmt.Sprintf("Task %d", i), "Done."
+		sc.Sessions = append(sc.Sessions, scenario.Transcript{SessionID: id,
+			Modified: time.Date(2026, 1, 1, 10, i, 0, 0, time.UTC).Format(time.RFC3339),
+			Rows:     []scenario.TranscriptRow{{User: &user}, {Assistant: &answer}}})
+	}
+	if err := sc.WriteSessions(configDir, cwd, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Paging never repeats or skips a row while answers are appended to the
+// transcripts (which moves neither the order key nor the scope).
+func TestPagingWhileAppending(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	ids := writeSessions(t, cfg, cwd, 40)
+	svc := NewService(cfg, nil, nil)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			row := map[string]any{"type": "assistant", "timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+				"message": map[string]any{"role": "assistant", "model": "m", "content": []any{map[string]any{"type": "text", "text": "more"}}}}
+			_ = scenario.AppendRow(scenario.SessionFile(cfg, cwd, ids[i%len(ids)]), row)
+		}
+	}()
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		p := mustList(t, svc, listOf(cwd, cursor, map[string]any{"limit": 7}))
+		if p.NextCursor != "" && len(p.Sessions) == 0 {
+			t.Fatal("an empty page with a cursor")
+		}
+		for _, s := range p.Sessions {
+			if seen[s.SessionID] {
+				t.Fatalf("page %d repeats %s", page, s.SessionID)
+			}
+			seen[s.SessionID] = true
+		}
+		if cursor = p.NextCursor; cursor == "" {
+			break
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if len(seen) != len(ids) {
+		t.Fatalf("listed %d of %d sessions", len(seen), len(ids))
+	}
+}
+
+// A cursor works only in the scope it was issued for.
+func TestCursorScope(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	writeSessions(t, cfg, cwd, 3)
+	svc := NewService(cfg, nil, nil)
+	p := mustList(t, svc, listOf(cwd, "", map[string]any{"limit": 1}))
+	if p.NextCursor == "" {
+		t.Fatal("no cursor")
+	}
+	for name, params := range map[string]json.RawMessage{
+		"cwd":       listOf(t.TempDir(), p.NextCursor, map[string]any{"limit": 1}),
+		"archived":  listOf(cwd, p.NextCursor, map[string]any{"archived": All}),
+		"worktrees": listOf(cwd, p.NextCursor, map[string]any{"includeWorktrees": true}),
+		"garbage":   listOf(cwd, "offset:1", nil),
+	} {
+		if _, err := ParseListRequest(params); err == nil || err.(*Error).Code != CodeInvalidParams {
+			t.Errorf("%s: cursor accepted (%v)", name, err)
+		}
+	}
+	if _, err := ParseListRequest(listOf(cwd, p.NextCursor, map[string]any{"limit": 5})); err != nil {
+		t.Errorf("another limit rejects the cursor: %v", err)
+	}
+}
+
+// A session id that is no UUID never reaches the file system.
+func TestUnsafeIDsRefused(t *testing.T) {
+	cfg := t.TempDir()
+	victim := filepath.Join(cfg, "victim.jsonl")
+	if err := os.WriteFile(victim, []byte(`{"type":"user"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc := NewService(filepath.Join(cfg, "config"), nil, nil)
+	for _, id := range []string{"../victim", "a/b", "..", "x\x00y", `C:\x`, "C:x", ""} {
+		if err := svc.Delete(id, false); err == nil || err.(*Error).Code != CodeNotFound {
+			t.Errorf("delete %q: %v", id, err)
+		}
+		if _, err := svc.Rename(id, "t", nil); err == nil {
+			t.Errorf("rename %q accepted", id)
+		}
+		if err := svc.Archive(id, true, nil, false); err == nil {
+			t.Errorf("archive %q accepted", id)
+		}
+	}
+	if data, _ := os.ReadFile(victim); string(data) != `{"type":"user"}`+"\n" {
+		t.Errorf("the file outside was touched: %q", data)
+	}
+}
+
+func TestTitleModel(t *testing.T) {
+	id := "d4444444-0000-4000-8000-000000000001"
+	for _, c := range []struct {
+		in       string
+		archived bool
+		want     string
+	}{
+		{"  Fix   the\tparser ", false, "Fix the parser"},
+		{"Fix", true, "[archived] Fix"},
+		{"[archived] [archived]  Fix", false, "Fix"},
+		{"[archived] Fix", true, "[archived] Fix"},
+		{"", true, "[archived] Session d4444444"},
+		{strings.Repeat("x", 250), true, "[archived] " + strings.Repeat("x", 189)},
+	} {
+		if got := StoredTitle(c.in, c.archived, id); got != c.want {
+			t.Errorf("StoredTitle(%q, %v) = %q, want %q", c.in, c.archived, got, c.want)
+		}
+	}
+	if IsArchivedTitle("[archived]") || IsArchivedTitle("[archived]x") || !IsArchivedTitle(" [archived]\tx") {
+		t.Error("IsArchivedTitle")
+	}
+}
+
+// A rename writes the two title records and a 0600 sidecar; a torn last
+// line is closed first; an archived session stays archived.
+func TestRenameStoredSession(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	id := writeSessions(t, cfg, cwd, 1)[0]
+	path := scenario.SessionFile(cfg, cwd, id)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	_, _ = f.WriteString(`{"type":"torn"`)
+	f.Close()
+	svc := NewService(cfg, nil, nil)
+	if err := svc.Archive(id, true, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := svc.Rename(id, "Parser fix", nil)
+	if err != nil || shown != "Parser fix" {
+		t.Fatalf("rename: %q %v", shown, err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), "{\"type\":\"torn\"\n{\"type\":\"custom-title\"") ||
+		!strings.HasSuffix(string(data), titleRecords(id, "[archived] Parser fix")) {
+		t.Errorf("transcript tail %q", data[max(0, len(data)-400):])
+	}
+	st, err := os.Stat(sidecarPath(path))
+	if err != nil || st.Mode().Perm() != 0o600 || readSidecar(path) != "[archived] Parser fix" {
+		t.Errorf("sidecar %v %v %q", st, err, readSidecar(path))
+	}
+	p := mustList(t, svc, listOf(cwd, "", map[string]any{"archived": All}))
+	if len(p.Sessions) != 1 || p.Sessions[0].Title != "Parser fix" || !p.Sessions[0].Fields().Archived {
+		t.Errorf("list %+v", p)
+	}
+}
+
+// includeWorktrees lists the same subdirectory of the linked worktrees,
+// found from <git-common-dir>/worktrees/*/gitdir.
+func TestIncludeWorktrees(t *testing.T) {
+	cfg, base := t.TempDir(), canonical(t.TempDir())
+	main, wt := filepath.Join(base, "repo"), filepath.Join(base, "wt1")
+	for _, d := range []string{filepath.Join(main, ".git", "worktrees", "wt1"), filepath.Join(main, "pkg"), filepath.Join(wt, "pkg")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(main, ".git", "worktrees", "wt1")+"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(main, ".git", "worktrees", "wt1", "gitdir"), []byte(filepath.Join(wt, ".git")+"\n"), 0o644)
+	writeSessions(t, cfg, filepath.Join(main, "pkg"), 1)
+	other := writeSessionsAt(t, cfg, filepath.Join(wt, "pkg"), "b0000000-0000-4000-8000-000000000001")
+	svc := NewService(cfg, nil, nil)
+	if p := mustList(t, svc, listOf(filepath.Join(main, "pkg"), "", nil)); len(p.Sessions) != 1 {
+		t.Errorf("without worktrees: %+v", p)
+	}
+	p := mustList(t, svc, listOf(filepath.Join(main, "pkg"), "", map[string]any{"includeWorktrees": true}))
+	if len(p.Sessions) != 2 || p.Sessions[0].SessionID != other || p.Sessions[0].Cwd != filepath.Join(wt, "pkg") {
+		t.Errorf("with worktrees: %+v", p)
+	}
+}
+
+func writeSessionsAt(t *testing.T, cfg, cwd, id string) string {
+	user, answer := "Worktree task", "OK."
+	sc := &scenario.Scenario{Sessions: []scenario.Transcript{{SessionID: id, Modified: "2026-02-01T00:00:00Z",
+		Rows: []scenario.TranscriptRow{{User: &user}, {Assistant: &answer}}}}}
+	if err := sc.WriteSessions(cfg, cwd, nil); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

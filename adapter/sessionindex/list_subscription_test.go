@@ -1,0 +1,132 @@
+package sessionindex
+
+import (
+	"encoding/json"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airwire/airwire/internal/scenario"
+)
+
+// recorder collects the `_session/list/changes` a service sends.
+type recorder struct {
+	mu  sync.Mutex
+	got []Changes
+	at  []time.Time
+}
+
+func (r *recorder) notify(method string, params any) error {
+	if method != MethodChanges {
+		return nil
+	}
+	r.mu.Lock()
+	r.got, r.at = append(r.got, params.(Changes)), append(r.at, time.Now())
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
+}
+
+// wait returns the notifications once n arrived (fails after 3 s).
+func (r *recorder) wait(t *testing.T, n int) []Changes {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if r.count() >= n {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return append([]Changes(nil), r.got...)
+		}
+	}
+	t.Fatalf("%d notifications, want %d", r.count(), n)
+	return nil
+}
+
+func subscribe(t *testing.T, svc *Service, cwd string) string {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]string{"cwd": cwd})
+	id, err := svc.Subscribe(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Real file writes: a new transcript, a burst of appends (one
+// notification, debounced), a rename through the index, and a delete.
+func TestSubscriptionSeesWrites(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	ids := writeSessions(t, cfg, cwd, 1)
+	rec := &recorder{}
+	svc := NewService(cfg, nil, rec.notify)
+	defer svc.Close()
+	sub := subscribe(t, svc, cwd)
+
+	created := writeSessionsAt(t, cfg, cwd, "c0000000-0000-4000-8000-000000000001")
+	got := rec.wait(t, 1)
+	if got[0].SubscriptionID != sub || len(got[0].Sessions) != 1 || got[0].Sessions[0].SessionID != created {
+		t.Fatalf("create: %+v", got[0])
+	}
+
+	path := scenario.SessionFile(cfg, cwd, ids[0])
+	start := time.Now()
+	for range 5 { // a burst: one notification after it
+		_ = scenario.AppendRow(path, map[string]any{"type": "user", "timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+			"message": map[string]any{"role": "user", "content": "Another prompt"}})
+		time.Sleep(20 * time.Millisecond)
+	}
+	got = rec.wait(t, 2)
+	if d := rec.at[1].Sub(start); d < 100*time.Millisecond+debounce || len(got[1].Sessions) != 1 || got[1].Sessions[0].SessionID != ids[0] {
+		t.Fatalf("append burst after %v: %+v", d, got[1])
+	}
+	time.Sleep(300 * time.Millisecond)
+	if rec.count() != 2 {
+		t.Fatalf("the burst sent %d notifications", rec.count()-1)
+	}
+
+	if _, err := svc.Rename(ids[0], "Renamed", nil); err != nil {
+		t.Fatal(err)
+	}
+	got = rec.wait(t, 3)
+	if got[2].Sessions[0].Title != "Renamed" || rec.at[2].Sub(rec.at[1]) < perSessionEvery {
+		t.Fatalf("rename (%v after the last row): %+v", rec.at[2].Sub(rec.at[1]), got[2])
+	}
+
+	if err := os.Remove(scenario.SessionFile(cfg, cwd, created)); err != nil {
+		t.Fatal(err)
+	}
+	got = rec.wait(t, 4)
+	if len(got[3].Removed) != 1 || got[3].Removed[0] != created {
+		t.Fatalf("delete: %+v", got[3])
+	}
+
+	svc.Unsubscribe(json.RawMessage(`{"subscriptionId":"` + sub + `"}`))
+	svc.Unsubscribe(json.RawMessage(`{"subscriptionId":"` + sub + `"}`))
+	_, _ = svc.Rename(ids[0], "After", nil)
+	time.Sleep(400 * time.Millisecond)
+	if rec.count() != 4 {
+		t.Fatal("a change after unsubscribe was sent")
+	}
+}
+
+func TestSubscribeLimits(t *testing.T) {
+	svc := NewService(t.TempDir(), nil, nil)
+	defer svc.Close()
+	if _, err := svc.Subscribe(json.RawMessage(`{"cwd":"relative/path"}`)); err == nil ||
+		err.Error() != "Invalid params: params require an absolute cwd" {
+		t.Fatalf("relative cwd: %v", err)
+	}
+	cwd := t.TempDir()
+	for range maxSubs {
+		subscribe(t, svc, cwd)
+	}
+	_, err := svc.Subscribe(json.RawMessage(`{"cwd":"` + cwd + `"}`))
+	if e, ok := err.(*Error); !ok || e.Code != CodeInvalidParams || e.Data.(map[string]string)["reason"] != "too_many_subscriptions" {
+		t.Fatalf("129th subscribe: %v", err)
+	}
+}

@@ -1,0 +1,346 @@
+package sessionindex
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// What a list row needs from a transcript (contract: "List response"),
+// read from its first and last 64 KB; the tail window grows up to 4 MB
+// when it lacks the last message or the last prompt.
+
+const (
+	chunkSize   = 64 << 10
+	maxTailSize = 4 << 20
+	tailGrowth  = 4
+)
+
+// headTail is the start and the end of a transcript. tail has whole lines
+// only (the cut first line dropped); sdkTail is the raw window the SDK reads.
+type headTail struct {
+	head, tail, sdkTail string
+}
+
+// readHeadTail reads the first and the last chunkSize bytes of the first
+// size bytes of f.
+func readHeadTail(f io.ReaderAt, size int64) headTail {
+	n := min(size, chunkSize)
+	buf := make([]byte, n)
+	got, _ := f.ReadAt(buf, 0)
+	head := string(buf[:got])
+	if size <= chunkSize {
+		return headTail{head: head, tail: head, sdkTail: head}
+	}
+	raw := readRange(f, size-chunkSize, size)
+	return headTail{head: head, tail: dropCutLine(raw), sdkTail: raw}
+}
+
+func readRange(f io.ReaderAt, from, to int64) string {
+	buf := make([]byte, to-from)
+	got, _ := f.ReadAt(buf, from)
+	return string(buf[:got])
+}
+
+func dropCutLine(raw string) string {
+	if i := strings.IndexByte(raw, '\n'); i >= 0 {
+		return raw[i+1:]
+	}
+	return ""
+}
+
+// facts is what the list reads from a transcript beyond its titles; times
+// are epoch milliseconds, 0 when unknown.
+type facts struct {
+	hasMessages     bool
+	headCwd         string
+	tailCwd         string
+	forkedFrom      string
+	model           string
+	lastMessageAt   int64
+	lastPromptAt    int64
+	lastTurnEndedAt int64
+	turnState       string // "finished", "unfinished" or ""
+	lastTurnError   bool
+	promptSearched  bool
+}
+
+var (
+	forkedFromRE = regexp.MustCompile(`"forkedFrom":\s?\{"sessionId":\s?"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"`)
+	cwdRE        = regexp.MustCompile(`"cwd":\s?"((?:[^"\\]|\\.)*)"`)
+)
+
+// entry is the part of a transcript record the scan reads.
+type entry struct {
+	Type              string          `json:"type"`
+	Subtype           string          `json:"subtype"`
+	Timestamp         string          `json:"timestamp"`
+	Cwd               string          `json:"cwd"`
+	IsSidechain       bool            `json:"isSidechain"`
+	IsMeta            bool            `json:"isMeta"`
+	IsCompactSummary  bool            `json:"isCompactSummary"`
+	IsAPIErrorMessage bool            `json:"isApiErrorMessage"`
+	Message           json.RawMessage `json:"message"`
+}
+
+type message struct {
+	Model      string          `json:"model"`
+	StopReason *string         `json:"stop_reason"`
+	Content    json.RawMessage `json:"content"`
+}
+
+func parseEntry(line string) (entry, message, bool) {
+	var e entry
+	if json.Unmarshal([]byte(line), &e) != nil {
+		return e, message{}, false
+	}
+	var m message
+	_ = json.Unmarshal(e.Message, &m)
+	return e, m, true
+}
+
+func millis(ts string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+const interruptPrefix = "[Request interrupted by user"
+
+// turnEffect tells how a main-chain record bears on the end of the turn.
+func turnEffect(e entry, m message) string {
+	switch e.Type {
+	case "assistant":
+		if e.IsAPIErrorMessage || (m.StopReason != nil && *m.StopReason == "end_turn") {
+			return "finished"
+		}
+		return "unfinished"
+	case "user":
+		if e.IsMeta {
+			return ""
+		}
+		if strings.HasPrefix(firstText(m.Content), interruptPrefix) {
+			return "finished"
+		}
+		return "unfinished"
+	case "system":
+		if e.Subtype == "stop_hook_summary" || e.Subtype == "turn_duration" {
+			return "finished"
+		}
+	}
+	return ""
+}
+
+func hasMessageMarker(s string) bool {
+	for _, m := range []string{`"type":"user"`, `"type":"assistant"`, `"type": "user"`, `"type": "assistant"`} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanTranscript reads the facts of a head and a tail, the tail from its
+// last line backwards.
+func scanTranscript(ht headTail) facts {
+	f := facts{hasMessages: hasMessageMarker(ht.head) || hasMessageMarker(ht.tail)}
+	if m := cwdRE.FindStringSubmatch(ht.head); m != nil {
+		f.headCwd = decodeJSONString(m[1])
+	}
+	if m := forkedFromRE.FindStringSubmatch(ht.head); m != nil {
+		f.forkedFrom = m[1]
+	}
+	var s tailScan
+	lines := strings.Split(ht.tail, "\n")
+	for i := len(lines) - 1; i >= 0 && !s.done(&f); i-- {
+		s.line(&f, lines[i])
+	}
+	return f
+}
+
+// tailScan is the state of one backwards pass over a tail.
+type tailScan struct {
+	messageFound, promptFound, modelFound, turnEndFound bool
+	checkingTurnError                                   bool
+}
+
+func (s *tailScan) done(f *facts) bool {
+	return s.messageFound && s.promptFound && s.modelFound && s.turnEndFound && !s.checkingTurnError && f.tailCwd != ""
+}
+
+func (s *tailScan) line(f *facts, line string) {
+	turnRecord := strings.Contains(line, `"user"`) || strings.Contains(line, `"assistant"`) || strings.Contains(line, `"system"`)
+	wantCwd := f.tailCwd == "" && strings.Contains(line, `"cwd"`)
+	if line == "" || (!turnRecord && !wantCwd) {
+		return
+	}
+	e, m, ok := parseEntry(line)
+	if !ok {
+		return
+	}
+	if wantCwd && e.Cwd != "" {
+		f.tailCwd = e.Cwd
+	}
+	if e.IsSidechain {
+		return
+	}
+	if !s.messageFound && (e.Type == "user" || e.Type == "assistant") {
+		s.messageFound, f.lastMessageAt = true, millis(e.Timestamp)
+	}
+	if !s.promptFound && e.Type == "user" && isUserPrompt(e, m) {
+		s.promptFound, f.lastPromptAt = true, millis(e.Timestamp)
+	}
+	if !s.modelFound && e.Type == "assistant" && m.Model != "" && m.Model != "<synthetic>" {
+		s.modelFound, f.model = true, m.Model
+	}
+	s.turn(f, e, m)
+}
+
+// turn follows the records that end or continue the last turn.
+func (s *tailScan) turn(f *facts, e entry, m message) {
+	effect := turnEffect(e, m)
+	if effect == "" {
+		return
+	}
+	if f.turnState == "" {
+		f.turnState = effect
+		s.checkingTurnError = effect == "finished"
+	}
+	if s.checkingTurnError {
+		if e.Type == "assistant" && e.IsAPIErrorMessage {
+			f.lastTurnError, s.checkingTurnError = true, false
+		} else if e.Type != "system" {
+			s.checkingTurnError = false
+		}
+	}
+	if effect == "finished" && !s.turnEndFound {
+		s.turnEndFound, f.lastTurnEndedAt = true, millis(e.Timestamp)
+	}
+}
+
+// scanFile reads the facts of a transcript of size bytes; when the tail
+// lacks the last message or the last prompt, the window grows (256 KB,
+// 1 MB, 4 MB), reading only the new bytes each step.
+func scanFile(f io.ReaderAt, size int64, ht headTail) facts {
+	fa := scanTranscript(ht)
+	fa.promptSearched = fa.lastPromptAt != 0 || size <= chunkSize
+	if !fa.hasMessages || size <= chunkSize || (fa.lastMessageAt != 0 && fa.promptSearched) {
+		return fa
+	}
+	start := size - chunkSize
+	bytes := ht.sdkTail
+	for window := int64(chunkSize * tailGrowth); start > 0; window *= tailGrowth {
+		next := max(0, size-min(window, maxTailSize))
+		if next >= start {
+			break
+		}
+		bytes = readRange(f, next, start) + bytes
+		start = next
+		tail := bytes
+		if start > 0 {
+			tail = dropCutLine(tail)
+		}
+		wider := scanTranscript(headTail{head: ht.head, tail: tail})
+		fa = widen(fa, wider)
+		if fa.lastMessageAt != 0 && fa.lastPromptAt != 0 {
+			return fa
+		}
+	}
+	fa.promptSearched = true
+	return fa
+}
+
+// widen takes what a wider tail found that the narrow one lacked.
+func widen(narrow, wide facts) facts {
+	out := wide
+	out.hasMessages = narrow.hasMessages
+	if narrow.model != "" {
+		out.model = narrow.model
+	}
+	if narrow.tailCwd != "" {
+		out.tailCwd = narrow.tailCwd
+	}
+	if out.lastPromptAt == 0 {
+		out.lastPromptAt = narrow.lastPromptAt
+	}
+	if out.lastTurnEndedAt == 0 {
+		out.lastTurnEndedAt = narrow.lastTurnEndedAt
+	}
+	return out
+}
+
+// lastTimestamp is the last "timestamp" of the file's last 64 KB, cut line
+// included: a record longer than the tail search still ends with it.
+func lastTimestamp(f io.ReaderAt, size int64) int64 {
+	text := readRange(f, max(0, size-chunkSize), size)
+	vals := stringFields(text, "timestamp")
+	for i := len(vals) - 1; i >= 0; i-- {
+		if ms := millis(vals[i]); ms != 0 {
+			return ms
+		}
+	}
+	return 0
+}
+
+func decodeJSONString(raw string) string {
+	var s string
+	if json.Unmarshal([]byte(`"`+raw+`"`), &s) != nil {
+		return ""
+	}
+	return s
+}
+
+var fieldREs = map[string]*regexp.Regexp{}
+
+func fieldRE(key string) *regexp.Regexp {
+	if re, ok := fieldREs[key]; ok {
+		return re
+	}
+	return regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `":\s?"((?:[^"\\]|\\.)*)"`)
+}
+
+func init() {
+	for _, k := range []string{"timestamp", "customTitle", "aiTitle", "lastPrompt", "summary"} {
+		fieldREs[k] = fieldRE(k)
+	}
+}
+
+// stringFields are the decoded values of every `"key":"…"` of text.
+func stringFields(text, key string) []string {
+	if !strings.Contains(text, `"`+key+`"`) {
+		return nil
+	}
+	var out []string
+	for _, m := range fieldRE(key).FindAllStringSubmatch(text, -1) {
+		out = append(out, decodeJSONString(m[1]))
+	}
+	return out
+}
+
+// lastField is the last non-empty `"key":"…"` value of text ("" for none).
+func lastField(text, key string) string {
+	vals := stringFields(text, key)
+	if len(vals) == 0 {
+		return ""
+	}
+	return vals[len(vals)-1]
+}
+
+// openStat opens a regular file and stats it.
+func openStat(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
