@@ -27,6 +27,10 @@
 //     background (its terminal_exit waits for the task's end);
 //     subagent_hold.go: a turn's answer held while its background
 //     subagents run; cancel_state.go: what a cancel drops of tool calls;
+//   - async_tasks.go (events, frames, output, stop): contract "Async
+//     tasks" for an AIR client that declared asyncTasks;
+//     native_subagent_sessions.go: contract "Native subagent sessions",
+//     so far only the CLI initialize (the subagent hooks, forwarded text);
 //   - ask.go: permission requests and questions (adapter/permission);
 //     network_access.go: a Sandbox Network request's call settled;
 //     config.go: set_mode and set_config_option (adapter/sessionconfig);

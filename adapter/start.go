@@ -45,7 +45,7 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return errStart
 	}
 	s.proc = proc
-	if err := s.handshake(ctx); err != nil {
+	if err := s.handshake(ctx, st.Meta); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		proc.Close()
 		return errStart
@@ -55,14 +55,11 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 }
 
 // handshake is the SDK's start: initialize with the agent's hooks, then
-// get_settings; their answers configure the session.
-func (s *Session) handshake(ctx context.Context) error {
-	init := claude.Initialize{PromptSuggestions: ptr(true), ForwardSubagentText: ptr(false),
-		SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
-	for _, ev := range hookEvents {
-		init.Hooks = append(init.Hooks, claude.HookEvent{Event: ev,
-			Matchers: []claude.HookMatcher{{Hooks: []claude.HookFunc{s.hook}}}})
-	}
+// get_settings; their answers configure the session. sessionMeta is the
+// session request's _meta.
+func (s *Session) handshake(ctx context.Context, sessionMeta json.RawMessage) error {
+	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
+	s.subagentInitialize(&init, sessionMeta)
 	initResp, err := s.proc.Initialize(ctx, init)
 	if err != nil {
 		return err
@@ -116,7 +113,11 @@ func (s *Session) HandleExit(err error) {
 	s.ended = true
 	open := s.turns
 	s.turns, s.state = nil, idle
+	closed := s.closed
 	s.mu.Unlock()
+	if !closed {
+		s.tr.cliEnded(len(open) > 0 && open[0].cancelled)
+	}
 	if len(open) > 0 {
 		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", err)
 	}

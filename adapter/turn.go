@@ -47,11 +47,14 @@ type translator struct {
 	cancelled bool
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
+	// async publishes background work as AIR async tasks (async_tasks.go).
+	async *asyncTasks
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
+	c := s.agent.clientCaps()
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: s.agent.clientCaps().Compaction}, bg: newBackground(s.agent.clientCaps())}
+		compaction: compaction{updates: c.Compaction}, bg: newBackground(c), async: newSessionAsyncTasks(s, c)}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -91,6 +94,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
+	t.async.asyncFrame(h, line, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
 		t.sendMaps(t.compaction.streamFrame(line))
@@ -118,6 +122,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
+	t.async.autonomousTurnEnded(taskCompleted)
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()

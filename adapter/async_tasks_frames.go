@@ -1,0 +1,137 @@
+package adapter
+
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/caps"
+)
+
+// Contract "Async tasks": the translator hands the async tasks every CLI
+// frame before it reports the frame's tool calls and usage, so a task's
+// spawn and output path come before the tool call update of its command,
+// and the end of an autonomous turn before its cost.
+
+// newSessionAsyncTasks is the async task registry of session s; it
+// publishes only to a client that declared asyncTasks.
+func newSessionAsyncTasks(s *Session, c caps.Client) *asyncTasks {
+	return newAsyncTasks(c.AIR.Has(caps.AsyncTasks), c.Notices, func(u any) { s.notify(u) })
+}
+
+// asyncFrame takes one CLI frame; noTurn says no prompt of the editor is
+// under way, held or queued.
+func (r *asyncTasks) asyncFrame(h frameHead, line json.RawMessage, noTurn bool) {
+	switch h.Type {
+	case "system":
+		r.systemFrame(h.Subtype, line, noTurn)
+	case "assistant":
+		var m struct {
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &m) == nil {
+			r.tools.observe(m.Message.Content)
+		}
+		r.rootOutput(h, noTurn)
+	case "stream_event":
+		r.rootOutput(h, noTurn)
+	case "user":
+		r.userFrame(line)
+	case "result":
+		r.resultFrame(line, h)
+	}
+}
+
+// systemFrame takes the task frames and the session state.
+func (r *asyncTasks) systemFrame(subtype string, line json.RawMessage, noTurn bool) {
+	if !r.enabled {
+		return
+	}
+	var f taskEventFrame
+	if json.Unmarshal(line, &f) != nil {
+		return
+	}
+	switch subtype {
+	case "task_started":
+		f.OutputFile = "" // the SDK passes no output path at a start
+		r.started(f, false)
+	case "task_progress":
+		r.progress(f)
+	case "task_updated":
+		r.updated(f)
+	case "task_notification":
+		r.notification(f)
+	case "background_tasks_changed":
+		r.level(f.Tasks)
+	case "session_state_changed":
+		r.sessionState(line, noTurn)
+	}
+}
+
+// userFrame takes the tool results of a user message: a backgrounded Bash
+// command's task and the output paths in the results' text.
+func (r *asyncTasks) userFrame(line json.RawMessage) {
+	if !r.enabled {
+		return
+	}
+	var m struct {
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+		ToolUseResult json.RawMessage `json:"tool_use_result"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	results := toolResults(m.Message.Content)
+	if len(results) == 0 {
+		return
+	}
+	if f, ok := backgroundBashTask(results, m.ToolUseResult, r.tools); ok {
+		r.started(f, true)
+	}
+	r.toolResultPaths(results)
+}
+
+// resultFrame: a result ends the model turn, so held tasks spawn without
+// their tool call; an autonomous cycle's result that ran ends its task.
+func (r *asyncTasks) resultFrame(line json.RawMessage, h frameHead) {
+	if !r.enabled {
+		return
+	}
+	r.releaseHeld()
+	autonomous := h.Origin != nil && containsString(autonomousOrigins, h.Origin.Kind)
+	var res struct {
+		NumTurns int  `json:"num_turns"`
+		IsError  bool `json:"is_error"`
+	}
+	_ = json.Unmarshal(line, &res)
+	if autonomous && r.autonomousTurn != nil && (res.NumTurns > 0 || res.IsError) {
+		state := taskCompleted
+		if res.IsError {
+			state = taskFailed
+		}
+		r.autonomousTurnEnded(state)
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// cliEnded finishes every open task when the CLI ends on its own
+// (contract "Liveness"): stopped after a cancel, else failed.
+func (t *translator) cliEnded(cancelled bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cancelled {
+		t.async.finishAll(taskStopped)
+	} else {
+		t.async.finishAll(taskFailed)
+	}
+}

@@ -1,0 +1,118 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
+)
+
+// Contract "Native subagent sessions": a client that declares
+// `clientCapabilities.subagents` (the draft ACP subagent RFD), or an AIR
+// client that declares `nativeSubagentSessions`, gets an Agent or Task
+// subagent as a native ACP child session. This file holds what the CLI is
+// told for such a client: the subagent text is forwarded, and one
+// configuration hook observes each subagent's start, stop, tools and model
+// switches (the reference's subagentConfigurationHook).
+//
+// Not implemented yet: the child sessions themselves (subagent_spawned,
+// subagent_state_update, routing of child output and of a child's async
+// tasks); the hook answers `continue` and reports nothing.
+
+// subagentForm is how a client takes native subagent sessions: "rfd" for
+// the canonical capability, "air" for an AIR client (either signal), ""
+// for none. The canonical field takes precedence.
+func subagentForm(c caps.Client) string {
+	if !declaresSubagents(c) && !c.AIR.Has(caps.NativeSubagentSessions) {
+		return ""
+	}
+	if c.AIR.Client {
+		return "air"
+	}
+	return "rfd"
+}
+
+// declaresSubagents reports `clientCapabilities.subagents: {}`.
+func declaresSubagents(c caps.Client) bool {
+	var decl struct {
+		Subagents json.RawMessage `json:"subagents"`
+	}
+	_ = json.Unmarshal(c.Raw, &decl)
+	return isJSONObject(decl.Subagents)
+}
+
+// declaresSubagentTranscript reports the older
+// `clientCapabilities._meta["subagent-transcript"]` capability: the flat
+// child transcript on the root session.
+func declaresSubagentTranscript(c caps.Client) bool {
+	var decl struct {
+		Meta struct {
+			Transcript json.RawMessage `json:"subagent-transcript"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(c.Raw, &decl)
+	var on bool
+	return json.Unmarshal(decl.Meta.Transcript, &on) == nil && on
+}
+
+func isJSONObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
+}
+
+// forwardsSubagentText reports whether the CLI forwards a subagent's text
+// and thinking: for native subagent sessions, for the legacy transcript
+// capability, or when the session's `_meta.claudeCode.options` asks.
+func forwardsSubagentText(c caps.Client, sessionMeta json.RawMessage) bool {
+	if subagentForm(c) != "" || declaresSubagentTranscript(c) {
+		return true
+	}
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				ForwardSubagentText bool `json:"forwardSubagentText"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	return json.Unmarshal(sessionMeta, &m) == nil && m.ClaudeCode.Options.ForwardSubagentText
+}
+
+// sessionHooks are the hooks the session registers with its CLI, in the
+// reference's order. own is the agent's observing hook; a client with
+// native subagent sessions also gets the subagent configuration hook on
+// the subagent lifecycle and tool events, before own where both run.
+func sessionHooks(c caps.Client, own, sub claude.HookFunc) []claude.HookEvent {
+	one := func(event string, hooks ...claude.HookFunc) claude.HookEvent {
+		return claude.HookEvent{Event: event, Matchers: []claude.HookMatcher{{Hooks: hooks}}}
+	}
+	if subagentForm(c) == "" {
+		var out []claude.HookEvent
+		for _, ev := range hookEvents {
+			out = append(out, one(ev, own))
+		}
+		return out
+	}
+	return []claude.HookEvent{
+		one("SubagentStart", sub), one("SubagentStop", sub), one("PostToolUseFailure", sub),
+		one("PreToolUse", sub), one("PostToolUse", sub, own), one("PostModelSwitch", sub, own),
+		one("PostCompact", own), one("TaskCreated", own), one("TaskCompleted", own),
+	}
+}
+
+// subagentHook is the subagent configuration hook: it only lets the CLI go
+// on (the child session's configuration report is not implemented).
+func (s *Session) subagentHook(_ context.Context, _ *claude.HookCallback, reply claude.Reply) {
+	reply(claude.HookContinue, nil)
+}
+
+// subagentInitialize sets what the initialize request says of subagents.
+func (s *Session) subagentInitialize(init *claude.Initialize, sessionMeta json.RawMessage) {
+	c := s.agent.clientCaps()
+	init.Hooks = sessionHooks(c, s.hook, s.subagentHook)
+	init.ForwardSubagentText = ptr(forwardsSubagentText(c, sessionMeta))
+	if subagentForm(c) == "rfd" {
+		// A child can be stopped on its own, so an interrupt spares it.
+		init.PerTaskStopAffordance = ptr(true)
+	}
+}
