@@ -184,6 +184,23 @@ var ErrNoType = errors.New("stream-json line has no type")
 // Decode reads one CLI stdout line that is not a control frame into its
 // Message type. Unknown types and system subtypes decode as *Unknown.
 func Decode(line []byte) (Message, error) {
+	if !json.Valid(line) {
+		return decodeJSON(line)
+	}
+	return decodeValid(line)
+}
+
+// decodeValid is Decode for a line known to be JSON (the CLI Conn's codec
+// checked it): stream_event lines, most of a turn, take a fast path.
+func decodeValid(line []byte) (Message, error) {
+	if m, ok := decodeStreamEvent(line); ok {
+		return m, nil
+	}
+	return decodeJSON(line)
+}
+
+// decodeJSON is Decode with encoding/json.
+func decodeJSON(line []byte) (Message, error) {
 	var h Header
 	if err := json.Unmarshal(line, &h); err != nil {
 		return nil, fmt.Errorf("stream-json line: %w", err)

@@ -163,4 +163,3 @@ func cassetteLines(t *testing.T) [][]byte {
 	}
 	return out
 }
-
