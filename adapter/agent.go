@@ -101,10 +101,17 @@ type method func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, erro
 // -32601 (notifications are dropped).
 var methods = map[string]method{
 	"initialize":                (*Agent).initialize,
+	"authenticate":              (*Agent).authenticate,
+	"logout":                    (*Agent).logout,
 	"session/new":               (*Agent).newSession,
 	"session/prompt":            (*Agent).prompt,
 	"session/cancel":            (*Agent).cancel,
 	"session/close":             (*Agent).closeSession,
+	"session/load":              (*Agent).loadSession,
+	"session/resume":            (*Agent).resumeSession,
+	"session/fork":              (*Agent).forkSession,
+	"session/list":              (*Agent).listSessions,
+	"session/delete":            (*Agent).deleteSession,
 	"session/set_mode":          (*Agent).setMode,
 	"session/set_config_option": (*Agent).setConfigOption,
 }

@@ -5,18 +5,24 @@
 // Layout (issue 8 "Shape"; contract "Adapter structure"):
 //
 //   - agent.go: the ACP side, one Agent per editor connection: the method
-//     table, initialize (which builds the one caps.Client every choice
-//     reads), and the sessions it owns;
-//   - session.go: one Session per live ACP session: its Claude CLI process
-//     and its state machine (idle, running, queued prompts, cancelling);
-//   - turn.go: what a turn turns the CLI's messages into (message and
-//     thought chunks; tool calls through adapter/toolcall; usage through
-//     adapter/usage);
-//   - process.go: the CLI process and its control channel (an
-//     internal/jsonrpc Conn with the stream-json codec).
+//     table on an internal/jsonrpc Conn, and the sessions it owns;
+//     methods.go initialize, session/new, prompt, cancel, close;
+//     stored.go load, resume, fork, list, delete; auth.go authenticate and
+//     logout; initialize.go the initialize result and the auth probe;
+//   - session.go: one Session per live ACP session: its Claude CLI
+//     (adapter/claude; the Session is the CLI's claude.Handler) and its turn
+//     state (idle, running with queued prompts, a cancelled turn);
+//     start.go the CLI start and handshake;
+//   - turn.go: the translator from the CLI's lines to ACP updates (message
+//     and thought chunks, the streamed-tail rule, notices, commands; tool
+//     calls through adapter/toolcall; usage through adapter/usage) and the
+//     end of a turn (failure.go: a failed turn's error);
+//   - ask.go: permission requests and questions (adapter/permission);
+//     config.go: set_mode and set_config_option (adapter/sessionconfig);
+//     titles.go: session titles.
 //
-// The shapes of results and updates live in their own packages
-// (adapter/agentinfo, adapter/sessionconfig, adapter/usage,
-// adapter/toolcall, adapter/permission), so each AIR extension adds files
-// there rather than branches here.
+// Every choice that depends on the client reads the one caps.Client built
+// at initialize. The shapes of results and updates live in their own
+// packages, so each AIR extension adds files there rather than branches
+// here.
 package adapter

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -33,6 +34,12 @@ func (s *Session) titleFromPrompt(ctx context.Context, text string) {
 	s.titles.settled = true
 	s.mu.Unlock()
 	go func() {
+		// A title the session file holds (a rename, a fork's) wins; the CLI
+		// checks only the titles it holds in memory before generating.
+		if info, ok := history.Stat(s.agent.configDir(), s.ID); ok && info.CustomTitle != "" {
+			s.publishTitle(info.CustomTitle, info.Modified)
+			return
+		}
 		var r struct {
 			Title *string `json:"title"`
 		}

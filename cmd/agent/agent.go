@@ -4,10 +4,12 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -15,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/airwire/airwire/adapter"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 )
@@ -25,23 +28,27 @@ type AgentOptions struct {
 	Getenv  func(string) string
 	Environ func() []string
 	Version string
-	// Argv0 is how the editor started this binary, for the terminal login
-	// methods that tell it what to launch.
-	Argv0 string
+	// Argv is how the editor started this binary (os.Args), for the
+	// terminal login methods that tell it what to launch again.
+	Argv []string
 	// OpenLog opens --log for appending.
 	OpenLog func(string) (io.WriteCloser, error)
 
 	ClaudePath string
 	LogFile    string
 	LogLevel   string
+	// CLI runs the Claude CLI with Args on this terminal instead of serving
+	// ACP (the terminal login methods: `airwire agent --cli auth login`).
+	CLI  bool
+	Args []string
 }
 
 // NewCmdAgent builds `airwire agent`. runF replaces the behaviour in tests.
 func NewCmdAgent(f *factory.Factory, runF func(*AgentOptions) error) *cobra.Command {
 	opts := &AgentOptions{IO: f.IO, Getenv: f.Getenv, Environ: f.Environ, Version: f.Version,
-		Argv0: os.Args[0], OpenLog: openLog}
+		Argv: os.Args, OpenLog: openLog}
 	cmd := &cobra.Command{
-		Use:   "agent [--claude-path PATH] [--log FILE] [--log-level LEVEL]",
+		Use:   "agent [--claude-path PATH] [--log FILE] [--log-level LEVEL] [--cli CLAUDE-ARGS...]",
 		Short: "Run the ACP agent for Claude Code on stdin/stdout (what an editor launches)",
 		Long: `agent speaks the Agent Client Protocol (JSON-RPC 2.0, one JSON object per
 line) on stdin and stdout, and drives one Claude Code CLI process per live
@@ -51,7 +58,11 @@ stdout carries only protocol. Logs go to stderr, or to --log FILE.
 
 The Claude CLI is --claude-path, else $CLAUDE_CODE_EXECUTABLE, else claude
 on PATH. Every CLI it starts is stopped when the editor closes the
-connection or the agent gets SIGINT or SIGTERM.`,
+connection or the agent gets SIGINT or SIGTERM.
+
+With --cli, the rest of the command line goes to the Claude CLI, run on this
+terminal: that is what the "terminal" login methods tell an editor such as Zed
+to launch (airwire agent --cli auth login --claudeai).`,
 		Example: `  # Zed: settings.json
   "agent_servers": {
     "Claude Code (airwire)": {
@@ -62,14 +73,24 @@ connection or the agent gets SIGINT or SIGTERM.`,
 
   # try it by hand: initialize, then Ctrl-D
   echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}' | airwire agent`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !opts.CLI && len(args) > 0 {
+				return cmdutil.FlagErrorf("unexpected argument %q (arguments go to the Claude CLI only after --cli)", args[0])
+			}
+			opts.Args = args
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.CLI {
+				return cliRun(cmd.Context(), opts)
 			}
 			return agentRun(cmd.Context(), opts)
 		},
 	}
+	// Flags stop at the first argument, so `--cli auth login --claudeai`
+	// hands --claudeai to the Claude CLI.
+	cmd.Flags().SetInterspersed(false)
+	cmd.Flags().BoolVar(&opts.CLI, "cli", false, "run the Claude CLI with the remaining arguments on this terminal")
 	cmd.Flags().StringVar(&opts.ClaudePath, "claude-path", "", "the Claude Code CLI executable")
 	cmd.Flags().StringVar(&opts.LogFile, "log", "", "append logs to `FILE` instead of stderr")
 	cmd.Flags().StringVar(&opts.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
@@ -86,6 +107,26 @@ func parseLevel(s string) (slog.Level, error) {
 		return 0, cmdutil.FlagErrorf("--log-level: %q is not one of debug, info, warn, error", s)
 	}
 	return l, nil
+}
+
+// cliRun runs the Claude CLI on this terminal and exits with its status.
+func cliRun(ctx context.Context, opts *AgentOptions) error {
+	path, err := claude.ResolveExecutable(claude.Locator{Flag: opts.ClaudePath, Getenv: opts.Getenv})
+	if err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cmd := exec.CommandContext(ctx, path, opts.Args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.IO.In, opts.IO.Out, opts.IO.ErrOut
+	cmd.Env = opts.Environ()
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return &cmdutil.ExitError{Code: exit.ExitCode()}
+	}
+	return err
 }
 
 func agentRun(ctx context.Context, opts *AgentOptions) error {
@@ -109,7 +150,7 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	defer stop()
 	a := adapter.NewAgent(adapter.Options{
 		ClaudePath: opts.ClaudePath,
-		Argv:       []string{opts.Argv0, "agent"},
+		Argv:       opts.Argv,
 		Version:    opts.Version,
 		Getenv:     opts.Getenv,
 		Environ:    opts.Environ(),

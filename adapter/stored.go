@@ -1,0 +1,159 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// Stored sessions: session/load (replay, then continue), session/resume
+// (continue without replay), session/fork (copy, then continue the copy),
+// session/list and session/delete, on the transcripts the Claude CLI keeps
+// under $CLAUDE_CONFIG_DIR/projects.
+
+type storedParams struct {
+	SessionID  string          `json:"sessionId"`
+	Cwd        string          `json:"cwd"`
+	MCPServers json.RawMessage `json:"mcpServers"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+func (a *Agent) configDir() string { return history.ConfigDir(a.opts.Getenv) }
+
+// loadSession replays a stored session to the editor, then starts its CLI.
+func (a *Agent) loadSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return a.openStored(ctx, req, true)
+}
+
+// resumeSession continues a stored session without replaying it.
+func (a *Agent) resumeSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return a.openStored(ctx, req, false)
+}
+
+func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay bool) (any, error) {
+	var p storedParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.Cwd == "" || !history.ValidID(p.SessionID) {
+		return nil, invalidParams("sessionId and cwd are required")
+	}
+	path, ok := history.Find(a.configDir(), p.SessionID)
+	if !ok {
+		return nil, sessionNotFound(p.SessionID)
+	}
+	s := a.newSessionState(p.SessionID, p.Cwd, true)
+	if replay {
+		if err := s.replay(path); err != nil {
+			return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot read the stored session")
+		}
+	}
+	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: p.SessionID})
+}
+
+// continueStored starts the CLI of a stored session in the mode its
+// transcript ended in, answers, and publishes the commands.
+func (a *Agent) continueStored(ctx context.Context, req *jsonrpc.Request, s *Session, path string, p storedParams, st claude.SessionStart) (any, error) {
+	tail, _ := history.ReadTail(path, false)
+	s.mode = tail.PermissionMode
+	if s.mode == "" {
+		s.mode = "default"
+	}
+	st.PermissionMode, st.MCPServers, st.Meta = s.mode, newSessionParams{MCPServers: p.MCPServers}.MCPServersRaw(), p.Meta
+	if err := s.start(ctx, st); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.sessions[s.ID] = s
+	a.mu.Unlock()
+	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
+	s.publishCommands()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// replay sends the stored messages as updates, before the load's answer.
+func (s *Session) replay(path string) error {
+	msgs, err := history.ReadMessages(path)
+	if err != nil {
+		return err
+	}
+	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd}
+	for _, u := range history.Replay(msgs, render, s.tr.tools) {
+		s.notify(u)
+	}
+	return nil
+}
+
+// forkSession copies a stored session and continues the copy.
+func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p storedParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.Cwd == "" || !history.ValidID(p.SessionID) {
+		return nil, invalidParams("sessionId and cwd are required")
+	}
+	id, err := history.Fork(a.configDir(), p.SessionID, time.Now())
+	if errors.Is(err, history.ErrNotFound) {
+		return nil, sessionNotFound(p.SessionID)
+	}
+	if err != nil {
+		a.opts.Log.Error("fork failed", "session", p.SessionID, "err", err)
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot fork the session")
+	}
+	path, _ := history.Find(a.configDir(), id)
+	s := a.newSessionState(id, p.Cwd, true)
+	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: id})
+}
+
+// listSessions is the plain session/list: pages of stored sessions.
+func (a *Agent) listSessions(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p history.ListParams
+	if len(req.Params) > 0 {
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("")
+		}
+	}
+	page, err := history.List(a.configDir(), p)
+	var pe *history.ParamsError
+	if errors.As(err, &pe) {
+		we := &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code, Message: pe.Message}
+		if pe.Data != nil {
+			we.Data, _ = json.Marshal(pe.Data)
+		}
+		return nil, we
+	}
+	if err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error")
+	}
+	if page.Sessions == nil {
+		page.Sessions = []history.Listed{}
+	}
+	return page, nil
+}
+
+// deleteSession stops a live session and removes its stored transcript.
+func (a *Agent) deleteSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p sessionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	s := a.sessions[p.SessionID]
+	delete(a.sessions, p.SessionID)
+	a.mu.Unlock()
+	if s != nil {
+		s.Close()
+	}
+	if err := history.Delete(a.configDir(), p.SessionID); err != nil {
+		a.opts.Log.Error("delete failed", "session", p.SessionID, "err", err)
+		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot delete the session")
+	}
+	return map[string]any{}, nil
+}
