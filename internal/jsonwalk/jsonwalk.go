@@ -155,17 +155,24 @@ func IsNull(v []byte) bool { return v == nil || string(v) == "null" }
 
 // Text returns the string a raw JSON string value holds, as encoding/json
 // decodes it (escapes undone, invalid UTF-8 and lone surrogates replaced
-// by U+FFFD). A plain ASCII value comes back as a slice of v itself;
-// any other is decoded into scratch (which may be nil). ok is false
-// when v is not a well-formed string.
-func Text(v, scratch []byte) (text []byte, ok bool) {
+// by U+FFFD). A plain ASCII value comes back as a slice of v itself; any
+// other is decoded into *scratch, which keeps the grown buffer (scratch
+// may be nil). ok is false when v is not a well-formed string.
+func Text(v []byte, scratch *[]byte) (text []byte, ok bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return nil, false
 	}
 	inner := v[1 : len(v)-1]
 	for _, c := range inner {
 		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
-			return unquote(scratch[:0], inner)
+			var buf []byte
+			if scratch != nil {
+				buf = (*scratch)[:0]
+			}
+			if buf, ok = unquote(buf, inner); ok && scratch != nil {
+				*scratch = buf
+			}
+			return buf, ok
 		}
 	}
 	return inner, true

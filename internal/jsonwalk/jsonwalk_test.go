@@ -38,12 +38,15 @@ func TestAppendStringIsEncodingJSON(t *testing.T) {
 }
 
 func TestTextIsEncodingJSON(t *testing.T) {
+	var scratch []byte // reused across calls, as a caller would
 	check := func(raw []byte) {
 		var want string
 		wantErr := json.Unmarshal(raw, &want)
-		got, ok := Text(raw, nil)
-		if ok != (wantErr == nil) || (ok && string(got) != want) {
-			t.Fatalf("Text(%s) = %q %v, encoding/json %q %v", raw, got, ok, want, wantErr)
+		for _, sp := range []*[]byte{nil, &scratch} {
+			got, ok := Text(raw, sp)
+			if ok != (wantErr == nil) || (ok && string(got) != want) {
+				t.Fatalf("Text(%s) = %q %v, encoding/json %q %v", raw, got, ok, want, wantErr)
+			}
 		}
 	}
 	for _, s := range edgeStrings {
