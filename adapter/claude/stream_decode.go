@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 
 	"github.com/airwire/airwire/internal/jsonwalk"
@@ -13,13 +12,13 @@ import (
 // passes. It yields exactly what json.Unmarshal would; ok is false for a
 // line of another type, or one with any member it does not read the
 // simple way (an escaped or case-folded key, a value of an unexpected
-// JSON type), which Decode then reads with encoding/json.
+// JSON type), which Decode then reads with encoding/json. The message
+// keeps line as its Raw: the caller hands it over.
 func decodeStreamEvent(line []byte) (*StreamEvent, bool) {
-	raw := append(json.RawMessage(nil), line...)
 	m := &StreamEvent{}
-	m.Raw = raw
+	m.Raw = line
 	var o jsonwalk.Object
-	o.Reset(raw)
+	o.Reset(line)
 	seenType := false
 	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
 		var good bool
@@ -70,7 +69,7 @@ func (b *StreamEventBody) decode(v []byte) bool {
 		good := true
 		switch string(k) {
 		case "type":
-			b.Type, good = text(ev)
+			b.Type, good = eventType(ev)
 		case "index":
 			b.Index, good = integer(ev)
 		default:
@@ -85,6 +84,26 @@ func (b *StreamEventBody) decode(v []byte) bool {
 }
 
 var streamEventBodyKeys = []string{"type", "index"}
+
+// eventType is text for an event's type, without a copy for the types
+// of a streamed message.
+func eventType(v []byte) (string, bool) {
+	switch string(v) {
+	case `"content_block_delta"`:
+		return "content_block_delta", true
+	case `"content_block_start"`:
+		return "content_block_start", true
+	case `"content_block_stop"`:
+		return "content_block_stop", true
+	case `"message_start"`:
+		return "message_start", true
+	case `"message_delta"`:
+		return "message_delta", true
+	case `"message_stop"`:
+		return "message_stop", true
+	}
+	return text(v)
+}
 
 // foldsTo reports whether key is, or may stand for, one of names: it
 // differs only in case, or holds an escape.
