@@ -166,3 +166,33 @@ func cassetteLines(t *testing.T) [][]byte {
 	}
 	return out
 }
+
+// TestLongStringsAndEscapes walks members whose strings are long (past the
+// step-by-step scan), full of escaped quotes and backslashes.
+func TestLongStringsAndEscapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		want := map[string]string{}
+		for i := range 1 + r.IntN(4) {
+			var b strings.Builder
+			for range r.IntN(200) {
+				b.WriteString([]string{"a", `"`, `\`, `\\"`, "}", "é"}[r.IntN(6)])
+			}
+			want[strings.Repeat("k", i+1)+b.String()] = b.String()
+		}
+		line, _ := json.Marshal(want)
+		got := map[string]string{}
+		var o Object
+		o.Reset(line)
+		for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+			var key, val string
+			if json.Unmarshal(append(append([]byte{'"'}, k...), '"'), &key) != nil || json.Unmarshal(v, &val) != nil {
+				t.Fatalf("walk of %s: bad member %s: %s", line, k, v)
+			}
+			got[key] = val
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("walk of %s: got %v", line, got)
+		}
+	}
+}
