@@ -29,7 +29,7 @@ func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply 
 		reply(s.decided(*dec))
 		return
 	}
-	go s.askEditor(ctx, prompt, reply)
+	go s.askEditor(ctx, prompt, reply, s.tr.networkSettler(req))
 }
 
 // permissionToolCall sends the tool call the request is about (when the
@@ -54,8 +54,9 @@ func (s *Session) permissionSession() permission.Session {
 }
 
 // askEditor puts the prompt to the editor and answers the CLI with the
-// decision its answer makes.
-func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply) {
+// decision its answer makes; answered, when set, sees the decision of an
+// answer before the CLI does.
+func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := s.trackAsk(cancel)
 	defer s.untrackAsk(key)
@@ -66,6 +67,9 @@ func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, repl
 	switch {
 	case err == nil:
 		dec = prompt.Answer(result)
+		if answered != nil {
+			answered(dec)
+		}
 	case errors.As(err, &we):
 		dec = prompt.Fail(we.Message)
 	default:
@@ -137,5 +141,5 @@ func (s *Session) elicitation(ctx context.Context, params json.RawMessage, reply
 		reply(s.decided(*dec))
 		return
 	}
-	go s.askEditor(ctx, prompt, reply)
+	go s.askEditor(ctx, prompt, reply, nil)
 }

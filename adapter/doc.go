@@ -17,7 +17,13 @@
 //     and thought chunks, the streamed-tail rule, notices, commands; tool
 //     calls through adapter/toolcall; usage through adapter/usage) and the
 //     end of a turn (failure.go: a failed turn's error);
+//   - background_tasks.go: Claude Code's background tasks (task_started to
+//     task_notification), the terminal of a command that went to the
+//     background (its terminal_exit waits for the task's end);
+//     subagent_hold.go: a turn's answer held while its background
+//     subagents run; cancel_state.go: what a cancel drops of tool calls;
 //   - ask.go: permission requests and questions (adapter/permission);
+//     network_access.go: a Sandbox Network request's call settled;
 //     config.go: set_mode and set_config_option (adapter/sessionconfig);
 //     titles.go: session titles.
 //

@@ -149,6 +149,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.withdrawAsks()
 		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()

@@ -38,12 +38,15 @@ type translator struct {
 	streamed map[int]*strings.Builder
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
+	// bg follows Claude Code's background tasks (subagents, commands).
+	bg background
 	// buf is reused by the short path of streamed text (chunks.go).
 	buf chunkBuffers
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
-	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{}}
+	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+		bg: newBackground(s.agent.clientCaps())}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -91,18 +94,21 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "system":
 		t.system(line)
 	}
-	t.sendAll(t.tools.Frame(line))
+	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
 		t.s.notify(u)
 	}
 	if h.Type == "result" && !autonomous {
 		t.result(line)
+	} else if h.Type == "result" {
+		t.autonomousResult(line)
 	}
 }
 
 // activate starts the turn of prompt uuid: its echo arrived, or the result
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
+	t.settleHeld(t.bg.hold.take())
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind = true, ""
 	t.usage.StartTurn()
@@ -273,6 +279,8 @@ func (t *translator) system(line json.RawMessage) {
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.publishCommands()
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed", "session_state_changed":
+		t.taskEvent(line)
 	}
 }
 
@@ -311,5 +319,5 @@ func (t *translator) result(line json.RawMessage) {
 		t.s.finish(nil, turnError(line, t.errorKind))
 		return
 	}
-	t.s.finish(t.usage.PromptResponse(reason), nil)
+	t.holdOrSettle(reason)
 }

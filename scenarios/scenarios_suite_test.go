@@ -64,6 +64,9 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	var err error
 	if cmd != "" {
 		agentArgv, err = conform.SplitCommand(cmd)
+		if wd, werr := os.Getwd(); err == nil && werr == nil {
+			agentArgv = conform.ResolveAgent(agentArgv, wd) // a relative agent path names a file here
+		}
 	} else {
 		agentArgv, err = conform.DefaultAgent(os.Getenv, ".")
 	}

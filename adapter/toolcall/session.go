@@ -140,3 +140,18 @@ func (s *Session) PostToolUse(toolUseID string, toolResponse json.RawMessage) []
 	s.tracker.FinishHook(toolUseID)
 	return out
 }
+
+// ToolName is the name of the tool use id that has no result yet ("" for
+// one the session does not know), for a turn loop that reads a tool
+// result before it hands the frame over.
+func (s *Session) ToolName(toolUseID string) string {
+	return s.uses[toolUseID].use.Name
+}
+
+// Cancelled drops what a session/cancel drops of each tool call: the
+// fields the client holds, so later reports of those calls go out whole,
+// and the PostToolUse hooks still awaited, which then report nothing.
+func (s *Session) Cancelled() {
+	s.tracker = Tracker{}
+	clear(s.hooks)
+}

@@ -9,10 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,6 +52,15 @@ type ConformOptions struct {
 	// Live runs the model scenarios through the real Claude CLI and a mock
 	// model API instead of replaying their cassettes.
 	Live bool
+	// FailFast stops at the first failed run: no new run starts and the
+	// running ones are cancelled (not counted as failures).
+	FailFast bool
+
+	// Getwd is the directory relative paths of the agent command are
+	// resolved against (os.Getwd); LookPath finds its executable
+	// (exec.LookPath).
+	Getwd    func() (string, error)
+	LookPath func(string) (string, error)
 
 	// Run replaces conform.Check in tests.
 	Run func(ctx context.Context, o conform.Options, g *golden.Golden, keep bool) (*conform.Outcome, error)
@@ -58,7 +68,8 @@ type ConformOptions struct {
 
 // NewCmdConform builds `airwire conform`. runF replaces the behaviour in tests.
 func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOptions) error) *cobra.Command {
-	opts := &ConformOptions{IO: f.IO, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Run: conform.Check}
+	opts := &ConformOptions{IO: f.IO, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Run: conform.Check,
+		Getwd: os.Getwd, LookPath: exec.LookPath}
 	cmd := &cobra.Command{
 		Use:   "conform [--agent CMD] [--scenario GLOB] [--profile NAME] [--update]",
 		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
@@ -92,6 +103,16 @@ compare those paths as if they held the golden's values, each run says how
 many values that masked, and everything else must match. --update is
 refused for such an adapter: goldens are recorded from the reference.
 
+A relative path in the adapter command (./dist/index.js) is resolved
+against the directory conform was started in. A scenario file that does
+not load is reported and the other runs go on; it fails the command when
+--scenario selects it. Each failure is explained as soon as its run ends;
+--fail-fast stops at the first. When the first runs all end before the
+adapter answered initialize, conform stops and says so once, with the
+adapter's exit status, its non-JSON output and its stderr.
+
+--run-timeout bounds each run, ending the adapter included.
+
 Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 2 on a usage error.`,
 		Example: `  airwire conform
@@ -103,6 +124,9 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Jobs < 1 {
 				return cmdutil.FlagErrorf("--jobs must be at least 1")
+			}
+			if opts.Timeout <= 0 {
+				return cmdutil.FlagErrorf("--run-timeout must be positive, got %s", opts.Timeout)
 			}
 			if opts.Profile != "" && !validProfile(opts.Profile) {
 				return cmdutil.FlagErrorf("--profile %q: want plain, zed or air", opts.Profile)
@@ -126,6 +150,7 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
+	cmd.Flags().BoolVar(&opts.FailFast, "fail-fast", false, "stop at the first failed run")
 	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
 	return cmd
 }
@@ -145,13 +170,6 @@ type job struct {
 	p  scenario.Profile
 }
 
-type outcome struct {
-	job
-	err  error
-	out  *conform.Outcome
-	took time.Duration
-}
-
 func runConform(ctx context.Context, opts *ConformOptions) error {
 	agent, err := agentArgv(opts)
 	if err != nil {
@@ -168,25 +186,9 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 			return err
 		}
 	}
-	scs, err := scenario.LoadDir(opts.Scenarios)
+	jobs, bad, skipped, err := selectJobs(opts)
 	if err != nil {
 		return err
-	}
-	var jobs []job
-	for _, sc := range scs {
-		if opts.Scenario != "" {
-			if ok, _ := path.Match(opts.Scenario, sc.Name); !ok {
-				continue
-			}
-		}
-		for _, p := range sc.RunProfiles() {
-			if opts.Profile == "" || string(p) == opts.Profile {
-				jobs = append(jobs, job{sc, p})
-			}
-		}
-	}
-	if len(jobs) == 0 {
-		return cmdutil.FlagErrorf("no scenario in %s matches --scenario %q --profile %q", opts.Scenarios, opts.Scenario, opts.Profile)
 	}
 	g := golden.New(opts.Goldens, golden.WithUpdate(opts.Update))
 	mode := "comparing with"
@@ -196,80 +198,63 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if opts.Live {
 		mode = "live, " + mode
 	}
+	for _, b := range skipped {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run, and not selected anyway: %v\n", b.err)
+	}
 	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
 		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
+	r := newRunner(opts, len(jobs)+len(bad))
+	for _, b := range bad {
+		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})
+	}
+	r.runAll(ctx, jobs, func(j job) conform.Options {
+		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI}
+	}, g)
+	return r.finish(ctx)
+}
 
-	start := opts.Now()
-	results := make(chan outcome)
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for range min(opts.Jobs, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				t0 := opts.Now()
-				rctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-				out, err := opts.Run(rctx, conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI}, g, opts.Keep)
-				cancel()
-				if out == nil {
-					out = &conform.Outcome{}
-				}
-				results <- outcome{job: j, err: err, out: out, took: opts.Now().Sub(t0)}
-			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for _, j := range jobs {
-			select {
-			case work <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+// badScenario is a scenario file that does not load.
+type badScenario struct {
+	path string
+	err  error
+}
 
-	var failed []outcome
-	done, applied := 0, 0
-	for r := range results {
-		done++
-		status := "ok  "
-		if r.err != nil {
-			status = "FAIL"
-			failed = append(failed, r)
+// selectJobs loads the scenario files one by one and returns the runs that
+// --scenario and --profile select. A file that does not load never stops
+// the others: it is bad when --scenario selects its name (a failed run),
+// skipped otherwise (only reported).
+func selectJobs(opts *ConformOptions) (jobs []job, bad, skipped []badScenario, err error) {
+	paths, err := filepath.Glob(filepath.Join(opts.Scenarios, "*.yaml"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".yaml")
+		selected := true
+		if opts.Scenario != "" {
+			selected, _ = path.Match(opts.Scenario, name)
 		}
-		note := ""
-		if n := len(r.out.AgentFindings); n > 0 {
-			note = fmt.Sprintf(", %d validator findings", n)
+		sc, err := scenario.Load(p)
+		switch {
+		case err != nil && selected:
+			bad = append(bad, badScenario{p, err})
+			continue
+		case err != nil:
+			skipped = append(skipped, badScenario{p, err})
+			continue
+		case !selected:
+			continue
 		}
-		note += deviationNote(r.out.Deviations)
-		applied += len(r.out.Deviations)
-		fmt.Fprintf(opts.IO.ErrOut, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(len(jobs))), done, len(jobs), status, conform.GoldenName(r.sc, r.p), r.took.Seconds(), note)
-	}
-	for _, r := range failed {
-		fmt.Fprintf(opts.IO.ErrOut, "\n--- FAIL %s\n%v\n", conform.GoldenName(r.sc, r.p), r.err)
-		for _, d := range r.out.Deviations {
-			fmt.Fprintf(opts.IO.ErrOut, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
-		}
-		if opts.Keep && r.out.Dir != "" {
-			fmt.Fprintf(opts.IO.ErrOut, "run directory: %s\n", r.out.Dir)
+		for _, pr := range sc.RunProfiles() {
+			if opts.Profile == "" || string(pr) == opts.Profile {
+				jobs = append(jobs, job{sc, pr})
+			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	if len(jobs) == 0 && len(bad) == 0 {
+		return nil, nil, nil, cmdutil.FlagErrorf("no scenario in %s matches --scenario %q --profile %q", opts.Scenarios, opts.Scenario, opts.Profile)
 	}
-	took := opts.Now().Sub(start).Round(100 * time.Millisecond)
-	if len(failed) > 0 {
-		return fmt.Errorf("%d of %d runs failed (%s): %w", len(failed), len(jobs), took, cmdutil.ErrMismatch)
-	}
-	extra := ""
-	if applied > 0 {
-		extra = fmt.Sprintf("; %d declared deviations applied", applied)
-	}
-	fmt.Fprintf(opts.IO.Out, "all %d runs match (%s%s)\n", len(jobs), took, extra)
-	return nil
+	return jobs, bad, skipped, nil
 }
 
 // deviationNote says how many values declared deviations masked in a run
@@ -298,7 +283,26 @@ func countScenarios(jobs []job) int {
 	return len(seen)
 }
 
+// agentArgv is the adapter command: --agent, $AIRWIRE_CONFORM_AGENT or the
+// reference adapter, with relative paths resolved (conform.ResolveAgent)
+// and its executable found before any run starts.
 func agentArgv(opts *ConformOptions) ([]string, error) {
+	argv, err := agentLine(opts)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := opts.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	argv = conform.ResolveAgent(argv, wd)
+	if _, err := opts.LookPath(argv[0]); err != nil {
+		return nil, cmdutil.FlagErrorf("--agent: %v", err)
+	}
+	return argv, nil
+}
+
+func agentLine(opts *ConformOptions) ([]string, error) {
 	line := opts.Agent
 	if line == "" {
 		line = opts.Getenv(conform.EnvAgent)

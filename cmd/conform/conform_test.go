@@ -31,6 +31,9 @@ func TestNewCmdConform(t *testing.T) {
 		{name: "bad glob", argv: "--scenario [", wantErr: "--scenario"},
 		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
 		{name: "no args", argv: "extra", wantErr: "unknown command"},
+		{name: "fail fast", argv: "--fail-fast", want: ConformOptions{Scenarios: "scenarios", Goldens: "goldens", Jobs: 2, Timeout: 2 * time.Minute, FailFast: true}},
+		{name: "zero run timeout", argv: "--run-timeout 0", wantErr: "--run-timeout must be positive"},
+		{name: "negative run timeout", argv: "--run-timeout -3s", wantErr: "--run-timeout must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +58,7 @@ func TestNewCmdConform(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := *got
-			g.IO, g.Getenv, g.Exe, g.Now, g.Run = factory.IOStreams{}, nil, nil, nil, nil
+			g.IO, g.Getenv, g.Exe, g.Now, g.Run, g.Getwd, g.LookPath = factory.IOStreams{}, nil, nil, nil, nil, nil, nil
 			if !reflect.DeepEqual(g, tt.want) {
 				t.Errorf("options = %+v, want %+v", g, tt.want)
 			}
@@ -116,6 +119,8 @@ func TestRunConform(t *testing.T) {
 			o.Getenv = func(string) string { return "" }
 			o.Exe = func() (string, error) { return "/bin/airwire", nil }
 			o.Now = time.Now
+			o.Getwd = func() (string, error) { return "/start", nil }
+			o.LookPath = func(string) (string, error) { return "/usr/bin/x", nil }
 			o.Scenarios, o.Goldens, o.Jobs, o.Timeout = dir, filepath.Join(dir, "goldens"), 2, time.Minute
 			runs := map[string]bool{}
 			var mu = make(chan struct{}, 1)

@@ -3,10 +3,12 @@ package journal_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	cmdjournal "github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/internal/journal"
@@ -116,6 +118,10 @@ func TestCatRejectsBadFlagsAndFiles(t *testing.T) {
 	}
 	if _, err := run(t, "cat", filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Fatal("missing file accepted")
+	}
+	var fe *cmdutil.FlagError
+	if _, err := run(t, "cat", writeJournal(t), "--width", "-5"); !errors.As(err, &fe) || !strings.Contains(err.Error(), "--width") {
+		t.Fatalf("--width -5: want a FlagError, got %v", err)
 	}
 }
 

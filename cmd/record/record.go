@@ -95,6 +95,11 @@ Without --journal the journal goes to $XDG_STATE_HOME/airwire/journals/
 			if cmd.ArgsLenAtDash() != 0 {
 				return cmdutil.FlagErrorf("put the agent command after --, e.g. airwire record -- %s", args[0])
 			}
+			if opts.CLIGrace <= 0 {
+				// proxy.RecordOptions takes 0 for its default: never let a
+				// value the user typed mean something else silently.
+				return cmdutil.FlagErrorf("--cli-grace must be positive, got %s", opts.CLIGrace)
+			}
 			if opts.ModelLane && !opts.CLILane {
 				return cmdutil.FlagErrorf("--model-lane needs --cli-lane: the CLIs reach the model-lane proxy through the CLI shim")
 			}

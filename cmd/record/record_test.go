@@ -28,6 +28,8 @@ func TestNewCmdRecord(t *testing.T) {
 		{name: "no agent", argv: "--journal j.jsonl", wantErr: "missing agent command"},
 		{name: "agent without dash", argv: "node agent.js", wantErr: "put the agent command after --"},
 		{name: "unknown flag", argv: "--bogus -- a", wantErr: "unknown flag"},
+		{name: "no cli grace", argv: "--cli-lane --cli-grace 0 -- a", wantErr: "--cli-grace must be positive"},
+		{name: "negative cli grace", argv: "--cli-lane --cli-grace -1s -- a", wantErr: "--cli-grace must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

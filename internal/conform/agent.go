@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -78,6 +79,27 @@ func SplitCommand(s string) ([]string, error) {
 		out = append(out, cur.String())
 	}
 	return out, nil
+}
+
+// ResolveAgent makes the relative paths of an adapter command line
+// absolute against dir (the directory `airwire conform` was started in),
+// because every run starts the adapter in its own workspace: argv[0] when
+// it holds a slash, and each later argument that starts with ./ or ../,
+// or that holds a slash, does not start with - and names an existing file
+// below dir. A bare command name is left to PATH.
+func ResolveAgent(argv []string, dir string) []string {
+	out := append([]string(nil), argv...)
+	for i, a := range out {
+		if filepath.IsAbs(a) || !strings.Contains(a, "/") || strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := filepath.Join(dir, a)
+		explicit := strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../")
+		if _, err := os.Stat(p); i == 0 || explicit || err == nil {
+			out[i] = p
+		}
+	}
+	return out
 }
 
 // ErrNoRealCLI means a live run was asked for and the real Claude CLI is

@@ -64,6 +64,8 @@ type client struct {
 	readErr  error
 	last     time.Time
 	problems []string
+	// notJSON are the first MaxNotJSON stdout lines that were not JSON-RPC.
+	notJSON []string
 
 	// answer handles an agent → editor request; it runs on the reader
 	// goroutine and writes its reply with reply().
@@ -147,6 +149,9 @@ func (c *client) read(r io.Reader) {
 		if err := json.Unmarshal(line, &env); err != nil {
 			c.mu.Lock()
 			c.problems = append(c.problems, fmt.Sprintf("the agent wrote a line that is not JSON-RPC: %.200s", line))
+			if len(c.notJSON) < MaxNotJSON {
+				c.notJSON = append(c.notJSON, fmt.Sprintf("%.200q", line))
+			}
 			c.mu.Unlock()
 			continue
 		}
@@ -192,6 +197,16 @@ func (c *client) response(id string) *agentMsg {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.byID[id]
+}
+
+// MaxNotJSON bounds the non-JSON stdout lines a RunError quotes.
+const MaxNotJSON = 10
+
+// notJSONLines returns the stdout lines that were not JSON-RPC, quoted.
+func (c *client) notJSONLines() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.notJSON...)
 }
 
 func (c *client) addProblem(format string, args ...any) {

@@ -80,6 +80,16 @@
 //     CLI → adapter direction is the fake's script or the cassette, and is
 //     left out.
 //
+// # Time limits and broken adapters
+//
+// A run's context deadline is a hard cap that includes ending the agent
+// (lifecycle.go): the steps stop early enough to leave time for the exit
+// wait after stdin EOF, SIGTERM and SIGKILL. A run that failed waits only
+// FailedExitTimeout for the exit. A RunError says whether the agent ever
+// answered initialize (BeforeInitialize), how it exited, which of its
+// stdout lines were not JSON-RPC and the tail of its stderr, so that
+// `airwire conform` can tell a broken adapter from a failed scenario.
+//
 // # Declared deviations
 //
 // An adapter other than the reference may differ from the goldens on

@@ -117,16 +117,34 @@ type Result struct {
 }
 
 // RunError is a run that could not be completed (a timeout, an unexpected
-// error response, an agent that died). It carries the tail of stderr.
+// error response, an agent that died). It carries what the agent left: how
+// it exited, the lines of its stdout that were not JSON-RPC, and the tail
+// of its stderr.
 type RunError struct {
 	Scenario string
 	Profile  scenario.Profile
 	Err      error
-	Stderr   string
+	// BeforeInitialize is true when the agent was started but never
+	// answered initialize: a broken adapter or command, not a scenario's
+	// failure (`airwire conform` stops when the first runs all end so).
+	BeforeInitialize bool
+	// Exit says how the agent ended ("exit status 3", "signal: killed"
+	// after the client's SIGKILL); "" when it was not started.
+	Exit string
+	// NotJSON are the agent's stdout lines that were not JSON-RPC (the
+	// first MaxNotJSON, each cut to 200 bytes).
+	NotJSON []string
+	Stderr  string
 }
 
 func (e *RunError) Error() string {
 	s := fmt.Sprintf("%s/%s: %v", e.Scenario, e.Profile, e.Err)
+	if e.Exit != "" {
+		s += "\nagent exit: " + e.Exit
+	}
+	if len(e.NotJSON) > 0 {
+		s += "\n--- agent stdout that is not JSON-RPC ---\n" + strings.Join(e.NotJSON, "\n")
+	}
 	if e.Stderr != "" {
 		s += "\n--- agent stderr (tail) ---\n" + e.Stderr
 	}
@@ -159,7 +177,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	d := &driver{o: o, sc: o.Scenario, saved: map[string]any{}}
 	res, err := d.run(ctx)
 	if err != nil {
-		return res, &RunError{Scenario: o.Scenario.Name, Profile: o.Profile, Err: err, Stderr: d.stderrTail()}
+		re := &RunError{Scenario: o.Scenario.Name, Profile: o.Profile, Err: err, Stderr: d.stderrTail(),
+			BeforeInitialize: d.c != nil && !d.initialized, Exit: d.end.describe()}
+		if d.c != nil {
+			re.NotJSON = d.c.notJSONLines()
+		}
+		return res, re
 	}
 	return res, nil
 }
@@ -186,6 +209,10 @@ type driver struct {
 	stopModel func() error
 	// jpath is the run's journal.
 	jpath string
+	// initialized is set once the agent answered initialize; end is how
+	// the agent's process ended.
+	initialized bool
+	end         ending
 }
 
 func (d *driver) session() string {
@@ -294,20 +321,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	}
 	jpath := filepath.Join(d.p.Root, "journal.jsonl")
 	d.jpath = jpath
-	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
-	if d.sc.Live() && d.o.Live {
-		args = append(args, "--model-lane")
-	}
-	args = append(append(args, "--"), d.o.Agent...)
-	cmd := exec.Command(d.o.Airwire, args...)
-	cmd.Dir = d.p.Cwd
-	cmd.Env = d.env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	var errOut io.Writer = &d.stderr
-	if d.o.Stderr != nil {
-		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
-	}
-	cmd.Stderr = errOut
+	cmd := d.command(jpath)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -319,35 +333,29 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting airwire record: %w", err)
 	}
+	stepCtx, stopSteps := stepContext(ctx)
+	defer stopSteps()
 	d.c = newClient(stdin)
 	d.a = &answerer{c: d.c, answers: d.sc.Client.Answers, cwd: d.p.Cwd, root: d.p.Root, sessionID: d.session,
-		cancelled: func(m *agentMsg) { d.awaitWithdrawal(ctx, m) }}
+		cancelled: func(m *agentMsg) { d.awaitWithdrawal(stepCtx, m) }}
 	d.c.answer = d.a.handle
 	readDone := make(chan struct{})
 	go func() { defer close(readDone); d.c.read(stdout) }()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	stepErr := d.steps(ctx, caps)
+	stepErr := d.steps(stepCtx, caps)
+	if stepErr != nil && ctx.Err() == nil && errors.Is(stepErr, context.DeadlineExceeded) {
+		stepErr = fmt.Errorf("%w: the run's time limit ran out (its last part is kept for ending the agent)", stepErr)
+	}
 
 	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
 	d.a.late.Wait()
 	closedAt := time.Now()
 	stdin.Close()
-	var werr error
-	select {
-	case werr = <-waited:
-	case <-time.After(d.o.ExitTimeout):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case werr = <-waited:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			werr = <-waited
-		}
-		if stepErr == nil {
-			stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
-		}
+	d.end = d.stop(ctx, cmd, waited, stepErr != nil)
+	if d.end.signal != "" && stepErr == nil {
+		stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
 	}
 	<-readDone
 	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, ClosedAt: closedAt}
@@ -355,7 +363,6 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
-	_ = werr
 	hdr, entries, jerr := journal.ReadAll(jpath)
 	res.Header, res.Entries = hdr, entries
 	if stepErr != nil {
@@ -374,6 +381,26 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
+// command is the adapter behind `airwire record`, in its own process
+// group, writing the journal jpath.
+func (d *driver) command(jpath string) *exec.Cmd {
+	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
+	if d.sc.Live() && d.o.Live {
+		args = append(args, "--model-lane")
+	}
+	args = append(append(args, "--"), d.o.Agent...)
+	cmd := exec.Command(d.o.Airwire, args...)
+	cmd.Dir = d.p.Cwd
+	cmd.Env = d.env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var errOut io.Writer = &d.stderr
+	if d.o.Stderr != nil {
+		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)
+	}
+	cmd.Stderr = errOut
+	return cmd
+}
+
 // steps runs initialize, the session opening and the scenario's steps.
 func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 	d.trigger = -1
@@ -383,6 +410,7 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
 	}
 	m, err := d.call(ctx, "initialize", init, 0, false)
+	d.initialized = m != nil
 	if err != nil {
 		return err
 	}
@@ -416,10 +444,7 @@ const CancelWait = 3 * time.Second
 // awaitWithdrawal waits until the agent sent $/cancel_request for request
 // m, or CancelWait passed. It runs off the reader goroutine.
 func (d *driver) awaitWithdrawal(ctx context.Context, m *agentMsg) {
-	o := d.o
-	o.WaitTimeout = CancelWait
-	w := &driver{o: o, c: d.c}
-	_ = w.wait(ctx, "$/cancel_request", func(msgs []*agentMsg) bool {
+	_ = d.waitWithin(ctx, CancelWait, "$/cancel_request", func(msgs []*agentMsg) bool {
 		for _, x := range msgs[m.index+1:] {
 			if x.isNotification() && x.method == "$/cancel_request" {
 				if id, ok := x.params["requestId"]; ok {
@@ -453,10 +478,7 @@ func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
 	if json.Unmarshal(init.result, &r) != nil || r.AgentCapabilities.Meta["authStatus"] == nil {
 		return nil
 	}
-	o := d.o
-	o.WaitTimeout = AuthStatusWait
-	w := &driver{o: o, c: d.c}
-	err := w.wait(ctx, "_auth/status_update", func(msgs []*agentMsg) bool {
+	err := d.waitWithin(ctx, AuthStatusWait, "_auth/status_update", func(msgs []*agentMsg) bool {
 		for _, m := range msgs {
 			if m.isNotification() && m.method == "_auth/status_update" {
 				return true
@@ -596,7 +618,13 @@ func (d *driver) waitResponse(ctx context.Context, method, id string) (*agentMsg
 // wait blocks until cond holds over the agent's frames, the agent closes
 // its output, ctx ends or WaitTimeout passes.
 func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) bool) error {
-	timer := time.NewTimer(d.o.WaitTimeout)
+	return d.waitWithin(ctx, d.o.WaitTimeout, what, cond)
+}
+
+// waitWithin is wait with its own time limit; it reads only the client's
+// frames, so it may run off the driver's goroutine.
+func (d *driver) waitWithin(ctx context.Context, limit time.Duration, what string, cond func([]*agentMsg) bool) error {
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	for {
 		msgs, changed, closed := d.c.snapshot()
@@ -611,7 +639,7 @@ func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) b
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
 		case <-timer.C:
-			return fmt.Errorf("no %s within %s", what, d.o.WaitTimeout)
+			return fmt.Errorf("waited %s for %s in vain", limit, what)
 		}
 	}
 }

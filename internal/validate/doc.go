@@ -10,6 +10,11 @@
 //     method, update kind and JSON path, each key is validated with its AIR
 //     schema (schemas/air), and an unknown key or an unknown place is a
 //     finding ("AIR metadata keys");
+//   - the capability gates of the ACP schema itself (capgate.go): every
+//     method, session update and field whose description says "Only
+//     available if …", "MUST only send … when …" or "Requires the …
+//     capability", in both directions, once the declaring side's
+//     initialize message was seen;
 //   - the contract rules that a schema cannot express, over the whole
 //     conversation, knowing what the client declared: "Compatibility rule",
 //     "Agent declaration", "Removed keys", "Permission presentation",
@@ -21,7 +26,11 @@
 // "acp:#/$defs/<Def>" instead):
 //
 //	jsonrpc-envelope, jsonrpc-unmatched-response    JSON-RPC shape, id pairing
+//	jsonrpc-response-id-type  a response id of another JSON type ("0" for 0)
 //	acp-unknown-method, acp-method-side, acp-method-kind
+//	acp-capability-gate     a method, update or field the ACP schema allows only
+//	                        after the peer declared a capability (capgate.go)
+//	session-update-after-close  a session/update after the close response
 //	air-not-declared        Compatibility rule: no _meta.jetbrains for a non-AIR client
 //	air-unknown-place, air-unknown-key, air-direction, air-shape, air-version
 //	air-gate                a key, update or method without the client capability

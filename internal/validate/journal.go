@@ -59,6 +59,10 @@ func Entries(next func() (journal.Entry, error), v *Validator) (Report, error) {
 	return rep, nil
 }
 
-func (v *Validator) keeps(f Finding) bool {
-	return !(v.side == SideAgent && f.Dir != DirAgent || v.side == SideClient && f.Dir != DirEditor)
+func (v *Validator) keeps(f Finding) bool { return v.keepsDir(f.Dir) }
+
+// keepsDir reports whether messages sent by dir are on the checked side;
+// Stats count only those.
+func (v *Validator) keepsDir(dir string) bool {
+	return !(v.side == SideAgent && dir != DirAgent || v.side == SideClient && dir != DirEditor)
 }

@@ -53,6 +53,11 @@ func (c *checker) sessionUpdate(params any) {
 		c.add("/params/sessionId", "session-update-before-session", SectionACP, SeverityError,
 			"session/update for session %s before its session/new, session/load, session/resume or session/fork response (or a subagent announcement)", sid)
 	}
+	if st.closed[sid] {
+		// CloseSessionRequest: the agent frees everything of the session.
+		c.add("/params/sessionId", "session-update-after-close", SectionACP, SeverityError,
+			"session/update for session %s after the agent answered its session/close (a session/load or session/resume opens it again)", sid)
+	}
 	switch c.update {
 	case "tool_call":
 		if id, ok := field(upd, "toolCallId").(string); ok {
@@ -74,6 +79,7 @@ func (c *checker) onInitializeRequest(params any) {
 	st.reset()
 	st.initSeen = true
 	caps := field(params, "clientCapabilities")
+	st.clientCaps = caps
 	_, st.subagentsCanonical = field(caps, "subagents").(map[string]any)
 	decl, ok := path(caps, "_meta", "jetbrains", "air").(map[string]any)
 	if !ok {
@@ -116,6 +122,7 @@ var ClientCapabilities = map[string]bool{
 
 func (c *checker) onInitializeResponse(result any) {
 	st := &c.v.st
+	st.agentCaps, st.agentInitSeen = field(result, "agentCapabilities"), true
 	if !st.initSeen || !st.air {
 		return
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/airwire/airwire/schemas/acp"
@@ -68,8 +69,16 @@ type pending struct {
 }
 
 type state struct {
-	initSeen           bool
-	air                bool // the client declared _meta.jetbrains.air
+	initSeen bool
+	air      bool // the client declared _meta.jetbrains.air
+	// clientCaps is the initialize request's clientCapabilities; agentCaps
+	// the initialize response's agentCapabilities, once agentInitSeen.
+	clientCaps    any
+	agentCaps     any
+	agentInitSeen bool
+	// closed holds the sessions whose session/close the agent answered
+	// with a result (until a session/load or session/resume opens them).
+	closed             map[string]bool
 	caps               map[string]bool
 	subagentsCanonical bool
 	pending            map[string]*pending
@@ -94,7 +103,7 @@ type turn struct {
 }
 
 func (s *state) reset() {
-	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{},
+	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{}, closed: map[string]bool{},
 		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}, turns: map[string][]*turn{}}
 }
 
@@ -142,7 +151,9 @@ func (v *Validator) Check(m Message) []Finding {
 	if m.Lane != LaneACP {
 		return nil
 	}
-	v.stats.Messages++
+	if v.keepsDir(m.Dir) {
+		v.stats.Messages++
+	}
 	c := &checker{v: v, m: m}
 	c.run()
 	out := c.findings[:0]
@@ -171,6 +182,48 @@ func idKey(id any) string {
 	}
 	b, _ := json.Marshal(id)
 	return "x:" + string(b)
+}
+
+// idText is the text of an id key without its type prefix ("s:0" and
+// "n:0" both give "0").
+func idText(key string) string {
+	if i := strings.IndexByte(key, ':'); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+// idJSON prints an id as the JSON it was sent as (0, "0", {"a":1}).
+func idJSON(id any) string {
+	b, err := json.Marshal(id)
+	if err != nil {
+		return fmt.Sprint(id)
+	}
+	return string(b)
+}
+
+// idKeyJSON prints the id of a pending key (dir|key) as JSON.
+func idKeyJSON(key, dir string) string {
+	k := strings.TrimPrefix(key, dir+"|")
+	switch {
+	case strings.HasPrefix(k, "s:"):
+		return idJSON(k[2:])
+	case strings.HasPrefix(k, "n:"), strings.HasPrefix(k, "x:"):
+		return k[2:]
+	}
+	return k
+}
+
+// pendingKeys lists the pending request keys of requests sent by dir, sorted.
+func (s *state) pendingKeys(dir string) []string {
+	var keys []string
+	for k := range s.pending {
+		if strings.HasPrefix(k, dir+"|") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func validID(id any) bool {
@@ -209,7 +262,7 @@ func (c *checker) run() {
 	method, hasMethod := doc["method"].(string)
 	id, hasID := doc["id"]
 	if hasID && !validID(id) {
-		c.add("/id", "jsonrpc-envelope", SectionACP, SeverityError, "an id is a string, an integer or null, got %v", id)
+		c.add("/id", "jsonrpc-envelope", SectionACP, SeverityError, "an id is a string, an integer or null, got %s", idJSON(id))
 	}
 	_, hasResult := doc["result"]
 	_, hasError := doc["error"]
@@ -232,6 +285,7 @@ func (c *checker) run() {
 		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "neither a request, a notification nor a response")
 	}
 	c.locate()
+	c.capabilityGates()
 }
 
 func (c *checker) request(method string, id any, params any) {
@@ -251,6 +305,7 @@ func (c *checker) request(method string, id any, params any) {
 	case "session/load", "session/resume":
 		if sid, ok := field(params, "sessionId").(string); ok {
 			c.v.st.sessions[sid] = true // load replays history before it answers
+			delete(c.v.st.closed, sid)
 		}
 	case "session/request_permission":
 		c.permissionRequest(params)
@@ -270,7 +325,7 @@ func (c *checker) response(id any, doc map[string]any) {
 	key := other(c.m.Dir) + "|" + idKey(id)
 	p := c.v.st.pending[key]
 	if p == nil {
-		c.add("/id", "jsonrpc-unmatched-response", SectionACP, SeverityWarning, "response to id %v, which no request of the other side used (or it was answered already)", id)
+		c.unmatched(id)
 		return
 	}
 	delete(c.v.st.pending, key)
@@ -301,11 +356,32 @@ func (c *checker) response(id any, doc map[string]any) {
 		if sid, ok := field(result, "sessionId").(string); ok {
 			c.v.st.sessions[sid] = true
 		}
+	case "session/close":
+		if sid, ok := field(p.params, "sessionId").(string); ok && c.fromAgent() {
+			c.v.st.closed[sid] = true
+		}
 	case "session/request_permission":
 		c.permissionResponse(p.params, result)
 	case "elicitation/create":
 		c.elicitationResponse(p.params, result)
 	}
+}
+
+// unmatched reports a response that answers no pending request of the
+// other side. When a pending request has an id of another JSON type with
+// the same text ("0" answering 0) it is an error: JSON-RPC 2.0 answers with
+// the request's id itself, so the requester never sees its response.
+func (c *checker) unmatched(id any) {
+	for _, k := range c.v.st.pendingKeys(other(c.m.Dir)) {
+		if p := c.v.st.pending[k]; p != nil && idText(strings.TrimPrefix(k, other(c.m.Dir)+"|")) == idText(idKey(id)) {
+			c.method = p.method
+			c.add("/id", "jsonrpc-response-id-type", SectionACP, SeverityError,
+				"response id %s differs in type from the id %s of the pending %s request: the requester waits for its response forever",
+				idJSON(id), idKeyJSON(k, other(c.m.Dir)), p.method)
+			return
+		}
+	}
+	c.add("/id", "jsonrpc-unmatched-response", SectionACP, SeverityWarning, "response to id %s, which no request of the other side used (or it was answered already)", idJSON(id))
 }
 
 // checkMethod validates params (kind request or notification) or a result
@@ -363,7 +439,9 @@ func (c *checker) acpIssues(ptr string, issues []acp.Issue, err error) {
 // airSchema validates val with the AIR schema name and reports each violation
 // under ptr. It counts one AIR payload.
 func (c *checker) airSchema(name string, val any, ptr string) bool {
-	c.v.stats.AIRPayloads++
+	if c.v.keepsDir(c.m.Dir) {
+		c.v.stats.AIRPayloads++
+	}
 	s := c.v.air.MustGet(name)
 	vs := s.ValidateValue(val)
 	for _, v := range vs {

@@ -49,6 +49,9 @@ matches a session id exactly. --raw prints the journal lines themselves
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
+			if opts.Width < 0 {
+				return cmdutil.FlagErrorf("--width must be 0 (never cut) or positive, got %d", opts.Width)
+			}
 			if err := checkEnum("--lane", opts.Lane, "client", "cli", "model"); err != nil {
 				return err
 			}

@@ -1,0 +1,264 @@
+package adapter
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
+)
+
+// liveTask is a background task of Claude Code that has not ended (the
+// reference's liveBackgroundTasks): from its `task_started` until its
+// `task_notification` or a terminal `task_updated`.
+type liveTask struct {
+	toolUseID string // the tool call that started it
+	subagent  bool
+	// unlisted: a background_tasks_changed no longer lists this subagent,
+	// so no hold waits on it (its end may have been lost).
+	unlisted bool
+}
+
+// taskFrame is the part of a task lifecycle system frame that is read.
+type taskFrame struct {
+	Subtype      string `json:"subtype"`
+	TaskID       string `json:"task_id"`
+	ToolUseID    string `json:"tool_use_id"`
+	SubagentType string `json:"subagent_type"`
+	State        string `json:"state"`
+	Patch        struct {
+		Status string `json:"status"`
+	} `json:"patch"`
+	Tasks []taskRef `json:"tasks"`
+}
+
+// taskRef is a task of a background_tasks_changed level signal.
+type taskRef struct {
+	TaskID string `json:"task_id"`
+}
+
+// ends reports whether the frame is a task's end.
+func (f taskFrame) ends() bool {
+	if f.Subtype == "task_notification" {
+		return true
+	}
+	s := f.Patch.Status
+	return f.Subtype == "task_updated" && (s == "completed" || s == "failed" || s == "killed")
+}
+
+// tasks are the live background tasks of a session, by task id.
+type tasks map[string]*liveTask
+
+// level takes the live set of a background_tasks_changed: a shell task it
+// does not list is gone; a subagent stays known (a foreground one is never
+// listed) but no longer holds a turn.
+func (ts tasks) level(listed []taskRef) {
+	in := map[string]bool{}
+	for _, r := range listed {
+		in[r.TaskID] = true
+	}
+	for id, t := range ts {
+		switch {
+		case !t.subagent && !in[id]:
+			delete(ts, id)
+		case t.subagent:
+			t.unlisted = !in[id]
+		}
+	}
+}
+
+// runningTerminals keeps the display terminal of a command that went to
+// the background open until its task ends (contract "Zed conventions": a
+// terminal client is told of the command's exit, not of the Bash call's
+// return). Only a client with the terminal channel that is not AIR.
+type runningTerminals struct {
+	enabled bool
+	byTask  map[string]terminalOf
+}
+
+// terminalOf is the Bash tool call whose terminal a background task runs.
+type terminalOf struct {
+	toolCallID string
+	parent     string // the subagent's Agent call, "" at the root
+}
+
+func newRunningTerminals(c caps.Client) runningTerminals {
+	return runningTerminals{enabled: c.TerminalChannel() && !c.AIR.Client, byTask: map[string]terminalOf{}}
+}
+
+// backgroundResult is the part of a tool result message that says a
+// command went to the background.
+type backgroundResult struct {
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	Message         struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	ToolUseResult struct {
+		BackgroundTaskID string `json:"backgroundTaskId"`
+	} `json:"tool_use_result"`
+}
+
+// backgroundBash returns the background task and the Bash tool call of a
+// user message whose one Bash result says its command went on in the
+// background; toolName tells the name of a pending tool use.
+func backgroundBash(line json.RawMessage, toolName func(string) string) (task string, term terminalOf, ok bool) {
+	var m backgroundResult
+	if !bytes.Contains(line, []byte(`"backgroundTaskId"`)) || json.Unmarshal(line, &m) != nil ||
+		m.ToolUseResult.BackgroundTaskID == "" {
+		return "", terminalOf{}, false
+	}
+	var blocks []struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	_ = json.Unmarshal(m.Message.Content, &blocks)
+	var bash []string
+	for _, b := range blocks {
+		if b.Type == "tool_result" && toolName(b.ToolUseID) == "Bash" {
+			bash = append(bash, b.ToolUseID)
+		}
+	}
+	if len(bash) != 1 {
+		return "", terminalOf{}, false
+	}
+	term = terminalOf{toolCallID: bash[0]}
+	if m.ParentToolUseID != nil {
+		term.parent = *m.ParentToolUseID
+	}
+	return m.ToolUseResult.BackgroundTaskID, term, true
+}
+
+// started keeps the terminal of a live background task open: the Bash
+// result's updates lose their terminal_exit.
+func (r runningTerminals) started(task string, term terminalOf, updates []toolcall.Update) {
+	r.byTask[task] = term
+	for i := range updates {
+		u := &updates[i]
+		if u.ToolCallID != term.toolCallID || u.Meta == nil || u.Meta.TerminalExit == nil {
+			continue
+		}
+		u.Meta.TerminalExit = nil
+		if *u.Meta == (toolcall.Meta{}) {
+			u.Meta = nil
+		}
+	}
+}
+
+// ended returns the update that exits the terminal of a task that ended.
+func (r runningTerminals) ended(task string) (toolcall.Update, bool) {
+	term, ok := r.byTask[task]
+	if !ok {
+		return toolcall.Update{}, false
+	}
+	delete(r.byTask, task)
+	u := toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: term.toolCallID,
+		Meta: &toolcall.Meta{TerminalExit: &toolcall.TerminalExit{TerminalID: term.toolCallID}}}
+	if term.parent != "" {
+		u.Meta.ClaudeCode = &toolcall.ClaudeCode{ParentToolUseID: term.parent}
+	}
+	return u, true
+}
+
+// background is what a session follows of Claude Code's background work:
+// its live tasks, the turn they hold, and the terminals they keep open.
+type background struct {
+	tasks     tasks
+	hold      subagentHold
+	terminals runningTerminals
+}
+
+func newBackground(c caps.Client) background {
+	return background{tasks: tasks{}, hold: newSubagentHold(c), terminals: newRunningTerminals(c)}
+}
+
+// observe follows one task lifecycle frame; turnOpen says a turn is under
+// way or held (a subagent it starts extends its hold). It returns the
+// updates to send, and whether the frame is the CLI going idle.
+func (b *background) observe(f taskFrame, turnOpen bool) (out []toolcall.Update, idle bool) {
+	switch {
+	case f.Subtype == "task_started":
+		b.tasks[f.TaskID] = &liveTask{toolUseID: f.ToolUseID, subagent: f.SubagentType != ""}
+		if f.SubagentType != "" && turnOpen {
+			b.hold.spawn(f.TaskID)
+		}
+	case f.ends():
+		if u, ok := b.terminals.ended(f.TaskID); ok {
+			out = append(out, u)
+		}
+		delete(b.tasks, f.TaskID)
+	case f.Subtype == "background_tasks_changed":
+		b.tasks.level(f.Tasks)
+	case f.Subtype == "session_state_changed":
+		idle = f.State == "idle"
+	}
+	return out, idle
+}
+
+// taskEvent follows a task lifecycle frame of the CLI: a task's end may
+// exit its terminal, and an idle may settle a held turn.
+func (t *translator) taskEvent(line json.RawMessage) {
+	var f taskFrame
+	if json.Unmarshal(line, &f) != nil {
+		return
+	}
+	out, idle := t.bg.observe(f, t.active || t.bg.hold.held != "")
+	t.sendAll(out)
+	if idle {
+		t.settleHeld(t.bg.hold.ready(t.s.activeCancelled(), t.bg.tasks))
+	}
+}
+
+// toolUpdates are the tool call updates of a CLI frame, with the terminal
+// of a command that went to the background kept open.
+func (t *translator) toolUpdates(kind string, line json.RawMessage) []toolcall.Update {
+	if kind != "user" {
+		return t.tools.Frame(line)
+	}
+	return t.bg.userFrame(line, t.tools)
+}
+
+// userFrame reports a user message through tools; when its Bash result
+// says the command went on in the background and the task still runs, the
+// terminal stays open. The Bash call is looked up before tools forgets it.
+func (b *background) userFrame(line json.RawMessage, tools *toolcall.Session) []toolcall.Update {
+	var task string
+	var term terminalOf
+	ok := false
+	if b.terminals.enabled {
+		task, term, ok = backgroundBash(line, tools.ToolName)
+	}
+	updates := tools.Frame(line)
+	if ok && b.tasks[task] != nil {
+		b.terminals.started(task, term, updates)
+	}
+	return updates
+}
+
+// holdOrSettle answers the turn whose result stopped with reason, unless
+// subagents it spawned still run.
+func (t *translator) holdOrSettle(reason string) {
+	if !t.bg.hold.result(reason, t.bg.tasks) {
+		t.s.finish(t.usage.PromptResponse(reason), nil)
+	}
+}
+
+// autonomousResult: the end of an autonomous cycle that ran may settle a
+// held turn.
+func (t *translator) autonomousResult(line json.RawMessage) {
+	if cycleRan(line) {
+		t.settleHeld(t.bg.hold.ready(t.s.activeCancelled(), t.bg.tasks))
+	}
+}
+
+// settleHeld answers a held turn whose stop reason the hold released (a
+// cancelled turn ends cancelled).
+func (t *translator) settleHeld(reason string, ok bool) {
+	if !ok {
+		return
+	}
+	if t.s.activeCancelled() {
+		reason = usage.Cancelled
+	}
+	t.s.finish(t.usage.PromptResponse(reason), nil)
+}

@@ -1,0 +1,123 @@
+package adapter
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/internal/cassette"
+)
+
+// TestRunningTerminalExitsWhenItsTaskEnds replays recorded runs whose Bash
+// command went to the background: the terminal_exit updates the session
+// sends must be the golden's, in number and shape (none at the Bash
+// result, one when the task ends, none when the run ends first).
+func TestRunningTerminalExitsWhenItsTaskEnds(t *testing.T) {
+	root := moduleRoot(t)
+	for _, name := range []string{"bash-background", "async-task-held-until-tool-id", "bash-foreground"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(root, "goldens", name)
+			initCaps, want := goldenTerminalExits(t, filepath.Join(dir, "zed.golden"))
+			got := replayTerminals(t, filepath.Join(dir, "zed.cassette"), caps.Parse(initCaps))
+			if !slices.Equal(got, want) {
+				t.Errorf("terminal_exit updates\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// replayTerminals feeds a cassette's CLI frames to a tool call session and
+// the background tracker as the translator does, and returns the canonical
+// JSON of each update that carries a terminal_exit.
+func replayTerminals(t *testing.T, path string, c caps.Client) []string {
+	t.Helper()
+	cas, err := cassette.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := toolcall.NewSession(c, "<cwd>")
+	b := newBackground(c)
+	var out []string
+	keep := func(us []toolcall.Update) {
+		for _, u := range us {
+			if u.Meta != nil && u.Meta.TerminalExit != nil {
+				out = append(out, canonical(t, u.JSON()))
+			}
+		}
+	}
+	for _, ev := range cas.Processes[0].Events {
+		if ev.Dir == cassette.DirAgent && bytes.Contains(ev.Msg, []byte(`"subtype":"interrupt"`)) {
+			break // these runs end with the session's close: its interrupt
+		}
+		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
+			continue
+		}
+		var head frameHead
+		_ = json.Unmarshal(ev.Msg, &head)
+		switch head.Type {
+		case "user":
+			keep(b.userFrame(ev.Msg, tools))
+		case "system":
+			var f taskFrame
+			_ = json.Unmarshal(ev.Msg, &f)
+			us, _ := b.observe(f, true)
+			keep(us)
+		default:
+			keep(tools.Frame(ev.Msg))
+		}
+	}
+	return out
+}
+
+// goldenTerminalExits returns the client capabilities a golden's client
+// declared and the canonical JSON of each update it got with a
+// terminal_exit.
+func goldenTerminalExits(t *testing.T, path string) (json.RawMessage, []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 64<<20)
+	var initCaps json.RawMessage
+	var exits []string
+	for sc.Scan() {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+				Update             json.RawMessage `json:"update"`
+			} `json:"params"`
+		}
+		if line, ok := strings.CutPrefix(sc.Text(), "client editor->agent "); ok {
+			if json.Unmarshal([]byte(line), &m) == nil && m.Method == "initialize" {
+				initCaps = m.Params.ClientCapabilities
+			}
+			continue
+		}
+		line, ok := strings.CutPrefix(sc.Text(), "client agent->editor ")
+		if ok && json.Unmarshal([]byte(line), &m) == nil && bytes.Contains(m.Params.Update, []byte(`"terminal_exit"`)) {
+			exits = append(exits, canonical(t, m.Params.Update))
+		}
+	}
+	return initCaps, exits
+}
+
+// canonical re-encodes JSON with sorted keys.
+func canonical(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("bad JSON %s: %v", raw, err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}

@@ -1,0 +1,53 @@
+package caps
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestParseReadsTheDeclarationsOfEachClient(t *testing.T) {
+	zed := Parse(json.RawMessage(`{"_meta":{"terminal-auth":true,"terminal_output":true},"auth":{"terminal":true},"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}`))
+	if !zed.TerminalOutput || !zed.TerminalAuth || !zed.AuthTerminal || !zed.FormElicit || !zed.ReadTextFile || !zed.WriteTextFile || !zed.Terminal || zed.AIR.Client {
+		t.Errorf("zed = %+v", zed)
+	}
+	plain := Parse(json.RawMessage(`{"fs":{"readTextFile":true},"terminal":true}`))
+	if plain.TerminalChannel() || plain.FormElicit || plain.AIR.Client {
+		t.Errorf("plain = %+v", plain)
+	}
+	// One ill-typed part does not hide the others.
+	odd := Parse(json.RawMessage(`{"fs":"yes","terminal":true,"_meta":{"terminal_output":true}}`))
+	if !odd.Terminal || !odd.TerminalOutput || odd.ReadTextFile {
+		t.Errorf("odd = %+v", odd)
+	}
+}
+
+// Contract "Client declaration": a capability is accepted only when the
+// version is a finite integer ≥ 1, capabilities is an array, and the array
+// holds the exact name; a malformed declaration enables nothing.
+func TestAIRDeclaration(t *testing.T) {
+	tests := []struct {
+		air    string
+		client bool
+		has    bool
+	}{
+		{`{"version":1,"capabilities":["diffPatch"]}`, true, true},
+		{`{"version":2,"capabilities":["diffPatch","x"]}`, true, true},
+		{`{"version":1.5,"capabilities":["diffPatch"]}`, true, false},
+		{`{"version":0,"capabilities":["diffPatch"]}`, true, false},
+		{`{"version":"1","capabilities":["diffPatch"]}`, true, false},
+		{`{"capabilities":["diffPatch"]}`, true, false},
+		{`{"version":1,"capabilities":"diffPatch"}`, true, false},
+		{`{"version":1,"capabilities":["DiffPatch"," diffPatch"]}`, true, false},
+		{`{"version":1}`, true, false},
+		{`"air"`, false, false},
+	}
+	for _, tt := range tests {
+		c := Parse(json.RawMessage(`{"_meta":{"jetbrains":{"air":` + tt.air + `}}}`))
+		if c.AIR.Client != tt.client || c.AIR.Has(DiffPatch) != tt.has {
+			t.Errorf("%s: client %v has %v, want %v %v", tt.air, c.AIR.Client, c.AIR.Has(DiffPatch), tt.client, tt.has)
+		}
+	}
+	if c := Parse(nil); c.AIR.Client || c.Terminal {
+		t.Errorf("absent capabilities = %+v", c)
+	}
+}

@@ -1,0 +1,218 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/golden"
+)
+
+// BrokenAfter is how many runs must end before the adapter answered
+// initialize, with no run getting further, for conform to stop: the adapter
+// (or its command line) is broken, and every other run would fail the same
+// way.
+const BrokenAfter = 2
+
+// outcome is one finished run, or a scenario file that did not load (file).
+type outcome struct {
+	job
+	file string
+	err  error
+	out  *conform.Outcome
+	took time.Duration
+	// reported is closed once the runner reported the outcome.
+	reported chan struct{}
+}
+
+func (o outcome) name() string {
+	if o.file != "" {
+		return o.file
+	}
+	return conform.GoldenName(o.sc, o.p)
+}
+
+// runner starts the runs, reports each as it ends (a failure with its
+// explanation at once) and decides when to stop early: --fail-fast, an
+// adapter that never answers initialize, or a cancelled context.
+type runner struct {
+	opts   *ConformOptions
+	w      io.Writer
+	total  int
+	start  time.Time
+	done   int
+	failed []string
+	// cancelled counts runs ended by the runner's own stop or the caller's
+	// cancel: they are not failures.
+	cancelled int
+	applied   int
+	// held are the runs that ended before initialize was answered, while
+	// no run has got further; reached is true once one did.
+	held    []outcome
+	reached bool
+	// stopped says why the runner stopped early ("" when it did not).
+	stopped string
+	stop    context.CancelFunc
+}
+
+func newRunner(opts *ConformOptions, total int) *runner {
+	return &runner{opts: opts, w: opts.IO.ErrOut, total: total, start: opts.Now(), stop: func() {}}
+}
+
+// runAll runs jobs on opts.Jobs workers until they are done or the runner
+// stops; each run gets its own --run-timeout.
+func (r *runner) runAll(ctx context.Context, jobs []job, options func(job) conform.Options, g *golden.Golden) {
+	if r.stopped != "" || len(jobs) == 0 {
+		return
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	r.stop = stop
+	work := make(chan job)
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	for range min(r.opts.Jobs, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				if runCtx.Err() != nil {
+					return // stopped: the job is not run
+				}
+				o := r.runOne(runCtx, j, options(j), g)
+				o.reported = make(chan struct{})
+				results <- o
+				<-o.reported // the stop decision comes before the next job
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, j := range jobs {
+			select {
+			case work <- j:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	for o := range results {
+		if runCtx.Err() != nil && errors.Is(o.err, context.Canceled) {
+			r.cancelled++
+		} else {
+			r.report(o)
+		}
+		close(o.reported)
+	}
+}
+
+func (r *runner) runOne(ctx context.Context, j job, o conform.Options, g *golden.Golden) outcome {
+	t0 := r.opts.Now()
+	rctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	out, err := r.opts.Run(rctx, o, g, r.opts.Keep)
+	if out == nil {
+		out = &conform.Outcome{}
+	}
+	return outcome{job: j, err: err, out: out, took: r.opts.Now().Sub(t0)}
+}
+
+// report prints one finished run: its status line, and for a failure the
+// explanation right away (held back while it may be the broken-adapter
+// case, which is said once).
+func (r *runner) report(o outcome) {
+	r.done++
+	status := "ok  "
+	if o.err != nil {
+		status = "FAIL"
+		r.failed = append(r.failed, o.name())
+	}
+	note := ""
+	if n := len(o.out.AgentFindings); n > 0 {
+		note = fmt.Sprintf(", %d validator findings", n)
+	}
+	note += deviationNote(o.out.Deviations)
+	r.applied += len(o.out.Deviations)
+	fmt.Fprintf(r.w, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(r.total)), r.done, r.total, status, o.name(), o.took.Seconds(), note)
+	var re *conform.RunError
+	switch {
+	case o.file != "":
+		r.explain(o)
+	case errors.As(o.err, &re) && re.BeforeInitialize && !r.reached:
+		r.held = append(r.held, o)
+		if r.stopped == "" && len(r.held) >= min(BrokenAfter, r.total) {
+			r.halt("broken")
+			fmt.Fprintf(r.w, "\nairwire conform: stopping: the agent never answered initialize in its first %d runs; every run would fail the same way. The first one:\n%v\n", len(r.held), r.held[0].err)
+		}
+		return
+	default:
+		r.reached = true
+		for _, h := range r.held {
+			r.explain(h)
+		}
+		r.held = nil
+		if o.err != nil {
+			r.explain(o)
+		}
+	}
+	if o.err != nil && r.opts.FailFast {
+		r.halt("fail-fast")
+	}
+}
+
+// halt stops the runner: no new run starts, the running ones are cancelled.
+func (r *runner) halt(why string) {
+	if r.stopped == "" {
+		r.stopped = why
+		r.stop()
+	}
+}
+
+// explain prints why a run failed.
+func (r *runner) explain(o outcome) {
+	fmt.Fprintf(r.w, "\n--- FAIL %s\n%v\n", o.name(), o.err)
+	for _, d := range o.out.Deviations {
+		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
+	}
+	if r.opts.Keep && o.out.Dir != "" {
+		fmt.Fprintf(r.w, "run directory: %s\n", o.out.Dir)
+	}
+	fmt.Fprintln(r.w)
+}
+
+// finish prints the summary and returns the command's error.
+func (r *runner) finish(ctx context.Context) error {
+	for _, h := range r.held {
+		if r.stopped != "broken" {
+			r.explain(h)
+		}
+	}
+	took := r.opts.Now().Sub(r.start).Round(100 * time.Millisecond)
+	notRun := r.total - r.done
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case r.stopped == "broken":
+		return fmt.Errorf("the agent never answered initialize (%d runs failed so, %d of %d not run) (%s): %w", len(r.failed), notRun, r.total, took, cmdutil.ErrMismatch)
+	case r.stopped == "fail-fast":
+		return fmt.Errorf("stopped at the first failure (--fail-fast): %s; %d of %d runs not run (%s): %w", r.failed[0], notRun, r.total, took, cmdutil.ErrMismatch)
+	case len(r.failed) > 0:
+		fmt.Fprintf(r.w, "failed:\n")
+		for _, n := range r.failed {
+			fmt.Fprintf(r.w, "  %s\n", n)
+		}
+		return fmt.Errorf("%d of %d runs failed (%s): %w", len(r.failed), r.total, took, cmdutil.ErrMismatch)
+	}
+	extra := ""
+	if r.applied > 0 {
+		extra = fmt.Sprintf("; %d declared deviations applied", r.applied)
+	}
+	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, took, extra)
+	return nil
+}
