@@ -34,7 +34,8 @@ func discardSession(w io.Writer) (*Session, func()) {
 
 // feedCLI runs lines through a CLI-side Conn as claude.Process does
 // (stream-json framing and codec, claude.Decode, then the session) and
-// returns when every line was handled.
+// returns when every line was handled. claude.Decode checks and copies the
+// line once more than Process.Handle does, so the cost is a little high.
 func feedCLI(s *Session, lines []byte) {
 	h := jsonrpc.HandlerFunc(func(_ context.Context, req *jsonrpc.Request) (any, error) {
 		if m, err := claude.Decode(req.Params); err == nil {

@@ -1,19 +1,27 @@
 // Package jsonwalk reads a few members of a JSON object without decoding
 // the rest, and writes JSON strings as encoding/json does. It is the hot
-// path of a streamed turn: each Claude CLI line is walked once for the
-// fields that route it, instead of being unmarshalled by every consumer.
+// path of a streamed turn: a Claude CLI text delta is routed and turned
+// into an editor update without encoding/json.
 //
-// The input must already be valid JSON (every line the agent gets from
-// the CLI has passed jsonrpc.Scan); on other input the walk stops early
-// and reports false, but never reads out of bounds.
+// The API:
+//
+//   - Object walks an object's members: Reset(obj), then Next until it
+//     reports false. Keys are the raw bytes between the key's quotes
+//     (escapes not undone: a caller comparing against plain names must
+//     treat a key with a backslash as unknown); values are raw JSON slices
+//     of the input.
+//   - Text turns a raw JSON string value into its bytes as encoding/json
+//     would decode them, without a copy for plain ASCII.
+//   - AppendString writes a string exactly as json.Marshal writes it
+//     (HTML-escaped).
+//
+// The input must already be valid JSON (every CLI line the agent reads has
+// passed jsonrpc.Scan): on other input a walk may stop early or return a
+// member a validator would refuse, but it never reads out of bounds.
 //
 //	var o jsonwalk.Object
 //	o.Reset(line)
 //	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() { … }
-//
-// Keys are the raw bytes between the key's quotes (escapes not undone: a
-// caller comparing against plain ASCII names treats an escaped key as
-// unknown). Values are raw JSON slices of the input.
 package jsonwalk
 
 import (
@@ -149,9 +157,6 @@ func skipNested(d []byte, p int) int {
 	}
 	return -1
 }
-
-// IsNull reports whether a raw value is absent (nil) or the literal null.
-func IsNull(v []byte) bool { return v == nil || string(v) == "null" }
 
 // Text returns the string a raw JSON string value holds, as encoding/json
 // decodes it (escapes undone, invalid UTF-8 and lone surrogates replaced
