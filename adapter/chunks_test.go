@@ -97,6 +97,7 @@ func replay(t *testing.T, lines [][]byte, handle func(*Session, claude.Message))
 	t.Helper()
 	var out lockedBuffer
 	s, stop := discardSession(&out)
+	s.titles.settled = true // no title requests: the session has no CLI
 	for _, line := range lines {
 		m, err := claude.Decode(line)
 		if err != nil {

@@ -16,7 +16,12 @@
 //   - turn.go: the translator from the CLI's lines to ACP updates (message
 //     and thought chunks, the streamed-tail rule, notices, commands; tool
 //     calls through adapter/toolcall; usage through adapter/usage) and the
-//     end of a turn (failure.go: a failed turn's error);
+//     end of a turn (failure.go: a failed turn's error); prompt.go: the
+//     ACP prompt as the CLI's user message; compaction.go (frames in
+//     compactionframes.go, summary text in compactsummary.go): context
+//     compaction; localcommand.go: local command output and result-only
+//     turns; memory.go: memory recalls; modelfallback.go: a refusal
+//     fallback's notice and model switch;
 //   - background_tasks.go: Claude Code's background tasks (task_started to
 //     task_notification), the terminal of a command that went to the
 //     background (its terminal_exit waits for the task's end);
@@ -25,7 +30,7 @@
 //   - ask.go: permission requests and questions (adapter/permission);
 //     network_access.go: a Sandbox Network request's call settled;
 //     config.go: set_mode and set_config_option (adapter/sessionconfig);
-//     titles.go: session titles.
+//     titles.go: session titles (at the prompt, else at the turn's end).
 //
 // Every choice that depends on the client reads the one caps.Client built
 // at initialize. The shapes of results and updates live in their own

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -90,16 +89,20 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
+	if err := checkPromptBlocks(p.Prompt); err != nil {
+		return nil, err
+	}
 	s, err := a.session(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
 	content, _ := json.Marshal(promptToClaude(p.Prompt))
 	msg := claude.NewUserInput(s.ID, content)
-	t := &turn{reqID: req.ID, promptUUID: msg.UUID}
+	t := &turn{reqID: req.ID, promptUUID: msg.UUID, localOnly: isLocalOnlyCommand(p.Prompt)}
 	if err := s.enqueue(t); err != nil {
 		return nil, err
 	}
+	s.titlePrompt(promptText(p.Prompt))
 	a.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.proc.Send(msg); err != nil {
@@ -107,32 +110,6 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	s.titleFromPrompt(ctx, promptText(p.Prompt))
 	return nil, jsonrpc.ErrAsyncResponse
-}
-
-// promptToClaude turns ACP prompt blocks into Claude message content.
-func promptToClaude(blocks []json.RawMessage) []map[string]any {
-	var out []map[string]any
-	for _, b := range blocks {
-		var blk struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(b, &blk) == nil && blk.Type == "text" {
-			out = append(out, map[string]any{"type": "text", "text": blk.Text})
-		}
-	}
-	return out
-}
-
-// promptText is the prompt's text blocks joined by newlines.
-func promptText(blocks []json.RawMessage) string {
-	var parts []string
-	for _, b := range promptToClaude(blocks) {
-		if t, ok := b["text"].(string); ok && b["type"] == "text" {
-			parts = append(parts, t)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 type sessionParams struct {
@@ -151,6 +128,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
+		s.tr.interruptCompaction()
 		s.withdrawAsks()
 		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}

@@ -39,6 +39,7 @@ type Session struct {
 	askSeq int
 
 	cfg              *sessionconfig.Session
+	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
@@ -51,6 +52,7 @@ type turn struct {
 	reqID      json.RawMessage
 	promptUUID string
 	cancelled  bool
+	localOnly  bool // a command the CLI answers locally (localcommand.go)
 }
 
 // notify sends a session/update for this session.
@@ -118,6 +120,14 @@ func (s *Session) activeCancelled() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.turns) > 0 && s.turns[0].cancelled
+}
+
+// activeLocalOnly reports whether the turn under way is a local-only
+// command.
+func (s *Session) activeLocalOnly() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns) > 0 && s.turns[0].localOnly
 }
 
 // Close ends the session: its CLI is stopped and reaped, and every turn

@@ -86,7 +86,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
-	s.commands = in.Commands
+	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]
 		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))

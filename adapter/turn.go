@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -38,6 +39,12 @@ type translator struct {
 	streamed map[int]*strings.Builder
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
+
+	compaction compaction
+	// shown: a message chunk went out since the last result.
+	shown bool
+	// cancelled: the last turn that ended was cancelled.
+	cancelled bool
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
 	// buf is reused by the short path of streamed text (chunks.go).
@@ -46,7 +53,7 @@ type translator struct {
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		bg: newBackground(s.agent.clientCaps())}
+		compaction: compaction{updates: s.agent.clientCaps().Compaction}, bg: newBackground(s.agent.clientCaps())}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -88,6 +95,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	}
 	switch kind {
 	case "stream_event":
+		t.sendMaps(t.compaction.streamFrame(line))
 		t.streamEvent(line)
 	case "assistant":
 		t.assistant(line)
@@ -102,6 +110,9 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.result(line)
 	} else if h.Type == "result" {
 		t.autonomousResult(line)
+		if !t.active && len(t.pending) == 0 {
+			t.shown = false // only autonomous prose was shown
+		}
 	}
 }
 
@@ -110,8 +121,9 @@ func (t *translator) message(kind string, line json.RawMessage) {
 func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
-	t.active, t.errorKind = true, ""
+	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
+	t.compaction.resume()
 }
 
 func (t *translator) sendAll(updates []toolcall.Update) {
@@ -132,6 +144,7 @@ func (t *translator) contextUsage(resp json.RawMessage) {
 func (t *translator) hook(frame json.RawMessage) (any, error) {
 	t.mu.Lock()
 	t.sendAll(t.tools.Frame(frame))
+	t.compaction.hookInput(hookInput(frame))
 	t.mu.Unlock()
 	return map[string]any{"continue": true}, nil
 }
@@ -182,6 +195,9 @@ func (t *translator) chunk(kind string, index int, text []byte) {
 		t.streamed[index] = b
 	}
 	b.Write(text)
+	if kind == "agent_message_chunk" && !t.showing(string(text)) {
+		return
+	}
 	t.notifyChunk(kind, text, t.messageID)
 }
 
@@ -219,6 +235,9 @@ func (t *translator) assistant(line json.RawMessage) {
 	if syntheticLogin(m) {
 		return // the client runs its own login flow; no login text in the chat
 	}
+	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
+		return // CLI-local output of a compaction that was already shown
+	}
 	for _, c := range m.Message.Content {
 		var kind, text string
 		switch c.Type {
@@ -230,7 +249,7 @@ func (t *translator) assistant(line json.RawMessage) {
 			continue
 		}
 		if tail := t.unstreamedTail(text); tail != "" {
-			t.s.notify(textUpdate(kind, tail, m.Message.ID))
+			t.say(textUpdate(kind, tail, m.Message.ID))
 		}
 	}
 }
@@ -269,6 +288,21 @@ func (t *translator) system(line json.RawMessage) {
 	switch m.Subtype {
 	case "informational":
 		t.informational(m)
+	case "status":
+		t.sendMaps(t.compaction.statusFrame(line))
+	case "compact_boundary":
+		t.sendMaps(t.compaction.boundaryFrame(line))
+	case "local_command_output":
+		t.localCommandOutput(line)
+	case "session_state_changed":
+		t.taskEvent(line)
+		if strings.Contains(string(line), `"idle"`) {
+			t.s.titleAtTurnEnd(context.Background(), t.cancelled)
+		}
+	case "memory_recall":
+		t.s.notify(memoryRecallUpdate(line))
+	case "model_refusal_fallback":
+		t.modelRefusalFallback(line)
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
@@ -279,7 +313,7 @@ func (t *translator) system(line json.RawMessage) {
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.publishCommands()
-	case "task_started", "task_notification", "task_updated", "background_tasks_changed", "session_state_changed":
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.taskEvent(line)
 	}
 }
@@ -293,7 +327,7 @@ func (t *translator) informational(m systemLine) {
 	}
 	u := textUpdate("agent_message_chunk", text, "")
 	u["_meta"] = map[string]any{"claudeCode": map[string]any{"kind": "informational", "level": m.Level}}
-	t.s.notify(u)
+	t.say(u)
 }
 
 func sentenceCase(s string) string {
@@ -305,8 +339,14 @@ func sentenceCase(s string) string {
 }
 
 // result ends the active turn: with the usage of the turn, or with the
-// reference's error when the turn failed.
+// reference's error when the turn failed. The result closes the stretch of
+// output and the compaction lifecycle it terminates.
 func (t *translator) result(line json.RawMessage) {
+	shown, compacted := t.shown, t.compaction.delivered
+	defer func() {
+		t.shown = false
+		t.sendMaps(t.compaction.reset())
+	}()
 	if !t.active {
 		return
 	}
@@ -315,9 +355,15 @@ func (t *translator) result(line json.RawMessage) {
 	if t.s.activeCancelled() {
 		reason, failed = usage.Cancelled, false
 	}
+	t.cancelled = reason == usage.Cancelled
 	if failed {
+		t.sendMaps(t.compaction.interrupt())
 		t.s.finish(nil, turnError(line, t.errorKind))
 		return
 	}
+	if reason == "end_turn" {
+		t.forwardResult(line, shown, compacted)
+	}
+	t.sendMaps(t.compaction.reset())
 	t.holdOrSettle(reason)
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/proxy/redact"
 )
@@ -59,7 +60,9 @@ type RecordResult struct {
 
 // Record runs the agent between the editor's streams and the journal, byte
 // for byte, until the agent exits. Signals are forwarded; the child is
-// always reaped before Record returns.
+// always reaped before Record returns. ctx does not stop the agent: like the
+// agent itself, airwire record ends when the agent ends, and SIGINT/SIGTERM
+// reach the agent as signals.
 func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 	if len(opts.Argv) == 0 {
 		return RecordResult{}, fmt.Errorf("no agent command")
@@ -98,7 +101,7 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 		return RecordResult{}, err
 	}
 
-	res, runErr := runAgent(ctx, rec, opts, env)
+	res, runErr := runAgent(rec, opts, env)
 	if shim != nil {
 		shim.Close(opts.CLIGrace)
 	}
@@ -164,14 +167,8 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 			real = p
 		}
 	}
-	var sb strings.Builder
-	sb.WriteString("#!/bin/sh\nexec")
-	for _, a := range shimArgv {
-		sb.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
-	}
-	sb.WriteString(" \"$@\"\n")
 	script := filepath.Join(shim.Dir(), "claude")
-	if err := os.WriteFile(script, []byte(sb.String()), 0o700); err != nil {
+	if err := os.WriteFile(script, execwrap.Script(shimArgv...), 0o700); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(env)+4)
@@ -200,7 +197,7 @@ func envNames(env []string) []string {
 	return names
 }
 
-func runAgent(ctx context.Context, rec *Recorder, opts RecordOptions, env []string) (RecordResult, error) {
+func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, error) {
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Env = env
 	cmd.SysProcAttr = childAttr()
@@ -275,6 +272,5 @@ func runAgent(ctx context.Context, rec *Recorder, opts RecordOptions, env []stri
 	}
 	x, code := exitOf(state, werr)
 	rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Pid: cmd.Process.Pid})
-	_ = ctx
 	return RecordResult{Code: code, Exit: x}, nil
 }

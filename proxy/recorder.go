@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -257,7 +256,7 @@ func (r *Recorder) loop() {
 			it.s.finish(it.t)
 		case itemEntry:
 			_ = r.w.AppendBuffered(it.entry)
-			if it.entry.Kind == journal.KindSpawn && isStreamJSON(it.entry.Argv) {
+			if it.entry.Kind == journal.KindSpawn && jsonrpc.ArgvSpeaksStreamJSON(it.entry.Argv) {
 				argv := it.entry.Argv
 				r.onCLI.Do(func() { _ = r.w.SetCLICmd(argv) })
 			}
@@ -273,15 +272,6 @@ func (r *Recorder) loop() {
 			_ = r.w.Flush()
 		}
 	}
-}
-
-func isStreamJSON(argv []string) bool {
-	for _, a := range argv {
-		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
-			return true
-		}
-	}
-	return false
 }
 
 // feed cuts a chunk into frames; runs on the journal goroutine.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
 // Environment variables shared by `airwire record --cli-lane` and its shim.
@@ -216,40 +217,9 @@ func (l *ShimListener) Close(grace time.Duration) {
 // serve records one CLI process.
 func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 	defer c.Close()
-	var (
-		hdr     [6]byte
-		proc    string
-		conn    Conn
-		stderr  *Stream
-		open    [3]bool
-		hello   bool
-		exited  bool
-		payload []byte
-	)
-	streams := func(id byte) *Stream {
-		switch id {
-		case streamToCLI:
-			return conn.Up
-		case streamFromCLI:
-			return conn.Down
-		case streamStderr:
-			return stderr
-		}
-		return nil
-	}
-	defer func() {
-		if proc == "" {
-			return
-		}
-		for i, o := range open {
-			if o {
-				streams(byte(i)).Close()
-			}
-		}
-		if !exited {
-			l.r.Note(journal.LaneCLI, proc, "the CLI shim's connection ended before it reported an exit")
-		}
-	}()
+	ss := &shimSession{l: l, c: c, track: track}
+	defer ss.end()
+	var hdr [6]byte
 	for {
 		if _, err := io.ReadFull(c, hdr[:]); err != nil {
 			return
@@ -257,79 +227,139 @@ func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 		n := binary.BigEndian.Uint32(hdr[2:])
 		typ, sid := hdr[0], hdr[1]
 		var s *Stream
-		if hello {
-			s = streams(sid)
+		if ss.hello {
+			s = ss.stream(sid)
 		}
-		switch {
-		case typ == frameData && s != nil && n <= chunkSize:
+		reply := ackReply
+		if typ == frameData && s != nil && n <= chunkSize {
 			buf := s.Buffer()
 			if _, err := io.ReadFull(c, (*buf)[:n]); err != nil {
 				s.release(buf)
 				return
 			}
 			s.Submit(buf, int(n))
-		default:
-			if n > 1<<20 {
-				return // not a shim
-			}
-			if cap(payload) < int(n) {
-				payload = make([]byte, n)
-			}
-			payload = payload[:n]
-			if _, err := io.ReadFull(c, payload); err != nil {
-				return
-			}
-			switch {
-			case typ == frameName && proc == "":
-				proc = l.r.NextProc()
-				reply := append([]byte{ackByte, byte(len(proc))}, proc...)
-				if _, err := c.Write(reply); err != nil {
-					return
-				}
-				continue
-			case typ == frameHello && !hello:
-				var h shimHello
-				if json.Unmarshal(payload, &h) != nil {
-					return
-				}
-				track(h.Pid) // the shim itself is reaped by the recorder (subreaper)
-				hello = true
-				if proc == "" {
-					proc = l.r.NextProc()
-				}
-				l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: proc, Argv: h.Argv, Pid: h.Pid})
-				conn = l.r.NewConn(journal.LaneCLI, proc, journal.DirAgent, journal.DirCLI)
-				stderr = l.r.NewStderr(journal.LaneCLI, proc)
-				if !isStreamJSON(h.Argv) {
-					conn.Up.whole, conn.Down.whole = true, true
-					conn.Up.label, conn.Down.label = runLabel(h.Argv), runLabel(h.Argv)
-				}
-				open = [3]bool{true, true, true}
-			case typ == frameEOF && s != nil && open[sid]:
-				s.Close()
-				open[sid] = false
-			case typ == frameExit && hello:
-				var x journal.Exit
-				if json.Unmarshal(payload, &x) != nil {
-					return
-				}
-				for i, o := range open {
-					if o {
-						streams(byte(i)).Close()
-						open[i] = false
-					}
-				}
-				l.r.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneCLI, Proc: proc, Exit: &x})
-				exited = true
-			default:
-				l.r.Note(journal.LaneCLI, proc, fmt.Sprintf("unexpected shim frame %q", typ))
+		} else {
+			var ok bool
+			if reply, ok = ss.control(typ, sid, s, n); !ok {
 				return
 			}
 		}
-		if _, err := c.Write([]byte{ackByte}); err != nil {
+		if _, err := c.Write(reply); err != nil {
 			return
 		}
 	}
+}
+
+// ackReply is the reply to every shim frame but the name request.
+var ackReply = []byte{ackByte}
+
+// shimSession is the state of one CLI process's shim connection.
+type shimSession struct {
+	l       *ShimListener
+	c       net.Conn
+	track   func(pids ...int)
+	proc    string
+	conn    Conn
+	stderr  *Stream
+	open    [3]bool
+	hello   bool
+	exited  bool
+	payload []byte
+}
+
+func (ss *shimSession) stream(id byte) *Stream {
+	switch id {
+	case streamToCLI:
+		return ss.conn.Up
+	case streamFromCLI:
+		return ss.conn.Down
+	case streamStderr:
+		return ss.stderr
+	}
+	return nil
+}
+
+// closeStreams closes the streams still open.
+func (ss *shimSession) closeStreams() {
+	for i, o := range ss.open {
+		if o {
+			ss.stream(byte(i)).Close()
+			ss.open[i] = false
+		}
+	}
+}
+
+// end closes what the connection left open and notes a CLI that never
+// reported its exit.
+func (ss *shimSession) end() {
+	if ss.proc == "" {
+		return
+	}
+	ss.closeStreams()
+	if !ss.exited {
+		ss.l.r.Note(journal.LaneCLI, ss.proc, "the CLI shim's connection ended before it reported an exit")
+	}
+}
+
+// control reads the n-byte payload of a frame other than stream data and
+// acts on it. It returns the reply to write, or false to drop the
+// connection (not a shim, or a broken one).
+func (ss *shimSession) control(typ, sid byte, s *Stream, n uint32) ([]byte, bool) {
+	if n > 1<<20 {
+		return nil, false // not a shim
+	}
+	if cap(ss.payload) < int(n) {
+		ss.payload = make([]byte, n)
+	}
+	ss.payload = ss.payload[:n]
+	if _, err := io.ReadFull(ss.c, ss.payload); err != nil {
+		return nil, false
+	}
+	switch {
+	case typ == frameName && ss.proc == "":
+		ss.proc = ss.l.r.NextProc()
+		return append([]byte{ackByte, byte(len(ss.proc))}, ss.proc...), true
+	case typ == frameHello && !ss.hello:
+		var h shimHello
+		if json.Unmarshal(ss.payload, &h) != nil {
+			return nil, false
+		}
+		ss.start(h)
+	case typ == frameEOF && s != nil && ss.open[sid]:
+		s.Close()
+		ss.open[sid] = false
+	case typ == frameExit && ss.hello:
+		var x journal.Exit
+		if json.Unmarshal(ss.payload, &x) != nil {
+			return nil, false
+		}
+		ss.closeStreams()
+		ss.l.r.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneCLI, Proc: ss.proc, Exit: &x})
+		ss.exited = true
+	default:
+		ss.l.r.Note(journal.LaneCLI, ss.proc, fmt.Sprintf("unexpected shim frame %q", typ))
+		return nil, false
+	}
+	return ackReply, true
+}
+
+// start journals the CLI's spawn and opens its streams. A CLI that does not
+// speak stream-json (auth status, --version) is journaled whole, labelled
+// by its run.
+func (ss *shimSession) start(h shimHello) {
+	ss.track(h.Pid) // the shim itself is reaped by the recorder (subreaper)
+	ss.hello = true
+	if ss.proc == "" {
+		ss.proc = ss.l.r.NextProc()
+	}
+	ss.l.r.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: ss.proc, Argv: h.Argv, Pid: h.Pid})
+	ss.conn = ss.l.r.NewConn(journal.LaneCLI, ss.proc, journal.DirAgent, journal.DirCLI)
+	ss.stderr = ss.l.r.NewStderr(journal.LaneCLI, ss.proc)
+	if !jsonrpc.ArgvSpeaksStreamJSON(h.Argv) {
+		ss.conn.Up.whole, ss.conn.Down.whole = true, true
+		ss.conn.Up.label, ss.conn.Down.label = runLabel(h.Argv), runLabel(h.Argv)
+	}
+	ss.open = [3]bool{true, true, true}
 }
 
 var errNoRealCLI = errors.New("no Claude Code CLI to start: set CLAUDE_CODE_EXECUTABLE for airwire record, or put claude on PATH")

@@ -35,6 +35,10 @@ type Client struct {
 	FormElicit    bool // elicitation.form
 	AuthTerminal  bool // auth.terminal
 
+	// ACP session capabilities (objects under `session`).
+	Compaction bool // session.compaction: compaction_update instead of a tool call
+	Notices    bool // session.notices: notice updates instead of transcript lines
+
 	// Zed conventions (contract: "Zed conventions").
 	TerminalOutput      bool // _meta.terminal_output: the terminal channel
 	TerminalOutputDelta bool // _meta.terminal_output_delta (AIR appends)
@@ -75,6 +79,10 @@ type wireCaps struct {
 	Auth struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
+	Session struct {
+		Compaction json.RawMessage `json:"compaction"`
+		Notices    json.RawMessage `json:"notices"`
+	} `json:"session"`
 	Meta map[string]json.RawMessage `json:"_meta"`
 }
 
@@ -91,6 +99,7 @@ func Parse(raw json.RawMessage) Client {
 	c.Terminal = w.Terminal
 	c.FormElicit = isObject(w.Elicitation.Form)
 	c.AuthTerminal = w.Auth.Terminal
+	c.Compaction, c.Notices = isObject(w.Session.Compaction), isObject(w.Session.Notices)
 	c.TerminalOutput = isTrue(w.Meta["terminal_output"])
 	c.TerminalOutputDelta = isTrue(w.Meta["terminal_output_delta"])
 	c.TerminalAuth = isTrue(w.Meta["terminal-auth"])
@@ -109,6 +118,7 @@ func tolerant(raw json.RawMessage, w *wireCaps) {
 	_ = json.Unmarshal(parts["terminal"], &w.Terminal)
 	_ = json.Unmarshal(parts["elicitation"], &w.Elicitation)
 	_ = json.Unmarshal(parts["auth"], &w.Auth)
+	_ = json.Unmarshal(parts["session"], &w.Session)
 	_ = json.Unmarshal(parts["_meta"], &w.Meta)
 }
 

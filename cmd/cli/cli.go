@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -32,13 +33,15 @@ const (
 	ExitError ExitCode = 1
 	// ExitUsage means the command line was wrong; usage was printed.
 	ExitUsage ExitCode = 2
-	// ExitInterrupted means SIGINT/SIGTERM stopped the command.
-	ExitInterrupted ExitCode = 130
+	// ExitInterrupted means SIGINT (Ctrl-C) stopped the command.
+	ExitInterrupted ExitCode = 128 + ExitCode(syscall.SIGINT)
+	// ExitTerminated means SIGTERM stopped the command.
+	ExitTerminated ExitCode = 128 + ExitCode(syscall.SIGTERM)
 )
 
 // Main runs airwire with os.Args and returns the exit code.
 func Main() ExitCode {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	defer stop()
 	f := factory.New(Version)
 	if path := os.Getenv("AIRWIRE_CPUPROFILE"); path != "" { // for benchmarks: go tool pprof
@@ -51,18 +54,48 @@ func Main() ExitCode {
 	return Run(ctx, f, os.Args[1:])
 }
 
+// notifyContext returns a context that the first SIGINT or SIGTERM cancels
+// with a *cmdutil.SignalError as its cause. The signal's default action is
+// then restored, so a second one ends airwire at once even if a command
+// does not stop. stop releases the signals and cancels the context.
+func notifyContext(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			if sig, ok := s.(syscall.Signal); ok {
+				cancel(&cmdutil.SignalError{Signal: sig})
+			}
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel(context.Canceled)
+		})
+	}
+}
+
 // Run executes the root command with args and maps its error to an exit code.
 func Run(ctx context.Context, f *factory.Factory, args []string) ExitCode {
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
-	root.SetIn(f.IO.In)
-	root.SetOut(f.IO.Out)
-	root.SetErr(f.IO.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
-	return exitCode(f, cmd, err)
+	return exitCode(ctx, f, cmd, err)
 }
 
-func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
+// exitCode maps a command's error to the exit code, by type: a child's
+// status (*cmdutil.ExitError), a signal (*cmdutil.SignalError, returned or
+// the cause of ctx's cancellation), a usage error (*cmdutil.FlagError),
+// anything else 1.
+func exitCode(ctx context.Context, f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	if err == nil {
 		return ExitOK
 	}
@@ -70,11 +103,14 @@ func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	if errors.As(err, &exitErr) {
 		return ExitCode(exitErr.Code)
 	}
-	if errors.Is(err, cmdutil.ErrSilent) {
-		return ExitError
+	// After a signal, whatever the command returned (its context's error,
+	// or a read cut short when its file was closed) is the interruption.
+	var sigErr *cmdutil.SignalError
+	if errors.As(err, &sigErr) || errors.As(context.Cause(ctx), &sigErr) {
+		return ExitCode(sigErr.Code())
 	}
 	var flagErr *cmdutil.FlagError
-	if errors.As(err, &flagErr) || isCobraUsageError(err) {
+	if errors.As(err, &flagErr) {
 		fmt.Fprintf(f.IO.ErrOut, "airwire: %s\n", err)
 		if cmd != nil {
 			fmt.Fprintf(f.IO.ErrOut, "\n%s", cmd.UsageString())
@@ -86,18 +122,6 @@ func exitCode(f *factory.Factory, cmd *cobra.Command, err error) ExitCode {
 	}
 	fmt.Fprintf(f.IO.ErrOut, "airwire: %s\n", err)
 	return ExitError
-}
-
-// isCobraUsageError recognises cobra's own argument and flag errors, which are
-// plain errors without a type.
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires exactly", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // NewCmdRoot builds the airwire command tree.
@@ -127,11 +151,58 @@ command in the editor's agent settings to record a real session.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cmdutil.FlagError{Err: err}
 	})
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
 	root.AddCommand(version.NewCmdVersion(f, nil))
 	for _, add := range registry {
 		root.AddCommand(add(f))
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	markUsageErrors(root)
 	return root
+}
+
+// markUsageErrors makes every argument error of the tree a
+// *cmdutil.FlagError where it is made, so that Main tells a bad command line
+// (usage, exit 2) from a command that failed (exit 1) by type, never by the
+// error's text. A command that only groups others (airwire, airwire journal)
+// answers an unknown subcommand with a FlagError and shows its help when
+// called alone.
+func markUsageErrors(c *cobra.Command) {
+	switch {
+	case c.HasSubCommands() && !c.Runnable():
+		c.Args = unknownSubcommand
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	case c.Args != nil:
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return &cmdutil.FlagError{Err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markUsageErrors(sub)
+	}
+}
+
+// unknownSubcommand is the Args check of a command that only groups others:
+// any argument left after cobra found the deepest command is unknown.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return cmdutil.FlagErrorf("%s", msg)
 }
 
 // registry holds the constructors of commands that register themselves from

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,32 +11,42 @@ import (
 )
 
 func TestRunExitCodes(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
 	tests := []struct {
 		name   string
 		args   []string
 		code   ExitCode
 		out    string
 		errOut string
+		// notOut and notErr must not appear on stdout and stderr.
+		notOut, notErr string
 	}{
 		{name: "version", args: []string{"version"}, code: ExitOK, out: "airwire test ("},
 		{name: "help teaches record", args: []string{"--help"}, code: ExitOK, out: "airwire record"},
-		{name: "unknown command is usage", args: []string{"bogus"}, code: ExitUsage, errOut: "unknown command"},
+		{name: "shim is hidden", args: []string{"--help"}, code: ExitOK, out: "Available Commands", notOut: "__cli-shim"},
+		{name: "unknown command is usage", args: []string{"bogus"}, code: ExitUsage, errOut: `unknown command "bogus" for "airwire"`},
+		{name: "unknown subcommand of a noun is usage", args: []string{"journal", "bogus"}, code: ExitUsage, errOut: `unknown command "bogus" for "airwire journal"`},
+		{name: "a noun alone shows its help", args: []string{"journal"}, code: ExitOK, out: "Available Commands"},
 		{name: "unknown flag is usage", args: []string{"version", "--bogus"}, code: ExitUsage, errOut: "unknown flag"},
+		{name: "too many arguments is usage", args: []string{"journal", "cat", "a", "b"}, code: ExitUsage, errOut: "accepts 1 arg(s), received 2"},
+		{name: "an argument where none is taken is usage", args: []string{"version", "x"}, code: ExitUsage, errOut: "Usage:"},
 		{name: "record without agent is usage", args: []string{"record"}, code: ExitUsage, errOut: "missing agent command"},
 		{name: "completion", args: []string{"completion", "bash"}, code: ExitOK, out: "bash completion"},
-		{name: "a failing command is 1", args: []string{"journal", "stats", "/nonexistent/j.jsonl"}, code: ExitError, errOut: "no such file"},
-		{name: "shim is hidden", args: []string{"--help"}, code: ExitOK},
+		{name: "a failing command is 1", args: []string{"journal", "stats", "/nonexistent/j.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
+		// Runtime errors whose text looks like cobra's must not pass for usage errors.
+		{name: "runtime error naming an invalid argument", args: []string{"journal", "cat", missing + " invalid argument.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
+		{name: "runtime error naming accepts", args: []string{"journal", "stats", missing + " accepts 1.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
+		{name: "runtime error naming unknown command", args: []string{"journal", "stats", missing + " unknown command.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			f := factory.New("test", factory.WithIO(strings.NewReader(""), &out, &errOut))
 			code := Run(context.Background(), f, tt.args)
-			if code != tt.code || !strings.Contains(out.String(), tt.out) || !strings.Contains(errOut.String(), tt.errOut) {
+			bad := code != tt.code || !strings.Contains(out.String(), tt.out) || !strings.Contains(errOut.String(), tt.errOut) ||
+				tt.notOut != "" && strings.Contains(out.String(), tt.notOut) || tt.notErr != "" && strings.Contains(errOut.String(), tt.notErr)
+			if bad {
 				t.Fatalf("code %d (want %d)\nstdout: %s\nstderr: %s", code, tt.code, out.String(), errOut.String())
-			}
-			if strings.Contains(out.String(), "__cli-shim") {
-				t.Fatal("the internal shim shows in help")
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 )
 
 // FlagError is a usage mistake: a bad flag, a missing argument or a flag
@@ -26,27 +27,9 @@ type ExitError struct{ Code int }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// ErrSilent means the command already reported the failure; exit 1 quietly.
-var ErrSilent = errors.New("silent error")
-
 // ErrMismatch means a check ran and failed (conformance mismatch, validation
 // errors). It maps to exit code 1, apart from usage errors (2).
 var ErrMismatch = errors.New("check failed")
-
-// MutuallyExclusive returns a FlagError when more than one of the conditions
-// holds. message names the flags, e.g. "--json and --text".
-func MutuallyExclusive(message string, conditions ...bool) error {
-	n := 0
-	for _, c := range conditions {
-		if c {
-			n++
-		}
-	}
-	if n > 1 {
-		return FlagErrorf("%s", message)
-	}
-	return nil
-}
 
 // RequireArgsAfterDash is a helper for commands of the form `verb [flags] -- CMD ARGS…`.
 func RequireArgsAfterDash(what string, args []string) error {
@@ -55,3 +38,22 @@ func RequireArgsAfterDash(what string, args []string) error {
 	}
 	return nil
 }
+
+// SignalError is the cause of the root context's cancellation when SIGINT
+// or SIGTERM arrives. cli.Main exits with Code (130 or 143, as a shell
+// reports a process that the signal ended) when a command returns the
+// context's error.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string {
+	switch e.Signal {
+	case syscall.SIGINT:
+		return "interrupted by SIGINT"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	}
+	return "interrupted by signal " + e.Signal.String()
+}
+
+// Code is 128 + the signal's number.
+func (e *SignalError) Code() int { return 128 + int(e.Signal) }

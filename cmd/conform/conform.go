@@ -23,6 +23,8 @@ import (
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/suitedata"
+	"github.com/airwire/airwire/internal/validate"
 )
 
 // ConformOptions are the inputs of `airwire conform`.
@@ -31,6 +33,12 @@ type ConformOptions struct {
 	Getenv func(string) string
 	Exe    func() (string, error)
 	Now    func() time.Time
+	// ACPSchemaDir finds the pinned ACP schema from the --acp-schema value
+	// (factory.Factory.ACPSchemaDir).
+	ACPSchemaDir func(ctx context.Context, flag string) (string, error)
+	// Suite unpacks the built-in scenarios and goldens
+	// (factory.Factory.Suite).
+	Suite func() (suitedata.Dirs, error)
 
 	// Agent is the adapter command line (split like a shell, no expansion).
 	Agent string
@@ -40,9 +48,14 @@ type ConformOptions struct {
 	Profile string
 	// Update rewrites the goldens instead of comparing.
 	Update bool
-	// Scenarios and Goldens are the directories.
+	// Scenarios and Goldens are the directories ("" = the ones built into
+	// airwire; Goldens with Update: ./goldens).
 	Scenarios string
 	Goldens   string
+	// ACPSchema is the --acp-schema directory ("" = the usual places).
+	ACPSchema string
+	// NoValidate compares without validating the runs' messages.
+	NoValidate bool
 	// Jobs is how many runs go at once.
 	Jobs int
 	// Timeout bounds one run.
@@ -69,7 +82,7 @@ type ConformOptions struct {
 // NewCmdConform builds `airwire conform`. runF replaces the behaviour in tests.
 func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOptions) error) *cobra.Command {
 	opts := &ConformOptions{IO: f.IO, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Run: conform.Check,
-		Getwd: os.Getwd, LookPath: exec.LookPath}
+		ACPSchemaDir: f.ACPSchemaDir, Suite: f.Suite, Getwd: os.Getwd, LookPath: exec.LookPath}
 	cmd := &cobra.Command{
 		Use:   "conform [--agent CMD] [--scenario GLOB] [--profile NAME] [--update]",
 		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
@@ -95,6 +108,17 @@ Where the CLI comes from:
 
 Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else the reference
 adapter installed by "make deps" (.deps/paths.env).
+
+The scenarios, goldens and cassettes are the ones built into this airwire,
+unpacked once into the user cache directory (~/.cache/airwire/suite/);
+--scenarios DIR and --goldens DIR use others. --update writes into
+--goldens DIR, by default ./goldens (run it in a checkout).
+
+Every message of every run is validated against the pinned ACP schema and
+the AIR schemas (as "airwire validate" does): the ACP schema comes from
+--acp-schema DIR, else $AIRWIRE_ACP_SCHEMA_DIR, else the user cache, which
+the first run fills with npm pack. When it cannot be found, conform stops
+before any run; --no-validate compares without validating.
 
 An adapter other than the reference may keep a difference on purpose: it
 is declared in goldens/agent-deviations.json (the adapter's agentInfo.name,
@@ -145,8 +169,10 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
-	cmd.Flags().StringVar(&opts.Scenarios, "scenarios", "scenarios", "scenario `DIR`")
-	cmd.Flags().StringVar(&opts.Goldens, "goldens", "goldens", "golden `DIR`")
+	cmd.Flags().StringVar(&opts.Scenarios, "scenarios", "", "scenario `DIR` (default: the scenarios built into airwire)")
+	cmd.Flags().StringVar(&opts.Goldens, "goldens", "", "golden `DIR` (default: the goldens built into airwire; with --update: ./goldens)")
+	cmd.Flags().StringVar(&opts.ACPSchema, "acp-schema", "", "`DIR` holding the pinned ACP schema.json and schema.unstable.json (default: $AIRWIRE_ACP_SCHEMA_DIR, else the user cache)")
+	cmd.Flags().BoolVar(&opts.NoValidate, "no-validate", false, "compare without validating the runs' messages against the ACP and AIR schemas")
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
@@ -181,10 +207,16 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	}
 	realCLI := ""
 	if opts.Live {
-		dir, _ := filepath.Abs(opts.Scenarios)
-		if realCLI, err = conform.RealCLI(opts.Getenv, dir); err != nil {
+		if realCLI, err = conform.RealCLI(opts.Getenv, "."); err != nil {
 			return err
 		}
+	}
+	if opts.Scenarios, opts.Goldens, err = dataDirs(opts); err != nil {
+		return err
+	}
+	schemaDir, err := acpSchema(ctx, opts)
+	if err != nil {
+		return err
 	}
 	jobs, bad, skipped, err := selectJobs(opts)
 	if err != nil {
@@ -208,7 +240,8 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})
 	}
 	r.runAll(ctx, jobs, func(j job) conform.Options {
-		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI}
+		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI,
+			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate}
 	}, g)
 	return r.finish(ctx)
 }
@@ -317,10 +350,54 @@ func agentLine(opts *ConformOptions) ([]string, error) {
 		}
 		return argv, nil
 	}
-	dir, _ := filepath.Abs(opts.Scenarios)
-	argv, err := conform.DefaultAgent(opts.Getenv, dir)
+	argv, err := conform.DefaultAgent(opts.Getenv, ".")
 	if errors.Is(err, conform.ErrNoAgent) {
 		return nil, cmdutil.FlagErrorf("%v", err)
 	}
 	return argv, err
+}
+
+// dataDirs returns the scenario and golden directories: the flags, else the
+// data built into airwire; --update writes into ./goldens by default, never
+// into the built-in copy.
+func dataDirs(opts *ConformOptions) (scenarios, goldens string, err error) {
+	scenarios, goldens = opts.Scenarios, opts.Goldens
+	if goldens == "" && opts.Update {
+		goldens = "goldens"
+		if st, err := os.Stat(goldens); err != nil || !st.IsDir() {
+			return "", "", cmdutil.FlagErrorf("--update writes the goldens into ./goldens, which is not a directory here: pass --goldens DIR")
+		}
+	}
+	if scenarios != "" && goldens != "" {
+		return scenarios, goldens, nil
+	}
+	built, err := opts.Suite()
+	if err != nil {
+		return "", "", err
+	}
+	if scenarios == "" {
+		scenarios = built.Scenarios
+	}
+	if goldens == "" {
+		goldens = built.Goldens
+	}
+	return scenarios, goldens, nil
+}
+
+// acpSchema finds the ACP schema the runs are validated against and loads
+// it once, so that a missing or broken schema stops conform before any run
+// ("" with --no-validate, which it says).
+func acpSchema(ctx context.Context, opts *ConformOptions) (string, error) {
+	if opts.NoValidate {
+		fmt.Fprintln(opts.IO.ErrOut, "airwire conform: --no-validate: the runs' messages are not checked against the ACP and AIR schemas")
+		return "", nil
+	}
+	dir, err := opts.ACPSchemaDir(ctx, opts.ACPSchema)
+	if err == nil {
+		_, _, err = validate.LoadDir(dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: %v; pass --no-validate to compare without validating", conform.ErrNoValidation, err)
+	}
+	return dir, nil
 }

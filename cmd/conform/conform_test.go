@@ -14,7 +14,9 @@ import (
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/internal/suitedata"
 )
 
 func TestNewCmdConform(t *testing.T) {
@@ -24,14 +26,15 @@ func TestNewCmdConform(t *testing.T) {
 		want    ConformOptions
 		wantErr string
 	}{
-		{name: "defaults", argv: "", want: ConformOptions{Scenarios: "scenarios", Goldens: "goldens", Jobs: 2, Timeout: 2 * time.Minute}},
+		{name: "defaults", argv: "", want: ConformOptions{Jobs: 2, Timeout: 2 * time.Minute}},
+		{name: "schema flags", argv: "--acp-schema s/v1 --no-validate", want: ConformOptions{ACPSchema: "s/v1", NoValidate: true, Jobs: 2, Timeout: 2 * time.Minute}},
 		{name: "all flags", argv: `--agent "node ./dist/index.js" --scenario 'bash-*' --profile air --update -j 3 --keep --goldens g --scenarios s`,
 			want: ConformOptions{Agent: "node ./dist/index.js", Scenario: "bash-*", Profile: "air", Update: true, Jobs: 3, Keep: true, Goldens: "g", Scenarios: "s", Timeout: 2 * time.Minute}},
 		{name: "bad profile", argv: "--profile vim", wantErr: `--profile "vim"`},
 		{name: "bad glob", argv: "--scenario [", wantErr: "--scenario"},
 		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
 		{name: "no args", argv: "extra", wantErr: "unknown command"},
-		{name: "fail fast", argv: "--fail-fast", want: ConformOptions{Scenarios: "scenarios", Goldens: "goldens", Jobs: 2, Timeout: 2 * time.Minute, FailFast: true}},
+		{name: "fail fast", argv: "--fail-fast", want: ConformOptions{Jobs: 2, Timeout: 2 * time.Minute, FailFast: true}},
 		{name: "zero run timeout", argv: "--run-timeout 0", wantErr: "--run-timeout must be positive"},
 		{name: "negative run timeout", argv: "--run-timeout -3s", wantErr: "--run-timeout must be positive"},
 	}
@@ -59,6 +62,7 @@ func TestNewCmdConform(t *testing.T) {
 			}
 			g := *got
 			g.IO, g.Getenv, g.Exe, g.Now, g.Run, g.Getwd, g.LookPath = factory.IOStreams{}, nil, nil, nil, nil, nil, nil
+			g.ACPSchemaDir, g.Suite = nil, nil
 			if !reflect.DeepEqual(g, tt.want) {
 				t.Errorf("options = %+v, want %+v", g, tt.want)
 			}
@@ -122,6 +126,7 @@ func TestRunConform(t *testing.T) {
 			o.Getwd = func() (string, error) { return "/start", nil }
 			o.LookPath = func(string) (string, error) { return "/usr/bin/x", nil }
 			o.Scenarios, o.Goldens, o.Jobs, o.Timeout = dir, filepath.Join(dir, "goldens"), 2, time.Minute
+			o.NoValidate = true
 			runs := map[string]bool{}
 			var mu = make(chan struct{}, 1)
 			o.Run = func(_ context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
@@ -168,4 +173,133 @@ func TestRunConform(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunConformInterrupted (issue 11 item 5): after Ctrl-C (the context
+// ends) no new run starts, the runs the interruption cut short are not
+// failures, and conform says how far it got.
+func TestRunConformInterrupted(t *testing.T) {
+	fc := newFakeConform(t, []string{"alpha", "beta", "gamma"}, nil, nil)
+	fc.opts.Jobs = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan string, 10)
+	fc.opts.Run = func(rctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
+		started <- conform.GoldenName(co.Scenario, co.Profile)
+		<-rctx.Done()
+		return &conform.Outcome{}, &conform.RunError{Err: rctx.Err()}
+	}
+	done := make(chan error, 1)
+	go func() { done <- runConform(ctx, &fc.opts) }()
+	<-started
+	<-started
+	cancel()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("conform did not stop after the interruption")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(started); n != 0 {
+		t.Errorf("%d runs started after the interruption", n)
+	}
+	if strings.Contains(fc.err.String(), "FAIL") {
+		t.Errorf("cancelled runs reported as failures:\n%s", fc.err.String())
+	}
+	if !strings.Contains(fc.err.String(), "interrupted: 0 of 6 runs finished, 0 failed") {
+		t.Errorf("no interruption summary:\n%s", fc.err.String())
+	}
+}
+
+// TestRunConformData: without --scenarios and --goldens the runs use the
+// data built into airwire; --update writes into ./goldens, never into the
+// built-in copy; without a schema conform stops before any run (issue 11
+// items 13 and 18).
+func TestRunConformData(t *testing.T) {
+	builtin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(builtin, "alpha.yaml"), []byte(strings.ReplaceAll(scenarioYAML, "NAME", "alpha")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkout := t.TempDir()
+	if err := os.Mkdir(filepath.Join(checkout, "goldens"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	schemaErr := errors.New("no schema here")
+	tests := []struct {
+		name        string
+		opts        ConformOptions
+		cwd         string
+		schema      error
+		wantGoldens string
+		wantErr     error
+		wantInErr   string
+	}{
+		{name: "built in", opts: ConformOptions{}, wantGoldens: filepath.Join(builtin, "goldens")},
+		{name: "update writes ./goldens", opts: ConformOptions{Update: true}, cwd: checkout, wantGoldens: "goldens"},
+		{name: "update outside a checkout", opts: ConformOptions{Update: true}, cwd: t.TempDir(), wantErr: &cmdutil.FlagError{}, wantInErr: "pass --goldens DIR"},
+		{name: "flags win", opts: ConformOptions{Goldens: "g", Update: true}, cwd: t.TempDir(), wantGoldens: "g"},
+		{name: "no schema stops before any run", opts: ConformOptions{}, schema: schemaErr, wantErr: conform.ErrNoValidation, wantInErr: "pass --no-validate"},
+		{name: "no-validate runs without a schema", opts: ConformOptions{NoValidate: true}, schema: schemaErr, wantGoldens: filepath.Join(builtin, "goldens")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.cwd != "" {
+				t.Chdir(tt.cwd)
+			}
+			var out, errOut bytes.Buffer
+			o := tt.opts
+			o.Agent, o.Profile, o.Jobs, o.Timeout, o.Now = "a", "plain", 1, time.Minute, time.Now
+			o.IO = factory.IOStreams{Out: &out, ErrOut: &errOut}
+			o.Getenv = func(string) string { return "" }
+			o.Exe = func() (string, error) { return "/bin/airwire", nil }
+			o.Getwd = func() (string, error) { return "/start", nil }
+			o.LookPath = func(p string) (string, error) { return p, nil }
+			o.Suite = func() (suitedata.Dirs, error) {
+				return suitedata.Dirs{Scenarios: builtin, Goldens: filepath.Join(builtin, "goldens")}, nil
+			}
+			o.ACPSchemaDir = func(context.Context, string) (string, error) { return "", tt.schema }
+			if tt.schema == nil {
+				o.ACPSchemaDir = func(context.Context, string) (string, error) { return schemaDir(t), nil }
+			}
+			var ran []conform.Options
+			o.Run = func(_ context.Context, co conform.Options, g *golden.Golden, _ bool) (*conform.Outcome, error) {
+				ran = append(ran, co)
+				if g.Dir() != tt.wantGoldens {
+					t.Errorf("goldens %s, want %s", g.Dir(), tt.wantGoldens)
+				}
+				return &conform.Outcome{}, nil
+			}
+			err := runConform(context.Background(), &o)
+			if tt.wantErr != nil {
+				var fe *cmdutil.FlagError
+				if _, flag := tt.wantErr.(*cmdutil.FlagError); flag && !errors.As(err, &fe) || !flag && !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantInErr) {
+					t.Fatalf("err = %v, want %v with %q", err, tt.wantErr, tt.wantInErr)
+				}
+				if len(ran) > 0 {
+					t.Fatalf("%d runs started", len(ran))
+				}
+				return
+			}
+			if err != nil || len(ran) != 1 {
+				t.Fatalf("err = %v, %d runs\n%s", err, len(ran), errOut.String())
+			}
+			if ran[0].NoValidate != o.NoValidate || !o.NoValidate && ran[0].ACPSchemaDir == "" {
+				t.Errorf("run options: NoValidate %v, ACPSchemaDir %q", ran[0].NoValidate, ran[0].ACPSchemaDir)
+			}
+		})
+	}
+}
+
+// schemaDir is the ACP schema `make deps` installed; the test is skipped
+// without it.
+func schemaDir(t *testing.T) string {
+	t.Helper()
+	p, err := deps.Paths()
+	if err != nil || p.ACPSchemaDir == "" {
+		t.Skipf("ACP schema not installed (make deps): %v", err)
+	}
+	return p.ACPSchemaDir
 }

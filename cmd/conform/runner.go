@@ -197,6 +197,7 @@ func (r *runner) finish(ctx context.Context) error {
 	notRun := r.total - r.done
 	switch {
 	case ctx.Err() != nil:
+		fmt.Fprintf(r.w, "airwire conform: interrupted: %d of %d runs finished, %d failed\n", r.done, r.total, len(r.failed))
 		return ctx.Err()
 	case r.stopped == "broken":
 		return fmt.Errorf("the agent never answered initialize (%d runs failed so, %d of %d not run) (%s): %w", len(r.failed), notRun, r.total, took, cmdutil.ErrMismatch)

@@ -45,7 +45,7 @@ func newFakeConform(t *testing.T, names []string, extra map[string]string, fail 
 	fc.opts = ConformOptions{Agent: "agent", IO: factory.IOStreams{Out: &fc.out, ErrOut: &fc.err},
 		Getenv: func(string) string { return "" }, Exe: func() (string, error) { return "/bin/airwire", nil }, Now: time.Now,
 		Getwd: func() (string, error) { return "/start", nil }, LookPath: func(p string) (string, error) { return p, nil },
-		Scenarios: dir, Goldens: filepath.Join(dir, "goldens"), Jobs: 1, Timeout: time.Minute}
+		Scenarios: dir, Goldens: filepath.Join(dir, "goldens"), Jobs: 1, Timeout: time.Minute, NoValidate: true}
 	fc.opts.Run = func(ctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
 		name := conform.GoldenName(co.Scenario, co.Profile)
 		fc.mu.Lock()

@@ -1,14 +1,19 @@
 // Package factory is the only place in cmd/ that touches the real world:
-// standard streams, the environment, the clock and process spawning. Tests
+// standard streams, the environment, the clock, process spawning, the
+// pinned ACP schema and the conformance data built into the binary. Tests
 // build a Factory from buffers and fakes with New and the With options.
 package factory
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/airwire/airwire/internal/suitedata"
+	"github.com/airwire/airwire/schemas/acp"
 )
 
 // IOStreams are the three standard streams of a command.
@@ -32,6 +37,15 @@ type Factory struct {
 	// Executable is the path of the running airwire binary, for commands that
 	// re-enter it (the CLI shim of airwire record).
 	Executable func() (string, error)
+	// ACPSchemaDir finds the directory of the pinned ACP schema
+	// (acp.Locator): flag (the --acp-schema value) when not "", else
+	// $AIRWIRE_ACP_SCHEMA_DIR, else the user cache directory, where it is
+	// fetched with npm pack when missing. It says on IO.ErrOut what it
+	// fetches.
+	ACPSchemaDir func(ctx context.Context, flag string) (string, error)
+	// Suite unpacks the scenarios and goldens built into airwire into the
+	// user cache directory (internal/suitedata) and returns where.
+	Suite func() (suitedata.Dirs, error)
 	// Version is the airwire version string.
 	Version string
 }
@@ -71,6 +85,16 @@ func New(version string, opts ...Option) *Factory {
 		Command:    exec.CommandContext,
 		Executable: os.Executable,
 		Version:    version,
+	}
+	f.ACPSchemaDir = func(ctx context.Context, flag string) (string, error) {
+		return acp.Locator{Flag: flag, Getenv: f.Getenv, CacheDir: os.UserCacheDir, Log: f.IO.ErrOut}.Locate(ctx)
+	}
+	f.Suite = func() (suitedata.Dirs, error) {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return suitedata.Dirs{}, fmt.Errorf("%w (%v)", suitedata.ErrNoCache, err)
+		}
+		return suitedata.Unpack(cache)
 	}
 	for _, o := range opts {
 		o(f)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/deps"
 	checks "github.com/airwire/airwire/internal/validate"
 	"github.com/airwire/airwire/schemas/acp"
 	"github.com/airwire/airwire/schemas/air"
@@ -29,8 +28,11 @@ const (
 // ValidateOptions are the inputs of `airwire validate`.
 type ValidateOptions struct {
 	IO factory.IOStreams
-	// ACPSchemaDir finds the pinned ACP v1 schema directory.
-	ACPSchemaDir func() (string, error)
+	// ACPSchemaDir finds the pinned ACP v1 schema directory from the
+	// --acp-schema value (factory.Factory.ACPSchemaDir).
+	ACPSchemaDir func(ctx context.Context, flag string) (string, error)
+	// ACPSchema is the --acp-schema directory ("" = the usual places).
+	ACPSchema string
 
 	Journal string
 	Side    checks.Side
@@ -41,16 +43,7 @@ type ValidateOptions struct {
 
 // NewCmdValidate builds `airwire validate`. runF replaces the behaviour in tests.
 func NewCmdValidate(f *factory.Factory, runF func(*ValidateOptions) error) *cobra.Command {
-	opts := &ValidateOptions{
-		IO: f.IO,
-		ACPSchemaDir: func() (string, error) {
-			p, err := deps.Lookup(f.Getenv, ".")
-			if err != nil {
-				return "", err
-			}
-			return p.RequireACPSchemaDir()
-		},
-	}
+	opts := &ValidateOptions{IO: f.IO, ACPSchemaDir: f.ACPSchemaDir}
 	var side string
 	cmd := &cobra.Command{
 		Use:   "validate JOURNAL",
@@ -62,7 +55,12 @@ contract rules over the whole conversation (capability gates, removed keys,
 permission options, diffPatch text, failure revisions, message order).
 
 --side agent checks what the agent sent, --side client what the editor sent.
-Exits 1 when any finding is an error.`,
+Exits 1 when any finding is an error.
+
+The ACP schema is the official one pinned in airwire (schemas/acp/PIN):
+--acp-schema DIR, else $AIRWIRE_ACP_SCHEMA_DIR, else the copy in the user
+cache directory (~/.cache/airwire/acp-schema/), which the first run fetches
+with npm pack and checks against the pin.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Journal = args[0]
@@ -83,6 +81,7 @@ Exits 1 when any finding is an error.`,
 	cmd.Flags().StringVar(&side, "side", "both", "whose messages to check: agent, client or both")
 	cmd.Flags().StringVar(&opts.Format, "format", FormatText, "output format: text or json")
 	cmd.Flags().BoolVar(&opts.Stable, "stable", false, "use the stable ACP v1 schema instead of the unstable superset")
+	cmd.Flags().StringVar(&opts.ACPSchema, "acp-schema", "", "`DIR` holding the pinned schema.json and schema.unstable.json (default: $AIRWIRE_ACP_SCHEMA_DIR, else the user cache)")
 	return cmd
 }
 
@@ -95,7 +94,7 @@ type jsonReport struct {
 }
 
 func runValidate(ctx context.Context, opts *ValidateOptions) error {
-	dir, err := opts.ACPSchemaDir()
+	dir, err := opts.ACPSchemaDir(ctx, opts.ACPSchema)
 	if err != nil {
 		return err
 	}
@@ -110,7 +109,12 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	rep, err := checks.Journal(opts.Journal, checks.New(a, set, checks.WithSide(opts.Side)))
+	j, err := cmdutil.OpenJournal(ctx, opts.Journal)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	rep, err := checks.Entries(j.Next, checks.New(a, set, checks.WithSide(opts.Side)))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/internal/deps"
 	checks "github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/schemas/acp"
 )
 
 func TestNewCmdValidate(t *testing.T) {
@@ -25,6 +26,7 @@ func TestNewCmdValidate(t *testing.T) {
 		{name: "defaults", argv: "j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideBoth, Format: FormatText}},
 		{name: "agent side json", argv: "--side agent --format json j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideAgent, Format: FormatJSON}},
 		{name: "client side stable", argv: "--side client --stable j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideClient, Format: FormatText, Stable: true}},
+		{name: "schema dir", argv: "--acp-schema s/v1 j.jsonl", want: ValidateOptions{Journal: "j.jsonl", Side: checks.SideBoth, Format: FormatText, ACPSchema: "s/v1"}},
 		{name: "bad side", argv: "--side cli j.jsonl", flagErr: true},
 		{name: "bad format", argv: "--format yaml j.jsonl", flagErr: true},
 		{name: "no journal", argv: "", argsFail: true},
@@ -53,23 +55,26 @@ func TestNewCmdValidate(t *testing.T) {
 			case err != nil:
 				t.Fatal(err)
 			}
-			if got.Journal != tt.want.Journal || got.Side != tt.want.Side || got.Format != tt.want.Format || got.Stable != tt.want.Stable {
+			if got.Journal != tt.want.Journal || got.Side != tt.want.Side || got.Format != tt.want.Format || got.Stable != tt.want.Stable || got.ACPSchema != tt.want.ACPSchema {
 				t.Errorf("got %+v, want %+v", *got, tt.want)
 			}
 		})
 	}
 }
 
-func schemaDir(t *testing.T) func() (string, error) {
+// schemaDir is the schema `make deps` installed in the checkout; the test
+// is skipped without it.
+func schemaDir(t *testing.T) func(context.Context, string) (string, error) {
 	t.Helper()
 	p, err := deps.Paths()
 	if err != nil {
 		t.Skipf("ACP schema not installed: %v", err)
 	}
-	if _, err := p.RequireACPSchemaDir(); err != nil {
+	dir, err := p.RequireACPSchemaDir()
+	if err != nil {
 		t.Skipf("ACP schema not installed: %v", err)
 	}
-	return p.RequireACPSchemaDir
+	return func(context.Context, string) (string, error) { return dir, nil }
 }
 
 func TestRunValidate(t *testing.T) {
@@ -116,12 +121,19 @@ func TestRunValidate(t *testing.T) {
 	}
 }
 
-func TestRunValidateWithoutDeps(t *testing.T) {
-	opts := ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText,
-		IO:           factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}},
-		ACPSchemaDir: deps.Installed{}.RequireACPSchemaDir}
+// TestRunValidateWithoutSchema: with no schema anywhere and no npm to
+// fetch it, validate fails and says what to do.
+func TestRunValidateWithoutSchema(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	errOut := &bytes.Buffer{}
+	f := factory.New("test", factory.WithIO(&bytes.Buffer{}, &bytes.Buffer{}, errOut), factory.WithEnv(nil))
+	opts := ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText, IO: f.IO, ACPSchemaDir: f.ACPSchemaDir}
 	err := runValidate(context.Background(), &opts)
-	if !errors.Is(err, deps.ErrMissing) || !strings.Contains(err.Error(), "make deps") {
+	if !errors.Is(err, acp.ErrNoNPM) || !strings.Contains(err.Error(), "--acp-schema DIR") || !strings.Contains(err.Error(), "install Node.js") {
 		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(errOut.String(), "fetching it with npm pack") {
+		t.Errorf("stderr does not say what it tried:\n%s", errOut)
 	}
 }

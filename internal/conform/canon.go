@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -181,10 +182,27 @@ type line struct {
 // editor closed the adapter's stdin, then the distinct argv of the other
 // CLI runs. Values are normalized (Normalizer).
 func Canonical(r *Result) ([]byte, error) {
-	var agent, editor []*journal.Entry
-	var cliOrder []string
-	cliSpawn := map[string]*journal.Entry{}
-	cliMsgs := map[string][]*journal.Entry{}
+	l := splitLanes(r)
+	if len(l.editor) != len(r.Anchors) {
+		return nil, fmt.Errorf("the journal holds %d editor frames but the driver wrote %d", len(l.editor), len(r.Anchors))
+	}
+	out := append(clientLines(l.agent, l.editor, r.Anchors), l.cliLines()...)
+	return render(out, NewNormalizer(r.Paths))
+}
+
+// lanes are a run's entries that the canonical text shows, by lane.
+type lanes struct {
+	agent, editor []*journal.Entry
+	// cliOrder lists the stream-json CLI processes in spawn order.
+	cliOrder []string
+	cliSpawn map[string]*journal.Entry
+	cliMsgs  map[string][]*journal.Entry
+	// runs holds the argv (as JSON) of the other CLI runs.
+	runs map[string]bool
+}
+
+func splitLanes(r *Result) *lanes {
+	l := &lanes{cliSpawn: map[string]*journal.Entry{}, cliMsgs: map[string][]*journal.Entry{}, runs: map[string]bool{}}
 	// What the adapter writes to a CLI after the editor closed its stdin
 	// (the interrupt of its shutdown) may or may not be read before the CLI
 	// is killed: it is left out.
@@ -192,7 +210,6 @@ func Canonical(r *Result) ([]byte, error) {
 	if !r.ClosedAt.IsZero() && !r.Header.Start.IsZero() {
 		cutoff = r.ClosedAt.Sub(r.Header.Start).Nanoseconds()
 	}
-	runs := map[string]bool{}
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		switch e.Lane {
@@ -202,40 +219,40 @@ func Canonical(r *Result) ([]byte, error) {
 			}
 			switch e.Dir {
 			case journal.DirAgent:
-				agent = append(agent, e)
+				l.agent = append(l.agent, e)
 			case journal.DirEditor:
-				editor = append(editor, e)
+				l.editor = append(l.editor, e)
 			}
 		case journal.LaneCLI:
 			switch {
 			case e.Kind == journal.KindSpawn:
-				if isStreamJSON(e.Argv) {
-					cliOrder = append(cliOrder, e.Proc)
-					cliSpawn[e.Proc] = e
+				if jsonrpc.ArgvSpeaksStreamJSON(e.Argv) {
+					l.cliOrder = append(l.cliOrder, e.Proc)
+					l.cliSpawn[e.Proc] = e
 				} else {
 					b, _ := json.Marshal(map[string]any{"argv": e.Argv[min(1, len(e.Argv)):]})
-					runs[string(b)] = true
+					l.runs[string(b)] = true
 				}
 			case e.Kind == journal.KindMsg && e.Dir == journal.DirAgent && (cutoff < 0 || e.TNs <= cutoff):
-				cliMsgs[e.Proc] = append(cliMsgs[e.Proc], e)
+				l.cliMsgs[e.Proc] = append(l.cliMsgs[e.Proc], e)
 			}
 		}
 	}
-	if len(editor) != len(r.Anchors) {
-		return nil, fmt.Errorf("the journal holds %d editor frames but the driver wrote %d", len(editor), len(r.Anchors))
-	}
+	return l
+}
 
-	// Client lane: editor frames sorted (stably) by anchor, merged after
-	// the agent frame they follow.
+// clientLines is the client lane: editor frames sorted (stably) by anchor,
+// merged after the agent frame they follow, then floated (FloatRules).
+func clientLines(agent, editor []*journal.Entry, anchors []int) []line {
 	idx := make([]int, len(editor))
 	for k := range idx {
 		idx[k] = k
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return r.Anchors[idx[a]] < r.Anchors[idx[b]] })
+	sort.SliceStable(idx, func(a, b int) bool { return anchors[idx[a]] < anchors[idx[b]] })
 	var client []line
 	k := 0
 	emitEditor := func(upto int) {
-		for k < len(idx) && r.Anchors[idx[k]] <= upto {
+		for k < len(idx) && anchors[idx[k]] <= upto {
 			client = append(client, line{tag: TagEditorToAgent, e: editor[idx[k]]})
 			k++
 		}
@@ -246,29 +263,36 @@ func Canonical(r *Result) ([]byte, error) {
 		emitEditor(i)
 	}
 	emitEditor(len(agent) + len(editor))
-	client = float(client)
+	return float(client)
+}
 
+// cliLines is each stream-json CLI's spawn line and frames, then the
+// distinct argv of the other CLI runs, sorted.
+func (l *lanes) cliLines() []line {
 	var out []line
-	out = append(out, client...)
-	for n, proc := range cliOrder {
-		sp := cliSpawn[proc]
+	for n, proc := range l.cliOrder {
+		sp := l.cliSpawn[proc]
 		argv := append([]string{"<cli>"}, sp.Argv[min(1, len(sp.Argv)):]...)
 		b, _ := json.Marshal(map[string]any{"argv": argv})
 		out = append(out, line{tag: cliTag(n+1, "spawn"), e: sp, msg: b})
-		for _, e := range floatCLI(cliMsgs[proc]) {
+		for _, e := range floatCLI(l.cliMsgs[proc]) {
 			out = append(out, line{tag: cliTag(n+1, "agent->cli"), e: e})
 		}
 	}
-	runList := make([]string, 0, len(runs))
-	for k := range runs {
+	runList := make([]string, 0, len(l.runs))
+	for k := range l.runs {
 		runList = append(runList, k)
 	}
 	sort.Strings(runList)
 	for _, rl := range runList {
 		out = append(out, line{tag: TagCLIRun, msg: json.RawMessage(rl)})
 	}
+	return out
+}
 
-	nz := NewNormalizer(r.Paths)
+// render normalizes the lines with nz, once it has seen every session id
+// they hold, and writes one "<tag> <json>" line each.
+func render(out []line, nz *Normalizer) ([]byte, error) {
 	for _, l := range out {
 		if l.e != nil && l.msg == nil {
 			nz.collectSessions(l.e.Msg)
@@ -374,15 +398,6 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 		}
 	}
 	return out
-}
-
-func isStreamJSON(argv []string) bool {
-	for _, a := range argv {
-		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
-			return true
-		}
-	}
-	return false
 }
 
 // Normalizer replaces volatile values by placeholders. Rules, in order of

@@ -15,11 +15,18 @@ import (
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/scenario"
 	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/schemas/acp"
+	"github.com/airwire/airwire/schemas/air"
 )
 
 // ErrLaneMissing means a canonical transcript lacks the client or the CLI
 // lane; every golden must hold both.
 var ErrLaneMissing = errors.New("canonical transcript lacks a lane")
+
+// ErrNoValidation means the schemas to validate a run with cannot be
+// loaded; Check fails with it before the run starts, unless
+// Options.NoValidate turns validation off.
+var ErrNoValidation = errors.New("cannot validate the run's messages")
 
 // ErrEditorInvalid means the driver itself generated a message the
 // validator rejects (initialize, the session opening, an answer to an agent
@@ -46,7 +53,8 @@ type Outcome struct {
 	// scenario wrote; some are deliberate (a malformed request the agent
 	// must refuse or ignore), so they do not fail the check either.
 	ScriptedFindings []validate.Finding
-	// ValidationSkipped says why no validation ran ("" when it ran).
+	// ValidationSkipped says why no validation ran ("" when it ran): only
+	// Options.NoValidate turns it off.
 	ValidationSkipped string
 	// Deviations are the values of the run that declared deviations
 	// (goldens/agent-deviations.json) masked before the comparison: each
@@ -73,6 +81,13 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 		defer os.RemoveAll(dir)
 	}
 	o.Dir = dir
+	v, err := o.validator()
+	if err != nil {
+		return out, err
+	}
+	if v == nil {
+		out.ValidationSkipped = "validation turned off (--no-validate)"
+	}
 	if o.Scenario.Live() {
 		// The replaying CLI runs in the run's workspace: the path must not
 		// be relative.
@@ -84,7 +99,7 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	if err != nil {
 		return out, err
 	}
-	if err := out.validate(res); err != nil {
+	if err := out.validate(res, v); err != nil {
 		return out, err
 	}
 	known, err := LoadKnownFindings(g.Dir())
@@ -129,12 +144,28 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	return g.Match(name, canon)
 }
 
-// validate runs every client-lane message through internal/validate. Errors
-// on the editor's side fail; the agent's findings are kept in the outcome.
-func (out *Outcome) validate(res *Result) error {
-	a, s, err := validate.Load()
+// validator loads the schemas of o (ACPSchemaDir, else the checkout's);
+// it is nil with NoValidate.
+func (o Options) validator() (*validate.Validator, error) {
+	if o.NoValidate {
+		return nil, nil
+	}
+	load := validate.Load
+	if o.ACPSchemaDir != "" {
+		load = func() (*acp.Schema, *air.Set, error) { return validate.LoadDir(o.ACPSchemaDir) }
+	}
+	a, s, err := load()
 	if err != nil {
-		out.ValidationSkipped = err.Error()
+		return nil, fmt.Errorf("%w: %v; pass --no-validate to compare without validating", ErrNoValidation, err)
+	}
+	return validate.New(a, s), nil
+}
+
+// validate runs every client-lane message through v (nothing when v is
+// nil). Errors on the editor's side fail; the agent's findings are kept in
+// the outcome.
+func (out *Outcome) validate(res *Result, v *validate.Validator) error {
+	if v == nil {
 		return nil
 	}
 	i := 0
@@ -145,7 +176,7 @@ func (out *Outcome) validate(res *Result) error {
 		i++
 		return res.Entries[i-1], nil
 	}
-	rep, err := validate.Entries(next, validate.New(a, s))
+	rep, err := validate.Entries(next, v)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/fakecli"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/journal"
@@ -92,8 +93,7 @@ func (d *driver) layoutModel() error {
 			return fmt.Errorf("%w (%s)", ErrNoCassette, filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette))
 		}
 		d.modelBase = ReplayModelAPI
-		wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + " fake-cli \"$@\"\n"
-		if err := os.WriteFile(d.p.CLI, []byte(wrapper), 0o755); err != nil {
+		if err := os.WriteFile(d.p.CLI, execwrap.Script(d.o.Airwire, "fake-cli"), 0o755); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
 	"github.com/airwire/airwire/internal/scenario"
@@ -82,6 +83,15 @@ type Options struct {
 	// Cassette is the recorded CLI side that a replayed run plays
 	// (CassetteFile); Check sets it.
 	Cassette string
+
+	// ACPSchemaDir is the pinned ACP schema (acp.Locator) that Check
+	// validates the run's messages against; "" means the one `make deps`
+	// installed in the checkout (validate.Load).
+	ACPSchemaDir string
+	// NoValidate makes Check compare without validating (airwire conform
+	// --no-validate). Without it, a schema that cannot be loaded fails
+	// Check before the run starts: validation is never skipped silently.
+	NoValidate bool
 }
 
 // Paths are the run's volatile locations, replaced by placeholders when the
@@ -284,15 +294,12 @@ func (d *driver) layoutScripted() error {
 	if err := scenario.WriteCLIScript(filepath.Join(d.p.Root, "cli.json"), &script); err != nil {
 		return err
 	}
-	fake := " conform paced-cli"
+	fake := []string{"conform", "paced-cli"}
 	if d.o.Pace < 0 {
-		fake = " fake-cli"
+		fake = []string{"fake-cli"}
 	}
-	wrapper := "#!/bin/sh\nexec " + shellQuote(d.o.Airwire) + fake + " \"$@\"\n"
-	return os.WriteFile(d.p.CLI, []byte(wrapper), 0o755)
+	return os.WriteFile(d.p.CLI, execwrap.Script(append([]string{d.o.Airwire}, fake...)...), 0o755)
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (d *driver) env() []string {
 	env := []string{

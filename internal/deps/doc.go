@@ -2,4 +2,10 @@
 // .deps/: Node, the reference adapter, the reference Claude CLI and the pinned
 // official ACP schema. It only reads .deps/paths.env (or the environment);
 // it never downloads, installs or checks anything.
+//
+// It describes the development checkout only: tests, the Ginkgo suite and
+// the defaults of `airwire conform` that need `make deps` anyway (the
+// reference adapter as the default --agent, the real CLI of --live). The
+// binary never depends on it otherwise: the ACP schema comes from
+// schemas/acp's Locator, the scenarios and goldens are built in.
 package deps

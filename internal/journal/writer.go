@@ -49,9 +49,6 @@ type WriterOption func(*Writer)
 // background fsync; Close still syncs).
 func WithSyncInterval(d time.Duration) WriterOption { return func(w *Writer) { w.interval = d } }
 
-// WithStart sets the monotonic zero of t_ns (default: the time of Create).
-func WithStart(t time.Time) WriterOption { return func(w *Writer) { w.start = t } }
-
 // Create creates (or truncates) path with mode 0600 and writes the header.
 func Create(path string, h Header, opts ...WriterOption) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // StreamJSON is the codec of the Claude Code CLI's stream-json control
@@ -152,4 +153,17 @@ func trimNewline(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// ArgvSpeaksStreamJSON reports whether a Claude CLI started with argv talks
+// stream-json on its stdio (--output-format stream-json, or
+// --input-format=stream-json): the CLI an adapter drives, as opposed to a
+// one-shot command such as `claude auth status`, whose output is not framed.
+func ArgvSpeaksStreamJSON(argv []string) bool {
+	for _, a := range argv {
+		if a == "stream-json" || strings.HasSuffix(a, "=stream-json") {
+			return true
+		}
+	}
+	return false
 }

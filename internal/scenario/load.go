@@ -284,112 +284,127 @@ func (v *validator) client(s *Scenario) {
 		v.addf("client.session.method: unknown %q (new, load, resume, none)", c.Session.Method)
 	}
 	saved := map[string]bool{}
-	checkVars := func(at string, val any) {
-		for _, name := range Placeholders(toGeneric(val)) {
-			if name == "sessionId" || name == "cwd" || name == "home" {
-				continue
-			}
-			if strings.HasPrefix(name, "saved.") {
-				parts := strings.SplitN(name, ".", 3)
-				if len(parts) == 3 && saved[parts[1]] {
-					continue
-				}
-				v.addf("%s: {{%s}} refers to no earlier step with save: %s", at, name, strings.Split(strings.TrimPrefix(name, "saved."), ".")[0])
-				continue
-			}
-			v.addf("%s: unknown placeholder {{%s}} (sessionId, cwd, home, saved.NAME.PATH)", at, name)
-		}
-	}
-	checkVars("client.session", c.Session)
+	v.placeholders("client.session", c.Session, saved)
 	for i, st := range c.Steps {
-		at := fmt.Sprintf("client.steps[%d]", i)
-		n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll)
-		if n != 1 {
-			v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll (got %d)", at, n)
+		v.clientStep(fmt.Sprintf("client.steps[%d]", i), st, saved)
+	}
+	v.answers(&c.Answers)
+}
+
+// placeholders checks the {{…}} names in val: the run's own, or
+// saved.NAME.PATH of an earlier step that saved NAME.
+func (v *validator) placeholders(at string, val any, saved map[string]bool) {
+	for _, name := range Placeholders(toGeneric(val)) {
+		if name == "sessionId" || name == "cwd" || name == "home" {
 			continue
 		}
-		switch {
-		case st.Prompt != nil:
-			p := st.Prompt
-			if p.Text == "" && len(p.Images) == 0 && len(p.Resources) == 0 && len(p.Links) == 0 && len(p.Blocks) == 0 {
-				v.addf("%s.prompt: has no content", at)
+		if strings.HasPrefix(name, "saved.") {
+			parts := strings.SplitN(name, ".", 3)
+			if len(parts) == 3 && saved[parts[1]] {
+				continue
 			}
-			for j, im := range p.Images {
-				if im.MimeType == "" || (im.Data == "" && im.URI == "") {
-					v.addf("%s.prompt.images[%d]: needs mimeType and data or uri", at, j)
-				}
-			}
-			for j, r := range p.Resources {
-				if r.URI == "" || (r.Text == "") == (r.Blob == "") {
-					v.addf("%s.prompt.resources[%d]: needs uri and exactly one of text, blob", at, j)
-				}
-			}
-			for j, l := range p.Links {
-				if l.URI == "" || l.Name == "" {
-					v.addf("%s.prompt.links[%d]: needs uri and name", at, j)
-				}
-			}
-			checkVars(at+".prompt", p)
-		case st.Request != nil:
-			r := st.Request
-			if r.Method == "" {
-				v.addf("%s.request.method: missing", at)
-			}
-			if r.Method == "session/prompt" {
-				v.addf("%s.request: use a prompt step for session/prompt", at)
-			}
-			checkVars(at+".request", r.Params)
-			if r.Save != "" {
-				if !nameRE.MatchString(r.Save) {
-					v.addf("%s.request.save: %q must be a lowercase word", at, r.Save)
-				}
-				saved[r.Save] = true
-			}
-		case st.Notify != nil:
-			if st.Notify.Method == "" {
-				v.addf("%s.notify.method: missing", at)
-			}
-			checkVars(at+".notify", st.Notify.Params)
-		case st.WaitFor != nil:
-			w := st.WaitFor
-			if count(w.SessionUpdate != "", w.Request != "", w.Notification != "") != 1 {
-				v.addf("%s.waitFor: set exactly one of sessionUpdate, request, notification", at)
-			}
-			if w.Count < 0 {
-				v.addf("%s.waitFor.count: must not be negative", at)
-			}
-			if w.Save != "" {
-				if !nameRE.MatchString(w.Save) {
-					v.addf("%s.waitFor.save: %q must be a lowercase word", at, w.Save)
-				}
-				saved[w.Save] = true
-			}
+			v.addf("%s: {{%s}} refers to no earlier step with save: %s", at, name, strings.Split(strings.TrimPrefix(name, "saved."), ".")[0])
+			continue
+		}
+		v.addf("%s: unknown placeholder {{%s}} (sessionId, cwd, home, saved.NAME.PATH)", at, name)
+	}
+}
+
+// clientStep checks one client step; the names it saves go into saved.
+func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) {
+	n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll)
+	if n != 1 {
+		v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll (got %d)", at, n)
+		return
+	}
+	switch {
+	case st.Prompt != nil:
+		v.prompt(at+".prompt", st.Prompt)
+		v.placeholders(at+".prompt", st.Prompt, saved)
+	case st.Request != nil:
+		r := st.Request
+		if r.Method == "" {
+			v.addf("%s.request.method: missing", at)
+		}
+		if r.Method == "session/prompt" {
+			v.addf("%s.request: use a prompt step for session/prompt", at)
+		}
+		v.placeholders(at+".request", r.Params, saved)
+		v.save(at+".request.save", r.Save, saved)
+	case st.Notify != nil:
+		if st.Notify.Method == "" {
+			v.addf("%s.notify.method: missing", at)
+		}
+		v.placeholders(at+".notify", st.Notify.Params, saved)
+	case st.WaitFor != nil:
+		w := st.WaitFor
+		if count(w.SessionUpdate != "", w.Request != "", w.Notification != "") != 1 {
+			v.addf("%s.waitFor: set exactly one of sessionUpdate, request, notification", at)
+		}
+		if w.Count < 0 {
+			v.addf("%s.waitFor.count: must not be negative", at)
+		}
+		v.save(at+".waitFor.save", w.Save, saved)
+	}
+}
+
+// save checks a step's save name and records it.
+func (v *validator) save(at, name string, saved map[string]bool) {
+	if name == "" {
+		return
+	}
+	if !nameRE.MatchString(name) {
+		v.addf("%s: %q must be a lowercase word", at, name)
+	}
+	saved[name] = true
+}
+
+func (v *validator) prompt(at string, p *Prompt) {
+	if p.Text == "" && len(p.Images) == 0 && len(p.Resources) == 0 && len(p.Links) == 0 && len(p.Blocks) == 0 {
+		v.addf("%s: has no content", at)
+	}
+	for j, im := range p.Images {
+		if im.MimeType == "" || (im.Data == "" && im.URI == "") {
+			v.addf("%s.images[%d]: needs mimeType and data or uri", at, j)
 		}
 	}
-	for i, a := range c.Answers.Permission {
+	for j, r := range p.Resources {
+		if r.URI == "" || (r.Text == "") == (r.Blob == "") {
+			v.addf("%s.resources[%d]: needs uri and exactly one of text, blob", at, j)
+		}
+	}
+	for j, l := range p.Links {
+		if l.URI == "" || l.Name == "" {
+			v.addf("%s.links[%d]: needs uri and name", at, j)
+		}
+	}
+}
+
+func (v *validator) answers(a *Answers) {
+	for i, p := range a.Permission {
 		at := fmt.Sprintf("client.answers.permission[%d]", i)
-		if count(a.OptionID != "", a.Kind != "", a.Cancelled, a.CancelTurn) != 1 {
+		if count(p.OptionID != "", p.Kind != "", p.Cancelled, p.CancelTurn) != 1 {
 			v.addf("%s: set exactly one of optionId, kind, cancelled, cancelTurn", at)
 		}
-		switch a.Kind {
+		switch p.Kind {
 		case "", KindAllowOnce, KindAllowAlways, KindRejectOnce, KindRejectAlways:
 		default:
-			v.addf("%s.kind: unknown %q (allow_once, allow_always, reject_once, reject_always)", at, a.Kind)
+			v.addf("%s.kind: unknown %q (allow_once, allow_always, reject_once, reject_always)", at, p.Kind)
 		}
 	}
-	for i, a := range c.Answers.Elicitation {
+	for i, e := range a.Elicitation {
 		at := fmt.Sprintf("client.answers.elicitation[%d]", i)
-		switch a.Action {
+		switch e.Action {
 		case "accept":
 		case "decline", "cancel":
-			if a.Content != nil {
+			if e.Content != nil {
 				v.addf("%s.content: only an accept carries content", at)
 			}
 		default:
-			v.addf("%s.action: %q must be accept, decline or cancel", at, a.Action)
+			v.addf("%s.action: %q must be accept, decline or cancel", at, e.Action)
 		}
 	}
-	for p := range c.Answers.FS.Read {
+	for p := range a.FS.Read {
 		if filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
 			v.addf("client.answers.fs.read: %q must be relative to cwd", p)
 		}

@@ -118,123 +118,142 @@ func SessionFile(configDir, cwd, id string) string {
 // Render writes the transcript rows as JSONL for a session in cwd, with
 // deterministic uuids (namespace NSTranscript) and timestamps.
 func (t *Transcript) Render(cwd string, vars map[string]string) ([]byte, error) {
-	ids := NewIDs(NSTranscript)
-	clock := &Clock{}
+	w := &rowWriter{t: t, cwd: cwd, vars: vars, ids: NewIDs(NSTranscript), clock: &Clock{}}
 	if t.Modified != "" {
 		if at, err := time.Parse(time.RFC3339, t.Modified); err == nil {
-			clock.Base = at
+			w.clock.Base = at
 		}
-	}
-	var buf bytes.Buffer
-	var parent any // nil → JSON null
-	common := func(row map[string]any) {
-		row["parentUuid"] = parent
-		row["isSidechain"] = false
-		row["userType"] = "external"
-		row["entrypoint"] = "sdk-ts"
-		row["cwd"] = cwd
-		row["sessionId"] = t.SessionID
-		row["version"] = TranscriptVersion
-		row["gitBranch"] = "HEAD"
-		row["timestamp"] = clock.Next()
-	}
-	write := func(row map[string]any) error {
-		line, err := json.Marshal(row)
-		if err != nil {
-			return err
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-		return nil
 	}
 	lastPrompt := ""
 	for i, r := range t.Rows {
+		var err error
 		switch {
 		case r.User != nil:
-			text := ExpandString(*r.User, vars)
-			lastPrompt = text
-			u := ids.UUID()
-			row := map[string]any{"type": "user", "uuid": u, "promptSource": "sdk", "permissionMode": "default",
-				"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}}}
-			common(row)
-			if err := write(row); err != nil {
-				return nil, err
-			}
-			parent = u
+			lastPrompt = ExpandString(*r.User, w.vars)
+			err = w.user(lastPrompt)
 		case r.Assistant != nil || r.Thinking != nil:
-			var block map[string]any
-			if r.Assistant != nil {
-				block = map[string]any{"type": "text", "text": ExpandString(*r.Assistant, vars)}
-			} else {
-				block = map[string]any{"type": "thinking", "thinking": ExpandString(*r.Thinking, vars), "signature": "sig"}
-			}
-			u := ids.UUID()
-			msgID := fmt.Sprintf("msg_stored_%d", i+1)
-			row := map[string]any{"type": "assistant", "uuid": u, "requestId": "req_stored_" + strconv.Itoa(i+1),
-				"message": assistantMessage(msgID, DefaultModel, []any{block}, "end_turn")}
-			common(row)
-			if err := write(row); err != nil {
-				return nil, err
-			}
-			parent = u
+			err = w.assistant(i, r)
 		case r.Tool != nil:
-			id := r.Tool.ID
-			if id == "" {
-				id = ToolID(r.Tool.Name)
-			}
-			input := Expand(orEmpty(r.Tool.Input), vars)
-			u := ids.UUID()
-			row := map[string]any{"type": "assistant", "uuid": u, "requestId": "req_" + id,
-				"message": assistantMessage("msg_"+id, DefaultModel, []any{map[string]any{"type": "tool_use", "id": id, "name": r.Tool.Name, "input": input}}, "tool_use")}
-			common(row)
-			if err := write(row); err != nil {
-				return nil, err
-			}
-			parent = u
-			res := map[string]any{"type": "tool_result", "tool_use_id": id, "content": Expand(resultContent(r.Tool.Result), vars)}
-			if r.Tool.IsError {
-				res["is_error"] = true
-			}
-			u2 := ids.UUID()
-			row2 := map[string]any{"type": "user", "uuid": u2, "sourceToolAssistantUUID": u,
-				"message": map[string]any{"role": "user", "content": []any{res}}}
-			if r.Tool.ToolUseResult != nil {
-				row2["toolUseResult"] = Expand(r.Tool.ToolUseResult, vars)
-			}
-			common(row2)
-			if err := write(row2); err != nil {
-				return nil, err
-			}
-			parent = u2
+			err = w.tool(r.Tool)
 		case r.Raw != nil:
-			row := Expand(r.Raw, vars).(map[string]any)
-			if typ, _ := row["type"].(string); typ == "user" || typ == "assistant" {
-				if _, ok := row["uuid"]; !ok {
-					row["uuid"] = ids.UUID()
-				}
-				for k, v := range map[string]any{"parentUuid": parent, "sessionId": t.SessionID, "cwd": cwd, "isSidechain": false, "timestamp": clock.Next()} {
-					if _, ok := row[k]; !ok {
-						row[k] = v
-					}
-				}
-				parent = row["uuid"]
-			}
-			if err := write(row); err != nil {
-				return nil, err
-			}
+			err = w.raw(r.Raw)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if lastPrompt != "" {
-		if err := write(map[string]any{"type": "last-prompt", "lastPrompt": lastPrompt, "leafUuid": parent, "sessionId": t.SessionID}); err != nil {
+		if err := w.write(map[string]any{"type": "last-prompt", "lastPrompt": lastPrompt, "leafUuid": w.parent, "sessionId": t.SessionID}); err != nil {
 			return nil, err
 		}
 	}
 	if t.Title != "" {
-		if err := write(map[string]any{"type": "custom-title", "customTitle": t.Title, "sessionId": t.SessionID}); err != nil {
+		if err := w.write(map[string]any{"type": "custom-title", "customTitle": t.Title, "sessionId": t.SessionID}); err != nil {
 			return nil, err
 		}
 	}
-	return buf.Bytes(), nil
+	return w.buf.Bytes(), nil
+}
+
+// rowWriter renders the rows of one transcript, each chained to the one
+// before by parentUuid.
+type rowWriter struct {
+	t     *Transcript
+	cwd   string
+	vars  map[string]string
+	ids   *IDs
+	clock *Clock
+	buf   bytes.Buffer
+	// parent is the uuid of the last conversation row (nil: JSON null).
+	parent any
+}
+
+// chained writes a conversation row with the fields every such row has,
+// and makes it the parent of the next.
+func (w *rowWriter) chained(row map[string]any) error {
+	row["parentUuid"] = w.parent
+	row["isSidechain"] = false
+	row["userType"] = "external"
+	row["entrypoint"] = "sdk-ts"
+	row["cwd"] = w.cwd
+	row["sessionId"] = w.t.SessionID
+	row["version"] = TranscriptVersion
+	row["gitBranch"] = "HEAD"
+	row["timestamp"] = w.clock.Next()
+	w.parent = row["uuid"]
+	return w.write(row)
+}
+
+func (w *rowWriter) write(row map[string]any) error {
+	line, err := json.Marshal(row)
+	if err != nil {
+		return err
+	}
+	w.buf.Write(line)
+	w.buf.WriteByte('\n')
+	return nil
+}
+
+func (w *rowWriter) user(text string) error {
+	return w.chained(map[string]any{"type": "user", "uuid": w.ids.UUID(), "promptSource": "sdk", "permissionMode": "default",
+		"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}}})
+}
+
+// assistant renders the i-th row, a text or a thinking block.
+func (w *rowWriter) assistant(i int, r TranscriptRow) error {
+	var block map[string]any
+	if r.Assistant != nil {
+		block = map[string]any{"type": "text", "text": ExpandString(*r.Assistant, w.vars)}
+	} else {
+		block = map[string]any{"type": "thinking", "thinking": ExpandString(*r.Thinking, w.vars), "signature": "sig"}
+	}
+	msgID := fmt.Sprintf("msg_stored_%d", i+1)
+	return w.chained(map[string]any{"type": "assistant", "uuid": w.ids.UUID(), "requestId": "req_stored_" + strconv.Itoa(i+1),
+		"message": assistantMessage(msgID, DefaultModel, []any{block}, "end_turn")})
+}
+
+// tool renders a tool call: the assistant's tool_use row, then the user row
+// with its tool_result.
+func (w *rowWriter) tool(tr *TranscriptTool) error {
+	id := tr.ID
+	if id == "" {
+		id = ToolID(tr.Name)
+	}
+	input := Expand(orEmpty(tr.Input), w.vars)
+	u := w.ids.UUID()
+	err := w.chained(map[string]any{"type": "assistant", "uuid": u, "requestId": "req_" + id,
+		"message": assistantMessage("msg_"+id, DefaultModel, []any{map[string]any{"type": "tool_use", "id": id, "name": tr.Name, "input": input}}, "tool_use")})
+	if err != nil {
+		return err
+	}
+	res := map[string]any{"type": "tool_result", "tool_use_id": id, "content": Expand(resultContent(tr.Result), w.vars)}
+	if tr.IsError {
+		res["is_error"] = true
+	}
+	row := map[string]any{"type": "user", "uuid": w.ids.UUID(), "sourceToolAssistantUUID": u,
+		"message": map[string]any{"role": "user", "content": []any{res}}}
+	if tr.ToolUseResult != nil {
+		row["toolUseResult"] = Expand(tr.ToolUseResult, w.vars)
+	}
+	return w.chained(row)
+}
+
+// raw writes a row as the scenario gives it; a user or assistant row gets
+// the chaining fields it lacks.
+func (w *rowWriter) raw(raw map[string]any) error {
+	row := Expand(raw, w.vars).(map[string]any)
+	if typ, _ := row["type"].(string); typ == "user" || typ == "assistant" {
+		if _, ok := row["uuid"]; !ok {
+			row["uuid"] = w.ids.UUID()
+		}
+		for k, v := range map[string]any{"parentUuid": w.parent, "sessionId": w.t.SessionID, "cwd": w.cwd, "isSidechain": false, "timestamp": w.clock.Next()} {
+			if _, ok := row[k]; !ok {
+				row[k] = v
+			}
+		}
+		w.parent = row["uuid"]
+	}
+	return w.write(row)
 }
 
 func orEmpty(m map[string]any) map[string]any {

@@ -8,38 +8,57 @@ import (
 	"github.com/airwire/airwire/schemas/air"
 )
 
+// schemas is one compiled pair, loaded once.
+type schemas struct {
+	once sync.Once
+	acp  *acp.Schema
+	air  *air.Set
+	err  error
+}
+
 var (
-	loadOnce sync.Once
-	loadACP  *acp.Schema
-	loadAIR  *air.Set
-	loadErr  error
+	loadMu sync.Mutex
+	loaded = map[string]*schemas{}
 )
 
-// Load returns the pinned ACP v1 schema (the unstable superset, which holds
-// session/fork and the other methods the reference adapter serves) and the
-// AIR schemas, compiled once per process. The ACP directory comes from
-// internal/deps; without `make deps` the error wraps deps.ErrMissing.
+// LoadDir returns the ACP v1 schema of dir (the unstable superset, which
+// holds session/fork and the other methods the reference adapter serves)
+// and the AIR schemas, compiled once per process and directory. dir comes
+// from acp.Locator.
 //
 // A harness validates every message of a run with:
 //
-//	a, s, err := validate.Load()
+//	a, s, err := validate.LoadDir(dir)
 //	v := validate.New(a, s)
 //	for each client-lane message: findings = append(findings, v.Check(m)...)
-func Load() (*acp.Schema, *air.Set, error) {
-	loadOnce.Do(func() {
-		var p deps.Installed
-		p, loadErr = deps.Paths()
-		if loadErr != nil {
-			return
+func LoadDir(dir string) (*acp.Schema, *air.Set, error) {
+	loadMu.Lock()
+	s := loaded[dir]
+	if s == nil {
+		s = &schemas{}
+		loaded[dir] = s
+	}
+	loadMu.Unlock()
+	s.once.Do(func() {
+		if s.acp, s.err = acp.LoadDir(dir, true); s.err == nil {
+			s.air, s.err = air.Load()
 		}
-		var dir string
-		if dir, loadErr = p.RequireACPSchemaDir(); loadErr != nil {
-			return
-		}
-		if loadACP, loadErr = acp.LoadDir(dir, true); loadErr != nil {
-			return
-		}
-		loadAIR, loadErr = air.Load()
 	})
-	return loadACP, loadAIR, loadErr
+	return s.acp, s.air, s.err
+}
+
+// Load is LoadDir for the schema `make deps` installed in the checkout
+// (internal/deps), for tests and the Ginkgo suite; the airwire binary finds
+// its schema with acp.Locator instead. Without `make deps` the error wraps
+// deps.ErrMissing.
+func Load() (*acp.Schema, *air.Set, error) {
+	p, err := deps.Paths()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := p.RequireACPSchemaDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadDir(dir)
 }

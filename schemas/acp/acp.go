@@ -104,7 +104,7 @@ func LoadDir(dir string, unstable bool) (*Schema, error) {
 func LoadFile(path string) (*Schema, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("ACP schema: %w (run make deps)", err)
+		return nil, fmt.Errorf("ACP schema: %w", err)
 	}
 	s, err := Parse(b)
 	if err != nil {

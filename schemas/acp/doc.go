@@ -1,5 +1,5 @@
 // Package acp loads the official ACP v1 JSON Schema (the npm
-// @agentclientprotocol/sdk files that `make deps` fetches and pins in PIN)
+// @agentclientprotocol/sdk files pinned in PIN)
 // and validates messages by method, never against the root: the root's
 // params are an anyOf that includes ExtRequest, which accepts anything.
 //
@@ -18,6 +18,10 @@
 //     dependentSchemas, unevaluatedItems, unevaluatedProperties other than
 //     true, …).
 //
-// The package never downloads the schema and never holds a copy of it; the
-// directory comes from internal/deps.
+// The schema is never committed. Locator finds its directory: the
+// --acp-schema flag, else $AIRWIRE_ACP_SCHEMA_DIR, else the user cache
+// (<cache>/airwire/acp-schema/<package>), which it fills on first use with
+// `npm pack` (as `make deps` does), checking the tarball and both files
+// against PIN, which is built into the binary (Pinned). It says on its Log
+// what it fetches; without npm it fails with ErrNoNPM and says what to do.
 package acp

@@ -4,6 +4,7 @@ package cat
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ matches a session id exactly. --raw prints the journal lines themselves
 			if runF != nil {
 				return runF(opts)
 			}
-			return runCat(opts)
+			return runCat(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Lane, "lane", "", "only this lane: client, cli or model")
@@ -98,8 +99,8 @@ func (o *CatOptions) Match(e *journal.Entry) bool {
 		(o.Kind == "" || string(e.Kind) == o.Kind)
 }
 
-func runCat(opts *CatOptions) error {
-	r, err := journal.Open(opts.Path)
+func runCat(ctx context.Context, opts *CatOptions) error {
+	r, err := cmdutil.OpenJournal(ctx, opts.Path)
 	if err != nil {
 		return err
 	}

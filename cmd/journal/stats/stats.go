@@ -3,6 +3,7 @@
 package stats
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/internal/journal"
 )
@@ -36,7 +38,7 @@ func NewCmdStats(f *factory.Factory, runF func(*StatsOptions) error) *cobra.Comm
 			if runF != nil {
 				return runF(opts)
 			}
-			return runStats(opts)
+			return runStats(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the numbers as JSON")
@@ -68,9 +70,10 @@ type Process struct {
 	Exit *journal.Exit `json:"exit,omitempty"`
 }
 
-// Compute reads a journal and counts it.
-func Compute(path string) (*Stats, error) {
-	r, err := journal.Open(path)
+// Compute reads a journal and counts it. It stops with ctx's error when ctx
+// ends.
+func Compute(ctx context.Context, path string) (*Stats, error) {
+	r, err := cmdutil.OpenJournal(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +129,8 @@ func Compute(path string) (*Stats, error) {
 	}
 }
 
-func runStats(opts *StatsOptions) error {
-	s, err := Compute(opts.Path)
+func runStats(ctx context.Context, opts *StatsOptions) error {
+	s, err := Compute(ctx, opts.Path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,122 @@
+package adapter
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// The CLI frames that drive a turn's compaction lifecycle (compaction.go).
+
+type compactionStatusLine struct {
+	UUID            string          `json:"uuid"`
+	Status          *string         `json:"status"`
+	CompactResult   string          `json:"compact_result"`
+	CompactError    string          `json:"compact_error"`
+	CompactMetadata json.RawMessage `json:"compact_metadata"`
+}
+
+// statusFrame handles system/status: compacting opens the compaction, a
+// compact_result ends it.
+func (c *compaction) statusFrame(line json.RawMessage) []map[string]any {
+	var m compactionStatusLine
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	switch {
+	case m.Status != nil && *m.Status == "compacting":
+		return c.start(m.UUID)
+	case m.CompactResult == "success":
+		return c.finish(m.UUID, "completed", nil, false)
+	case m.CompactResult == "failed":
+		facts := compactionFacts{}
+		if m.CompactError != "" {
+			facts["error"] = m.CompactError
+		}
+		return c.finish(m.UUID, "failed", facts, false)
+	}
+	return nil
+}
+
+// boundaryFrame handles system/compact_boundary: the compaction is
+// complete, with its token counts (the usage tracker then reports the
+// retained tokens).
+func (c *compaction) boundaryFrame(line json.RawMessage) []map[string]any {
+	var m compactionStatusLine
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	return c.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata), true)
+}
+
+type compactionStreamLine struct {
+	UUID            string  `json:"uuid"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	Event           struct {
+		Type         string `json:"type"`
+		ContentBlock struct {
+			Type    string  `json:"type"`
+			Content *string `json:"content"`
+		} `json:"content_block"`
+		Delta struct {
+			Type    string  `json:"type"`
+			Content *string `json:"content"`
+		} `json:"delta"`
+	} `json:"event"`
+}
+
+// streamFrame handles the API's compaction content block of the root
+// conversation (a subagent's own compaction is not the session's).
+func (c *compaction) streamFrame(line json.RawMessage) []map[string]any {
+	if !strings.Contains(string(line), "compaction") {
+		return nil
+	}
+	var m compactionStreamLine
+	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
+		return nil
+	}
+	switch e := m.Event; {
+	case e.Type == "content_block_start" && e.ContentBlock.Type == "compaction":
+		return c.heartbeat(m.UUID, e.ContentBlock.Content)
+	case e.Type == "content_block_delta" && e.Delta.Type == "compaction_delta":
+		return c.heartbeat(m.UUID, e.Delta.Content)
+	}
+	return nil
+}
+
+// hookInput takes the PostCompact hook's summary of the root
+// conversation (a hook_callback's input).
+func (c *compaction) hookInput(input json.RawMessage) {
+	var in struct {
+		Event   string  `json:"hook_event_name"`
+		AgentID string  `json:"agent_id"`
+		Summary *string `json:"compact_summary"`
+	}
+	if json.Unmarshal(input, &in) != nil || in.Event != "PostCompact" || in.AgentID != "" || in.Summary == nil {
+		return
+	}
+	c.recordSummary(*in.Summary)
+}
+
+// interruptCompaction abandons the compaction of a cancelled turn.
+func (t *translator) interruptCompaction() {
+	t.mu.Lock()
+	t.sendMaps(t.compaction.interrupt())
+	t.mu.Unlock()
+}
+
+func (t *translator) sendMaps(updates []map[string]any) {
+	for _, u := range updates {
+		t.s.notify(u)
+	}
+}
+
+// hookInput is the input of a hook_callback frame.
+func hookInput(frame json.RawMessage) json.RawMessage {
+	var f struct {
+		Request struct {
+			Input json.RawMessage `json:"input"`
+		} `json:"request"`
+	}
+	_ = json.Unmarshal(frame, &f)
+	return f.Request.Input
+}

@@ -1,0 +1,98 @@
+package adapter
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Local slash commands: Claude Code answers some commands itself, without
+// the model. Their output reaches the editor as the reference sends it:
+// system/local_command_output frames as a message chunk (id the frame's
+// uuid), and for a local-only command (which is never echoed, so its
+// result activates the turn) the result's text as a message chunk (id the
+// result's uuid). The same result rule covers a turn that answered on its
+// result alone (no streamed or consolidated text, no output tokens, no
+// compaction output). Not modelled: the reference's structured
+// replacements of `/usage` and `/mcp` output.
+
+// localOnlyCommands are the slash commands the CLI answers locally
+// without echoing the prompt or calling the model.
+var localOnlyCommands = []string{"/context", "/heapdump", "/extra-usage"}
+
+// isLocalOnlyCommand reports whether a prompt's first block is a text
+// starting with a local-only command.
+func isLocalOnlyCommand(blocks []json.RawMessage) bool {
+	if len(blocks) == 0 {
+		return false
+	}
+	var b promptBlock
+	if json.Unmarshal(blocks[0], &b) != nil || b.Type != "text" || !strings.HasPrefix(b.Text, "/") {
+		return false
+	}
+	name, _, _ := strings.Cut(b.Text, " ")
+	return slices.Contains(localOnlyCommands, name)
+}
+
+// localCommandOutput shows a system/local_command_output frame, unless it
+// repeats a failed compaction's error that the compaction already showed.
+func (t *translator) localCommandOutput(line json.RawMessage) {
+	var m struct {
+		UUID    string `json:"uuid"`
+		Content string `json:"content"`
+	}
+	if json.Unmarshal(line, &m) != nil || t.compaction.consumeDuplicateError(m.Content) {
+		return
+	}
+	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))
+}
+
+type resultText struct {
+	Subtype string `json:"subtype"`
+	IsError bool   `json:"is_error"`
+	Result  string `json:"result"`
+	UUID    string `json:"uuid"`
+	Usage   struct {
+		OutputTokens *float64 `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// forwardResult sends a successful result's text when the turn showed
+// nothing else of it: a local-only command, or a turn with no text, no
+// compaction output and no output tokens. shown and compacted are what
+// the turn delivered before its result.
+func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) {
+	var r resultText
+	if json.Unmarshal(line, &r) != nil || r.Subtype != "success" || r.IsError || r.Result == "" {
+		return
+	}
+	silent := !shown && !compacted && (r.Usage.OutputTokens == nil || *r.Usage.OutputTokens == 0)
+	if !t.s.activeLocalOnly() && !silent {
+		return
+	}
+	t.say(textUpdate("agent_message_chunk", r.Result, r.UUID))
+}
+
+// say sends a message chunk of the root conversation: a failed
+// compaction's duplicate error is dropped; the text counts as delivered
+// for the stretch up to the next result and goes into the title context.
+func (t *translator) say(u map[string]any) {
+	if u["sessionUpdate"] == "agent_message_chunk" {
+		text, _ := u["content"].(map[string]any)["text"].(string)
+		if !t.showing(text) {
+			return
+		}
+	}
+	t.s.notify(u)
+}
+
+// showing is say's bookkeeping for message text about to be sent (the
+// streamed chunks of chunks.go too); false means drop it.
+func (t *translator) showing(text string) bool {
+	if t.compaction.consumeDuplicateError(text) {
+		return false
+	}
+	t.shown = true
+	t.s.titleAnswer(text)
+	return true
+}

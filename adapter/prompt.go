@@ -1,0 +1,213 @@
+package adapter
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// An ACP prompt reaches the CLI as one user message, built as the
+// reference builds it: text blocks as they are (a leading `/mcp:server:cmd`
+// becomes the CLI's `/server:cmd (MCP)`), images as base64 or URL image
+// blocks, resource links as a markdown link, embedded resources as a link
+// plus a `<context ref=...>` block appended after every other block (or,
+// for an image or PDF blob, the link and the blob itself). Any other block
+// type fails the prompt with -32602 before anything is queued.
+
+// supportedPromptBlocks are the prompt block types the agent converts (it
+// advertises no audio prompt capability).
+var supportedPromptBlocks = []string{"text", "image", "resource_link", "resource"}
+
+type promptBlock struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Data     string `json:"data"`
+	MimeType string `json:"mimeType"`
+	URI      string `json:"uri"`
+	Resource *struct {
+		URI      string  `json:"uri"`
+		MimeType string  `json:"mimeType"`
+		Text     *string `json:"text"`
+		Blob     *string `json:"blob"`
+	} `json:"resource"`
+}
+
+// checkPromptBlocks refuses a prompt with a block type the agent does not
+// support, with the reference's invalid params error.
+func checkPromptBlocks(blocks []json.RawMessage) error {
+	for _, raw := range blocks {
+		var b promptBlock
+		_ = json.Unmarshal(raw, &b)
+		if !slices.Contains(supportedPromptBlocks, b.Type) {
+			data, _ := json.Marshal(map[string]string{"type": b.Type})
+			return &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code,
+				Message: "Invalid params: Content blocks of type " + b.Type + " are not supported", Data: data}
+		}
+	}
+	return nil
+}
+
+var mcpCommand = regexp.MustCompile(`^/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$`)
+
+// promptToClaude turns ACP prompt blocks into Claude message content.
+func promptToClaude(raw []json.RawMessage) []map[string]any {
+	out := []map[string]any{}
+	var context []map[string]any
+	firstText := true
+	for _, r := range raw {
+		var b promptBlock
+		if json.Unmarshal(r, &b) != nil {
+			continue
+		}
+		switch b.Type {
+		case "text":
+			text := b.Text
+			if firstText {
+				text, firstText = mcpSlashCommand(text), false
+			}
+			out = append(out, textBlock(text))
+		case "resource_link":
+			out = append(out, textBlock(uriLink(b.URI)))
+		case "resource":
+			var ctx map[string]any
+			out, ctx = appendResource(out, b)
+			if ctx != nil {
+				context = append(context, ctx)
+			}
+		case "image":
+			if img := imageBlock(b); img != nil {
+				out = append(out, img)
+			}
+		}
+	}
+	return append(out, context...)
+}
+
+func textBlock(text string) map[string]any { return map[string]any{"type": "text", "text": text} }
+
+// mcpSlashCommand rewrites `/mcp:server:command args` (an MCP prompt as the
+// editor lists it) to the CLI's `/server:command (MCP) args`.
+func mcpSlashCommand(text string) string {
+	m := mcpCommand.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	out := "/" + m[1] + ":" + m[2] + " (MCP)"
+	if m[3] != "" {
+		out += " " + m[3]
+	}
+	return out
+}
+
+// imageBlock is an image given inline (base64) or by an http(s) URL; nil
+// when it has neither.
+func imageBlock(b promptBlock) map[string]any {
+	switch {
+	case b.Data != "":
+		return map[string]any{"type": "image", "source": map[string]any{"type": "base64", "data": b.Data, "media_type": b.MimeType}}
+	case strings.HasPrefix(b.URI, "http"):
+		return map[string]any{"type": "image", "source": map[string]any{"type": "url", "url": b.URI}}
+	}
+	return nil
+}
+
+// appendResource adds an embedded resource's link (and an image or PDF
+// blob); a text resource (or a text blob, decoded) also gives a context
+// block, returned to go after every other block. A blob of another type is
+// skipped.
+func appendResource(out []map[string]any, b promptBlock) ([]map[string]any, map[string]any) {
+	res := b.Resource
+	if res == nil {
+		return out, nil
+	}
+	text := res.Text
+	if res.Blob != nil {
+		kind, block, decoded := blobToClaude(res.MimeType, *res.Blob)
+		switch {
+		case kind == "image" || kind == "document":
+			return append(out, textBlock(uriLink(res.URI)), block), nil
+		case kind == "text" && text == nil:
+			text = &decoded
+		}
+	}
+	if text == nil {
+		return out, nil
+	}
+	return append(out, textBlock(uriLink(res.URI))), textBlock("\n<context ref=\"" + res.URI + "\">\n" + *text + "\n</context>")
+}
+
+// uriLink shows a file:// or zed:// URI as a markdown mention of its last
+// path element; any other URI stays as it is.
+func uriLink(uri string) string {
+	var name string
+	switch {
+	case strings.HasPrefix(uri, "file://"):
+		path := uri[len("file://"):]
+		if name = path[strings.LastIndex(path, "/")+1:]; name == "" {
+			name = path
+		}
+	case strings.HasPrefix(uri, "zed://"):
+		if name = uri[strings.LastIndex(uri, "/")+1:]; name == "" {
+			name = uri
+		}
+	default:
+		return uri
+	}
+	return "[@" + name + "](" + uri + ")"
+}
+
+var imageMimeTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+var textApplicationMimeTypes = []string{"application/json", "application/xml", "application/javascript",
+	"application/typescript", "application/x-yaml", "application/yaml", "application/toml", "application/x-sh",
+	"application/sql", "application/graphql"}
+
+// blobToClaude classifies a blob resource by its MIME type (parameters and
+// case ignored, image/jpg read as image/jpeg): "image" and "document"
+// (PDF) come with their Claude block, "text" with the decoded text; ""
+// for anything else.
+func blobToClaude(mimeType, blob string) (kind string, block map[string]any, text string) {
+	base := strings.ToLower(strings.TrimSpace(strings.SplitN(mimeType, ";", 2)[0]))
+	if base == "image/jpg" {
+		base = "image/jpeg"
+	}
+	source := func(media string) map[string]any {
+		return map[string]any{"type": "base64", "media_type": media, "data": blob}
+	}
+	switch {
+	case base == "":
+		return "", nil, ""
+	case slices.Contains(imageMimeTypes, base):
+		return "image", map[string]any{"type": "image", "source": source(base)}, ""
+	case base == "application/pdf":
+		return "document", map[string]any{"type": "document", "source": source(base)}, ""
+	case strings.HasPrefix(base, "text/") || slices.Contains(textApplicationMimeTypes, base) ||
+		strings.HasSuffix(base, "+json") || strings.HasSuffix(base, "+xml"):
+		return "text", nil, decodeBlobText(blob)
+	}
+	return "", nil, ""
+}
+
+// decodeBlobText decodes a text blob as UTF-8 without a leading byte order
+// mark. Other charsets are not converted: their bytes stay as Go reads them.
+func decodeBlobText(blob string) string {
+	b, _ := base64.StdEncoding.DecodeString(blob)
+	return strings.TrimPrefix(strings.ToValidUTF8(string(b), "\uFFFD"), "\uFEFF")
+}
+
+// promptText is the prompt's text blocks joined by newlines (what a title
+// is generated from).
+func promptText(blocks []json.RawMessage) string {
+	var parts []string
+	for _, r := range blocks {
+		var b promptBlock
+		if json.Unmarshal(r, &b) == nil && b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,121 @@
+package adapter
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"unicode/utf16"
+
+	"github.com/airwire/airwire/adapter/sessionconfig"
+)
+
+// goldenUpdate is the first update of a golden whose JSON contains marker,
+// decoded.
+func goldenUpdate(t *testing.T, scenario, profile, marker string) any {
+	t.Helper()
+	for _, l := range goldenLines(t, scenario, profile, "client agent->editor") {
+		if !strings.Contains(l, marker) {
+			continue
+		}
+		var m struct {
+			Params struct {
+				Update any `json:"update"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal([]byte(l), &m)
+		return m.Params.Update
+	}
+	t.Fatalf("%s/%s has no update with %s", scenario, profile, marker)
+	return nil
+}
+
+func decoded(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func TestMemoryRecallMatchesTheGolden(t *testing.T) {
+	line := json.RawMessage(`{"type":"system","subtype":"memory_recall","mode":"select","uuid":"<uuid-1>",
+		"memories":[{"path":"<cwd>/CLAUDE.md","scope":"project","content":"Run tests with make test."}]}`)
+	want := goldenUpdate(t, "memory-recall", "zed", `"memory_recall"`)
+	if got := decoded(memoryRecallUpdate(line)); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	synth := memoryRecallUpdate(json.RawMessage(`{"mode":"synthesize","uuid":"u","memories":[{"path":"a","content":"A"},{"path":"b"}]}`))
+	if synth["title"] != "Recalled synthesized memory" || synth["locations"] != nil || len(synth["content"].([]map[string]any)) != 1 {
+		t.Errorf("synthesis: %v", synth)
+	}
+	two := memoryRecallUpdate(json.RawMessage(`{"mode":"select","uuid":"u","memories":[{"path":"a"},{"path":"b"}]}`))
+	if two["title"] != "Recalled 2 memories" {
+		t.Errorf("two: %v", two["title"])
+	}
+}
+
+func TestRefusalFallbackNotice(t *testing.T) {
+	m := refusalFallbackLine{OriginalModel: "claude-opus-5-5", FallbackModel: "claude-sonnet-5-5"}
+	want := goldenUpdate(t, "model-refusal-fallback", "zed", "Model fallback")
+	if got := decoded(textUpdate("agent_message_chunk", "**Model fallback:** "+m.notice(), "")); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	local := refusalFallbackLine{OriginalModel: "o", FallbackModel: "f", Scope: "local", Category: "cyber", Explanation: "Why."}
+	if local.persistent() || local.notice() != "o declined this request (cyber); retried with f. Only that response came from f; the session stays on o.\n\nWhy." {
+		t.Errorf("local: %q", local.notice())
+	}
+	if revert := (refusalFallbackLine{OriginalModel: "o", FallbackModel: "f", Direction: "revert"}); revert.persistent() ||
+		!strings.HasSuffix(revert.notice(), "The session stays on o.") {
+		t.Errorf("revert: %q", revert.notice())
+	}
+}
+
+func TestResolveModel(t *testing.T) {
+	models := []sessionconfig.Model{
+		{Value: "default", ResolvedModel: "claude-sonnet-5-5", DisplayName: "Default (recommended)"},
+		{Value: "opus", ResolvedModel: "claude-opus-5-5", DisplayName: "Opus 5.5"},
+		{Value: "sonnet", ResolvedModel: "claude-sonnet-5-5", DisplayName: "Sonnet 5.5"},
+	}
+	for id, want := range map[string]string{"claude-sonnet-5-5": "sonnet", "Opus 5.5": "opus", "default": "default", " OPUS ": "opus"} {
+		if m, ok := resolveModel(models, id); !ok || m.Value != want {
+			t.Errorf("resolveModel(%q) = %q, %v; want %q", id, m.Value, ok, want)
+		}
+	}
+	if _, ok := resolveModel(models, "claude-haiku-5-5"); ok {
+		t.Error("an unknown id resolves to nothing")
+	}
+}
+
+func TestLocalOnlyCommand(t *testing.T) {
+	for text, want := range map[string]bool{"/context": true, "/context extra": true, "/heapdump": true,
+		"/extra-usage": true, "/contexts": false, "context": false, "/compact": false} {
+		if got := isLocalOnlyCommand(blocks(`{"type":"text","text":` + strings.TrimSpace(string(mustJSON(text))) + `}`)); got != want {
+			t.Errorf("%q: %v", text, got)
+		}
+	}
+	if isLocalOnlyCommand(blocks(`{"type":"image","data":"AA"}`, `{"type":"text","text":"/context"}`)) {
+		t.Error("only the first block counts")
+	}
+}
+
+func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+
+// The title context keeps the session's last 1000 UTF-16 units, and stops
+// collecting once a title settled.
+func TestTitleContext(t *testing.T) {
+	s := &Session{}
+	s.titlePrompt("/context")
+	s.titleAnswer(strings.Repeat("x", 995) + "é")
+	got := string(utf16Decode(s.titles.context))
+	if len(s.titles.context) != maxTitleContext || !strings.HasSuffix(got, "xé") || !strings.HasPrefix(got, "ext\n") {
+		t.Errorf("context %d units, starts %q", len(s.titles.context), got[:5])
+	}
+	s.titles.settled = true
+	s.titleAnswer("more")
+	if strings.HasSuffix(string(utf16Decode(s.titles.context)), "more") {
+		t.Error("a settled title collects no more text")
+	}
+}
+
+func utf16Decode(u []uint16) []rune { return utf16.Decode(u) }

@@ -1,0 +1,101 @@
+package suitedata
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/airwire/airwire"
+)
+
+// Dirs are the unpacked directories.
+type Dirs struct {
+	// Scenarios holds the *.yaml scenario files.
+	Scenarios string
+	// Goldens holds <scenario>/<profile>.golden and .cassette and the
+	// declaration files.
+	Goldens string
+}
+
+// sources are the built-in trees, by the name of their directory.
+var sources = []struct {
+	name string
+	fsys fs.FS
+}{{"scenarios", airwire.Scenarios}, {"goldens", airwire.Goldens}}
+
+// Unpack returns the built-in data under cache (the user cache directory),
+// writing it there first unless a copy of the same content is there.
+func Unpack(cache string) (Dirs, error) {
+	id, err := contentID()
+	if err != nil {
+		return Dirs{}, err
+	}
+	parent := filepath.Join(cache, "airwire", "suite")
+	dir := filepath.Join(parent, id)
+	dirs := Dirs{Scenarios: filepath.Join(dir, "scenarios"), Goldens: filepath.Join(dir, "goldens")}
+	if _, err := os.Stat(dir); err == nil {
+		return dirs, nil
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return Dirs{}, err
+	}
+	tmp, err := os.MkdirTemp(parent, ".unpack-")
+	if err != nil {
+		return Dirs{}, err
+	}
+	defer os.RemoveAll(tmp)
+	for _, src := range sources {
+		sub, err := fs.Sub(src.fsys, src.name)
+		if err != nil {
+			return Dirs{}, err
+		}
+		if err := os.CopyFS(filepath.Join(tmp, src.name), sub); err != nil {
+			return Dirs{}, fmt.Errorf("unpacking the built-in %s: %w", src.name, err)
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return Dirs{}, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another airwire unpacked the same content meanwhile.
+		if _, serr := os.Stat(dir); serr == nil {
+			return dirs, nil
+		}
+		return Dirs{}, err
+	}
+	return dirs, nil
+}
+
+// contentID is the first 16 hex digits of a sha256 over every built-in
+// file's path and bytes, in fs.WalkDir order.
+func contentID() (string, error) {
+	h := sha256.New()
+	for _, src := range sources {
+		err := fs.WalkDir(src.fsys, src.name, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			f, err := src.fsys.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			fmt.Fprintf(h, "%s\x00", p)
+			n, err := io.Copy(h, f)
+			fmt.Fprintf(h, "\x00%d\x00", n)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// ErrNoCache means there is no user cache directory to unpack into.
+var ErrNoCache = errors.New("no user cache directory for the built-in scenarios and goldens: pass --scenarios DIR and --goldens DIR")
