@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -144,6 +146,26 @@ func TestChunkParamsAreTheMapForm(t *testing.T) {
 		want, _ := json.Marshal(map[string]any{"sessionId": "s<" + text, "update": textUpdate(kind, text, id)})
 		if got := appendChunkParams(nil, "s<"+text, kind, []byte(text), id); !bytes.Equal(got, want) {
 			t.Fatalf("chunk of %q:\n got %s\nwant %s", text, got, want)
+		}
+	}
+}
+
+// TestTitleContextEncodesAsUTF16Encode feeds the title context the way
+// streamed chunks do, with text utf16.Encode treats specially (invalid
+// UTF-8, astral runes), and checks it against the plain computation.
+func TestTitleContextEncodesAsUTF16Encode(t *testing.T) {
+	s := &Session{}
+	var want []uint16
+	pieces := []string{"héllo ", "🎉", "bad \xff\xc3 utf8", strings.Repeat("long text ", 60), "\u2028 end"}
+	for i := range 40 {
+		p := pieces[i%len(pieces)]
+		s.titleAnswer(p)
+		want = append(want, utf16.Encode([]rune(p))...)
+		if len(want) > maxTitleContext {
+			want = want[len(want)-maxTitleContext:]
+		}
+		if !slices.Equal(s.titles.context, want) {
+			t.Fatalf("after %d pieces the context differs", i+1)
 		}
 	}
 }
