@@ -28,7 +28,7 @@ func discardSession(w io.Writer) (*Session, func()) {
 	a := NewAgent(Options{})
 	r, pw := io.Pipe()
 	a.conn = jsonrpc.NewConn(context.Background(), r, w, jsonrpc.JSONRPC{}, a)
-	s := a.newSessionState("5f0c3a52-8a3e-4a55-9f3c-6c1f4a4f7b10", "/work", false)
+	s := a.newSessionState("5f0c3a52-8a3e-4a55-9f3c-6c1f4a4f7b10", "/project", false)
 	return s, func() { pw.Close(); <-a.conn.Done() }
 }
 

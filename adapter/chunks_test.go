@@ -60,7 +60,7 @@ func isTextDeltaLine(line []byte) bool {
 func TestTextDeltasCarryNoToolCallsOrUsage(t *testing.T) {
 	deltas := 0
 	for name, lines := range cliStreams(t) {
-		tools := toolcall.NewSession(caps.Client{}, "/work")
+		tools := toolcall.NewSession(caps.Client{}, "/project")
 		tracker := usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, false)
 		for _, line := range lines {
 			got := tools.Frame(line)
