@@ -79,11 +79,20 @@ func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) 
 func (t *translator) say(u map[string]any) {
 	if u["sessionUpdate"] == "agent_message_chunk" {
 		text, _ := u["content"].(map[string]any)["text"].(string)
-		if t.compaction.consumeDuplicateError(text) {
+		if !t.showing(text) {
 			return
 		}
-		t.shown = true
-		t.s.titleAnswer(text)
 	}
 	t.s.notify(u)
+}
+
+// showing is say's bookkeeping for message text about to be sent (the
+// streamed chunks of chunks.go too); false means drop it.
+func (t *translator) showing(text string) bool {
+	if t.compaction.consumeDuplicateError(text) {
+		return false
+	}
+	t.shown = true
+	t.s.titleAnswer(text)
+	return true
 }

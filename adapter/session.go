@@ -156,6 +156,9 @@ func (s *Session) Close() {
 
 // HandleMessage implements claude.Handler: the CLI's lines in order.
 func (s *Session) HandleMessage(m claude.Message) {
+	if ev, ok := m.(*claude.StreamEvent); ok && s.tr.textDelta(ev) {
+		return
+	}
 	h := m.Head()
 	s.indexFrame(h.Type, h.Raw)
 	s.tr.message(h.Type, h.Raw)

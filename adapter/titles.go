@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -41,10 +40,15 @@ func (s *Session) appendTitleContext(text string) {
 	if s.titles.settled {
 		return
 	}
-	s.titles.context = append(s.titles.context, utf16.Encode([]rune(text))...)
-	if n := len(s.titles.context); n > maxTitleContext {
-		s.titles.context = slices.Clone(s.titles.context[n-maxTitleContext:])
+	ctx := s.titles.context
+	for _, r := range text { // as utf16.Encode([]rune(text)), without copies
+		ctx = utf16.AppendRune(ctx, r)
 	}
+	if n := len(ctx); n > maxTitleContext {
+		// The tail moves down in place: every streamed chunk comes here.
+		ctx = ctx[:copy(ctx, ctx[n-maxTitleContext:])]
+	}
+	s.titles.context = ctx
 }
 
 // titlePrompt collects a prompt's text for a later title.

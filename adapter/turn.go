@@ -49,6 +49,8 @@ type translator struct {
 	bg background
 	// async publishes background work as AIR async tasks (async_tasks.go).
 	async *asyncTasks
+	// buf is reused by the short path of streamed text (chunks.go).
+	buf chunkBuffers
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
@@ -180,16 +182,16 @@ func (t *translator) streamEvent(line json.RawMessage) {
 	case "content_block_delta":
 		switch m.Event.Delta.Type {
 		case "text_delta":
-			t.chunk("agent_message_chunk", m.Event.Index, m.Event.Delta.Text)
+			t.chunk("agent_message_chunk", m.Event.Index, []byte(m.Event.Delta.Text))
 		case "thinking_delta":
-			t.chunk("agent_thought_chunk", m.Event.Index, m.Event.Delta.Thinking)
+			t.chunk("agent_thought_chunk", m.Event.Index, []byte(m.Event.Delta.Thinking))
 		}
 	}
 }
 
 // chunk sends streamed text of block index and remembers it.
-func (t *translator) chunk(kind string, index int, text string) {
-	if text == "" {
+func (t *translator) chunk(kind string, index int, text []byte) {
+	if len(text) == 0 {
 		return
 	}
 	b := t.streamed[index]
@@ -197,8 +199,11 @@ func (t *translator) chunk(kind string, index int, text string) {
 		b = &strings.Builder{}
 		t.streamed[index] = b
 	}
-	b.WriteString(text)
-	t.say(textUpdate(kind, text, t.messageID))
+	b.Write(text)
+	if kind == "agent_message_chunk" && !t.showing(string(text)) {
+		return
+	}
+	t.notifyChunk(kind, text, t.messageID)
 }
 
 func textUpdate(kind, text, messageID string) map[string]any {

@@ -184,6 +184,24 @@ var ErrNoType = errors.New("stream-json line has no type")
 // Decode reads one CLI stdout line that is not a control frame into its
 // Message type. Unknown types and system subtypes decode as *Unknown.
 func Decode(line []byte) (Message, error) {
+	if !json.Valid(line) {
+		return decodeJSON(line)
+	}
+	return decodeOwned(append(json.RawMessage(nil), line...))
+}
+
+// decodeOwned is Decode for a line known to be JSON (the CLI Conn's codec
+// checked it) that the caller hands over (it becomes the Raw of the
+// message): stream_event lines, most of a turn, take a fast path.
+func decodeOwned(line []byte) (Message, error) {
+	if m, ok := decodeStreamEvent(line); ok {
+		return m, nil
+	}
+	return decodeJSON(line)
+}
+
+// decodeJSON is Decode with encoding/json, of a line the caller hands over.
+func decodeJSON(line []byte) (Message, error) {
 	var h Header
 	if err := json.Unmarshal(line, &h); err != nil {
 		return nil, fmt.Errorf("stream-json line: %w", err)
@@ -195,7 +213,7 @@ func Decode(line []byte) (Message, error) {
 	if err := json.Unmarshal(line, m); err != nil {
 		return nil, fmt.Errorf("stream-json %s line: %w", h.Type, err)
 	}
-	m.Head().Raw = append(json.RawMessage(nil), line...)
+	m.Head().Raw = line
 	return m, nil
 }
 

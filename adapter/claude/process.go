@@ -177,7 +177,7 @@ func (p *Process) Handle(ctx context.Context, req *jsonrpc.Request) (any, error)
 	if req.Method == "control_cancel_request" {
 		return nil, nil // the Conn has cancelled the request's context
 	}
-	m, err := Decode(req.Params)
+	m, err := decodeOwned(req.Params) // the codec checked it is JSON and copied it
 	if err != nil {
 		p.log.Warn("unreadable CLI line", "err", err)
 		return nil, nil

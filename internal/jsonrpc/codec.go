@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/airwire/airwire/internal/jsonwalk"
 )
 
 // Incoming is one decoded frame, as the Conn sees it.
@@ -115,6 +117,19 @@ func (JSONRPC) EncodeRequest(id json.RawMessage, method string, params json.RawM
 // EncodeNotification implements Codec.
 func (JSONRPC) EncodeNotification(method string, params json.RawMessage) ([]byte, error) {
 	return json.Marshal(wireMsg{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// appendNotification writes what EncodeNotification writes when params
+// are already in json.Marshal's form (which json.Marshal leaves as is).
+func (JSONRPC) appendNotification(dst []byte, method string, params []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0"`...)
+	if method != "" {
+		dst = jsonwalk.AppendString(append(dst, `,"method":`...), method)
+	}
+	if len(params) > 0 {
+		dst = append(append(dst, `,"params":`...), params...)
+	}
+	return append(dst, '}')
 }
 
 // EncodeResponse implements Codec. A result that is absent is sent as null.

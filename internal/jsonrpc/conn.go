@@ -59,8 +59,9 @@ type Conn struct {
 	handler Handler
 	logf    func(format string, args ...any)
 
-	wmu sync.Mutex
-	w   io.Writer
+	wmu  sync.Mutex
+	w    io.Writer
+	wbuf []byte // the frame being written, reused under wmu
 
 	mu       sync.Mutex
 	nextID   int64
@@ -217,7 +218,7 @@ func (c *Conn) Respond(id json.RawMessage, result any, err error) error {
 		frame, err = c.codec.EncodeResponse(id, nil, toWireError(err))
 	} else {
 		var raw json.RawMessage
-		if raw, err = marshal(result); err != nil {
+		if raw, _, err = marshal(result); err != nil {
 			frame, err = c.codec.EncodeResponse(id, nil, ErrInternal)
 		} else {
 			frame, err = c.codec.EncodeResponse(id, raw, nil)
@@ -243,7 +244,7 @@ func toWireError(err error) *WireError {
 // first, the peer is told (a Canceler codec's cancel frame) and Call
 // returns ctx.Err().
 func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
-	raw, err := marshal(params)
+	raw, _, err := marshal(params)
 	if err != nil {
 		return err
 	}
@@ -294,11 +295,19 @@ func (c *Conn) forget(id json.RawMessage) {
 	c.mu.Unlock()
 }
 
-// Notify sends a notification.
+// Notify sends a notification. Params are marshalled once: params that
+// are already what json.Marshal writes (json.Marshal's own output, or an
+// Encoded value) go into the frame as they are.
 func (c *Conn) Notify(method string, params any) error {
-	raw, err := marshal(params)
+	raw, canonical, err := marshal(params)
 	if err != nil {
 		return err
+	}
+	if a, ok := c.codec.(notificationAppender); ok && canonical {
+		c.wmu.Lock()
+		defer c.wmu.Unlock()
+		c.wbuf = append(a.appendNotification(c.wbuf[:0], method, raw), '\n')
+		return c.writeLocked()
 	}
 	frame, err := c.codec.EncodeNotification(method, raw)
 	if err != nil {
@@ -307,12 +316,35 @@ func (c *Conn) Notify(method string, params any) error {
 	return c.writeFrame(frame)
 }
 
+// notificationAppender is a Codec that writes a notification frame
+// straight into a buffer, for params already in json.Marshal's form.
+type notificationAppender interface {
+	appendNotification(dst []byte, method string, params []byte) []byte
+}
+
 // writeFrame writes one frame whole. Writing goes on after the input ended:
 // calls read before the end are still answered.
 func (c *Conn) writeFrame(frame []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return NewWriter(c.w).WriteFrame(frame)
+	if len(frame) > 0 && frame[len(frame)-1] == '\n' {
+		_, err := c.w.Write(frame)
+		return err
+	}
+	c.wbuf = append(append(c.wbuf[:0], frame...), '\n')
+	return c.writeLocked()
+}
+
+// maxKeptBuffer bounds the write buffer kept between frames.
+const maxKeptBuffer = 64 << 10
+
+// writeLocked writes wbuf, one Write per frame; wmu is held.
+func (c *Conn) writeLocked() error {
+	_, err := c.w.Write(c.wbuf)
+	if cap(c.wbuf) > maxKeptBuffer {
+		c.wbuf = nil
+	}
+	return err
 }
 
 // shutdown fails every pending call at once and marks the Conn closed.
@@ -327,14 +359,24 @@ func (c *Conn) shutdown(err error) {
 	}
 }
 
-func marshal(v any) (json.RawMessage, error) {
+// Encoded is a value already encoded exactly as json.Marshal would
+// encode it (compact, with <, >, & and U+2028/U+2029 escaped): Notify puts
+// it in the frame without encoding it again.
+type Encoded []byte
+
+// marshal encodes v; canonical says the bytes are what json.Marshal
+// writes, so a codec may use them as they are.
+func marshal(v any) (raw json.RawMessage, canonical bool, err error) {
 	switch v := v.(type) {
 	case nil:
-		return nil, nil
+		return nil, false, nil
+	case Encoded:
+		return json.RawMessage(v), true, nil
 	case json.RawMessage:
-		return v, nil
+		return v, false, nil
 	case []byte:
-		return v, nil
+		return v, false, nil
 	}
-	return json.Marshal(v)
+	raw, err = json.Marshal(v)
+	return raw, err == nil, err
 }

@@ -267,3 +267,47 @@ func TestCallCancelledTellsThePeer(t *testing.T) {
 		t.Errorf("cancel frame = %v, want $/cancel_request for %v", got, req["id"])
 	}
 }
+
+// TestNotifyWritesWhatEncodingJSONWrites checks the one-pass notification
+// frame against json.Marshal of the wire message, for params the Conn
+// marshals itself, params given raw (compacted and escaped by the codec),
+// and Encoded params.
+func TestNotifyWritesWhatEncodingJSONWrites(t *testing.T) {
+	type update struct {
+		Text string `json:"text"`
+		N    int    `json:"n,omitempty"`
+	}
+	params := []any{
+		map[string]any{"sessionId": "s<1>", "update": map[string]any{"text": "a & b\u2028\n\"q\"", "n": 1.5}},
+		update{Text: "<b>\xff</b>"},
+		[]int{1, 2},
+		map[string]any(nil),
+		json.RawMessage(` { "a" : "<x>" , "b" : [ 1 , 2 ] } `),
+		"plain string",
+	}
+	for _, method := range []string{"session/update", "", "m<&>"} {
+		for _, p := range params {
+			var buf strings.Builder
+			c := NewConn(context.Background(), strings.NewReader(""), &buf, JSONRPC{}, HandlerFunc(echo))
+			<-c.Done()
+			if err := c.Notify(method, p); err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := json.Marshal(p)
+			if r, ok := p.(json.RawMessage); ok {
+				raw = r
+			}
+			want, _ := json.Marshal(wireMsg{JSONRPC: "2.0", Method: method, Params: raw})
+			if buf.String() != string(want)+"\n" {
+				t.Errorf("Notify(%q, %v)\n got %s\nwant %s", method, p, buf.String(), want)
+			}
+			if canonical, _ := json.Marshal(p); p != nil {
+				buf.Reset()
+				_ = c.Notify(method, Encoded(canonical))
+				if buf.String() != string(want)+"\n" {
+					t.Errorf("Notify(%q, Encoded %s)\n got %s\nwant %s", method, canonical, buf.String(), want)
+				}
+			}
+		}
+	}
+}

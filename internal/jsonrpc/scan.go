@@ -456,6 +456,9 @@ func stringValue(raw []byte) string {
 		return ""
 	}
 	inner := raw[1 : len(raw)-1]
+	if s, ok := common(inner); ok {
+		return s
+	}
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return string(inner)
 	}
@@ -464,6 +467,28 @@ func stringValue(raw []byte) string {
 		return ""
 	}
 	return v
+}
+
+// common returns the values that fill most frames without a copy: the
+// JSON-RPC version, the stream-json line types of a turn.
+func common(v []byte) (string, bool) {
+	switch string(v) {
+	case "2.0":
+		return "2.0", true
+	case "stream_event":
+		return "stream_event", true
+	case "assistant":
+		return "assistant", true
+	case "user":
+		return "user", true
+	case "system":
+		return "system", true
+	case "result":
+		return "result", true
+	case "session/update":
+		return "session/update", true
+	}
+	return "", false
 }
 
 func unescapeKey(k []byte) []byte {

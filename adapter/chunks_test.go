@@ -1,0 +1,171 @@
+package adapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/cassette"
+)
+
+// cliStreams are the CLI stdout lines of every golden cassette, one slice
+// per CLI process, control frames left out.
+func cliStreams(t *testing.T) map[string][][]byte {
+	t.Helper()
+	root, _ := os.Getwd()
+	for _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil; _, err = os.Stat(filepath.Join(root, "go.mod")) {
+		root = filepath.Dir(root)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "goldens", "*", "*.cassette"))
+	if len(files) == 0 {
+		t.Fatal("no cassettes")
+	}
+	out := map[string][][]byte{}
+	for _, f := range files {
+		c, err := cassette.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range c.Processes {
+			var lines [][]byte
+			for _, ev := range p.Events {
+				if ev.Dir == "cli" && !bytes.Contains(ev.Msg, []byte(`"type":"control_`)) {
+					lines = append(lines, ev.Msg)
+				}
+			}
+			out[f+"#"+string(rune('0'+i))] = lines
+		}
+	}
+	return out
+}
+
+func isTextDeltaLine(line []byte) bool {
+	return bytes.Contains(line, []byte(`"text_delta"`)) || bytes.Contains(line, []byte(`"thinking_delta"`))
+}
+
+// TestTextDeltasCarryNoToolCallsOrUsage is why the short path may skip
+// toolcall and usage: fed every recorded CLI stream in order, neither
+// reports anything for a text or thinking delta.
+func TestTextDeltasCarryNoToolCallsOrUsage(t *testing.T) {
+	deltas := 0
+	for name, lines := range cliStreams(t) {
+		tools := toolcall.NewSession(caps.Client{}, "/project")
+		tracker := usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, false)
+		for _, line := range lines {
+			got := tools.Frame(line)
+			u, ok := tracker.Frame(line, false)
+			if !isTextDeltaLine(line) {
+				continue
+			}
+			deltas++
+			if len(got) > 0 || ok {
+				t.Errorf("%s: %s gave tool calls %v or usage %s", name, line, got, u)
+			}
+		}
+	}
+	if deltas < 100 {
+		t.Fatalf("only %d text deltas in the cassettes", deltas)
+	}
+}
+
+// TestShortPathSendsWhatMessageSends runs every recorded CLI stream
+// through a session twice, by HandleMessage (text deltas on the short
+// path) and by message alone, and compares the editor's bytes.
+func TestShortPathSendsWhatMessageSends(t *testing.T) {
+	for name, lines := range cliStreams(t) {
+		short := replay(t, lines, func(s *Session, m claude.Message) { s.HandleMessage(m) })
+		full := replay(t, lines, func(s *Session, m claude.Message) { s.tr.message(m.Head().Type, m.Head().Raw) })
+		if short != full {
+			t.Errorf("%s: the short path wrote\n%s\nmessage alone wrote\n%s", name, short, full)
+		}
+		if strings.Count(short, "_chunk") == 0 && bytes.Contains(bytes.Join(lines, nil), []byte(`"text_delta"`)) {
+			t.Errorf("%s: no chunk sent for its text deltas", name)
+		}
+	}
+}
+
+func replay(t *testing.T, lines [][]byte, handle func(*Session, claude.Message)) string {
+	t.Helper()
+	var out lockedBuffer
+	s, stop := discardSession(&out)
+	s.titles.settled = true // no title requests: the session has no CLI
+	for _, line := range lines {
+		m, err := claude.Decode(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		handle(s, m)
+	}
+	stop()
+	return out.String()
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestChunkParamsAreTheMapForm checks the chunk bytes against json.Marshal
+// of the map form the rest of the agent sends.
+func TestChunkParamsAreTheMapForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pool := []string{"a", " ", `"`, `\`, "<", ">", "&", "\n", "\t", "\x00", "é", "🎉", "\u2028", "\xff"}
+	for i := range 5000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pool[r.IntN(len(pool))])
+		}
+		text, id := b.String(), ""
+		if i%2 == 0 {
+			id = "msg_" + text
+		}
+		kind := []string{"agent_message_chunk", "agent_thought_chunk"}[i%2]
+		want, _ := json.Marshal(map[string]any{"sessionId": "s<" + text, "update": textUpdate(kind, text, id)})
+		if got := appendChunkParams(nil, "s<"+text, kind, []byte(text), id); !bytes.Equal(got, want) {
+			t.Fatalf("chunk of %q:\n got %s\nwant %s", text, got, want)
+		}
+	}
+}
+
+// TestTitleContextEncodesAsUTF16Encode feeds the title context the way
+// streamed chunks do, with text utf16.Encode treats specially (invalid
+// UTF-8, astral runes), and checks it against the plain computation.
+func TestTitleContextEncodesAsUTF16Encode(t *testing.T) {
+	s := &Session{}
+	var want []uint16
+	pieces := []string{"héllo ", "🎉", "bad \xff\xc3 utf8", strings.Repeat("long text ", 60), "\u2028 end"}
+	for i := range 40 {
+		p := pieces[i%len(pieces)]
+		s.titleAnswer(p)
+		want = append(want, utf16.Encode([]rune(p))...)
+		if len(want) > maxTitleContext {
+			want = want[len(want)-maxTitleContext:]
+		}
+		if !slices.Equal(s.titles.context, want) {
+			t.Fatalf("after %d pieces the context differs", i+1)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package claude
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/airwire/airwire/internal/jsonwalk"
+)
+
+// decodeStreamEvent is Decode for a stream_event line, the bulk of a
+// streamed turn, in one walk of the line instead of encoding/json's
+// passes. It yields exactly what json.Unmarshal would; ok is false for a
+// line of another type, or one with any member it does not read the
+// simple way (an escaped or case-folded key, a value of an unexpected
+// JSON type), which Decode then reads with encoding/json. The message
+// keeps line as its Raw: the caller hands it over.
+func decodeStreamEvent(line []byte) (*StreamEvent, bool) {
+	m := &StreamEvent{}
+	m.Raw = line
+	var o jsonwalk.Object
+	o.Reset(line)
+	seenType := false
+	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+		var good bool
+		switch string(k) {
+		case "type":
+			m.Type, good = constText(v, "stream_event")
+			seenType = good && m.Type == "stream_event"
+		case "event":
+			good = m.Event.decode(v)
+		case "parent_tool_use_id":
+			m.ParentToolUseID, good = optionalText(v)
+		case "uuid":
+			m.UUID, good = text(v)
+		case "session_id":
+			m.SessionID, good = text(v)
+		case "subtype":
+			m.Subtype, good = text(v)
+		case "api_message_id":
+			m.APIMessageID, good = text(v)
+		case "user_message_uuid":
+			m.UserMessageUUID, good = text(v)
+		case "ttft_ms":
+			m.TTFTMs, good = optionalNumber(v)
+		default:
+			good = !foldsTo(k, streamEventKeys)
+		}
+		if !good {
+			return nil, false
+		}
+	}
+	return m, seenType
+}
+
+// streamEventKeys are the JSON names of StreamEvent's fields, which
+// encoding/json also matches case-insensitively.
+var streamEventKeys = []string{"type", "event", "parent_tool_use_id", "uuid", "session_id", "subtype",
+	"api_message_id", "user_message_uuid", "ttft_ms"}
+
+// decode reads a stream event object: its type and index, and all of it
+// as Raw (a slice of the line's copy).
+func (b *StreamEventBody) decode(v []byte) bool {
+	var o jsonwalk.Object
+	o.Reset(v)
+	if len(v) == 0 || v[0] != '{' {
+		return false
+	}
+	for k, ev, ok := o.Next(); ok; k, ev, ok = o.Next() {
+		good := true
+		switch string(k) {
+		case "type":
+			b.Type, good = eventType(ev)
+		case "index":
+			b.Index, good = integer(ev)
+		default:
+			good = !foldsTo(k, streamEventBodyKeys)
+		}
+		if !good {
+			return false
+		}
+	}
+	b.Raw = v
+	return true
+}
+
+var streamEventBodyKeys = []string{"type", "index"}
+
+// eventType is text for an event's type, without a copy for the types
+// of a streamed message.
+func eventType(v []byte) (string, bool) {
+	switch string(v) {
+	case `"content_block_delta"`:
+		return "content_block_delta", true
+	case `"content_block_start"`:
+		return "content_block_start", true
+	case `"content_block_stop"`:
+		return "content_block_stop", true
+	case `"message_start"`:
+		return "message_start", true
+	case `"message_delta"`:
+		return "message_delta", true
+	case `"message_stop"`:
+		return "message_stop", true
+	}
+	return text(v)
+}
+
+// foldsTo reports whether key is, or may stand for, one of names: it
+// differs only in case, or holds an escape.
+func foldsTo(key []byte, names []string) bool {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return true
+	}
+	for _, n := range names {
+		if bytes.EqualFold(key, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// text reads a string value; null leaves it empty, as encoding/json does.
+func text(v []byte) (string, bool) {
+	if string(v) == "null" {
+		return "", true
+	}
+	t, ok := jsonwalk.Text(v, nil)
+	return string(t), ok
+}
+
+// constText is text that returns the constant c, without a copy, when the
+// value equals it.
+func constText(v []byte, c string) (string, bool) {
+	if len(v) == len(c)+2 && string(v[1:len(v)-1]) == c && v[0] == '"' {
+		return c, true
+	}
+	return text(v)
+}
+
+func optionalText(v []byte) (*string, bool) {
+	if string(v) == "null" {
+		return nil, true
+	}
+	s, ok := text(v)
+	return &s, ok
+}
+
+func optionalNumber(v []byte) (*float64, bool) {
+	if string(v) == "null" {
+		return nil, true
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || len(v) == 0 || v[0] == '"' {
+		return nil, false
+	}
+	return &f, true
+}
+
+// integer reads an int the way encoding/json does: digits only, no
+// fraction or exponent.
+func integer(v []byte) (int, bool) {
+	if string(v) == "null" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(string(v), 10, 0)
+	return int(n), err == nil
+}
