@@ -10,7 +10,7 @@ all: build
 
 ## build: compile bin/airwire
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire ./cmd/airwire
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire ./cmd/airwire
 
 ## deps: install Node 22, the reference adapter (+ its Claude CLI) and the pinned ACP schema into .deps/
 deps:
