@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
 	"github.com/airwire/airwire/internal/scenario"
@@ -186,6 +187,8 @@ type driver struct {
 	stopModel func() error
 	// jpath is the run's journal.
 	jpath string
+	// replay is the cassette a replayed model scenario plays (nil otherwise).
+	replay *cassette.Cassette
 }
 
 func (d *driver) session() string {

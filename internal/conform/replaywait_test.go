@@ -1,0 +1,136 @@
+package conform
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/journal"
+)
+
+// loadGoldenCassette reads goldens/<name> from the repository.
+func loadGoldenCassette(t *testing.T, name string) *cassette.Cassette {
+	t.Helper()
+	root, err := deps.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cassette.Load(filepath.Join(root, "goldens", filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// playedJournal is the CLI lane of a replay of c's first process up to
+// (not including) its first agent frame of type/subtype stop, behind an
+// `auth status` run, as the recorder journals it.
+func playedJournal(t *testing.T, c *cassette.Cassette, stop string) []journal.Entry {
+	t.Helper()
+	out := []journal.Entry{
+		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-1", Argv: []string{"claude", "auth", "status", "--json"}},
+		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-2", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
+	}
+	for _, e := range c.Processes[0].Events {
+		if e.Dir == cassette.DirStderr {
+			continue
+		}
+		if e.Dir == cassette.DirAgent && agentFrameType(e.Msg) == stop {
+			return out
+		}
+		out = append(out, journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.Dir(e.Dir), Proc: "cli-2", Msg: e.Msg})
+	}
+	t.Fatalf("no agent frame %s in the cassette", stop)
+	return nil
+}
+
+// agentFrameType is an agent frame's type/subtype, a control request's by
+// its request's subtype.
+func agentFrameType(m json.RawMessage) string {
+	var f struct {
+		Type    string `json:"type"`
+		Request struct {
+			Subtype string `json:"subtype"`
+		} `json:"request"`
+	}
+	_ = json.Unmarshal(m, &f)
+	return f.Type + "/" + f.Request.Subtype
+}
+
+func TestReplayComingEndsWaitsTheCassetteCannotEnd(t *testing.T) {
+	// set-config-option's CLI ended its turn with a success but sent no
+	// prompt_suggestion before the shutdown interrupt: a live run waits
+	// PostTurnWait for it, a replay knows it never comes.
+	c := loadGoldenCassette(t, "set-config-option/zed.cassette")
+	played := playedJournal(t, c, "control_request/interrupt")
+	if !cliBusy(played, true, nil) {
+		t.Fatal("a success without its suggestion must be busy for a live run")
+	}
+	if cliBusy(played, true, replayComing(c, played)) {
+		t.Error("replay: the cassette holds no suggestion, the wait must end")
+	}
+}
+
+func TestReplayComingKeepsWaitsTheCassetteEnds(t *testing.T) {
+	// prompt-suggestion's CLI sends the suggestion after the idle state:
+	// with the frames up to the idle state played, the replay waits for it,
+	// and not once it came.
+	c := loadGoldenCassette(t, "prompt-suggestion/zed.cassette")
+	all := playedJournal(t, c, "control_request/interrupt")
+	last := len(all) - 1
+	if frameType(all[last].Msg) != "prompt_suggestion/" {
+		t.Fatalf("the cassette's last frame before the interrupt is %s, want the suggestion", frameType(all[last].Msg))
+	}
+	before := all[:last]
+	if !cliBusy(before, true, replayComing(c, before)) {
+		t.Error("replay: the suggestion is still to come, the wait must go on")
+	}
+	if cliBusy(all, true, replayComing(c, all)) {
+		t.Error("replay: the suggestion came, the wait must end")
+	}
+}
+
+func TestReplayComingWaitsWhenTheJournalDisagrees(t *testing.T) {
+	c := loadGoldenCassette(t, "set-config-option/zed.cassette")
+	played := playedJournal(t, c, "control_request/interrupt")
+	// A frame the recording does not have at that place: the player did
+	// not play this process, so nothing is known of what is to come.
+	odd := journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-2", Msg: json.RawMessage(`{"type":"prompt_suggestion_x"}`)}
+	mixed := append(append([]journal.Entry(nil), played[:3]...), odd)
+	mixed = append(mixed, played[3:]...)
+	if !cliBusy(mixed, true, replayComing(c, mixed)) {
+		t.Error("a journal out of line with the cassette must wait as a live run does")
+	}
+	// A stream-json spawn the cassette has no process for.
+	extra := append(append([]journal.Entry(nil), played...),
+		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-3", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
+		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-3", Msg: json.RawMessage(`{"type":"result","subtype":"success","is_error":false}`)})
+	if !cliBusy(extra, true, replayComing(c, extra)) {
+		t.Error("a process the cassette did not record must wait as a live run does")
+	}
+}
+
+func TestReplayComingSuggestionStopsAtTheNextResult(t *testing.T) {
+	// compaction-legacy: no suggestion after the first turn's result, but
+	// the second turn ends with another result; the first turn's wait must
+	// not look past it.
+	c := loadGoldenCassette(t, "compaction-legacy/zed.cassette")
+	var firstTurn []journal.Entry
+	users := 0
+	for _, e := range playedJournal(t, c, "control_request/interrupt") {
+		if e.Dir == journal.DirAgent && agentFrameType(e.Msg) == "user/" {
+			if users++; users == 2 {
+				break
+			}
+		}
+		firstTurn = append(firstTurn, e)
+	}
+	if !cliBusy(firstTurn, false, nil) {
+		t.Fatal("the first turn's success must be busy for a live run")
+	}
+	if cliBusy(firstTurn, false, replayComing(c, firstTurn)) {
+		t.Error("replay: no suggestion before the next result, the wait must end")
+	}
+}
