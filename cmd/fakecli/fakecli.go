@@ -133,7 +133,7 @@ func runReplay(ctx context.Context, opts *FakeCLIOptions, cwd string) error {
 	// paced one took a pause per line.
 	if pace > 0 && cassette.IsStreamJSON(opts.Args) {
 		p := conform.NewPacer(pace)
-		in, out = p.Reader(in), p.Writer(out)
+		in, out = p.Reader(in), p.StreamWriter(out)
 	}
 	code := cassette.Play(ctx, cassette.Options{
 		Cassette: c, Args: opts.Args, In: in, Out: out, ErrOut: opts.IO.ErrOut,

@@ -81,3 +81,74 @@ func TestPacerSpacesLinesAndWaitsForQuietInput(t *testing.T) {
 		})
 	}
 }
+
+func TestStreamWriterHurriesOnlyAStream(t *testing.T) {
+	// The CLI frames text-and-thinking's real CLI wrote, through a
+	// StreamWriter: a streamed frame after a streamed frame goes out after
+	// StreamPace, every other frame after the full pace.
+	c := loadGoldenCassette(t, "text-and-thinking/zed.cassette")
+	var frames []string
+	for _, e := range c.Processes[0].Events {
+		if e.Dir == "cli" {
+			frames = append(frames, string(e.Msg)+"\n")
+		}
+	}
+	p := NewPacer(DefaultPace)
+	var out stampWriter
+	w := p.StreamWriter(&out)
+	start := time.Now()
+	for _, f := range frames {
+		if _, err := w.Write([]byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Join(out.lines, "") != strings.Join(frames, "") {
+		t.Fatal("the frames did not go out whole and in order")
+	}
+	var hurried int
+	var hurriedFor time.Duration
+	prev := start
+	for i, at := range out.at {
+		gap := at.Sub(prev)
+		prev = at
+		if i > 0 && streamed([]byte(frames[i-1])) && streamed([]byte(frames[i])) {
+			hurried++
+			hurriedFor += gap
+			if gap < StreamPace-time.Millisecond/2 {
+				t.Errorf("frame %d went out %s after the previous one, want >= %s", i, gap, StreamPace)
+			}
+			continue
+		}
+		if gap < DefaultPace-time.Millisecond {
+			t.Errorf("frame %d (%.40s) went out %s after the previous one, want the full pace %s", i, frames[i], gap, DefaultPace)
+		}
+	}
+	if hurried < 5 {
+		t.Fatalf("only %d streamed frames follow a streamed frame: not a stream", hurried)
+	}
+	if avg := hurriedFor / time.Duration(hurried); avg >= DefaultPace/2 {
+		t.Errorf("streamed frames went out %s apart on average, want about %s", avg, StreamPace)
+	}
+}
+
+func TestStreamWriterWaitsForQuietAfterInput(t *testing.T) {
+	// The adapter wrote to the CLI between two streamed frames: the second
+	// waits for the full quiet, as a Writer's line does.
+	const delta = `{"type":"stream_event","event":{"type":"content_block_delta"}}` + "\n"
+	p := NewPacer(DefaultPace)
+	var out stampWriter
+	w := p.StreamWriter(&out)
+	if _, err := w.Write([]byte(delta)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reader(strings.NewReader("{}\n")).Read(make([]byte, 8)); err != nil {
+		t.Fatal(err)
+	}
+	read := time.Now()
+	if _, err := w.Write([]byte(delta)); err != nil {
+		t.Fatal(err)
+	}
+	if gap := out.at[1].Sub(read); gap < DefaultPace-time.Millisecond {
+		t.Errorf("the frame after the adapter's input went out %s after it, want >= %s", gap, DefaultPace)
+	}
+}
