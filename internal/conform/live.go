@@ -189,22 +189,41 @@ const PostTurnWait = 5 * time.Second
 // started on its own (a background task's notification) to end. The
 // journal is read as it grows (the recorder flushes whenever it is idle).
 // The wait is bounded: a CLI that sends no suggestion only slows the run.
-// A replayed run knows what its CLI will still send: it stops waiting as
-// soon as the cassette holds none of the awaited frames (replayComing), so
-// a recording without a suggestion costs no PostTurnWait.
+// A replayed run knows what its CLI will still send (replayView): a wait
+// for a frame its cassette does not hold ends once the adapter sent every
+// frame its recording has it send and the journal was still for
+// ReplayQuiet, so a recording without a suggestion costs no PostTurnWait.
 func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	deadline := time.Now().Add(PostTurnWait)
+	seen, changed := -1, time.Now()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		entries := readJournal(d.jpath)
-		var coming func(string, awaited) bool
-		if d.replay != nil {
-			coming = replayComing(d.replay, entries)
+		if len(entries) != seen {
+			seen, changed = len(entries), time.Now()
 		}
-		if !cliBusy(entries, final, coming) {
+		if !d.postTurnBusy(entries, final, time.Since(changed)) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// postTurnBusy is cliBusy; for a replayed run whose cassette shows that
+// the awaited frames will not come, it is whether the adapter still owes
+// frames its recording has it send (final) or the journal has been still
+// for less than ReplayQuiet (quiet).
+func (d *driver) postTurnBusy(entries []journal.Entry, final bool, quiet time.Duration) bool {
+	if !cliBusy(entries, final, nil) {
+		return false
+	}
+	if d.replay == nil {
+		return true
+	}
+	v := followReplay(d.replay, entries)
+	if cliBusy(entries, final, v.coming) {
+		return true
+	}
+	return (final && v.agentOwed()) || quiet < ReplayQuiet
 }
 
 // readJournal reads the entries of a journal that is still being written,

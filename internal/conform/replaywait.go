@@ -2,22 +2,32 @@ package conform
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/journal"
 )
 
-// replayComing tells a replayed run's post-turn wait which awaited frames
-// its CLI can still send. The player writes each process's CLI frames in
-// recorded order (docs/cassette.md, "Play one"), so the N-th stream-json
-// spawn of the journal is the cassette's N-th process, and the frames it
-// has not written yet are its recorded CLI frames past the ones the journal
-// shows. A frame that is not among those never comes: waiting for it would
-// only spend PostTurnWait. When the journal does not line up with the
-// cassette (another spawn order, a frame of another type), every frame
-// counts as coming, as in a live run.
-func replayComing(c *cassette.Cassette, entries []journal.Entry) func(string, awaited) bool {
-	procs := map[string]*replayProc{}
+// ReplayQuiet is how long the journal of a replayed run must have been
+// still before a post-turn wait ends early (replayView).
+const ReplayQuiet = 100 * time.Millisecond
+
+// replayView tells a replayed run's post-turn wait what its CLI can still
+// send. The player writes each process's CLI frames in recorded order
+// (docs/cassette.md, "Play one"), so the N-th stream-json spawn of the
+// journal is the cassette's N-th process, and the frames it has not written
+// yet are its recorded CLI frames past the ones the journal shows. A frame
+// that is not among those never comes: waiting for it would only spend
+// PostTurnWait. When the journal does not line up with the cassette
+// (another spawn order, a frame of another type), every frame counts as
+// coming, as in a live run.
+type replayView struct {
+	procs map[string]*replayProc
+}
+
+// followReplay lines the journal's CLI processes up with the cassette's.
+func followReplay(c *cassette.Cassette, entries []journal.Entry) *replayView {
+	v := &replayView{procs: map[string]*replayProc{}}
 	for i := range entries {
 		e := &entries[i]
 		if e.Lane != journal.LaneCLI {
@@ -25,18 +35,51 @@ func replayComing(c *cassette.Cassette, entries []journal.Entry) func(string, aw
 		}
 		if e.Kind == journal.KindSpawn {
 			if cassette.IsStreamJSON(e.Argv) {
-				procs[e.Proc] = newReplayProc(c, len(procs))
+				v.procs[e.Proc] = newReplayProc(c, len(v.procs))
 			}
 			continue
 		}
-		if p := procs[e.Proc]; p != nil && e.Dir == journal.DirCLI && (e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON) {
+		p := v.procs[e.Proc]
+		switch {
+		case p == nil || (e.Kind != journal.KindMsg && e.Kind != journal.KindNonJSON):
+		case e.Dir == journal.DirCLI:
 			p.played(e)
+		case e.Dir == journal.DirAgent && !isInterrupt(e.Msg):
+			p.sent++
 		}
 	}
-	return func(proc string, a awaited) bool {
-		p := procs[proc]
-		return p == nil || p.lost || p.holds(a)
+	return v
+}
+
+// coming reports whether process proc may still send a frame that ends
+// the wait a.
+func (v *replayView) coming(proc string, a awaited) bool {
+	p := v.procs[proc]
+	return p == nil || p.lost || p.holds(a)
+}
+
+// agentOwed reports whether a process's recording has the adapter send
+// more frames than the journal shows, interrupts aside (the recording ends
+// with the one the adapter sends once its stdin closes): a title request
+// after the turn, say, whose answer the transcript shows.
+func (v *replayView) agentOwed() bool {
+	for _, p := range v.procs {
+		if p.lost || p.sent < p.agent {
+			return true
+		}
 	}
+	return false
+}
+
+// isInterrupt reports whether an adapter frame is an interrupt request.
+func isInterrupt(m json.RawMessage) bool {
+	var f struct {
+		Type    string `json:"type"`
+		Request struct {
+			Subtype string `json:"subtype"`
+		} `json:"request"`
+	}
+	return json.Unmarshal(m, &f) == nil && f.Type == "control_request" && f.Request.Subtype == "interrupt"
 }
 
 // replayProc follows one played process through its recorded CLI frames.
@@ -45,6 +88,9 @@ type replayProc struct {
 	// next is the first not played yet.
 	frames []json.RawMessage
 	next   int
+	// agent counts the recorded adapter frames, interrupts aside; sent
+	// those the journal shows.
+	agent, sent int
 	// lost is set when the journal and the recording disagree.
 	lost bool
 }
@@ -56,8 +102,11 @@ func newReplayProc(c *cassette.Cassette, i int) *replayProc {
 	}
 	p := &replayProc{}
 	for _, e := range c.Processes[i].Events {
-		if e.Dir == cassette.DirCLI {
+		switch {
+		case e.Dir == cassette.DirCLI:
 			p.frames = append(p.frames, e.Msg)
+		case e.Dir == cassette.DirAgent && !isInterrupt(e.Msg):
+			p.agent++
 		}
 	}
 	return p

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/deps"
@@ -68,7 +69,7 @@ func TestReplayComingEndsWaitsTheCassetteCannotEnd(t *testing.T) {
 	if !cliBusy(played, true, nil) {
 		t.Fatal("a success without its suggestion must be busy for a live run")
 	}
-	if cliBusy(played, true, replayComing(c, played)) {
+	if cliBusy(played, true, followReplay(c, played).coming) {
 		t.Error("replay: the cassette holds no suggestion, the wait must end")
 	}
 }
@@ -84,10 +85,10 @@ func TestReplayComingKeepsWaitsTheCassetteEnds(t *testing.T) {
 		t.Fatalf("the cassette's last frame before the interrupt is %s, want the suggestion", frameType(all[last].Msg))
 	}
 	before := all[:last]
-	if !cliBusy(before, true, replayComing(c, before)) {
+	if !cliBusy(before, true, followReplay(c, before).coming) {
 		t.Error("replay: the suggestion is still to come, the wait must go on")
 	}
-	if cliBusy(all, true, replayComing(c, all)) {
+	if cliBusy(all, true, followReplay(c, all).coming) {
 		t.Error("replay: the suggestion came, the wait must end")
 	}
 }
@@ -100,14 +101,14 @@ func TestReplayComingWaitsWhenTheJournalDisagrees(t *testing.T) {
 	odd := journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-2", Msg: json.RawMessage(`{"type":"prompt_suggestion_x"}`)}
 	mixed := append(append([]journal.Entry(nil), played[:3]...), odd)
 	mixed = append(mixed, played[3:]...)
-	if !cliBusy(mixed, true, replayComing(c, mixed)) {
+	if !cliBusy(mixed, true, followReplay(c, mixed).coming) {
 		t.Error("a journal out of line with the cassette must wait as a live run does")
 	}
 	// A stream-json spawn the cassette has no process for.
 	extra := append(append([]journal.Entry(nil), played...),
 		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-3", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
 		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-3", Msg: json.RawMessage(`{"type":"result","subtype":"success","is_error":false}`)})
-	if !cliBusy(extra, true, replayComing(c, extra)) {
+	if !cliBusy(extra, true, followReplay(c, extra).coming) {
 		t.Error("a process the cassette did not record must wait as a live run does")
 	}
 }
@@ -130,7 +131,34 @@ func TestReplayComingSuggestionStopsAtTheNextResult(t *testing.T) {
 	if !cliBusy(firstTurn, false, nil) {
 		t.Fatal("the first turn's success must be busy for a live run")
 	}
-	if cliBusy(firstTurn, false, replayComing(c, firstTurn)) {
+	if cliBusy(firstTurn, false, followReplay(c, firstTurn).coming) {
 		t.Error("replay: no suggestion before the next result, the wait must end")
+	}
+}
+
+func TestPostTurnBusyWaitsForTheAdapterFramesTheRecordingHas(t *testing.T) {
+	// local-command-output: after the turn's idle state the reference asks
+	// the CLI for a title (generate_session_title), and the transcript
+	// shows the answer. The recording holds no suggestion, but the final
+	// wait must go on until the adapter sent that request, its answer came
+	// and the journal was still for ReplayQuiet.
+	c := loadGoldenCassette(t, "local-command-output/plain.cassette")
+	d := &driver{replay: c}
+	upToTitle := playedJournal(t, c, "control_request/generate_session_title")
+	if !d.postTurnBusy(upToTitle, true, time.Second) {
+		t.Error("the title request the recording has is still to come: busy")
+	}
+	all := playedJournal(t, c, "control_request/interrupt")
+	if got := frameType(all[len(all)-1].Msg); got != "control_response/" {
+		t.Fatalf("the last frame before the interrupt is %s, want the title's answer", got)
+	}
+	if d.postTurnBusy(all, true, ReplayQuiet) {
+		t.Error("every recorded frame came and the journal is still: not busy")
+	}
+	if !d.postTurnBusy(all, true, ReplayQuiet/2) {
+		t.Error("the journal moved less than ReplayQuiet ago: busy")
+	}
+	if !(&driver{}).postTurnBusy(all, true, time.Second) {
+		t.Error("a live run waits for the suggestion whatever the cassette says")
 	}
 }
