@@ -51,9 +51,9 @@
 // adapter's reactions (control round trips, file reads) interleave with
 // later frames by timing, and the transcript would change from run to run.
 // A replayed CLI is paced the same way (Pacer.StreamWriter), except that a
-// frame continuing a model's stream (stream_event, assistant, user after
-// one of those, nothing from the adapter in between) waits only
-// StreamPace: the adapter handles those in order in its message loop. A
+// stream_event delta continuing a content block (nothing from the adapter
+// in between) waits only StreamPace: the adapter handles those in order in
+// its message loop, and they only add text. A
 // replayed run's waits for the CLI's post-turn work end as soon as the
 // cassette shows the awaited frame will not come (replaywait.go).
 //

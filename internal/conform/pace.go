@@ -79,14 +79,17 @@ func (p *Pacer) Reader(r io.Reader) io.Reader { return pacedReader{p, r} }
 func (p *Pacer) Writer(w io.Writer) io.Writer { return &pacedWriter{p: p, w: w} }
 
 // StreamWriter is Writer for a replayed CLI, whose recording holds a model's
-// answer as it streamed (a stream_event per delta, then the assistant and
-// user messages). A line that continues such a stream waits only StreamPace:
-// when it and the line before it are streamed messages (see streamed) and
-// nothing was read from the adapter since that line went out. The adapter
-// handles these messages one after the other in its message loop, so their
-// order on the editor's side does not depend on the pause. Every other line
-// (a control request or response, a system message, a result, the first
-// line after the adapter wrote) waits for quiet as with Writer.
+// answer as it streamed, a stream_event per text delta. A delta that
+// continues a content block (see blockEvent) waits only StreamPace, when
+// nothing was read from the adapter since the line before it went out: the
+// adapter handles these one after the other in its message loop, and they
+// only add text to the editor's message. Every other line (the end of the
+// block, the assistant message, a control request or response, a result,
+// the first line after the adapter wrote) waits for quiet as with Writer,
+// so the adapter has caught up with the deltas before a frame it handles
+// concurrently (a hook callback) arrives. Hurrying more than the deltas
+// raced: a PostToolUse hook's update overtook the usage_update of the
+// message_delta before it (notebook-edit, under load).
 func (p *Pacer) StreamWriter(w io.Writer) io.Writer { return &pacedWriter{p: p, w: w, stream: true} }
 
 type pacedReader struct {
@@ -107,11 +110,11 @@ type pacedWriter struct {
 	w   io.Writer
 	mu  sync.Mutex
 	buf []byte
-	// stream is set for a StreamWriter; prevStreamed says whether the
-	// previous line was a streamed message, and prevAt when it went out.
-	stream       bool
-	prevStreamed bool
-	prevAt       time.Time
+	// stream is set for a StreamWriter; inBlock says whether the previous
+	// line was a content block's start or delta, and prevAt when it went out.
+	stream  bool
+	inBlock bool
+	prevAt  time.Time
 }
 
 // Write forwards complete lines one at a time, each after the pause; a
@@ -126,8 +129,11 @@ func (w *pacedWriter) Write(b []byte) (int, error) {
 			return len(b), nil
 		}
 		line := w.buf[:i+1]
-		s := w.stream && streamed(line)
-		if s && w.prevStreamed {
+		ev := ""
+		if w.stream {
+			ev = blockEvent(line)
+		}
+		if ev == "content_block_delta" && w.inBlock {
 			w.streamWait()
 		} else {
 			w.p.wait()
@@ -136,7 +142,7 @@ func (w *pacedWriter) Write(b []byte) (int, error) {
 			return len(b), err
 		}
 		w.p.touch(false)
-		w.prevStreamed, w.prevAt = s, time.Now()
+		w.inBlock, w.prevAt = ev != "", time.Now()
 		w.buf = w.buf[i+1:]
 	}
 }
@@ -152,18 +158,21 @@ func (w *pacedWriter) streamWait() {
 	}
 }
 
-// streamed reports whether a CLI frame is a message of a model's stream: a
-// stream_event, an assistant or a user message.
-func streamed(line []byte) bool {
+// blockEvent is the event type of a stream_event frame of a content block
+// (content_block_start or content_block_delta), else "".
+func blockEvent(line []byte) string {
 	var f struct {
-		Type string `json:"type"`
+		Type  string `json:"type"`
+		Event struct {
+			Type string `json:"type"`
+		} `json:"event"`
 	}
-	if json.Unmarshal(line, &f) != nil {
-		return false
+	if json.Unmarshal(line, &f) != nil || f.Type != "stream_event" {
+		return ""
 	}
-	switch f.Type {
-	case "stream_event", "assistant", "user":
-		return true
+	switch f.Event.Type {
+	case "content_block_start", "content_block_delta":
+		return f.Event.Type
 	}
-	return false
+	return ""
 }

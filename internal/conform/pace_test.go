@@ -82,11 +82,13 @@ func TestPacerSpacesLinesAndWaitsForQuietInput(t *testing.T) {
 	}
 }
 
-func TestStreamWriterHurriesOnlyAStream(t *testing.T) {
-	// The CLI frames text-and-thinking's real CLI wrote, through a
-	// StreamWriter: a streamed frame after a streamed frame goes out after
-	// StreamPace, every other frame after the full pace.
-	c := loadGoldenCassette(t, "text-and-thinking/zed.cassette")
+func TestStreamWriterHurriesOnlyTextDeltas(t *testing.T) {
+	// The CLI frames notebook-edit's real CLI wrote, through a StreamWriter:
+	// a delta after its block's start or another delta goes out after
+	// StreamPace; every other frame (the end of the block, the assistant
+	// message, the message_delta whose usage_update must come before the
+	// PostToolUse hook's update) after the full pace.
+	c := loadGoldenCassette(t, "notebook-edit/plain.cassette")
 	var frames []string
 	for _, e := range c.Processes[0].Events {
 		if e.Dir == "cli" {
@@ -105,13 +107,13 @@ func TestStreamWriterHurriesOnlyAStream(t *testing.T) {
 	if strings.Join(out.lines, "") != strings.Join(frames, "") {
 		t.Fatal("the frames did not go out whole and in order")
 	}
-	var hurried int
+	var hurried, full int
 	var hurriedFor time.Duration
 	prev := start
 	for i, at := range out.at {
 		gap := at.Sub(prev)
 		prev = at
-		if i > 0 && streamed([]byte(frames[i-1])) && streamed([]byte(frames[i])) {
+		if i > 0 && blockEvent([]byte(frames[i])) == "content_block_delta" && blockEvent([]byte(frames[i-1])) != "" {
 			hurried++
 			hurriedFor += gap
 			if gap < StreamPace-time.Millisecond/2 {
@@ -119,15 +121,16 @@ func TestStreamWriterHurriesOnlyAStream(t *testing.T) {
 			}
 			continue
 		}
+		full++
 		if gap < DefaultPace-time.Millisecond {
-			t.Errorf("frame %d (%.40s) went out %s after the previous one, want the full pace %s", i, frames[i], gap, DefaultPace)
+			t.Errorf("frame %d (%.60s) went out %s after the previous one, want the full pace %s", i, frames[i], gap, DefaultPace)
 		}
 	}
-	if hurried < 5 {
-		t.Fatalf("only %d streamed frames follow a streamed frame: not a stream", hurried)
+	if hurried < 5 || full < 20 {
+		t.Fatalf("%d hurried and %d paced frames: not the recorded stream", hurried, full)
 	}
 	if avg := hurriedFor / time.Duration(hurried); avg >= DefaultPace/2 {
-		t.Errorf("streamed frames went out %s apart on average, want about %s", avg, StreamPace)
+		t.Errorf("deltas went out %s apart on average, want about %s", avg, StreamPace)
 	}
 }
 
