@@ -193,19 +193,37 @@ const PostTurnWait = 5 * time.Second
 // for a frame its cassette does not hold ends once the adapter sent every
 // frame its recording has it send and the journal was still for
 // ReplayQuiet, so a recording without a suggestion costs no PostTurnWait.
+//
+// The adapter then gets Settle from the last CLI frame the journal shows
+// (settleFrom) before the driver goes on: the recorder journals a frame as
+// it passes it on, and the adapter may not have handled it yet (the
+// suggestion's session_info_update went missing under load when the
+// driver closed stdin right after the prompt_suggestion).
 func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	deadline := time.Now().Add(PostTurnWait)
 	seen, changed := -1, time.Now()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		entries := readJournal(d.jpath)
+		hdr, entries := readJournal(d.jpath)
 		if len(entries) != seen {
 			seen, changed = len(entries), time.Now()
 		}
 		if !d.postTurnBusy(entries, final, time.Since(changed)) {
+			d.settleFrom = lastCLIFrame(hdr, entries)
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// lastCLIFrame is when the journal's last CLI → adapter frame passed
+// (zero when it has none).
+func lastCLIFrame(hdr journal.Header, entries []journal.Entry) time.Time {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := &entries[i]; e.Lane == journal.LaneCLI && e.Dir == journal.DirCLI {
+			return hdr.Start.Add(time.Duration(e.TNs))
+		}
+	}
+	return time.Time{}
 }
 
 // postTurnBusy is cliBusy; for a replayed run whose cassette shows that
@@ -226,19 +244,19 @@ func (d *driver) postTurnBusy(entries []journal.Entry, final bool, quiet time.Du
 	return (final && v.agentOwed()) || quiet < ReplayQuiet
 }
 
-// readJournal reads the entries of a journal that is still being written,
-// up to its last whole entry.
-func readJournal(path string) []journal.Entry {
+// readJournal reads the header and the entries of a journal that is still
+// being written, up to its last whole entry.
+func readJournal(path string) (journal.Header, []journal.Entry) {
 	r, err := journal.Open(path)
 	if err != nil {
-		return nil
+		return journal.Header{}, nil
 	}
 	defer r.Close()
 	var out []journal.Entry
 	for {
 		e, err := r.Next()
 		if err != nil {
-			return out
+			return r.Header(), out
 		}
 		out = append(out, e)
 	}

@@ -1,7 +1,9 @@
 package conform
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"testing"
 	"time"
@@ -160,5 +162,34 @@ func TestPostTurnBusyWaitsForTheAdapterFramesTheRecordingHas(t *testing.T) {
 	}
 	if !(&driver{}).postTurnBusy(all, true, time.Second) {
 		t.Error("a live run waits for the suggestion whatever the cassette says")
+	}
+}
+
+func TestSettleCountsFromTheLastCLIFrame(t *testing.T) {
+	// The post-turn wait saw a CLI frame 5 ms after the journal's start;
+	// the adapter gets Settle from then, even though it has written nothing
+	// to the editor since long before.
+	start := time.Now().Add(-5 * time.Millisecond)
+	hdr := journal.Header{Start: start}
+	entries := []journal.Entry{
+		{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, TNs: int64(5 * time.Millisecond), Msg: json.RawMessage(`{"type":"prompt_suggestion"}`)},
+		{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirAgent, TNs: int64(6 * time.Millisecond), Msg: json.RawMessage(`{"type":"control_request"}`)},
+	}
+	from := lastCLIFrame(hdr, entries)
+	if want := start.Add(5 * time.Millisecond); !from.Equal(want) {
+		t.Fatalf("lastCLIFrame = %s, want %s", from, want)
+	}
+	const settle = 40 * time.Millisecond
+	d := &driver{o: Options{Settle: settle, WaitTimeout: time.Second}, c: newClient(io.Discard)}
+	t0 := time.Now()
+	if err := d.settle(context.Background()); err != nil || time.Since(t0) >= settle {
+		t.Fatalf("an agent silent from the start settled in %s (err %v), want at once", time.Since(t0), err)
+	}
+	d.settleFrom = from
+	if err := d.settle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := time.Since(from); got < settle {
+		t.Errorf("settled %s after the last CLI frame, want >= %s", got, settle)
 	}
 }

@@ -189,6 +189,10 @@ type driver struct {
 	jpath string
 	// replay is the cassette a replayed model scenario plays (nil otherwise).
 	replay *cassette.Cassette
+	// settleFrom is when a post-turn wait last saw the CLI frame it waited
+	// for: the next settle counts the agent's quiet from then at the
+	// earliest (awaitPostTurn).
+	settleFrom time.Time
 }
 
 func (d *driver) session() string {
@@ -619,11 +623,16 @@ func (d *driver) wait(ctx context.Context, what string, cond func([]*agentMsg) b
 	}
 }
 
-// settle waits until the agent has been silent for Settle.
+// settle waits until the agent has been silent for Settle (since
+// settleFrom at the earliest).
 func (d *driver) settle(ctx context.Context) error {
 	deadline := time.Now().Add(d.o.WaitTimeout)
 	for {
-		quiet := time.Since(d.c.lastArrival())
+		last := d.c.lastArrival()
+		if d.settleFrom.After(last) {
+			last = d.settleFrom
+		}
+		quiet := time.Since(last)
 		if quiet >= d.o.Settle {
 			return nil
 		}
