@@ -9,6 +9,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/fakecli"
 )
@@ -34,10 +35,16 @@ func runPacedCLI(ctx context.Context, f *factory.Factory, args []string) error {
 	if err != nil {
 		return err
 	}
-	pace, _ := time.ParseDuration(f.Getenv(conform.EnvPace))
-	p := conform.NewPacer(pace)
+	in, out := f.IO.In, f.IO.Out
+	// Only a stream-json process is paced: a run that prints one document
+	// (auth status --json, several lines) has no adapter to wait for.
+	if cassette.IsStreamJSON(args) {
+		pace, _ := time.ParseDuration(f.Getenv(conform.EnvPace))
+		p := conform.NewPacer(pace)
+		in, out = p.Reader(in), p.Writer(out)
+	}
 	code := fakecli.Run(ctx, fakecli.Options{
-		Args: args, In: p.Reader(f.IO.In), Out: p.Writer(f.IO.Out), ErrOut: f.IO.ErrOut,
+		Args: args, In: in, Out: out, ErrOut: f.IO.ErrOut,
 		Getenv: f.Getenv, Environ: f.Environ, Cwd: cwd,
 	})
 	if code != 0 {

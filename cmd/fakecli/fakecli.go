@@ -128,9 +128,12 @@ func runReplay(ctx context.Context, opts *FakeCLIOptions, cwd string) error {
 			return &cmdutil.ExitError{Code: cassette.ExitBadCassette}
 		}
 	}
-	if pace > 0 {
+	// Only a stream-json process is paced: a run that prints one document
+	// (auth status --json, several lines) has no adapter to wait for, and a
+	// paced one took a pause per line.
+	if pace > 0 && cassette.IsStreamJSON(opts.Args) {
 		p := conform.NewPacer(pace)
-		in, out = p.Reader(in), p.Writer(out)
+		in, out = p.Reader(in), p.StreamWriter(out)
 	}
 	code := cassette.Play(ctx, cassette.Options{
 		Cassette: c, Args: opts.Args, In: in, Out: out, ErrOut: opts.IO.ErrOut,

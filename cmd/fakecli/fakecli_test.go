@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
+	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/deps"
 )
 
 func TestNewCmdFakeCLI(t *testing.T) {
@@ -124,5 +129,41 @@ func TestRunFakeCLIReplayBadCassette(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "fake-cli replay: open /nonexistent/c.jsonl") {
 		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+func TestRunFakeCLIReplayDocumentRunIsNotPaced(t *testing.T) {
+	// `auth status --json` prints a document of many lines; the pace of a
+	// stream-json process (a pause per line) must not hold it.
+	root, err := deps.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, "goldens", "text-and-thinking", "zed.cassette")
+	c, err := cassette.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "TMPDIR": t.TempDir()}
+	var out, errOut bytes.Buffer
+	opts := &FakeCLIOptions{
+		IO:     factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		Getenv: func(k string) string { return env[k] },
+		Getwd:  func() (string, error) { return t.TempDir(), nil },
+		Args:   []string{"auth", "status", "--json"},
+		Replay: file,
+	}
+	start := time.Now()
+	if err := runFakeCLI(context.Background(), opts); err != nil {
+		t.Fatalf("err = %v; stderr %s", err, errOut.String())
+	}
+	took := time.Since(start)
+	lines := strings.Count(out.String(), "\n")
+	if lines < 3 || !strings.Contains(c.Runs[0].Stdout, `"loggedIn": true`) || !strings.Contains(out.String(), `"loggedIn": true`) {
+		t.Fatalf("output %q is not the recorded document", out.String())
+	}
+	if paced := time.Duration(lines-1) * conform.DefaultPace; took >= paced {
+		t.Errorf("%d lines took %s: paced line by line (%s)", lines, took, paced)
 	}
 }

@@ -23,8 +23,10 @@ const (
 	// EnvReplayState names the spawn counter file (see Options.Spawn).
 	EnvReplayState = "AIRWIRE_FAKE_CLI_REPLAY_STATE"
 	// EnvReplayPace is the pause `airwire fake-cli --replay` holds each CLI
-	// frame for until the agent has been quiet on stdin (a Go duration; the
-	// default is conform.DefaultPace; 0 writes as fast as it can).
+	// frame of a stream-json process for until the agent has been quiet on
+	// stdin (a Go duration; the default is conform.DefaultPace; 0 writes as
+	// fast as it can). A stream_event delta that continues a content block
+	// waits only conform.StreamPace (conform.Pacer.StreamWriter).
 	EnvReplayPace = "AIRWIRE_FAKE_CLI_REPLAY_PACE"
 )
 

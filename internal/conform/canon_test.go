@@ -238,17 +238,17 @@ func TestCLIBusy(t *testing.T) {
 	}
 	running := msg("cli-1", `{"type":"system","subtype":"session_state_changed","state":"running"}`)
 	idle := msg("cli-1", `{"type":"system","subtype":"session_state_changed","state":"idle"}`)
-	if !cliBusy([]journal.Entry{running}, true) || cliBusy([]journal.Entry{running}, false) || cliBusy([]journal.Entry{running, idle}, true) {
+	if !cliBusy([]journal.Entry{running}, true, nil) || cliBusy([]journal.Entry{running}, false, nil) || cliBusy([]journal.Entry{running, idle}, true, nil) {
 		t.Error("a turn the CLI runs on its own: busy only at the end of a run, until idle")
 	}
 	ask := msg("cli-1", `{"type":"control_request","request_id":"r1","request":{"subtype":"get_context_usage"}}`)
 	ask.Dir = journal.DirAgent
 	answer := msg("cli-1", `{"type":"control_response","response":{"subtype":"success","request_id":"r1"}}`)
-	if !cliBusy([]journal.Entry{ask}, true) || cliBusy([]journal.Entry{ask}, false) || cliBusy([]journal.Entry{ask, answer}, true) {
+	if !cliBusy([]journal.Entry{ask}, true, nil) || cliBusy([]journal.Entry{ask}, false, nil) || cliBusy([]journal.Entry{ask, answer}, true, nil) {
 		t.Error("an unanswered control request: busy only at the end of a run, until answered")
 	}
 	for _, tt := range tests {
-		if got := cliBusy(tt.in, false); got != tt.want {
+		if got := cliBusy(tt.in, false, nil); got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}

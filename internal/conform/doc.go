@@ -50,6 +50,12 @@
 // streams over seconds; a fake that writes a whole turn at once lets the
 // adapter's reactions (control round trips, file reads) interleave with
 // later frames by timing, and the transcript would change from run to run.
+// A replayed CLI is paced the same way (Pacer.StreamWriter), except that a
+// stream_event delta continuing a content block (nothing from the adapter
+// in between) waits only StreamPace: the adapter handles those in order in
+// its message loop, and they only add text. A
+// replayed run's waits for the CLI's post-turn work end as soon as the
+// cassette shows the awaited frame will not come (replaywait.go).
 //
 // # Placement
 //

@@ -92,6 +92,11 @@ func (d *driver) layoutModel() error {
 		if _, err := os.Stat(d.o.Cassette); err != nil {
 			return fmt.Errorf("%w (%s)", ErrNoCassette, filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette))
 		}
+		c, err := cassette.Load(d.o.Cassette)
+		if err != nil {
+			return fmt.Errorf("the cassette %s: %w", filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette), err)
+		}
+		d.replay = c
 		d.modelBase = ReplayModelAPI
 		if err := os.WriteFile(d.p.CLI, execwrap.Script(d.o.Airwire, "fake-cli"), 0o755); err != nil {
 			return err
@@ -184,62 +189,128 @@ const PostTurnWait = 5 * time.Second
 // started on its own (a background task's notification) to end. The
 // journal is read as it grows (the recorder flushes whenever it is idle).
 // The wait is bounded: a CLI that sends no suggestion only slows the run.
+// A replayed run knows what its CLI will still send (replayView): a wait
+// for a frame its cassette does not hold ends once the adapter sent every
+// frame its recording has it send and the journal was still for
+// ReplayQuiet, so a recording without a suggestion costs no PostTurnWait.
+//
+// The adapter then gets Settle from the last CLI frame the journal shows
+// (settleFrom) before the driver goes on: the recorder journals a frame as
+// it passes it on, and the adapter may not have handled it yet (the
+// suggestion's session_info_update went missing under load when the
+// driver closed stdin right after the prompt_suggestion).
 func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	deadline := time.Now().Add(PostTurnWait)
+	seen, changed := -1, time.Now()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if !cliBusy(readJournal(d.jpath), final) {
+		hdr, entries := readJournal(d.jpath)
+		if len(entries) != seen {
+			seen, changed = len(entries), time.Now()
+		}
+		if !d.postTurnBusy(entries, final, time.Since(changed)) {
+			d.settleFrom = lastCLIFrame(hdr, entries)
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// readJournal reads the entries of a journal that is still being written,
-// up to its last whole entry.
-func readJournal(path string) []journal.Entry {
+// lastCLIFrame is when the journal's last CLI → adapter frame passed
+// (zero when it has none).
+func lastCLIFrame(hdr journal.Header, entries []journal.Entry) time.Time {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := &entries[i]; e.Lane == journal.LaneCLI && e.Dir == journal.DirCLI {
+			return hdr.Start.Add(time.Duration(e.TNs))
+		}
+	}
+	return time.Time{}
+}
+
+// postTurnBusy is cliBusy; for a replayed run whose cassette shows that
+// the awaited frames will not come, it is whether the adapter still owes
+// frames its recording has it send (final) or the journal has been still
+// for less than ReplayQuiet (quiet).
+func (d *driver) postTurnBusy(entries []journal.Entry, final bool, quiet time.Duration) bool {
+	if !cliBusy(entries, final, nil) {
+		return false
+	}
+	if d.replay == nil {
+		return true
+	}
+	v := followReplay(d.replay, entries)
+	if cliBusy(entries, final, v.coming) {
+		return true
+	}
+	return (final && v.agentOwed()) || quiet < ReplayQuiet
+}
+
+// readJournal reads the header and the entries of a journal that is still
+// being written, up to its last whole entry.
+func readJournal(path string) (journal.Header, []journal.Entry) {
 	r, err := journal.Open(path)
 	if err != nil {
-		return nil
+		return journal.Header{}, nil
 	}
 	defer r.Close()
 	var out []journal.Entry
 	for {
 		e, err := r.Next()
 		if err != nil {
-			return out
+			return r.Header(), out
 		}
 		out = append(out, e)
 	}
+}
+
+// awaited is a CLI frame a post-turn wait waits for.
+type awaited int
+
+const (
+	// awaitSuggestion: the prompt_suggestion of a successful result.
+	awaitSuggestion awaited = iota
+	// awaitIdle: the session_state_changed that ends a turn (state idle).
+	awaitIdle
+	// awaitAnswer: the control_response to a control request of the adapter.
+	awaitAnswer
+)
+
+// cliFrame is what the post-turn wait reads of a stream-json frame.
+type cliFrame struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	State     string `json:"state"`
+	IsError   bool   `json:"is_error"`
+	RequestID string `json:"request_id"`
+	Response  struct {
+		RequestID string `json:"request_id"`
+	} `json:"response"`
 }
 
 // cliBusy reports whether a CLI process's last result was a success that no
 // prompt_suggestion has followed yet, or (with final) whether a process is
 // in a turn (its last session_state_changed is not idle) or owes the
 // adapter the answer to a control request (get_context_usage, whose answer
-// makes the reference publish the commands again).
-func cliBusy(entries []journal.Entry, final bool) bool {
-	suggestion, inTurn, owed := map[string]bool{}, map[string]bool{}, map[string]bool{}
+// makes the reference publish the commands again). coming, when not nil,
+// says whether process proc may still send the awaited frame; a process
+// that will not is not busy.
+func cliBusy(entries []journal.Entry, final bool, coming func(proc string, a awaited) bool) bool {
+	if coming == nil {
+		coming = func(string, awaited) bool { return true }
+	}
+	suggestion, inTurn := map[string]bool{}, map[string]bool{}
+	owed := map[string]string{} // request id -> process
 	for i := range entries {
 		e := &entries[i]
 		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg {
 			continue
 		}
-		var f struct {
-			Type      string `json:"type"`
-			Subtype   string `json:"subtype"`
-			State     string `json:"state"`
-			IsError   bool   `json:"is_error"`
-			RequestID string `json:"request_id"`
-			Response  struct {
-				RequestID string `json:"request_id"`
-			} `json:"response"`
-		}
+		var f cliFrame
 		if json.Unmarshal(e.Msg, &f) != nil {
 			continue
 		}
 		if e.Dir == journal.DirAgent {
 			if f.Type == "control_request" {
-				owed[f.RequestID] = true
+				owed[f.RequestID] = e.Proc
 			}
 			continue
 		}
@@ -255,14 +326,22 @@ func cliBusy(entries []journal.Entry, final bool) bool {
 		}
 	}
 	for p := range suggestion {
-		if suggestion[p] {
+		if suggestion[p] && coming(p, awaitSuggestion) {
 			return true
 		}
+	}
+	if !final {
+		return false
 	}
 	for p := range inTurn {
-		if final && inTurn[p] {
+		if inTurn[p] && coming(p, awaitIdle) {
 			return true
 		}
 	}
-	return final && len(owed) > 0
+	for _, p := range owed {
+		if coming(p, awaitAnswer) {
+			return true
+		}
+	}
+	return false
 }

@@ -81,3 +81,77 @@ func TestPacerSpacesLinesAndWaitsForQuietInput(t *testing.T) {
 		})
 	}
 }
+
+func TestStreamWriterHurriesOnlyTextDeltas(t *testing.T) {
+	// The CLI frames notebook-edit's real CLI wrote, through a StreamWriter:
+	// a delta after its block's start or another delta goes out after
+	// StreamPace; every other frame (the end of the block, the assistant
+	// message, the message_delta whose usage_update must come before the
+	// PostToolUse hook's update) after the full pace.
+	c := loadGoldenCassette(t, "notebook-edit/plain.cassette")
+	var frames []string
+	for _, e := range c.Processes[0].Events {
+		if e.Dir == "cli" {
+			frames = append(frames, string(e.Msg)+"\n")
+		}
+	}
+	p := NewPacer(DefaultPace)
+	var out stampWriter
+	w := p.StreamWriter(&out)
+	start := time.Now()
+	for _, f := range frames {
+		if _, err := w.Write([]byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Join(out.lines, "") != strings.Join(frames, "") {
+		t.Fatal("the frames did not go out whole and in order")
+	}
+	var hurried, full int
+	var hurriedFor time.Duration
+	prev := start
+	for i, at := range out.at {
+		gap := at.Sub(prev)
+		prev = at
+		if i > 0 && blockEvent([]byte(frames[i])) == "content_block_delta" && blockEvent([]byte(frames[i-1])) != "" {
+			hurried++
+			hurriedFor += gap
+			if gap < StreamPace-time.Millisecond/2 {
+				t.Errorf("frame %d went out %s after the previous one, want >= %s", i, gap, StreamPace)
+			}
+			continue
+		}
+		full++
+		if gap < DefaultPace-time.Millisecond {
+			t.Errorf("frame %d (%.60s) went out %s after the previous one, want the full pace %s", i, frames[i], gap, DefaultPace)
+		}
+	}
+	if hurried < 5 || full < 20 {
+		t.Fatalf("%d hurried and %d paced frames: not the recorded stream", hurried, full)
+	}
+	if avg := hurriedFor / time.Duration(hurried); avg >= DefaultPace/2 {
+		t.Errorf("deltas went out %s apart on average, want about %s", avg, StreamPace)
+	}
+}
+
+func TestStreamWriterWaitsForQuietAfterInput(t *testing.T) {
+	// The adapter wrote to the CLI between two streamed frames: the second
+	// waits for the full quiet, as a Writer's line does.
+	const delta = `{"type":"stream_event","event":{"type":"content_block_delta"}}` + "\n"
+	p := NewPacer(DefaultPace)
+	var out stampWriter
+	w := p.StreamWriter(&out)
+	if _, err := w.Write([]byte(delta)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reader(strings.NewReader("{}\n")).Read(make([]byte, 8)); err != nil {
+		t.Fatal(err)
+	}
+	read := time.Now()
+	if _, err := w.Write([]byte(delta)); err != nil {
+		t.Fatal(err)
+	}
+	if gap := out.at[1].Sub(read); gap < DefaultPace-time.Millisecond {
+		t.Errorf("the frame after the adapter's input went out %s after it, want >= %s", gap, DefaultPace)
+	}
+}

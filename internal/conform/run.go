@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
@@ -223,6 +224,12 @@ type driver struct {
 	// the agent's process ended.
 	initialized bool
 	end         ending
+	// replay is the cassette a replayed model scenario plays (nil otherwise).
+	replay *cassette.Cassette
+	// settleFrom is when a post-turn wait last saw the CLI frame it waited
+	// for: the next settle counts the agent's quiet from then at the
+	// earliest (awaitPostTurn).
+	settleFrom time.Time
 }
 
 func (d *driver) session() string {
@@ -651,11 +658,16 @@ func (d *driver) waitWithin(ctx context.Context, limit time.Duration, what strin
 	}
 }
 
-// settle waits until the agent has been silent for Settle.
+// settle waits until the agent has been silent for Settle (since
+// settleFrom at the earliest).
 func (d *driver) settle(ctx context.Context) error {
 	deadline := time.Now().Add(d.o.WaitTimeout)
 	for {
-		quiet := time.Since(d.c.lastArrival())
+		last := d.c.lastArrival()
+		if d.settleFrom.After(last) {
+			last = d.settleFrom
+		}
+		quiet := time.Since(last)
 		if quiet >= d.o.Settle {
 			return nil
 		}
