@@ -88,9 +88,16 @@ func (s *Session) followModelSwitch(model string) {
 		s.notify(u)
 	}
 	s.notify(s.cfg.ConfigOptionUpdate())
-	for _, body := range out.After {
-		go s.afterRequest(context.Background(), body)
-	}
+	// Recommended config values: the new model's shown effort is applied
+	// before the context usage refresh.
+	go func() {
+		if plan.Sync != nil {
+			s.afterRequest(context.Background(), plan.Sync)
+		}
+		for _, body := range out.After {
+			s.afterRequest(context.Background(), body)
+		}
+	}()
 }
 
 // resolveModel finds the picker entry of a model id the CLI reports: an

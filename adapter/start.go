@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
@@ -71,7 +72,14 @@ func (s *Session) handshake(ctx context.Context) error {
 	if err := s.proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
 		return err
 	}
-	return s.configure(initResp, settings)
+	if err := s.configure(initResp, settings); err != nil {
+		return err
+	}
+	// Recommended config values: the SDK runs the effort the selector shows.
+	if req := s.cfg.InitialEffortRequest(); req != nil {
+		return s.controlBody(ctx, req)
+	}
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -85,7 +93,8 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	}
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
-		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
+		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv),
+		Recommended: s.agent.clientCaps().AIR.Has(caps.RecommendedValue)})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]
