@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/adapter/sessionfailure"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -72,7 +73,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 
 // newSessionState makes a Session that has no CLI yet.
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
-	s := &Session{ID: id, Cwd: cwd, agent: a}
+	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id)}
 	c := a.clientCaps()
 	s.tr = newTranslator(s, toolcall.NewSession(c, cwd), usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	return s

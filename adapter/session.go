@@ -8,6 +8,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/sessionfailure"
 )
 
 // state is where a session's turn machine stands.
@@ -44,6 +45,7 @@ type Session struct {
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
 	tr               *translator
+	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -120,6 +122,16 @@ func (s *Session) activeCancelled() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.turns) > 0 && s.turns[0].cancelled
+}
+
+// activeTurnID is the prompt uuid of the turn under way ("" for none).
+func (s *Session) activeTurnID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.turns) == 0 {
+		return ""
+	}
+	return s.turns[0].promptUUID
 }
 
 // activeLocalOnly reports whether the turn under way is a local-only

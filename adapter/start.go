@@ -129,7 +129,16 @@ func (s *Session) HandleExit(err error) {
 	if len(open) > 0 {
 		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", err)
 	}
-	for _, t := range open {
+	turnID := ""
+	if len(open) > 0 {
+		turnID = open[0].promptUUID
+	}
+	failed := s.tr.exitFailure(err, turnID) // contract "Session failure"
+	for i, t := range open {
+		if i == 0 && failed != nil {
+			_ = s.agent.conn.Respond(t.reqID, failed, nil)
+			continue
+		}
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("end_turn"), nil)
 	}
 }

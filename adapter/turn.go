@@ -47,11 +47,14 @@ type translator struct {
 	cancelled bool
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
+	// failure is the AIR session failure part (session_failure.go).
+	failure turnFailure
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: s.agent.clientCaps().Compaction}, bg: newBackground(s.agent.clientCaps())}
+		compaction: compaction{updates: s.agent.clientCaps().Compaction}, bg: newBackground(s.agent.clientCaps()),
+		failure: newTurnFailure(s)}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -122,6 +125,7 @@ func (t *translator) activate(uuid string) {
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
 	t.compaction.resume()
+	t.failure.startTurn()
 }
 
 func (t *translator) sendAll(updates []toolcall.Update) {
@@ -233,6 +237,9 @@ func (t *translator) assistant(line json.RawMessage) {
 	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
 		return // CLI-local output of a compaction that was already shown
 	}
+	if t.noteAssistantError(m) {
+		return // the turn's failure record carries the text
+	}
 	for _, c := range m.Message.Content {
 		var kind, text string
 		switch c.Type {
@@ -298,6 +305,10 @@ func (t *translator) system(line json.RawMessage) {
 		t.s.notify(memoryRecallUpdate(line))
 	case "model_refusal_fallback":
 		t.modelRefusalFallback(line)
+	case "api_retry":
+		t.apiRetry(line)
+	case "worker_shutting_down":
+		t.failure.workerShutdown = true
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
@@ -353,7 +364,7 @@ func (t *translator) result(line json.RawMessage) {
 	t.cancelled = reason == usage.Cancelled
 	if failed {
 		t.sendMaps(t.compaction.interrupt())
-		t.s.finish(nil, turnError(line, t.errorKind))
+		t.failTurn(line)
 		return
 	}
 	if reason == "end_turn" {
