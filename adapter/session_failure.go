@@ -7,6 +7,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 )
 
@@ -182,4 +183,44 @@ func (t *translator) exitFailure(exitErr error, turnID string) json.RawMessage {
 		return nil
 	}
 	return withFailure(t.usage.PromptResponse("end_turn"), t.failure.state.Turn(kind, turnID, "", sessionfailure.Error))
+}
+
+// replayedFailures is the history replay's swap for a client with the
+// capability ("History replay"): each SDK synthetic usage-limit message
+// of the top-level history becomes a typed record at its position, titled
+// with the stored text and named after the user message before it (its
+// live id); the duplicate assistant text is not replayed. nil without the
+// capability: the client gets the original transcript.
+func (s *Session) replayedFailures() history.Swap {
+	if !s.agent.clientCaps().AIR.Has(caps.SessionFailure) {
+		return nil
+	}
+	turnID := ""
+	return func(m history.Message) (json.RawMessage, bool) {
+		if m.Type == "user" {
+			turnID = m.UUID
+			return nil, false
+		}
+		var api struct {
+			Model   string `json:"model"`
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if m.Type != "assistant" || json.Unmarshal(m.Message, &api) != nil {
+			return nil, false
+		}
+		var text strings.Builder
+		for _, c := range api.Content {
+			if c.Type == "text" {
+				text.WriteString(c.Text)
+			}
+		}
+		if !sessionfailure.IsUsageLimit(api.Model, text.String()) {
+			return nil, false
+		}
+		out, _ := json.Marshal(failureUpdate(s.failures.Replayed(turnID, m.UUID, text.String())))
+		return out, true
+	}
 }
