@@ -46,6 +46,7 @@ type Session struct {
 	terminalKnown    bool     // terminalCommands came from an init
 	tr               *translator
 	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
+	goal             goalState             // the AIR goal (goal.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -55,6 +56,7 @@ type turn struct {
 	promptUUID string
 	cancelled  bool
 	localOnly  bool // a command the CLI answers locally (localcommand.go)
+	goal       bool // a `_session/goal` request's prompt: answered {} (goal.go)
 }
 
 // notify sends a session/update for this session.
@@ -102,6 +104,9 @@ func (s *Session) finish(result any, err error) {
 		s.state = running
 	}
 	s.mu.Unlock()
+	if t.goal && err == nil {
+		result = map[string]any{}
+	}
 	_ = s.agent.conn.Respond(t.reqID, result, err)
 }
 

@@ -49,6 +49,8 @@ type translator struct {
 	bg background
 	// failure is the AIR session failure part (session_failure.go).
 	failure turnFailure
+	// steer holds the turn open for messages injected into it (goal.go).
+	steer steerLane
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
@@ -90,6 +92,9 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
 		t.activate(h.UUID)
 	}
+	if h.Type == "user" && h.IsReplay {
+		t.echo(h.UUID)
+	}
 	autonomous := h.Origin != nil && slices.Contains(autonomousOrigins, h.Origin.Kind)
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
@@ -102,6 +107,8 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.assistant(line)
 	case "system":
 		t.system(line)
+	case "active_goal":
+		t.s.runtimeGoal(line)
 	}
 	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
@@ -355,6 +362,10 @@ func (t *translator) result(line json.RawMessage) {
 	}()
 	if !t.active {
 		return
+	}
+	t.s.goalResult(line)
+	if t.steer.holds() {
+		return // the turn goes on with the message injected into it
 	}
 	t.active = false
 	reason, failed := usage.StopReason(line)
