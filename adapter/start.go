@@ -34,6 +34,9 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
 	}
 	st.AllowBypass = allowBypass(s.agent.opts.Getenv)
+	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
+		return invalidParams(err.Error())
+	}
 	st.FormElicitation = s.agent.clientCaps().FormElicit
 	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {
