@@ -163,18 +163,27 @@ type activeGoalLine struct {
 	} `json:"value"`
 }
 
+// goalSnapshot maps an active_goal message to the neutral snapshot: nil
+// for a cleared goal; ok is false for a malformed message.
+func goalSnapshot(line json.RawMessage) (snap map[string]any, ok bool) {
+	var m activeGoalLine
+	if json.Unmarshal(line, &m) != nil {
+		return nil, false
+	}
+	if v := m.Value; v != nil {
+		snap = map[string]any{"objective": strings.TrimSpace(v.Condition), "status": "active", "iterations": v.Iterations,
+			"lastReason": v.LastReason, "createdAt": v.SetAt, "controlMethod": goalControlMethod}
+	}
+	return snap, true
+}
+
 // runtimeGoal maps an active_goal message to the neutral snapshot
 // (provider bookkeeping such as tokens_at_start left out); while a /goal
 // command is pending, only the update it asked for is published.
 func (s *Session) runtimeGoal(line json.RawMessage) {
-	var m activeGoalLine
-	if json.Unmarshal(line, &m) != nil {
+	snap, ok := goalSnapshot(line)
+	if !ok {
 		return
-	}
-	var snap map[string]any
-	if v := m.Value; v != nil {
-		snap = map[string]any{"objective": strings.TrimSpace(v.Condition), "status": "active", "iterations": v.Iterations,
-			"lastReason": v.LastReason, "createdAt": v.SetAt, "controlMethod": goalControlMethod}
 	}
 	s.goal.mu.Lock()
 	if p := s.goal.pending; p != nil {
