@@ -117,6 +117,7 @@ var methods = map[string]method{
 	"session/delete":            (*Agent).deleteSession,
 	"session/set_mode":          (*Agent).setMode,
 	"session/set_config_option": (*Agent).setConfigOption,
+	goalControlMethod:           (*Agent).goal,
 }
 
 // Handle implements jsonrpc.Handler.

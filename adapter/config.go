@@ -67,7 +67,7 @@ func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sess
 				return
 			}
 		}
-		out := plan.Commit()
+		out := s.commitSynced(ctx, plan)
 		for _, u := range out.Updates {
 			s.notify(u)
 		}
@@ -95,6 +95,20 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 		s.tr.contextUsage(resp)
 	}
 	return nil
+}
+
+// commitSynced sends a plan's best-effort Sync request (contract
+// "Recommended config values": a failed effort sync keeps the new model)
+// and commits the plan accordingly.
+func (s *Session) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
+	if plan.Sync == nil {
+		return plan.Commit()
+	}
+	if err := s.controlBody(ctx, plan.Sync); err != nil {
+		s.agent.opts.Log.Warn("effort sync after a model switch failed", "session", s.ID, "err", err)
+		return plan.CommitUnsynced()
+	}
+	return plan.Commit()
 }
 
 func (s *Session) afterRequest(ctx context.Context, body json.RawMessage) {

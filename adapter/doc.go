@@ -34,7 +34,14 @@
 //   - ask.go: permission requests and questions (adapter/permission);
 //     network_access.go: a Sandbox Network request's call settled;
 //     config.go: set_mode and set_config_option (adapter/sessionconfig);
-//     titles.go: session titles (at the prompt, else at the turn's end).
+//     titles.go: session titles (at the prompt, else at the turn's end);
+//   - AIR extensions, one file per contract section: session_failure.go
+//     (typed failure records, adapter/sessionfailure), goal.go (the
+//     `_session/goal` control method, the goal snapshot, the steering lane
+//     that injects /goal into a running turn), session_hooks.go (settings
+//     and hooks of `_meta.claudeCode.options.settings` as the session's
+//     flag settings); recommended config values live in
+//     adapter/sessionconfig.
 //
 // Every choice that depends on the client reads the one caps.Client built
 // at initialize. The shapes of results and updates live in their own

@@ -33,13 +33,7 @@ type failedResult struct {
 func turnError(line json.RawMessage, errorKind string) error {
 	var r failedResult
 	_ = json.Unmarshal(line, &r)
-	detail := r.Result
-	if r.Subtype != "success" {
-		detail = strings.Join(r.Errors, ", ")
-		if detail == "" {
-			detail = r.Subtype
-		}
-	}
+	detail := resultDetail(r)
 	if authErrorKinds[errorKind] || (r.Subtype == "success" && loginRequired.MatchString(r.Result)) {
 		return errAuthRequired
 	}
@@ -51,4 +45,16 @@ func turnError(line json.RawMessage, errorKind string) error {
 		e.Data, _ = json.Marshal(map[string]string{"errorKind": errorKind})
 	}
 	return e
+}
+
+// resultDetail is a failed result's text: the result of a "success"
+// subtype, else its errors (or the subtype).
+func resultDetail(r failedResult) string {
+	if r.Subtype == "success" {
+		return r.Result
+	}
+	if len(r.Errors) > 0 {
+		return strings.Join(r.Errors, ", ")
+	}
+	return r.Subtype
 }

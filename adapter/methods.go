@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/adapter/sessionfailure"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -72,7 +73,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 
 // newSessionState makes a Session that has no CLI yet.
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
-	s := &Session{ID: id, Cwd: cwd, agent: a}
+	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id)}
 	c := a.clientCaps()
 	s.tr = newTranslator(s, toolcall.NewSession(c, cwd), usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	return s
@@ -96,20 +97,30 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	content, _ := json.Marshal(promptToClaude(p.Prompt))
-	msg := claude.NewUserInput(s.ID, content)
-	t := &turn{reqID: req.ID, promptUUID: msg.UUID, localOnly: isLocalOnlyCommand(p.Prompt)}
-	if err := s.enqueue(t); err != nil {
+	if err := s.submit(ctx, &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt)}, p.Prompt); err != nil {
 		return nil, err
 	}
-	s.titlePrompt(promptText(p.Prompt))
-	a.probeAuth()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// submit queues t and sends its prompt to the CLI; the turn's result
+// answers t's request later.
+func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage) error {
+	content, _ := json.Marshal(promptToClaude(prompt))
+	msg := claude.NewUserInput(s.ID, content)
+	t.promptUUID = msg.UUID
+	if err := s.enqueue(t); err != nil {
+		return err
+	}
+	s.titlePrompt(promptText(prompt))
+	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.proc.Send(msg); err != nil {
-		return nil, errSessionEnded
+		return errSessionEnded
 	}
-	s.titleFromPrompt(ctx, promptText(p.Prompt))
-	return nil, jsonrpc.ErrAsyncResponse
+	s.titleFromPrompt(ctx, promptText(prompt))
+	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
+	return nil
 }
 
 type sessionParams struct {

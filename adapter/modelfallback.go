@@ -33,7 +33,7 @@ func (t *translator) modelRefusalFallback(line json.RawMessage) {
 	if json.Unmarshal(line, &m) != nil {
 		return
 	}
-	t.s.notify(textUpdate("agent_message_chunk", "**Model fallback:** "+m.notice(), ""))
+	t.fallbackNotice(m)
 	if m.persistent() {
 		t.s.followModelSwitch(m.FallbackModel)
 	}
@@ -44,6 +44,14 @@ func (m refusalFallbackLine) persistent() bool { return m.Direction != "revert" 
 // notice is the fallback's summary, then its explanation after a blank
 // line.
 func (m refusalFallbackLine) notice() string {
+	if m.Explanation != "" {
+		return m.summary() + "\n\n" + m.Explanation
+	}
+	return m.summary()
+}
+
+// summary says which model declined and where the session goes on.
+func (m refusalFallbackLine) summary() string {
 	category := ""
 	if m.Category != "" {
 		category = " (" + m.Category + ")"
@@ -57,11 +65,7 @@ func (m refusalFallbackLine) notice() string {
 	default:
 		outcome = "The session stays on " + m.OriginalModel + "."
 	}
-	text := m.OriginalModel + " declined this request" + category + "; retried with " + m.FallbackModel + ". " + outcome
-	if m.Explanation != "" {
-		text += "\n\n" + m.Explanation
-	}
-	return text
+	return m.OriginalModel + " declined this request" + category + "; retried with " + m.FallbackModel + ". " + outcome
 }
 
 // followModelSwitch moves the session's model option to a model the CLI
@@ -88,9 +92,16 @@ func (s *Session) followModelSwitch(model string) {
 		s.notify(u)
 	}
 	s.notify(s.cfg.ConfigOptionUpdate())
-	for _, body := range out.After {
-		go s.afterRequest(context.Background(), body)
-	}
+	// Recommended config values: the new model's shown effort is applied
+	// before the context usage refresh.
+	go func() {
+		if plan.Sync != nil {
+			s.afterRequest(context.Background(), plan.Sync)
+		}
+		for _, body := range out.After {
+			s.afterRequest(context.Background(), body)
+		}
+	}()
 }
 
 // resolveModel finds the picker entry of a model id the CLI reports: an

@@ -8,6 +8,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/sessionfailure"
 )
 
 // state is where a session's turn machine stands.
@@ -48,6 +49,8 @@ type Session struct {
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
 	tr               *translator
+	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
+	goal             goalState             // the AIR goal (goal.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -57,6 +60,7 @@ type turn struct {
 	promptUUID string
 	cancelled  bool
 	localOnly  bool // a command the CLI answers locally (localcommand.go)
+	goal       bool // a `_session/goal` request's prompt: answered {} (goal.go)
 }
 
 // notify sends a session/update for this session.
@@ -104,6 +108,9 @@ func (s *Session) finish(result any, err error) {
 		s.state = running
 	}
 	s.mu.Unlock()
+	if t.goal && err == nil {
+		result = map[string]any{}
+	}
 	_ = s.agent.conn.Respond(t.reqID, result, err)
 }
 
@@ -124,6 +131,16 @@ func (s *Session) activeCancelled() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.turns) > 0 && s.turns[0].cancelled
+}
+
+// activeTurnID is the prompt uuid of the turn under way ("" for none).
+func (s *Session) activeTurnID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.turns) == 0 {
+		return ""
+	}
+	return s.turns[0].promptUUID
 }
 
 // activeLocalOnly reports whether the turn under way is a local-only

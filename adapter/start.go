@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
@@ -33,6 +34,9 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
 	}
 	st.AllowBypass = allowBypass(s.agent.opts.Getenv)
+	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
+		return invalidParams(err.Error())
+	}
 	st.FormElicitation = s.agent.clientCaps().FormElicit
 	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {
@@ -68,7 +72,14 @@ func (s *Session) handshake(ctx context.Context, sessionMeta json.RawMessage) er
 	if err := s.proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
 		return err
 	}
-	return s.configure(initResp, settings)
+	if err := s.configure(initResp, settings); err != nil {
+		return err
+	}
+	// Recommended config values: the SDK runs the effort the selector shows.
+	if req := s.cfg.InitialEffortRequest(); req != nil {
+		return s.controlBody(ctx, req)
+	}
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -82,7 +93,8 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	}
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
-		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
+		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv),
+		Recommended: s.agent.clientCaps().AIR.Has(caps.RecommendedValue)})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]
@@ -121,7 +133,16 @@ func (s *Session) HandleExit(err error) {
 	if len(open) > 0 {
 		s.agent.opts.Log.Warn("the Claude CLI ended during a turn", "session", s.ID, "exit", err)
 	}
-	for _, t := range open {
+	turnID := ""
+	if len(open) > 0 {
+		turnID = open[0].promptUUID
+	}
+	failed := s.tr.exitFailure(err, turnID) // contract "Session failure"
+	for i, t := range open {
+		if i == 0 && failed != nil {
+			_ = s.agent.conn.Respond(t.reqID, failed, nil)
+			continue
+		}
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("end_turn"), nil)
 	}
 }

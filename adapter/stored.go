@@ -87,7 +87,7 @@ func (s *Session) replay(path string) error {
 		return err
 	}
 	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd}
-	for _, u := range history.Replay(msgs, render, s.tr.tools) {
+	for _, u := range history.ReplayWith(msgs, render, s.tr.tools, s.replayedFailures()) {
 		s.notify(u)
 	}
 	return nil

@@ -51,12 +51,17 @@ type translator struct {
 	async *asyncTasks
 	// buf is reused by the short path of streamed text (chunks.go).
 	buf chunkBuffers
+	// failure is the AIR session failure part (session_failure.go).
+	failure turnFailure
+	// steer holds the turn open for messages injected into it (goal.go).
+	steer steerLane
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: c.Compaction}, bg: newBackground(c), async: newSessionAsyncTasks(s, c)}
+		compaction: compaction{updates: c.Compaction}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
+		failure: newTurnFailure(s)}
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -92,6 +97,9 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
 		t.activate(h.UUID)
 	}
+	if h.Type == "user" && h.IsReplay {
+		t.echo(h.UUID)
+	}
 	autonomous := h.Origin != nil && slices.Contains(autonomousOrigins, h.Origin.Kind)
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
@@ -105,6 +113,8 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.assistant(line)
 	case "system":
 		t.system(line)
+	case "active_goal":
+		t.s.runtimeGoal(line)
 	}
 	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
@@ -129,6 +139,7 @@ func (t *translator) activate(uuid string) {
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
 	t.compaction.resume()
+	t.failure.startTurn()
 }
 
 func (t *translator) sendAll(updates []toolcall.Update) {
@@ -243,6 +254,9 @@ func (t *translator) assistant(line json.RawMessage) {
 	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
 		return // CLI-local output of a compaction that was already shown
 	}
+	if t.noteAssistantError(m) {
+		return // the turn's failure record carries the text
+	}
 	for _, c := range m.Message.Content {
 		var kind, text string
 		switch c.Type {
@@ -308,6 +322,10 @@ func (t *translator) system(line json.RawMessage) {
 		t.s.notify(memoryRecallUpdate(line))
 	case "model_refusal_fallback":
 		t.modelRefusalFallback(line)
+	case "api_retry":
+		t.apiRetry(line)
+	case "worker_shutting_down":
+		t.failure.workerShutdown = true
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
@@ -355,6 +373,10 @@ func (t *translator) result(line json.RawMessage) {
 	if !t.active {
 		return
 	}
+	t.s.goalResult(line)
+	if t.steer.holds() {
+		return // the turn goes on with the message injected into it
+	}
 	t.active = false
 	reason, failed := usage.StopReason(line)
 	if t.s.activeCancelled() {
@@ -363,7 +385,7 @@ func (t *translator) result(line json.RawMessage) {
 	t.cancelled = reason == usage.Cancelled
 	if failed {
 		t.sendMaps(t.compaction.interrupt())
-		t.s.finish(nil, turnError(line, t.errorKind))
+		t.failTurn(line)
 		return
 	}
 	if reason == "end_turn" {

@@ -21,7 +21,8 @@
 //     chunks with their messageId; tool calls rendered whole by a
 //     toolcall.Renderer (the reference's replay tracks no fields); and the
 //     plan tools through the session's toolcall.Session, whose task list
-//     later turns go on from.
+//     later turns go on from. ReplayWith lets the caller swap a message's
+//     updates for its own (the AIR session failure replay).
 //   - List is one `session/list` page (PageSize sessions, "offset:N"
 //     cursors, newest first; a bad cursor or a relative cwd is a
 //     *ParamsError for invalidParams), built from the first and last
@@ -31,7 +32,7 @@
 //   - Fork copies a transcript into a new session to resume.
 //
 // Not modelled: the AIR forms (fork points, the session index, archived
-// sessions, native subagent replay, typed session failures, compaction
+// sessions, native subagent replay, compaction
 // entities), queued-command attachments and other trailing rows after the
 // leaf, sessions "continued in" another one, the SDK's check that a
 // listed session's recorded cwd is the listed directory, git worktree

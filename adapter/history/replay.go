@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -23,9 +24,26 @@ import (
 // gets the plan tools, so the task list the replay rebuilds is the one
 // later turns of the session change.
 func Replay(msgs []Message, render toolcall.Renderer, tasks *toolcall.Session) []json.RawMessage {
+	return ReplayWith(msgs, render, tasks, nil)
+}
+
+// Swap sees each stored message in order; when ok, update replaces what
+// the replay would send for that message (an AIR typed record at the
+// message's position).
+type Swap func(m Message) (update json.RawMessage, ok bool)
+
+// ReplayWith is Replay with swap consulted for each message (nil swaps
+// nothing).
+func ReplayWith(msgs []Message, render toolcall.Renderer, tasks *toolcall.Session, swap Swap) []json.RawMessage {
 	r := &replayer{render: render, tasks: tasks, uses: map[string]toolcall.ToolUse{}}
 	var out []json.RawMessage
 	for _, m := range msgs {
+		if swap != nil {
+			if u, ok := swap(m); ok {
+				out = append(out, u)
+				continue
+			}
+		}
 		out = append(out, r.message(m)...)
 	}
 	return out
@@ -280,15 +298,6 @@ func stripUserContent(content json.RawMessage) (json.RawMessage, bool) {
 
 var loginRE = regexp.MustCompile(`(?i)\brun /login\b`)
 
-// usageLimitPrefixes open the CLI's synthetic usage-limit messages.
-var usageLimitPrefixes = []string{
-	"You've hit your", "You've reached your", "You're out of usage credits",
-	"Your org is out of usage · add funds to continue", "Your org is out of usage · contact your admin",
-	"Your seat type doesn't include usage credits", "Your seat type doesn't include usage",
-	"Your usage allocation has been disabled by your admin", "Your group's usage limit is set to $0",
-	"Fable 5 requires usage credits", "You're out of extra usage", "Your seat type doesn't include extra usage",
-}
-
 // syntheticLogin reports the CLI's synthetic "run /login" message, which
 // the live turn turns into an auth error and the replay skips.
 func syntheticLogin(api apiMessage) bool {
@@ -303,12 +312,7 @@ func syntheticLogin(api apiMessage) bool {
 	if !loginRE.MatchString(text) {
 		return false
 	}
-	for _, p := range usageLimitPrefixes {
-		if strings.HasPrefix(text, p) {
-			return false
-		}
-	}
-	return true
+	return !sessionfailure.HasUsageLimitPrefix(text)
 }
 
 // marshal encodes v without HTML escaping.

@@ -19,15 +19,31 @@ func invalid(format string, args ...any) error {
 }
 
 // Plan is a planned change: send Requests (control request bodies, the
-// `request` objects) to the CLI in order, awaiting each, then Commit.
+// `request` objects) to the CLI in order, awaiting each, then Sync when
+// set, then Commit.
 type Plan struct {
 	Requests []json.RawMessage
+	// Sync is a best-effort request sent after Requests succeeded (the
+	// effort sync of a model switch, contract "Recommended config
+	// values"): when it fails, the change still stands and the caller
+	// calls CommitUnsynced instead of Commit.
+	Sync     json.RawMessage
 	commit   func() Outcome
+	unsynced func() Outcome
 }
 
 // Commit applies the change to the session once the CLI accepted every
-// request.
+// request (and Sync, when set).
 func (p Plan) Commit() Outcome { return p.commit() }
+
+// CommitUnsynced applies the change after Requests succeeded and Sync
+// failed.
+func (p Plan) CommitUnsynced() Outcome {
+	if p.unsynced == nil {
+		return p.commit()
+	}
+	return p.unsynced()
+}
 
 // Outcome is what a committed change publishes.
 type Outcome struct {
@@ -179,7 +195,7 @@ func (s *Session) effortSettings(level string) json.RawMessage {
 
 func (s *Session) setEffort(v string) Plan {
 	return Plan{Requests: []json.RawMessage{s.effortSettings(v)}, commit: func() Outcome {
-		s.effort = v
+		s.effort, s.applied = v, v
 		s.pinned = ""
 		if v != "default" {
 			s.pinned = v
@@ -191,10 +207,13 @@ func (s *Session) setEffort(v string) Plan {
 // setModel: set_model, then the options follow the new model (effort
 // levels, Fast mode, ultracode); a pinned effort the model lacks is
 // cleared with apply_flag_settings; Auto on a model without it becomes
-// Accept edits (current_mode_update); get_context_usage follows.
+// Accept edits (current_mode_update); get_context_usage follows. With
+// recommended values the shown effort is applied (Plan.Sync) instead.
 func (s *Session) setModel(v string) Plan {
-	return Plan{Requests: []json.RawMessage{request("set_model", "model", v)}, commit: func() Outcome {
-		changed := s.model != v
+	next, _ := findModel(s.models, v)
+	sync := s.syncEffort(next)
+	commit := func(synced bool) Outcome {
+		changed, pinned := s.model != v, s.pinned
 		s.model, s.reportedUltracode = v, nil
 		if s.fastReason == "model_not_allowed" {
 			s.fastReason = ""
@@ -206,8 +225,11 @@ func (s *Session) setModel(v string) Plan {
 			s.effort = s.pinned
 		} else if s.pinned != "" {
 			s.pinned = ""
-			out.After = append(out.After, s.effortSettings(""))
+			if sync == nil {
+				out.After = append(out.After, s.effortSettings(""))
+			}
 		}
+		s.afterSync(m, synced, pinned)
 		if s.mode == modeAuto.ID && !m.SupportsAutoMode {
 			s.mode = modeAccept.ID
 			out.After = append(out.After, request("set_permission_mode", "mode", s.mode))
@@ -218,5 +240,23 @@ func (s *Session) setModel(v string) Plan {
 		}
 		out.Result = s.result()
 		return out
-	}}
+	}
+	return Plan{Requests: []json.RawMessage{request("set_model", "model", v)}, Sync: sync,
+		commit: func() Outcome { return commit(true) }, unsynced: func() Outcome { return commit(false) }}
+}
+
+// afterSync records the effort sync of a model switch to m (recommended
+// values only): the applied effort when it succeeded, else the pin as it
+// was and the last applied effort, or no effort selector.
+func (s *Session) afterSync(m Model, synced bool, pinned string) {
+	if !s.opts.Recommended {
+		return
+	}
+	s.hideEffort = false
+	if synced {
+		s.applied = s.shownEffort()
+		return
+	}
+	s.pinned = pinned
+	s.unsynced(m)
 }

@@ -15,12 +15,21 @@
 // the response), the response result, and the control requests to send
 // afterwards without waiting (Outcome.After).
 //
+// recommended_config_values.go is the AIR extension "Recommended config
+// values", on when Options.Recommended (the client declared
+// `recommendedValue`): the model and effort selectors lose their `default`
+// rows and carry `_meta.jetbrains.air.recommendedValue`;
+// Session.InitialEffortRequest is the apply_flag_settings the caller sends
+// after get_settings so the SDK runs the shown effort; a model switch's
+// Plan.Sync applies the new model's shown effort (best effort: on failure
+// the caller calls Plan.CommitUnsynced, which keeps the new model and never
+// shows the unapplied effort).
+//
 // Not modelled (the reference has them; no plain or zed golden shows
 // them): the custom agent picker, the `availableModels` allowlist and
 // gateway narrowing, fuzzy model preference matching (resolveModelPreference:
 // only exact values and display names are matched), per-model effort
-// settings, the Auto-mode fallback notice text, AIR's recommended values
-// and mode kinds, an extra model entry for a current model the list lacks (a
+// settings, the Auto-mode fallback notice text, AIR's mode kinds, an extra model entry for a current model the list lacks (a
 // resume onto an unlisted model, a refusal fallback), the model switch
 // the CLI makes by itself (PostModelSwitch), and boolean config options beyond Fast mode and
 // ultracode.

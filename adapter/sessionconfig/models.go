@@ -119,6 +119,8 @@ func (s *Session) modelOption() configOption {
 		}
 		opts = append(opts, choice{Value: m.Value, Name: names[i], Description: desc})
 	}
-	return configOption{ID: "model", Name: "Model", Description: "AI model to use", Category: "model",
+	o := configOption{ID: "model", Name: "Model", Description: "AI model to use", Category: "model",
 		Type: "select", CurrentValue: s.model, Options: opts}
+	s.recommendModel(&o)
+	return o
 }

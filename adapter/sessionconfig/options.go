@@ -14,6 +14,8 @@ type configOption struct {
 	Type         string   `json:"type"`
 	CurrentValue any      `json:"currentValue"`
 	Options      []choice `json:"options,omitempty"`
+	// Meta is the selector's `_meta` (the AIR recommendation).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // choice is one value of a select option.
@@ -77,7 +79,7 @@ func effortName(level string) string {
 // the model has no effort levels.
 func (s *Session) effortOption() *configOption {
 	m, _ := findModel(s.models, s.model)
-	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 {
+	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 || s.hideEffort {
 		return nil
 	}
 	opts := []choice{{Value: "default", Name: "Default"}}
@@ -88,8 +90,10 @@ func (s *Session) effortOption() *configOption {
 	if slices.Contains(m.SupportedEffortLevels, s.effort) {
 		current = s.effort
 	}
-	return &configOption{ID: "effort", Name: "Effort", Description: "Available effort levels for this model",
+	o := &configOption{ID: "effort", Name: "Effort", Description: "Available effort levels for this model",
 		Category: "thought_level", Type: "select", CurrentValue: current, Options: opts}
+	s.recommendEffort(o, m.SupportedEffortLevels)
+	return o
 }
 
 // fastExplanations say why Fast mode is off, for the reasons a user can

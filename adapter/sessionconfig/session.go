@@ -27,6 +27,10 @@ type Options struct {
 	// BooleanOptions is the client's session.configOptions.boolean: Fast
 	// mode and ultracode are then booleans instead of on/off selects.
 	BooleanOptions bool
+	// Recommended is the client's AIR `recommendedValue` capability:
+	// concrete model and effort rows with a recommendation (contract
+	// "Recommended config values").
+	Recommended bool
 }
 
 type workflowsState int
@@ -46,6 +50,8 @@ type Session struct {
 	model      string
 	effort     string
 	pinned     string // effort the client picked this session ("" none)
+	applied    string // effort last applied to the SDK for recommendedValue
+	hideEffort bool   // a failed effort sync hides the selector until a switch succeeds
 	fast       bool
 	fastReason string
 	ultracode  bool

@@ -1,0 +1,45 @@
+package adapter
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
+
+// Contract "Session hooks": the hooks of _meta.claudeCode.options.settings
+// (an object, or a JSON file relative to the cwd) reach that session's CLI
+// as its flag settings, --settings; no settings, no flag.
+func TestSessionHooksReachTheFlagSettings(t *testing.T) {
+	hooks := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hooks.json"), []byte("{\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo done\"}]}]}\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, meta := range map[string]string{
+		"object": `{"claudeCode":{"options":{"settings":` + hooks + `}}}`,
+		"file":   `{"claudeCode":{"options":{"settings":"hooks.json"}}}`,
+	} {
+		got, err := sessionSettings(json.RawMessage(meta), dir)
+		if err != nil || got != hooks {
+			t.Fatalf("%s: %q, %v", name, got, err)
+		}
+		spawn, err := claude.ReferenceOptions(claude.SessionStart{SessionID: "s", Settings: got, Meta: json.RawMessage(meta)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := claude.Args(spawn)
+		if i := slices.Index(args, "--settings"); i < 0 || args[i+1] != hooks {
+			t.Errorf("%s: argv %v has no --settings with the hooks", name, args)
+		}
+	}
+	if got, err := sessionSettings(json.RawMessage(`{"claudeCode":{"options":{"maxTurns":1}}}`), dir); got != "" || err != nil {
+		t.Errorf("no settings: %q, %v", got, err)
+	}
+	if _, err := sessionSettings(json.RawMessage(`{"claudeCode":{"options":{"settings":"missing.json"}}}`), dir); err == nil {
+		t.Error("a missing settings file must fail the session")
+	}
+}
