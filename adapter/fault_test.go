@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,6 +32,9 @@ func fakeCLI(mode string) int {
 		fmt.Fprintln(f, os.Getpid())
 		f.Close()
 	}
+	if mode == "late" {
+		signal.Ignore(syscall.SIGTERM) // like the real CLI, it winds down on its own
+	}
 	in := bufio.NewScanner(os.Stdin)
 	out := func(s string) { fmt.Println(s) }
 	for in.Scan() {
@@ -47,6 +51,10 @@ func fakeCLI(mode string) int {
 				return 1
 			}
 		}
+	}
+	if mode == "late" { // says something while it is being shut down
+		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late words"}}}`)
+		time.Sleep(200 * time.Millisecond)
 	}
 	return 0
 }
@@ -275,5 +283,19 @@ func TestThousandBadMessagesThenAPromptStillWorks(t *testing.T) {
 	}
 	if r := e.prompt(2, sid); r["result"] == nil {
 		t.Errorf("prompt after the flood = %v", r)
+	}
+}
+
+func TestAClosedSessionForwardsNothingTheDyingCLISays(t *testing.T) {
+	e := startAgent(t, "late")
+	sid := e.openSession()
+	if r := e.prompt(2, sid); r["result"] == nil {
+		t.Fatalf("prompt = %v", r)
+	}
+	e.w.Close()
+	for m := range e.lines {
+		if strings.Contains(fmt.Sprint(m), "late words") {
+			t.Errorf("the editor got a frame of a closed session: %v", m)
+		}
 	}
 }

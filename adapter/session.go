@@ -173,6 +173,9 @@ func (s *Session) Close() {
 
 // HandleMessage implements claude.Handler: the CLI's lines in order.
 func (s *Session) HandleMessage(m claude.Message) {
+	if s.isClosed() {
+		return // torn down: what the CLI says while it dies reaches no one
+	}
 	if ev, ok := m.(*claude.StreamEvent); ok && s.tr.textDelta(ev) {
 		return
 	}

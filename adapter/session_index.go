@@ -87,6 +87,8 @@ func (a *Agent) ownSession(id string) (sessionindex.Own, bool) {
 		LastTurnFailed: s.index.failed, CostUSD: s.index.cost}, true
 }
 
+// isClosed reports whether the session was closed (session/close, delete,
+// the editor going away) or its CLI ended.
 func (s *Session) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
