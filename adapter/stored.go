@@ -83,7 +83,7 @@ func (s *Session) replay(path string) error {
 	if err != nil {
 		return err
 	}
-	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd}
+	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd, Disk: s.agent.disk(), Replay: true}
 	for _, u := range history.Replay(msgs, render, s.tr.tools) {
 		s.notify(u)
 	}
