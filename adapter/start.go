@@ -85,7 +85,8 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	}
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
-		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv)})
+		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv),
+		PresentationHints: s.agent.clientCaps().AIR.Client})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]

@@ -9,12 +9,12 @@ import (
 )
 
 // undeclaredReferenceCaps are the reference's extra AIR names our agent
-// does not advertise (goldens/DEVIATIONS.md entries 9 and 10).
+// does not advertise (goldens/DEVIATIONS.md entries 10 and 11).
 var undeclaredReferenceCaps = []string{"customInstructions", "sessionBatchGet", "sessionWorktrees"}
 
 // TestAIRDeclarationMatchesGoldens runs every AIR golden's initialize
 // request through Initialize: the result is the recorded one, but for
-// agentInfo.name and the names of entries 9 and 10, which the agent list
+// agentInfo.name and the names of entries 10 and 11, which the agent list
 // leaves out while keeping the reference's order (contract: "Agent
 // declaration").
 func TestAIRDeclarationMatchesGoldens(t *testing.T) {

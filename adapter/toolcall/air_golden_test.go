@@ -80,7 +80,7 @@ func (d *fakeDisk) wrote(msg json.RawMessage) {
 }
 
 // airDeviations drops from a golden line what our adapter leaves out on
-// purpose: `_meta.jetbrains.air.mcp` (goldens/DEVIATIONS.md entry 3).
+// purpose: `_meta.jetbrains.air.mcp` (goldens/DEVIATIONS.md entries 3 and 12).
 func airDeviations(t *testing.T, line string) string {
 	if !strings.Contains(line, `"mcp":{`) {
 		return line
@@ -128,4 +128,3 @@ func TestAIRGoldenToolCalls(t *testing.T) {
 		})
 	}
 }
-
