@@ -75,8 +75,20 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id)}
 	c := a.clientCaps()
-	s.tr = newTranslator(s, toolcall.NewSession(c, cwd), usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
+	tools := toolcall.NewSession(c, cwd)
+	tools.UseDisk(a.disk())
+	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	return s
+}
+
+// disk is what the tool call rendering reads (the AIR diff patch, plan
+// file and skill path), with the agent's HOME.
+func (a *Agent) disk() *toolcall.Disk {
+	d := toolcall.OSDisk()
+	if h := a.opts.Getenv("HOME"); h != "" {
+		d.Home = h
+	}
+	return d
 }
 
 type promptParams struct {

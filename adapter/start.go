@@ -94,7 +94,8 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv),
-		Recommended: s.agent.clientCaps().AIR.Has(caps.RecommendedValue)})
+		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
+		PresentationHints: s.agent.clientCaps().AIR.Client})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]

@@ -139,42 +139,44 @@ func declaresGateway(raw json.RawMessage) bool {
 	return string(w.Auth.Meta.Gateway) == "true"
 }
 
-// agentCapabilities is the fixed capability set of the reference for
-// plain and Zed clients.
-func agentCapabilities() map[string]any {
+// agentCapabilities is the capability set of the reference: fixed for
+// plain and Zed clients, with the AIR session capabilities added for AIR.
+func agentCapabilities(c caps.Client) map[string]any {
 	empty := map[string]any{}
+	sessionCaps := map[string]any{
+		"additionalDirectories": empty,
+		"close":                 empty,
+		"delete":                empty,
+		"fork":                  empty,
+		"list":                  empty,
+		"resume":                empty,
+		"systemPrompt":          map[string]any{"mode": map[string]any{"override": empty}},
+	}
+	airSessionCapabilities(c, sessionCaps)
 	return map[string]any{
 		"_meta": map[string]any{
 			"claudeCode": map[string]any{"promptQueueing": true},
 			"authStatus": empty,
 		},
-		"promptCapabilities": map[string]any{"image": true, "embeddedContext": true},
-		"mcpCapabilities":    map[string]any{"http": true, "sse": true},
-		"auth":               map[string]any{"logout": empty},
-		"providers":          empty,
-		"loadSession":        true,
-		"sessionCapabilities": map[string]any{
-			"additionalDirectories": empty,
-			"close":                 empty,
-			"delete":                empty,
-			"fork":                  empty,
-			"list":                  empty,
-			"resume":                empty,
-			"systemPrompt":          map[string]any{"mode": map[string]any{"override": empty}},
-		},
+		"promptCapabilities":  map[string]any{"image": true, "embeddedContext": true},
+		"mcpCapabilities":     map[string]any{"http": true, "sse": true},
+		"auth":                map[string]any{"logout": empty},
+		"providers":           empty,
+		"loadSession":         true,
+		"sessionCapabilities": sessionCaps,
 	}
 }
 
 // Initialize returns the `initialize` result for client c. It is the same
-// for every plain and Zed client except authMethods; AIR additions (issue 9)
-// are not made here.
+// for every plain and Zed client except authMethods; an AIR client also
+// gets the agent declaration (negotiation.go).
 func Initialize(c caps.Client, o Options) json.RawMessage {
 	out, _ := json.Marshal(map[string]any{
 		"protocolVersion":   ProtocolVersion,
-		"agentCapabilities": agentCapabilities(),
+		"agentCapabilities": agentCapabilities(c),
 		"agentInfo":         map[string]any{"name": Name, "title": Title, "version": o.Version},
 		"authMethods":       AuthMethods(c, o),
-		"_meta":             map[string]any{"steering": map[string]any{"supported": true}},
+		"_meta":             resultMeta(c),
 	})
 	return out
 }

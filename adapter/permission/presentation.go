@@ -28,10 +28,12 @@ func permissionToolCall(req Request, toolCall json.RawMessage, s Session) json.R
 	if subject != "" {
 		tc.set("title", marshal(subject))
 	}
-	if blocked := humanText(req.BlockedPath, req.BlockedPath != "", 4_096, true); blocked != "" {
+	air := s.Client.AIR.Client
+	// For AIR the rendered tool call already holds only the locations the
+	// tool call lacks (Tool call of the request).
+	if blocked := humanText(req.BlockedPath, req.BlockedPath != "", 4_096, true); blocked != "" && !air {
 		addLocation(tc, blocked)
 	}
-	air := s.Client.AIR.Client
 	if !air && (subject != "" || strings.HasPrefix(req.ToolName, computerUsePrefix)) && emptyArray(tc.get("content")) {
 		tc.set("content", inputCodeBlock(req.Input))
 	}

@@ -23,6 +23,8 @@ type choice struct {
 	Value       string `json:"value"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	// Meta is the value's `_meta` (the AIR presentation hint of a mode).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // Mode is one permission mode of `modes.availableModes`.
@@ -30,14 +32,16 @@ type Mode struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	// Meta is the mode's `_meta` (the AIR presentation hint).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 var (
-	modeDefault = Mode{"default", "Manual", "Always ask before making changes"}
-	modeAccept  = Mode{"acceptEdits", "Accept edits", "Automatically accept all file edits"}
-	modePlan    = Mode{"plan", "Plan", "Create a plan before making changes"}
-	modeAuto    = Mode{"auto", "Auto", "Claude handles permission decisions"}
-	modeBypass  = Mode{"bypassPermissions", "Bypass permissions", "Accepts all permissions"}
+	modeDefault = Mode{ID: "default", Name: "Manual", Description: "Always ask before making changes"}
+	modeAccept  = Mode{ID: "acceptEdits", Name: "Accept edits", Description: "Automatically accept all file edits"}
+	modePlan    = Mode{ID: "plan", Name: "Plan", Description: "Create a plan before making changes"}
+	modeAuto    = Mode{ID: "auto", Name: "Auto", Description: "Claude handles permission decisions"}
+	modeBypass  = Mode{ID: "bypassPermissions", Name: "Bypass permissions", Description: "Accepts all permissions"}
 )
 
 // knownModes are the mode ids a client may ask for (set_mode validates
@@ -60,7 +64,7 @@ func AvailableModes(allowAuto, allowBypass bool) []Mode {
 func (s *Session) modeOption() configOption {
 	var opts []choice
 	for _, m := range s.modes {
-		opts = append(opts, choice{Value: m.ID, Name: m.Name, Description: m.Description})
+		opts = append(opts, choice{Value: m.ID, Name: m.Name, Description: m.Description, Meta: m.Meta})
 	}
 	return configOption{ID: "mode", Name: "Mode", Description: "Session permission mode", Category: "mode",
 		Type: "select", CurrentValue: s.mode, Options: opts}

@@ -31,6 +31,10 @@ type Options struct {
 	// concrete model and effort rows with a recommendation (contract
 	// "Recommended config values").
 	Recommended bool
+	// PresentationHints is true for an AIR client: each mode and each
+	// value of the mode option carries `_meta.jetbrains.air.kind`
+	// (contract: "Presentation hints").
+	PresentationHints bool
 }
 
 type workflowsState int
@@ -64,7 +68,7 @@ type Session struct {
 // New builds a session's state from the CLI's initialize and get_settings
 // answers.
 func New(in Init, st Settings, o Options) *Session {
-	s := &Session{opts: o, models: in.Models, modes: AvailableModes(o.AllowAuto, o.AllowBypass), effort: o.Effort,
+	s := &Session{opts: o, models: in.Models, modes: withModeKinds(AvailableModes(o.AllowAuto, o.AllowBypass), o.PresentationHints), effort: o.Effort,
 		reportedUltracode: st.UltracodeAvailable}
 	if len(in.Models) > 0 {
 		s.model = in.Models[0].Value

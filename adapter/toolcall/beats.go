@@ -75,6 +75,14 @@ func (s *Session) Denied(d Denial) []Update {
 		DecisionReason     *string `json:"decisionReason,omitempty"`
 		Message            *string `json:"message,omitempty"`
 	}{d.DecisionReasonType, d.DecisionReason, d.Message}
+	if s.render.air() {
+		// The content shows the reason: AIR keeps only its type, and the
+		// message when it says more (contract: "Tool call contract").
+		response.DecisionReason = nil
+		if d.DecisionReason == nil || d.Message == nil || *d.Message == *d.DecisionReason {
+			response.Message = nil
+		}
+	}
 	u := Update{
 		Meta:       &Meta{ClaudeCode: &ClaudeCode{ToolName: d.ToolName, ToolResponse: encode(response)}},
 		ToolCallID: d.ToolUseID, SessionUpdate: kindToolCallUpdate, Status: "failed",

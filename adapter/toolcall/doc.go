@@ -23,9 +23,27 @@
 // params.update. Permission gives the `tool_call` to send before a
 // `session/request_permission` and the request's `toolCall`.
 //
-// The package does no I/O: no file reads, no sends. It does not decide
-// whether a frame belongs to a cancelled turn, nor route subagent updates
-// to child sessions; the turn loop does. AIR-only choices (diffPatch,
-// rawInputRendering, planFile, jetbrains.air keys) are not here yet: they
-// go into the renderer and the reporters behind caps.Client.AIR.
+// AIR (issue 9) slots in by files named after the contract sections,
+// each choice reading caps.Client.AIR:
+//
+//   - air_tool_call_contract.go ("Tool call contract", "Claude tools and
+//     ACP fields"): rawInput only once complete and without the file text
+//     of an Edit or a Write; commandTitle, subagent, skill and
+//     is_mcp_tool_call; no display copy with rawInputRendering; the result
+//     rules (rawOutput only when no other field carries the result, viewed
+//     files, terminal_output_delta, exit numbers); the trimmed permission
+//     tool call; only the status/isAsync markers of a PostToolUse
+//     toolResponse;
+//   - meta_filter.go: the `_meta`-key field tracker of an AIR client;
+//   - diff_patch.go, diff_lines.go, diff_patch_claude.go ("Diff patch"):
+//     exact Git patches, the approval preview and the final patch from
+//     originalFile against disk, with every fallback to the standard diff;
+//   - plan_file.go ("Plan file"), skill_path.go (the skill's SKILL.md).
+//
+// Files are read only through a Disk (Session.UseDisk; OSDisk for the
+// process): without one the package reads nothing and takes the
+// fallbacks. It sends nothing. It does not decide whether a frame belongs
+// to a cancelled turn, nor route subagent updates to child sessions; the
+// turn loop does. AIR gets no `jetbrains.air.mcp` (goldens/DEVIATIONS.md
+// entry 12) and no blank plan file path (contract: "Plan file").
 package toolcall

@@ -33,6 +33,6 @@ func (editReporter) ToolUse(in Input, ctx UseContext) UseFacts {
 // ToolResult: the hook carries the change, the result text only confirms.
 func (editReporter) ToolResult(ResultContext) ResultFacts { return ResultFacts{} }
 
-func (editReporter) HookResult(toolResponse json.RawMessage, _ UseContext) ResultFacts {
-	return diffFromToolResponse(toolResponse)
+func (editReporter) HookResult(toolResponse json.RawMessage, ctx UseContext) ResultFacts {
+	return finalChange(toolResponse, ctx)
 }

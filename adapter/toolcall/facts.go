@@ -32,6 +32,9 @@ type UseFacts struct {
 	// Command says the tool runs a command: its output goes to the
 	// terminal channel.
 	Command bool
+	// PlanFilePath is the plan file of an ExitPlanMode for a planFile
+	// client (contract: "Plan file").
+	PlanFilePath string
 }
 
 // CommandOutput is the output of a command, for the terminal channel.
@@ -52,6 +55,13 @@ type ResultFacts struct {
 	Locations *[]Location
 	// Command is the output of a command.
 	Command *CommandOutput
+	// AIRRawOutput, when set, is the `rawOutput` of an AIR client: a
+	// pointer to nil sends none (contract: "Tool call contract": the raw
+	// tool_result goes to rawOutput only when no other field carries it).
+	AIRRawOutput *json.RawMessage
+	// PlanFilePath is the plan file a result names (contract: "Plan
+	// file").
+	PlanFilePath string
 }
 
 // Result is a tool_result block as Claude sends it.
@@ -65,6 +75,10 @@ type Result struct {
 type UseContext struct {
 	Cwd  string
 	Caps caps.Client
+	// Disk reads the plan file and the skill files (nil: none).
+	Disk *Disk
+	// Replay is true for the history of a loaded session.
+	Replay bool
 }
 
 // ResultContext is what a reporter reads to report a tool result.
@@ -74,6 +88,7 @@ type ResultContext struct {
 	// Structured is the message-level `tool_use_result`, when known.
 	Structured json.RawMessage
 	Caps       caps.Client
+	Disk       *Disk
 }
 
 // Reporter turns the Claude data of one tool family into facts. A

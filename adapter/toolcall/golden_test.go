@@ -126,6 +126,9 @@ type feeder struct {
 	made                 map[string]string
 	count                map[string]int
 	updates, permissions []string
+	// onFrame, when set, sees each frame after the session (the AIR test's
+	// disk follows the writes).
+	onFrame func(json.RawMessage)
 }
 
 func newFeeder(t *testing.T, c caps.Client) *feeder {
@@ -166,6 +169,9 @@ func (f *feeder) feed(msg json.RawMessage) {
 			f.permissions = append(f.permissions, f.norm(call))
 		}
 		return
+	}
+	if f.onFrame != nil {
+		f.onFrame(msg)
 	}
 	for _, u := range f.s.Frame(msg) {
 		f.updates = append(f.updates, f.norm(u))

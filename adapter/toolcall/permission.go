@@ -48,7 +48,13 @@ func (s *Session) Permission(p PermissionRequest) ([]Update, PermissionToolCall)
 		s.tracker.Apply(&u)
 		before = append(before, u)
 	}
-	return before, s.render.PermissionToolCall(use, p)
+	call := s.render.PermissionToolCall(use, p)
+	if s.render.air() && call.Content != nil {
+		// The client shows the exact approval patch now; a later standard
+		// diff of the snippet must not replace it (Diff patch).
+		s.tracker.Pin(p.ToolUseID, *call.Content)
+	}
+	return before, call
 }
 
 // PermissionToolCall is the upstream request tool call: toolCallId, name,
@@ -68,6 +74,9 @@ func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) Permissio
 			title = name
 		}
 	}
+	if r.air() {
+		return r.airPermissionToolCall(use, f, title, r.previewContent(use), r.extraLocations(f, p))
+	}
 	call := PermissionToolCall{
 		ToolCallID: use.ID, Name: use.Name, Status: "pending", RawInput: use.Input,
 		Title: title, Kind: f.Kind, Content: r.toolUseContent(use.ID, f),
@@ -86,6 +95,26 @@ func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) Permissio
 		call.Locations = &locations
 	}
 	return call
+}
+
+// extraLocations is the blocked path of a request when the tool call has
+// no such location yet.
+func (r Renderer) extraLocations(f UseFacts, p PermissionRequest) []Location {
+	blocked, ok := humanText(p.BlockedPath, 4096, true)
+	if !ok || (f.Locations != nil && hasPath(*f.Locations, blocked)) {
+		return nil
+	}
+	return []Location{{Path: blocked}}
+}
+
+// previewContent is the exact preview patch of an Edit or a Write for a
+// diffPatch client (contract: "Diff patch": "the preview in the
+// permission request"); nil when there is none.
+func (r Renderer) previewContent(use ToolUse) []Content {
+	if !r.diffPatch() || r.Replay {
+		return nil
+	}
+	return r.Disk.previewPatch(use.Name, parseInput(use.Input), r.Cwd)
 }
 
 func hasPath(locations []Location, path string) bool {

@@ -24,6 +24,8 @@ type Session struct {
 	// streams are the streaming tool inputs, by subagent stream and index.
 	streams map[string]map[int]*streamedInput
 	tasks   taskList
+	// metaFilter drops the unchanged `_meta` keys for an AIR client.
+	metaFilter metaFilter
 }
 
 type trackedUse struct {
@@ -46,18 +48,28 @@ func NewSession(c caps.Client, cwd string) *Session {
 // Reset forgets every tool call and the task list, as a conversation
 // reset does.
 func (s *Session) Reset() {
+	disk := s.render.Disk
 	*s = *NewSession(s.render.Caps, s.render.Cwd)
+	s.render.Disk = disk
 }
 
-// send stamps the parent, runs the tracker, and appends the update when it
-// carries something new.
+// send stamps the parent, runs the tracker (and for AIR the `_meta` key
+// filter), and appends the update when it carries something new.
 func (s *Session) send(out []Update, u Update, parent string) []Update {
 	stampParent(&u, parent)
-	if s.tracker.Apply(&u) {
-		out = append(out, u)
+	if !s.tracker.Apply(&u) {
+		return out
 	}
-	return out
+	if s.render.air() && !s.metaFilter.apply(&u) {
+		return out
+	}
+	return append(out, u)
 }
+
+// UseDisk lets the session read the files its AIR rendering shows: the
+// file of an Edit or a Write (Diff patch), the plan file (Plan file) and
+// the SKILL.md of a skill. Without it the session reads nothing.
+func (s *Session) UseDisk(d *Disk) { s.render.Disk = d }
 
 // toolUseBlock is a tool_use content block (also server_tool_use and
 // mcp_tool_use).
@@ -101,6 +113,9 @@ func (s *Session) toolUse(parent string, b toolUseBlock, streaming bool) []Updat
 	}
 	if emitted {
 		return s.send(nil, s.render.Refinement(use), parent)
+	}
+	if streaming {
+		return s.send(nil, s.render.StreamedToolCall(use), parent)
 	}
 	return s.send(nil, s.render.ToolCall(use), parent)
 }

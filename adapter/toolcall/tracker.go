@@ -19,6 +19,9 @@ type trackedCall struct {
 	fields     map[string]string
 	meta       map[string]string
 	resultSeen bool
+	// pinned: the content is an exact approval patch that only the
+	// tool's final change replaces.
+	pinned bool
 }
 
 // replacedField is a top-level field that a client overwrites when an
@@ -68,6 +71,13 @@ func (t *Tracker) Apply(u *Update) bool {
 		if !ok {
 			continue
 		}
+		if f.name == "content" && c.pinned && !u.final {
+			f.drop(u)
+			continue
+		}
+		if f.name == "content" && u.final {
+			c.pinned = false
+		}
 		j := string(encode(v))
 		if c.fields[f.name] == j {
 			f.drop(u)
@@ -76,7 +86,8 @@ func (t *Tracker) Apply(u *Update) bool {
 		c.fields[f.name] = j
 		changed = true
 	}
-	if m := u.Meta; m != nil && (m.TerminalInfo != nil || m.TerminalOutput != nil || m.TerminalExit != nil) {
+	if m := u.Meta; m != nil && (m.TerminalInfo != nil || m.TerminalOutput != nil || m.TerminalOutputDelta != nil ||
+		m.TerminalExit != nil || m.IsMCPToolCall) {
 		changed = true
 	}
 	if c.recordMeta(u.Meta) {
@@ -85,22 +96,42 @@ func (t *Tracker) Apply(u *Update) bool {
 	return changed
 }
 
-// recordMeta records the `claudeCode` keys, which a client merges by key,
-// and reports whether one changed.
+// recordMeta records the `claudeCode` and `jetbrains.air` keys, which a
+// client merges by key, and reports whether one changed.
 func (c *trackedCall) recordMeta(m *Meta) bool {
-	if m == nil || m.ClaudeCode == nil {
+	if m == nil {
 		return false
 	}
-	var keys map[string]json.RawMessage
-	_ = json.Unmarshal(encode(m.ClaudeCode), &keys)
 	changed := false
-	for k, v := range keys {
-		if c.meta[k] != string(v) {
-			c.meta[k] = string(v)
-			changed = true
+	record := func(prefix string, v any) {
+		var keys map[string]json.RawMessage
+		_ = json.Unmarshal(encode(v), &keys)
+		for k, v := range keys {
+			if c.meta[prefix+k] != string(v) {
+				c.meta[prefix+k] = string(v)
+				changed = true
+			}
 		}
 	}
+	if m.ClaudeCode != nil {
+		record("", m.ClaudeCode)
+	}
+	if m.JetBrains != nil && m.JetBrains.AIR != nil {
+		record("jetbrains.air.", m.JetBrains.AIR)
+	}
 	return changed
+}
+
+// Pin records content as what the client shows for a tool call: the
+// exact approval patch of a permission request. Only a final change
+// (Update.final, the PostToolUse hook) replaces it.
+func (t *Tracker) Pin(id string, content []Content) {
+	c := t.calls[id]
+	if c == nil {
+		return
+	}
+	c.fields["content"] = string(encode(list(content...)))
+	c.pinned = true
 }
 
 // FinishResult marks the tool_result of a tool call. The entry ends now,

@@ -21,6 +21,10 @@ type Update struct {
 	Locations     *[]Location     `json:"locations,omitempty"`
 	RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
 	Entries       *[]PlanEntry    `json:"entries,omitempty"`
+
+	// final marks the tool's final change (the PostToolUse hook), which
+	// replaces a pinned approval patch.
+	final bool
 }
 
 // Session update kinds this package sends.
@@ -31,12 +35,17 @@ const (
 )
 
 // Meta is the `_meta` of a tool call report: the upstream `claudeCode`
-// keys and the Zed terminal channel (contract: "Zed conventions").
+// keys, the Zed terminal channel (contract: "Zed conventions"), and for an
+// AIR client the JetBrains keys (contract: "AIR metadata keys", "JetBrains
+// shared keys").
 type Meta struct {
-	ClaudeCode     *ClaudeCode   `json:"claudeCode,omitempty"`
-	TerminalInfo   *TerminalRef  `json:"terminal_info,omitempty"`
-	TerminalOutput *TerminalData `json:"terminal_output,omitempty"`
-	TerminalExit   *TerminalExit `json:"terminal_exit,omitempty"`
+	ClaudeCode          *ClaudeCode   `json:"claudeCode,omitempty"`
+	IsMCPToolCall       bool          `json:"is_mcp_tool_call,omitempty"`
+	JetBrains           *JetBrains    `json:"jetbrains,omitempty"`
+	TerminalInfo        *TerminalRef  `json:"terminal_info,omitempty"`
+	TerminalOutput      *TerminalData `json:"terminal_output,omitempty"`
+	TerminalOutputDelta *TerminalData `json:"terminal_output_delta,omitempty"`
+	TerminalExit        *TerminalExit `json:"terminal_exit,omitempty"`
 }
 
 // ClaudeCode is `_meta.claudeCode`.

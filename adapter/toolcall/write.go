@@ -39,8 +39,12 @@ func (writeReporter) ToolUse(in Input, ctx UseContext) UseFacts {
 	f.Title = "Write " + displayPath(path, ctx.Cwd)
 	f.Locations = list(Location{Path: path})
 	// Without diffPatch the tool call shows the creation diff of the input;
-	// the hook replaces it with the real change (contract: "Diff patch").
-	f.Change = []Content{diffContent(path, nil, content)}
+	// the hook replaces it with the real change. With it, a live Write
+	// shows the path and no diff: its input does not tell whether the file
+	// exists (contract: "Diff patch", "Claude behavior").
+	if !usesDiffPatch(ctx.Caps) || ctx.Replay {
+		f.Change = []Content{diffContent(path, nil, content)}
+	}
 	if key != "" {
 		f.FileTextKeys = []string{key}
 	}
@@ -50,8 +54,8 @@ func (writeReporter) ToolUse(in Input, ctx UseContext) UseFacts {
 // ToolResult: the hook carries the change, the result text only confirms.
 func (writeReporter) ToolResult(ResultContext) ResultFacts { return ResultFacts{} }
 
-func (writeReporter) HookResult(toolResponse json.RawMessage, _ UseContext) ResultFacts {
-	return diffFromToolResponse(toolResponse)
+func (writeReporter) HookResult(toolResponse json.RawMessage, ctx UseContext) ResultFacts {
+	return finalChange(toolResponse, ctx)
 }
 
 // isTruthyJSON reports whether a JSON value is truthy as JavaScript reads it.

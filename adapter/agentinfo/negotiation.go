@@ -1,0 +1,85 @@
+package agentinfo
+
+import (
+	"github.com/airwire/airwire/adapter/airmeta"
+	"github.com/airwire/airwire/adapter/caps"
+)
+
+// agentAIRCapabilities is the agent list of the AIR declaration, in the
+// order the reference sends it (contract: "Negotiation", "Agent
+// declaration"). It does not depend on what the client declared.
+//
+// backgroundSubagents is not in the contract's table: the reference lists
+// it, and we implement what it promises (a declaring client's turns end at
+// their result while subagents run, see the adapter's subagent hold), so it
+// is advertised too (goldens/DEVIATIONS.md entry 1). customInstructions is
+// not: the agent does not read `_meta.jetbrains.air.customInstructions`.
+var agentAIRCapabilities = []string{
+	caps.SessionFailure,
+	caps.AgentFileChangeReport,
+	caps.NativeSubagentSessions,
+	caps.AsyncTasks,
+	caps.RecommendedValue,
+	caps.DiffPatch,
+	caps.PlanFile,
+	BackgroundSubagents,
+}
+
+// BackgroundSubagents is the AIR capability of a client whose turns end at
+// their result while the subagents they spawned still run.
+const BackgroundSubagents = "backgroundSubagents"
+
+// sessionIndexCapabilities go into the agent list only for a client that
+// declared sessionIndex ("Agent declaration": "the agent lists it,
+// together with sessionArchive, sessionRename and sessionListSubscribe,
+// only for a client that declared sessionIndex"). The reference's
+// sessionBatchGet and sessionWorktrees are not listed: the contract names
+// no such capability and the agent implements neither
+// (goldens/DEVIATIONS.md entry 2).
+var sessionIndexCapabilities = []string{caps.SessionIndex, "sessionArchive", "sessionRename", "sessionListSubscribe"}
+
+// Goal control (contract: "Goal", "Capability").
+const (
+	GoalVersion       = 1
+	GoalControlMethod = "_session/goal"
+)
+
+// GoalActions are the goal actions the agent supports.
+var GoalActions = []string{"set", "clear"}
+
+// AgentAIRCapabilities is the agent's AIR capability list for client c.
+func AgentAIRCapabilities(c caps.Client) []string {
+	out := append([]string(nil), agentAIRCapabilities...)
+	if c.AIR.Has(caps.SessionIndex) {
+		out = append(out, sessionIndexCapabilities...)
+	}
+	return out
+}
+
+// resultMeta is the top-level `_meta` of the initialize result: the
+// steering key for every client, and for an AIR client only the agent
+// declaration under `jetbrains.air` (capabilities and the goal object).
+// A client that is not AIR gets no `jetbrains` key ("Compatibility rule").
+func resultMeta(c caps.Client) map[string]any {
+	meta := map[string]any{"steering": map[string]any{"supported": true}}
+	if !c.AIR.Client {
+		return meta
+	}
+	meta = airmeta.Merge(meta, "capabilities", AgentAIRCapabilities(c))
+	return airmeta.Merge(meta, "goal", map[string]any{
+		"version":       GoalVersion,
+		"controlMethod": GoalControlMethod,
+		"actions":       GoalActions,
+	})
+}
+
+// airSessionCapabilities adds what an AIR client gets besides the plain
+// session capabilities: `subagents`, the agent side of native subagent
+// sessions. The contract asks for it for every client ("Native subagent
+// sessions"); the reference, and the Compatibility rule ("the standard ACP
+// fields with the upstream values"), give it to AIR only.
+func airSessionCapabilities(c caps.Client, sc map[string]any) {
+	if c.AIR.Client {
+		sc["subagents"] = map[string]any{}
+	}
+}
