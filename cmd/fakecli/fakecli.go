@@ -51,7 +51,7 @@ names a JSONL file that records every frame read and written.
 With a leading --replay CASSETTE (or AIRWIRE_FAKE_CLI_REPLAY=CASSETTE) it
 plays a cassette recorded from the real CLI instead (docs/cassette.md);
 AIRWIRE_FAKE_CLI_REPLAY_TIMEOUT (default 10s) bounds its wait for a frame
-the recording needs; AIRWIRE_FAKE_CLI_REPLAY_PACE (default 15ms, 0 for
+the recording needs; AIRWIRE_FAKE_CLI_REPLAY_PACE (default 10ms, 0 for
 none) holds each frame until the adapter has been quiet that long.`,
 		Example: `  airwire fake-cli --version
   airwire fake-cli auth status --json

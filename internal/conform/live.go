@@ -215,6 +215,46 @@ func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	}
 }
 
+// awaitAnswers waits, at the end of a scripted run, until the fake CLI has
+// answered every control request of the adapter (a session title, asked
+// for with the prompt, lands after the prompt's response), bounded by
+// PostTurnWait; the final settle then counts from that answer, so what the
+// adapter does with it is part of the run whatever the machine's load.
+func (d *driver) awaitAnswers(ctx context.Context) {
+	deadline := time.Now().Add(PostTurnWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		hdr, entries := readJournal(d.jpath)
+		if !controlOwed(entries) {
+			d.settleFrom = lastCLIFrame(hdr, entries)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// controlOwed reports whether an adapter → CLI control request of the
+// journal has no answer yet.
+func controlOwed(entries []journal.Entry) bool {
+	owed := map[string]bool{}
+	for i := range entries {
+		e := &entries[i]
+		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg {
+			continue
+		}
+		var f cliFrame
+		if json.Unmarshal(e.Msg, &f) != nil {
+			continue
+		}
+		switch {
+		case e.Dir == journal.DirAgent && f.Type == "control_request":
+			owed[f.RequestID] = true
+		case e.Dir != journal.DirAgent && f.Type == "control_response":
+			delete(owed, f.Response.RequestID)
+		}
+	}
+	return len(owed) > 0
+}
+
 // lastCLIFrame is when the journal's last CLI → adapter frame passed
 // (zero when it has none).
 func lastCLIFrame(hdr journal.Header, entries []journal.Entry) time.Time {

@@ -9,13 +9,13 @@ import (
 )
 
 // EnvPace names the pause of the paced fake CLI (a Go duration, e.g.
-// "15ms"); DefaultPace applies when it is unset.
+// "10ms"); DefaultPace applies when it is unset.
 const EnvPace = "AIRWIRE_CONFORM_PACE"
 
 // DefaultPace is how long the paced fake CLI waits, before each frame it
 // writes, for the adapter to have been silent on the CLI's stdin and for its
 // own previous frame to be that old.
-const DefaultPace = 15 * time.Millisecond
+const DefaultPace = 10 * time.Millisecond
 
 // StreamPace is the pause of a StreamWriter between two frames of a
 // model's stream (see Pacer.StreamWriter).

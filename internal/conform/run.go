@@ -29,7 +29,7 @@ const (
 	// DefaultSettle is how long the agent must stay silent before the driver
 	// sends its next step, so that output the agent defers (a setTimeout
 	// after a response) is written before the next input arrives.
-	DefaultSettle = 60 * time.Millisecond
+	DefaultSettle = 40 * time.Millisecond
 	// DefaultExitTimeout is how long the agent may take to exit after stdin
 	// EOF before it is sent SIGTERM, then SIGKILL.
 	DefaultExitTimeout = 10 * time.Second
@@ -442,11 +442,13 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 	if err := d.awaitAll(ctx); err != nil {
 		return err
 	}
+	if err := d.settle(ctx); err != nil {
+		return err
+	}
 	if d.sc.Live() {
-		if err := d.settle(ctx); err != nil {
-			return err
-		}
 		d.awaitPostTurn(ctx, true)
+	} else {
+		d.awaitAnswers(ctx)
 	}
 	return d.settle(ctx)
 }
