@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -163,6 +164,13 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	// chunk in internal/agentbench). $GOMAXPROCS still wins.
 	if opts.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
+	}
+	// A smaller heap target: the agent's live heap is small and its
+	// garbage short-lived, so collecting at +50% instead of +100% keeps RSS
+	// after session/new about 0.6 MiB lower (internal/agentbench) for no
+	// measurable CPU per chunk. $GOGC still wins.
+	if opts.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
 	}
 	return a.Serve(ctx, opts.IO.In, opts.IO.Out)
 }
