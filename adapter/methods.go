@@ -125,6 +125,7 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage)
 		return err
 	}
 	s.titlePrompt(promptText(prompt))
+	s.clearSuggestion()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.proc.Send(msg); err != nil {

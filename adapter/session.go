@@ -48,6 +48,8 @@ type Session struct {
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
+	skillsRead       bool     // the first init asked for the skill files
+	skillFiles       []skillFile
 	tr               *translator
 	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
 	goal             goalState             // the AIR goal (goal.go)
@@ -208,5 +210,13 @@ func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claud
 
 // publishCommands sends the session's slash commands.
 func (s *Session) publishCommands() {
-	s.notify(sessionconfig.CommandsUpdate(sessionconfig.Commands(s.commands, s.terminalCommands)))
+	cmds := sessionconfig.Commands(s.commands, s.terminalCommands)
+	s.mu.Lock()
+	files := s.skillFiles
+	s.mu.Unlock()
+	if files == nil {
+		s.notify(sessionconfig.CommandsUpdate(cmds))
+		return
+	}
+	s.notify(skillCommandsUpdate(cmds, files))
 }

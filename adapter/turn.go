@@ -55,6 +55,8 @@ type translator struct {
 	failure turnFailure
 	// steer holds the turn open for messages injected into it (goal.go).
 	steer steerLane
+	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
+	suggest promptSuggestion
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
@@ -115,6 +117,8 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.system(line)
 	case "active_goal":
 		t.s.runtimeGoal(line)
+	case "prompt_suggestion":
+		t.s.suggestion(line)
 	}
 	t.sendAll(t.toolUpdates(kind, line))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
@@ -122,6 +126,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	}
 	if h.Type == "result" && !autonomous {
 		t.result(line)
+		t.suggest.resultEnded()
 	} else if h.Type == "result" {
 		t.autonomousResult(line)
 		if !t.active && len(t.pending) == 0 {
@@ -333,9 +338,14 @@ func (t *translator) system(line json.RawMessage) {
 			t.s.terminalCommands, t.s.terminalKnown = m.Terminal, true
 			t.s.publishCommands()
 		}
+		if !t.s.skillsRead {
+			t.s.skillsRead = true
+			t.s.refreshSkillFiles()
+		}
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.publishCommands()
+		t.s.refreshSkillFiles()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.taskEvent(line)
 	}

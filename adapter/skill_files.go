@@ -1,0 +1,104 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"slices"
+
+	"github.com/airwire/airwire/adapter/airmeta"
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/sessionconfig"
+)
+
+// Skill files, for AIR clients only (the only ones that use skill paths):
+// on the session's first init the agent reads Claude Code's own skill list
+// (get_context_usage, skills.skillFrontmatter) in the background and, when
+// it differs from the last read, publishes the slash commands again. A
+// commands_changed reads it again.
+
+type skillFrontmatter struct {
+	Skills struct {
+		Frontmatter []struct {
+			Name string `json:"name"`
+			Path string `json:"path"`
+		} `json:"skillFrontmatter"`
+	} `json:"skills"`
+}
+
+type skillFile struct{ name, path string }
+
+// refreshSkillFiles reads the skill list once more and re-publishes the
+// commands when it changed; it never fails the turn.
+func (s *Session) refreshSkillFiles() {
+	if !s.agent.clientCaps().AIR.Client || s.proc == nil {
+		return
+	}
+	go func() {
+		var resp json.RawMessage
+		if err := s.proc.Request(context.Background(), claudeContextUsage, &resp); err != nil {
+			s.agent.opts.Log.Warn("cannot read the skill files", "session", s.ID, "err", err)
+			return
+		}
+		files := parseSkillFiles(resp)
+		s.mu.Lock()
+		changed := !slices.Equal(files, s.skillFiles) || s.skillFiles == nil
+		s.skillFiles = files
+		s.mu.Unlock()
+		if changed && len(files) > 0 {
+			s.publishCommands()
+		}
+	}()
+}
+
+// parseSkillFiles keeps the skills of a get_context_usage answer; a
+// prompt command of .claude/commands (not a SKILL.md) is no skill.
+func parseSkillFiles(resp json.RawMessage) []skillFile {
+	var f skillFrontmatter
+	if json.Unmarshal(resp, &f) != nil {
+		return nil
+	}
+	out := []skillFile{}
+	for _, sk := range f.Skills.Frontmatter {
+		if sk.Path != "" && path.Base(sk.Path) != "SKILL.md" {
+			continue
+		}
+		out = append(out, skillFile{sk.Name, sk.Path})
+	}
+	return out
+}
+
+// claudeContextUsage is get_context_usage without detail, as the SDK's
+// getContextUsage() sends it for the skill list.
+var claudeContextUsage = claude.GetContextUsage{}
+
+// skillCommand is an available command with the AIR skill keys (contract
+// "AIR metadata keys": kind and skillPath of an available command).
+type skillCommand struct {
+	sessionconfig.AvailableCommand
+	Meta map[string]any `json:"_meta,omitempty"`
+}
+
+// skillCommandsUpdate is the commands update of an AIR client once the
+// skill files are known: a command that names a skill carries
+// `_meta.jetbrains.air` {kind: "skill", skillPath?} (DEVIATIONS.md 14).
+func skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, files []skillFile) json.RawMessage {
+	paths := map[string]*string{}
+	for _, f := range files {
+		p := f.path
+		paths[f.name] = &p
+	}
+	out := make([]skillCommand, 0, len(cmds))
+	for _, c := range cmds {
+		sc := skillCommand{AvailableCommand: c}
+		if p, ok := paths[c.Name]; ok {
+			sc.Meta = airmeta.Merge(nil, "kind", "skill")
+			if *p != "" {
+				sc.Meta = airmeta.Merge(sc.Meta, "skillPath", *p)
+			}
+		}
+		out = append(out, sc)
+	}
+	b, _ := json.Marshal(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": out})
+	return b
+}
