@@ -146,10 +146,7 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 
 func writeText(w io.Writer, rep checks.Report) error {
 	for _, f := range rep.Findings {
-		arrow := "editor→agent"
-		if f.Dir == checks.DirAgent {
-			arrow = "agent→editor"
-		}
+		arrow := arrowOf(f.Dir)
 		method := f.Method
 		if method == "" {
 			method = "-"
@@ -162,4 +159,16 @@ func writeText(w io.Writer, rep checks.Report) error {
 	s := rep.Stats
 	_, err := fmt.Fprintf(w, "%d messages, %d AIR payloads checked: %d errors, %d warnings\n", s.Messages, s.AIRPayloads, s.Errors, s.Warnings)
 	return err
+}
+
+// arrowOf shows who sent a message to whom; a dir of neither side is shown
+// as it is.
+func arrowOf(dir string) string {
+	switch dir {
+	case checks.DirEditor:
+		return "editor→agent"
+	case checks.DirAgent:
+		return "agent→editor"
+	}
+	return fmt.Sprintf("dir %q", dir)
 }
