@@ -146,13 +146,15 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 
 func writeText(w io.Writer, rep checks.Report) error {
 	for _, f := range rep.Findings {
-		arrow := arrowOf(f.Dir)
-		method := f.Method
+		lane, method := f.Lane, f.Method
+		if lane == "" { // an entry of no lane (a journal-entry finding)
+			lane = "-"
+		}
 		if method == "" {
 			method = "-"
 		}
 		if _, err := fmt.Fprintf(w, "seq %d %s %s %-7s %s %s\n    %s\n    rule %s · section %q\n",
-			f.Seq, f.Lane, arrow, f.Severity, method, f.Pointer, f.Message, f.Rule, f.Section); err != nil {
+			f.Seq, lane, arrowOf(f.Dir), f.Severity, method, f.Pointer, f.Message, f.Rule, f.Section); err != nil {
 			return err
 		}
 	}
@@ -162,13 +164,15 @@ func writeText(w io.Writer, rep checks.Report) error {
 }
 
 // arrowOf shows who sent a message to whom; a dir of neither side is shown
-// as it is.
+// as it is, none as "-".
 func arrowOf(dir string) string {
 	switch dir {
 	case checks.DirEditor:
 		return "editor→agent"
 	case checks.DirAgent:
 		return "agent→editor"
+	case "":
+		return "-"
 	}
 	return fmt.Sprintf("dir %q", dir)
 }

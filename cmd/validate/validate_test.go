@@ -95,8 +95,9 @@ func TestRunValidate(t *testing.T) {
 			want: []string{`"rule": "air-not-declared"`, `"severity": "error"`, `"pointer": "/result/_meta/jetbrains"`, `"section": "Compatibility rule"`}},
 		{name: "entries the format forbids", opts: ValidateOptions{Journal: "testdata/bad-entries.jsonl", Format: FormatText}, mismatch: true,
 			want: []string{`seq 4 client dir "martian" error`, `dir "martian" is no sender of the client lane`,
-				"seq 5 client agent→editor error", "a msg entry without msg", `rule journal-entry · section "Journal entries"`, "2 errors"},
-			wantNot: []string{"editor→agent", "EOF"}},
+				"seq 5 client agent→editor error", "a msg entry without msg", `rule journal-entry · section "Journal entries"`,
+				"seq 6 - - error", "t_ns -1 is negative", "3 errors"},
+			wantNot: []string{"editor→agent", "EOF", `dir ""`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
