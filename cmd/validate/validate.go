@@ -146,20 +146,33 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 
 func writeText(w io.Writer, rep checks.Report) error {
 	for _, f := range rep.Findings {
-		arrow := "editor→agent"
-		if f.Dir == checks.DirAgent {
-			arrow = "agent→editor"
+		lane, method := f.Lane, f.Method
+		if lane == "" { // an entry of no lane (a journal-entry finding)
+			lane = "-"
 		}
-		method := f.Method
 		if method == "" {
 			method = "-"
 		}
 		if _, err := fmt.Fprintf(w, "seq %d %s %s %-7s %s %s\n    %s\n    rule %s · section %q\n",
-			f.Seq, f.Lane, arrow, f.Severity, method, f.Pointer, f.Message, f.Rule, f.Section); err != nil {
+			f.Seq, lane, arrowOf(f.Dir), f.Severity, method, f.Pointer, f.Message, f.Rule, f.Section); err != nil {
 			return err
 		}
 	}
 	s := rep.Stats
 	_, err := fmt.Fprintf(w, "%d messages, %d AIR payloads checked: %d errors, %d warnings\n", s.Messages, s.AIRPayloads, s.Errors, s.Warnings)
 	return err
+}
+
+// arrowOf shows who sent a message to whom; a dir of neither side is shown
+// as it is, none as "-".
+func arrowOf(dir string) string {
+	switch dir {
+	case checks.DirEditor:
+		return "editor→agent"
+	case checks.DirAgent:
+		return "agent→editor"
+	case "":
+		return "-"
+	}
+	return fmt.Sprintf("dir %q", dir)
 }

@@ -83,6 +83,7 @@ func TestRunValidate(t *testing.T) {
 		opts     ValidateOptions
 		mismatch bool
 		want     []string // substrings of stdout
+		wantNot  []string
 	}{
 		{name: "clean text", opts: ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText},
 			want: []string{"2 messages, 1 AIR payloads checked: 0 errors, 0 warnings"}},
@@ -92,6 +93,11 @@ func TestRunValidate(t *testing.T) {
 			want: []string{"0 errors"}},
 		{name: "leak json", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatJSON}, mismatch: true,
 			want: []string{`"rule": "air-not-declared"`, `"severity": "error"`, `"pointer": "/result/_meta/jetbrains"`, `"section": "Compatibility rule"`}},
+		{name: "entries the format forbids", opts: ValidateOptions{Journal: "testdata/bad-entries.jsonl", Format: FormatText}, mismatch: true,
+			want: []string{`seq 4 client dir "martian" error`, `dir "martian" is no sender of the client lane`,
+				"seq 5 client agent→editor error", "a msg entry without msg", `rule journal-entry · section "Journal entries"`,
+				"seq 6 - - error", "t_ns -1 is negative", "3 errors"},
+			wantNot: []string{"editor→agent", "EOF", `dir ""`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +115,11 @@ func TestRunValidate(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("output has %q:\n%s", w, out)
 				}
 			}
 			if opts.Format == FormatJSON {

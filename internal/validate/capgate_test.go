@@ -351,7 +351,8 @@ func walkCaps(defs map[string]any, prefix string, s any, out map[string]string) 
 // TestGoldensPassTheNewRules feeds the client lane of every golden (the
 // reference adapter's runs) to the validator: the reference never breaks a
 // capability gate, never updates a closed session and never answers with
-// an id of another type.
+// an id of another type, never reuses an id in flight and never answers
+// with a malformed response.
 func TestGoldensPassTheNewRules(t *testing.T) {
 	a, s := schemas(t)
 	root, err := deps.ModuleRoot(".")
@@ -362,7 +363,8 @@ func TestGoldensPassTheNewRules(t *testing.T) {
 	if err != nil || len(files) < 50 {
 		t.Fatalf("goldens: %d files, %v", len(files), err)
 	}
-	rules := map[string]bool{"acp-capability-gate": true, "session-update-after-close": true, "jsonrpc-response-id-type": true, "jsonrpc-unmatched-response": true}
+	rules := map[string]bool{"acp-capability-gate": true, "session-update-after-close": true, "jsonrpc-response-id-type": true, "jsonrpc-unmatched-response": true,
+		"jsonrpc-duplicate-id": true, "jsonrpc-envelope": true, "journal-entry": true}
 	checked := 0
 	for _, f := range files {
 		v := validate.New(a, s)

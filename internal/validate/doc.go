@@ -27,6 +27,11 @@
 //
 //	jsonrpc-envelope, jsonrpc-unmatched-response    JSON-RPC shape, id pairing
 //	jsonrpc-response-id-type  a response id of another JSON type ("0" for 0)
+//	jsonrpc-duplicate-id    a request id its sender still waits on
+//	journal-entry           (RuleJournal, any side) an entry the journal format
+//	                        forbids: seq not rising, negative t_ns, unknown
+//	                        kind, a client-lane frame of no known sender, a
+//	                        msg entry without msg; that frame is not checked
 //	acp-unknown-method, acp-method-side, acp-method-kind
 //	acp-capability-gate     a method, update or field the ACP schema allows only
 //	                        after the peer declared a capability (capgate.go)

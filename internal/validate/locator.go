@@ -256,7 +256,7 @@ func (c *checker) airObject(s metaSite, a any) {
 		case !ok:
 			c.add(aptr+"/version", "air-version", SectionKeys, SeverityWarning, "version: 1 is missing next to the payload (the contract's own client examples omit it)")
 		case !isOne(v):
-			c.add(aptr+"/version", "air-version", SectionKeys, SeverityError, "_meta.jetbrains.air.version must be 1, got %v", v)
+			c.add(aptr+"/version", "air-version", SectionKeys, SeverityError, "_meta.jetbrains.air.version must be 1, got %s", idJSON(v))
 		}
 	}
 	for _, k := range sortedKeys(am) {

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -29,6 +30,9 @@ const (
 	SectionQuestions     = "Question custom answers"
 	SectionRecommended   = "Recommended config values"
 	SectionToolCalls     = "Tool call contract"
+	// SectionJournal names findings about the journal itself: an entry
+	// the format forbids (docs/journal.md, "Entries").
+	SectionJournal = "Journal entries"
 )
 
 // Validator checks client-lane messages in order. It keeps the conversation
@@ -151,6 +155,11 @@ func (v *Validator) Check(m Message) []Finding {
 	if m.Lane != LaneACP {
 		return nil
 	}
+	if m.Dir != DirEditor && m.Dir != DirAgent {
+		v.stats.Errors++
+		return []Finding{{Seq: m.Seq, Lane: m.Lane, Dir: m.Dir, Rule: RuleJournal, Section: SectionJournal,
+			Severity: SeverityError, Message: dirText(m.Dir) + "; the message is not checked"}}
+	}
 	if v.keepsDir(m.Dir) {
 		v.stats.Messages++
 	}
@@ -245,6 +254,10 @@ func other(dir string) string {
 }
 
 func (c *checker) run() {
+	if len(bytes.TrimSpace(c.m.Msg)) == 0 {
+		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "the message is empty")
+		return
+	}
 	raw, err := acp.Decode(c.m.Msg)
 	if err != nil {
 		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "the frame is not JSON: %v", err)
@@ -294,6 +307,9 @@ func (c *checker) request(method string, id any, params any) {
 		c.onInitializeRequest(params)
 	}
 	key := c.m.Dir + "|" + idKey(id)
+	if old := c.v.st.pending[key]; old != nil {
+		c.duplicateID(id, key, old)
+	}
 	c.v.st.pending[key] = &pending{method: method, params: params, seq: c.m.Seq}
 	if method == "session/prompt" && c.m.Dir == DirEditor {
 		if sid, ok := field(params, "sessionId").(string); ok {
@@ -312,6 +328,18 @@ func (c *checker) request(method string, id any, params any) {
 	}
 }
 
+// duplicateID reports a request whose id the same sender still waits on:
+// JSON-RPC 2.0 ids tell responses apart, so the two responses cannot be
+// told apart. The older request is forgotten (the later one is pending).
+func (c *checker) duplicateID(id any, key string, old *pending) {
+	c.add("/id", "jsonrpc-duplicate-id", SectionACP, SeverityError,
+		"request id %s is already in flight: the %s request of seq %d has no response yet, so their responses cannot be told apart",
+		idJSON(id), old.method, old.seq)
+	if old.method == "session/prompt" {
+		c.v.st.endTurn(old.params, key)
+	}
+}
+
 func (c *checker) notification(method string, params any) {
 	c.kind = "notification"
 	if method == "session/update" {
@@ -326,6 +354,7 @@ func (c *checker) response(id any, doc map[string]any) {
 	p := c.v.st.pending[key]
 	if p == nil {
 		c.unmatched(id)
+		c.responseEnvelope(doc, "")
 		return
 	}
 	delete(c.v.st.pending, key)
@@ -333,20 +362,10 @@ func (c *checker) response(id any, doc map[string]any) {
 	if p.method == "session/prompt" {
 		c.turn = c.v.st.endTurn(p.params, key)
 	}
-	if e, ok := doc["error"]; ok {
-		c.kind = "error"
-		if strings.HasPrefix(p.method, "_") {
-			return
-		}
-		issues, err := c.v.acp.Error(e)
-		c.acpIssues("/error", issues, err)
+	if !c.responseEnvelope(doc, p.method) {
 		return
 	}
-	result, ok := doc["result"]
-	if !ok {
-		c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "a response needs result or error")
-		return
-	}
+	result := doc["result"]
 	c.kind = "result"
 	c.checkMethod(p.method, "result", result, "/result")
 	switch p.method {
@@ -365,6 +384,27 @@ func (c *checker) response(id any, doc map[string]any) {
 	case "elicitation/create":
 		c.elicitationResponse(p.params, result)
 	}
+}
+
+// responseEnvelope checks what every response has, matched or not (method
+// is "" for an unmatched one): result or error, and an error object of the
+// schema's shape (an extension method's error is left to it). It reports
+// whether the response carries a result to check by method.
+func (c *checker) responseEnvelope(doc map[string]any, method string) bool {
+	e, isErr := doc["error"]
+	if !isErr {
+		if _, ok := doc["result"]; !ok {
+			c.add("", "jsonrpc-envelope", SectionACP, SeverityError, "a response needs result or error")
+			return false
+		}
+		return true
+	}
+	c.kind = "error"
+	if !strings.HasPrefix(method, "_") {
+		issues, err := c.v.acp.Error(e)
+		c.acpIssues("/error", issues, err)
+	}
+	return false
 }
 
 // unmatched reports a response that answers no pending request of the
