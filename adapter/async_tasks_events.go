@@ -332,14 +332,3 @@ func (r *asyncTasks) releaseHeld() {
 		}
 	}
 }
-
-// backgroundedCall reports whether a task of the tool call went to the
-// background, so the client gets it.
-func (r *asyncTasks) backgroundedCall(toolCallID string) bool {
-	for _, t := range r.order {
-		if t.toolCallID == toolCallID && !t.ignored && (t.announced || t.held) {
-			return true
-		}
-	}
-	return false
-}

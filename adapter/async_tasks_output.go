@@ -358,24 +358,6 @@ func bindBash(bash []toolResultBlock, taskID string, hinted map[string]bool) (to
 	return matches[0], true
 }
 
-// backgroundedCalls are the Bash tool calls of results whose command went
-// to the background, from structured data only (contract "Updates"): the
-// recovered task, a known task of the call, or a `run_in_background` input
-// of a call that did not fail.
-func (r *asyncTasks) backgroundedCalls(results []toolResultBlock, recovered string) map[string]bool {
-	ids := map[string]bool{}
-	for _, res := range results {
-		use := r.tools[res.ToolUseID]
-		if use.name != "Bash" {
-			continue
-		}
-		if res.ToolUseID == recovered || r.backgroundedCall(res.ToolUseID) || (use.runInBackground && !res.IsError) {
-			ids[res.ToolUseID] = true
-		}
-	}
-	return ids
-}
-
 // toolResultPaths reads the output paths of tool results and gives a
 // known task without one the path of its own tool call's result.
 func (r *asyncTasks) toolResultPaths(results []toolResultBlock) {
