@@ -99,6 +99,9 @@ type asyncTasks struct {
 	lastSummary string
 	// lastState is the CLI's last session state.
 	lastState string
+	// backgrounded are the Bash calls of the current user frame whose
+	// command went to the background (markBackgrounded).
+	backgrounded []string
 }
 
 func newAsyncTasks(enabled, notices bool, send func(any)) *asyncTasks {

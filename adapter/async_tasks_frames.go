@@ -87,10 +87,50 @@ func (r *asyncTasks) userFrame(line json.RawMessage) {
 	if len(results) == 0 {
 		return
 	}
+	structured := ""
 	if f, ok := backgroundBashTask(results, m.ToolUseResult, r.tools); ok {
 		r.started(f, true)
+		structured = f.ToolUseID
 	}
 	r.toolResultPaths(results)
+	r.markBackgrounded(results, structured)
+}
+
+// markBackgrounded notes the Bash calls of results whose command went on
+// in the background, for the marker on their result update (contract
+// "Async tasks": "The Bash `tool_call_update` of a backgrounded command
+// carries `_meta.jetbrains.air.asyncTasks.backgrounded: true`"). Only
+// structured data counts: the call the structured result names, a call
+// with a known task, or a `run_in_background` input that did not fail.
+func (r *asyncTasks) markBackgrounded(results []toolResultBlock, structured string) {
+	for _, res := range results {
+		use := r.tools[res.ToolUseID]
+		if use.name != "Bash" {
+			continue
+		}
+		if res.ToolUseID == structured || r.hasTaskOf(res.ToolUseID) || (use.runInBackground && !res.IsError) {
+			r.backgrounded = append(r.backgrounded, res.ToolUseID)
+		}
+	}
+}
+
+// hasTaskOf reports whether a task the client has, or will have once its
+// tool call is known, belongs to tool call id.
+func (r *asyncTasks) hasTaskOf(id string) bool {
+	for _, t := range r.order {
+		if t.toolCallID == id && !t.ignored && (t.announced || t.held) {
+			return true
+		}
+	}
+	return false
+}
+
+// takeBackgrounded returns the calls markBackgrounded noted and forgets
+// them.
+func (r *asyncTasks) takeBackgrounded() []string {
+	ids := r.backgrounded
+	r.backgrounded = nil
+	return ids
 }
 
 // resultFrame: a result ends the model turn, so held tasks spawn without

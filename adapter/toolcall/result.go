@@ -115,6 +115,7 @@ func (s *Session) toolResult(parent string, raw, structured json.RawMessage, non
 		}
 	case tu.use.Name != "TodoWrite":
 		updates := s.render.Result(tu.use, r, structured, nonExec)
+		s.markBackgrounded(id, updates)
 		for _, u := range updates[:len(updates)-1] {
 			stampParent(&u, parent)
 			out = append(out, u)

@@ -26,6 +26,9 @@ type Session struct {
 	tasks   taskList
 	// metaFilter drops the unchanged `_meta` keys for an AIR client.
 	metaFilter metaFilter
+	// backgrounded are the Bash calls whose result gets the backgrounded
+	// marker (MarkBackgrounded).
+	backgrounded map[string]bool
 }
 
 type trackedUse struct {
