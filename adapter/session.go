@@ -50,9 +50,12 @@ type Session struct {
 	terminalKnown    bool     // terminalCommands came from an init
 	skillsRead       bool     // the first init asked for the skill files
 	skillFiles       []skillFile
-	tr               *translator
-	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
-	goal             goalState             // the AIR goal (goal.go)
+	// skillPaths are the SKILL.md paths found on disk, by command name
+	// ("" when none); see skillPathOnDisk.
+	skillPaths map[string]string
+	tr         *translator
+	failures   *sessionfailure.State // AIR session failure ids (session_failure.go)
+	goal       goalState             // the AIR goal (goal.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -214,9 +217,9 @@ func (s *Session) publishCommands() {
 	s.mu.Lock()
 	files := s.skillFiles
 	s.mu.Unlock()
-	if files == nil {
+	if !s.agent.clientCaps().AIR.Client {
 		s.notify(sessionconfig.CommandsUpdate(cmds))
 		return
 	}
-	s.notify(skillCommandsUpdate(cmds, files))
+	s.notify(s.skillCommandsUpdate(cmds, files))
 }

@@ -44,6 +44,9 @@ func (s *Session) refreshSkillFiles() {
 		s.mu.Lock()
 		changed := !slices.Equal(files, s.skillFiles) || s.skillFiles == nil
 		s.skillFiles = files
+		if changed {
+			s.skillPaths = nil
+		}
 		s.mu.Unlock()
 		if changed && len(files) > 0 {
 			s.publishCommands()
@@ -79,26 +82,64 @@ type skillCommand struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 }
 
-// skillCommandsUpdate is the commands update of an AIR client once the
-// skill files are known: a command that names a skill carries
-// `_meta.jetbrains.air` {kind: "skill", skillPath?} (DEVIATIONS.md 14).
-func skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, files []skillFile) json.RawMessage {
-	paths := map[string]*string{}
+// skillCommandsUpdate is the commands update of an AIR client (contract
+// "AIR metadata keys": kind and skillPath of an available command;
+// DEVIATIONS.md 14): a command Claude Code lists as a skill carries
+// `_meta.jetbrains.air` {kind: "skill", skillPath?}, with the path it
+// reports; any other command that is neither built in nor an MCP prompt
+// is looked up on disk (`<container>/<name>/SKILL.md`), and carries both
+// keys when its SKILL.md is there. files is nil before the first read.
+func (s *Session) skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, files []skillFile) json.RawMessage {
+	listed := map[string]string{}
 	for _, f := range files {
-		p := f.path
-		paths[f.name] = &p
+		listed[f.name] = f.path
+	}
+	builtin := map[string]bool{}
+	for _, c := range s.commands {
+		builtin[c.Name] = c.Builtin
 	}
 	out := make([]skillCommand, 0, len(cmds))
 	for _, c := range cmds {
 		sc := skillCommand{AvailableCommand: c}
-		if p, ok := paths[c.Name]; ok {
-			sc.Meta = airmeta.Merge(nil, "kind", "skill")
-			if *p != "" {
-				sc.Meta = airmeta.Merge(sc.Meta, "skillPath", *p)
+		p, ok := listed[c.Name]
+		if !ok || p == "" {
+			if b, known := builtin[c.Name]; known && !b {
+				p = s.skillPathOnDisk(c.Name)
 			}
+		}
+		if ok || p != "" {
+			sc.Meta = airmeta.Merge(nil, "kind", "skill")
+		}
+		if p != "" {
+			sc.Meta = airmeta.Merge(sc.Meta, "skillPath", p)
 		}
 		out = append(out, sc)
 	}
 	b, _ := json.Marshal(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": out})
 	return b
+}
+
+// skillPathOnDisk finds the SKILL.md of skill name under the session's
+// project and the home directory, once until the command list or the
+// skill files change.
+func (s *Session) skillPathOnDisk(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.skillPaths[name]; ok {
+		return p
+	}
+	if s.skillPaths == nil {
+		s.skillPaths = map[string]string{}
+	}
+	p := s.agent.disk().SkillPath(name, s.Cwd)
+	s.skillPaths[name] = p
+	return p
+}
+
+// forgetSkillPaths drops the paths found on disk: the command list or the
+// skill files changed.
+func (s *Session) forgetSkillPaths() {
+	s.mu.Lock()
+	s.skillPaths = nil
+	s.mu.Unlock()
 }

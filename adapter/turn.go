@@ -344,6 +344,7 @@ func (t *translator) system(line json.RawMessage) {
 		}
 	case "commands_changed":
 		t.s.commands = m.Commands
+		t.s.forgetSkillPaths()
 		t.s.publishCommands()
 		t.s.refreshSkillFiles()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":

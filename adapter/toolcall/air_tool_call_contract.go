@@ -84,7 +84,7 @@ func (r Renderer) airToolMeta(use ToolUse, m *Meta) {
 		a.Subagent = true
 	case "Skill":
 		if name, ok := in.strOK("skill"); ok && name != "" {
-			a.Skill = &SkillRef{Name: name, Path: r.Disk.skillPath(name, r.Cwd)}
+			a.Skill = &SkillRef{Name: name, Path: r.Disk.SkillPath(name, r.Cwd)}
 		}
 	}
 	if a.CommandTitle == "" && !a.Subagent && a.Skill == nil {

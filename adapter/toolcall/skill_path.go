@@ -9,12 +9,12 @@ import (
 // directory, that hold skills (`<container>/<name>/SKILL.md`).
 var skillContainers = []string{".claude/skills", ".agents/skills"}
 
-// skillPath is the absolute path of the SKILL.md of a skill, "" when it
+// SkillPath is the absolute path of the SKILL.md of a skill, "" when it
 // is not found (contract: "AIR metadata keys": `skill` is `{name,
 // path?}`). A scoped name (`<scope>:<name>`) is looked for under the
 // scope's directory and its plugin; the name never reaches the file
 // system when it holds a separator or is `..`.
-func (d *Disk) skillPath(skill, cwd string) string {
+func (d *Disk) SkillPath(skill, cwd string) string {
 	if d == nil || cwd == "" {
 		return ""
 	}
