@@ -19,11 +19,13 @@ import (
 // counts), the API's compaction content block in the stream (progress),
 // and the PostCompact hook (the summary). The CLI can repeat a terminal
 // status and can skip the opening one, so the state lives until the
-// turn's result. Not modelled: AIR's `_meta.jetbrains.air.contextCompaction`
-// and the idle compaction the reference starts by itself.
+// turn's result. AIR's `_meta.jetbrains.air.contextCompaction` is in
+// context_compaction.go. Not modelled: the idle compaction the reference
+// starts by itself.
 
 type compaction struct {
 	updates bool // the client takes compaction_update
+	air     bool // the client is AIR: contextCompaction facts, no rawOutput
 	active  *compactionState
 	// delivered says the turn showed compaction output (a synthetic
 	// assistant message or the result then repeats it).
@@ -45,6 +47,9 @@ type compactionState struct {
 	heartbeatSent bool
 	summary       *string
 	streamed      *string
+	// metaSent are the `_meta.jetbrains.air` keys the tool call form sent,
+	// as JSON (AIR only).
+	metaSent map[string]string
 }
 
 // compactionFacts are the boundary's facts (trigger, preTokens, postTokens,
@@ -67,12 +72,13 @@ func (c *compaction) start(id string) []map[string]any {
 	if c.interrupted || (c.active != nil && c.active.terminal == "") {
 		return nil
 	}
-	c.open(id, "")
+	st := c.open(id, "")
 	if c.updates {
-		return []map[string]any{{"sessionUpdate": "compaction_update", "compactionId": id, "status": "in_progress"}}
+		return []map[string]any{c.withUpdateMeta(map[string]any{"sessionUpdate": "compaction_update",
+			"compactionId": id, "status": "in_progress"}, nil)}
 	}
-	return []map[string]any{{"sessionUpdate": "tool_call", "toolCallId": id, "title": compactionTitle, "kind": "think",
-		"status": "in_progress", "_meta": compactToolMeta}}
+	return []map[string]any{c.withToolMeta(st, map[string]any{"sessionUpdate": "tool_call", "toolCallId": id,
+		"title": compactionTitle, "kind": "think", "status": "in_progress"}, nil)}
 }
 
 // heartbeat handles the stream's compaction block: its text streams as
@@ -98,8 +104,8 @@ func (c *compaction) heartbeat(fallbackID string, chunk *string) []map[string]an
 		return out
 	}
 	st.heartbeatSent = true
-	return append(out, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": st.id, "status": "in_progress",
-		"_meta": compactToolMeta})
+	return append(out, c.withToolMeta(st, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": st.id,
+		"status": "in_progress"}, nil))
 }
 
 // recordSummary keeps the PostCompact hook's summary (compaction_update
@@ -145,7 +151,7 @@ func (c *compaction) finish(id, status string, facts compactionFacts, enrich boo
 	if !opened && !first {
 		status = ""
 	}
-	return []map[string]any{compactionToolCallEnd(st.id, status, facts, opened)}
+	return []map[string]any{c.withToolMeta(st, c.compactionToolCallEnd(st.id, status, facts, opened), facts)}
 }
 
 // terminalUpdate is the compaction_update of a terminal signal: the
@@ -159,14 +165,18 @@ func (c *compaction) terminalUpdate(st *compactionState, first bool, facts compa
 	if e, ok := facts["error"].(string); st.terminal == "failed" && ok && e != "" {
 		u["error"] = e
 	}
+	if first || len(withoutError(facts)) > 0 {
+		u = c.withUpdateMeta(u, withoutError(facts))
+	}
 	return u
 }
 
-// compactionToolCallEnd is the tool call's terminal report; a missed
-// opening makes it the first report, a tool_call. status "" leaves the
-// status as it was.
-func compactionToolCallEnd(id, status string, facts compactionFacts, first bool) map[string]any {
-	u := map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "_meta": compactToolMeta}
+// compactionToolCallEnd is the tool call's terminal report, without its
+// `_meta`; a missed opening makes it the first report, a tool_call.
+// status "" leaves the status as it was. Only a client that is not AIR
+// gets the facts in rawOutput.
+func (c *compaction) compactionToolCallEnd(id, status string, facts compactionFacts, first bool) map[string]any {
+	u := map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id}
 	if first {
 		u["sessionUpdate"], u["title"], u["kind"] = "tool_call", compactionTitle, "think"
 		if status == "" {
@@ -179,7 +189,7 @@ func compactionToolCallEnd(id, status string, facts compactionFacts, first bool)
 	if e, ok := facts["error"].(string); status == "failed" && ok && e != "" {
 		u["content"] = []map[string]any{{"type": "content", "content": map[string]any{"type": "text", "text": "Compaction failed: " + e}}}
 	}
-	if len(facts) > 0 {
+	if len(facts) > 0 && !c.air {
 		u["rawOutput"] = map[string]any(facts)
 	}
 	return u

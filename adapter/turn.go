@@ -62,7 +62,7 @@ type translator struct {
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
 	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: c.Compaction}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
+		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
 		failure: newTurnFailure(s)}
 }
 
