@@ -90,7 +90,7 @@ func (r Renderer) airToolMeta(use ToolUse, m *Meta) {
 	if a.CommandTitle == "" && !a.Subagent && a.Skill == nil {
 		return
 	}
-	a.Version = 1
+	a.Version = airVersion
 	m.JetBrains = &JetBrains{AIR: &a}
 }
 

@@ -3,8 +3,10 @@ package toolcall
 import "encoding/json"
 
 // backgroundedMarker is `_meta.jetbrains.air.asyncTasks` of a backgrounded
-// Bash call (contract: "Async tasks", "AIR metadata keys"): the payload has
-// no `version` beside it, as the reference sends it.
+// Bash call (contract: "Async tasks", "AIR metadata keys").
+// airVersion is the `version` beside every AIR payload ("AIR metadata keys").
+const airVersion = 1
+
 var backgroundedMarker = json.RawMessage(`{"backgrounded":true}`)
 
 // MarkBackgrounded names the Bash calls of the next user frame whose
@@ -24,8 +26,9 @@ func (s *Session) MarkBackgrounded(ids []string) {
 }
 
 // markBackgrounded puts the marker on the first tool_call_update of id's
-// result. The later updates of the same result would repeat an unchanged
-// `_meta` key, which the AIR field tracker leaves out.
+// result, with `version: 1` beside it. The AIR `_meta` key filter leaves out
+// what an earlier report sent unchanged (the version, usually), and the
+// later updates of the same result would repeat the marker unchanged.
 func (s *Session) markBackgrounded(id string, updates []Update) {
 	if !s.backgrounded[id] {
 		return
@@ -45,6 +48,7 @@ func (s *Session) markBackgrounded(id string, updates []Update) {
 		if u.Meta.JetBrains.AIR == nil {
 			u.Meta.JetBrains.AIR = &AIRMeta{}
 		}
+		u.Meta.JetBrains.AIR.Version = airVersion
 		u.Meta.JetBrains.AIR.AsyncTasks = backgroundedMarker
 		return
 	}

@@ -118,6 +118,9 @@ func (s *Session) toolResult(parent string, raw, structured json.RawMessage, non
 		s.markBackgrounded(id, updates)
 		for _, u := range updates[:len(updates)-1] {
 			stampParent(&u, parent)
+			if s.render.air() && !s.metaFilter.apply(&u) {
+				continue
+			}
 			out = append(out, u)
 		}
 		out = s.send(out, updates[len(updates)-1], parent)
