@@ -53,9 +53,12 @@ type Session struct {
 	// skillPaths are the SKILL.md paths found on disk, by command name
 	// ("" when none); see skillPathOnDisk.
 	skillPaths map[string]string
-	tr         *translator
-	failures   *sessionfailure.State // AIR session failure ids (session_failure.go)
-	goal       goalState             // the AIR goal (goal.go)
+	// messageRows are the transcript row uuids of the agent messages the
+	// CLI reported, by message id (Session fork point).
+	messageRows map[string]string
+	tr          *translator
+	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
+	goal        goalState             // the AIR goal (goal.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the

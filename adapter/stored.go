@@ -102,7 +102,11 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 	if p.Cwd == "" || !history.ValidID(p.SessionID) {
 		return nil, invalidParams("sessionId and cwd are required")
 	}
-	id, err := history.Fork(a.configDir(), p.SessionID, time.Now())
+	upTo, err := a.forkPointRow(p)
+	if err != nil {
+		return nil, err
+	}
+	id, err := history.ForkAt(a.configDir(), p.SessionID, upTo, time.Now())
 	if errors.Is(err, history.ErrNotFound) {
 		return nil, sessionNotFound(p.SessionID)
 	}

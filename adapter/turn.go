@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -231,6 +232,7 @@ func textUpdate(kind, text, messageID string) map[string]any {
 }
 
 type assistantLine struct {
+	UUID            string  `json:"uuid"`
 	ParentToolUseID *string `json:"parent_tool_use_id"`
 	Error           string  `json:"error"`
 	Message         struct {
@@ -252,6 +254,7 @@ func (t *translator) assistant(line json.RawMessage) {
 	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
 		return
 	}
+	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
 	t.errorKind = m.Error
 	if syntheticLogin(m) {
 		return // the client runs its own login flow; no login text in the chat

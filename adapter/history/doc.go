@@ -19,7 +19,8 @@
 //   - Replay turns the messages into the `session/update` objects that
 //     `session/load` sends before its response: text, image and thought
 //     chunks with their messageId; tool calls rendered whole by a
-//     toolcall.Renderer (the reference's replay tracks no fields); and the
+//     toolcall.Renderer (the reference's replay tracks no fields, but for
+//     AIR it leaves out unchanged `_meta` keys: Session.FilterMeta); and the
 //     plan tools through the session's toolcall.Session, whose task list
 //     later turns go on from. ReplayWith lets the caller swap a message's
 //     updates for its own (the AIR session failure replay).

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -27,6 +28,14 @@ var ErrNotFound = errors.New("session not found")
 // <new id>.jsonl beside the source. It returns the new session id, to
 // resume. now is the fork time.
 func Fork(configDir, id string, now time.Time) (string, error) {
+	return ForkAt(configDir, id, "", now)
+}
+
+// ForkAt is Fork that keeps the history up to the row upTo (a uuid that
+// ResolveForkPoint found; "" keeps all of it): the rows before it in the
+// file that lead to it, and the row itself (contract "Session fork
+// point": "The fork keeps the history up to that message").
+func ForkAt(configDir, id, upTo string, now time.Time) (string, error) {
 	src, ok := Find(configDir, id)
 	if !ok {
 		return "", ErrNotFound
@@ -36,6 +45,9 @@ func Fork(configDir, id string, now time.Time) (string, error) {
 		return "", err
 	}
 	s := readForkSource(data, id)
+	if upTo != "" {
+		s.rows = upToRow(s.rows, upTo)
+	}
 	if len(s.rows) == 0 {
 		return "", fmt.Errorf("Session %s has no messages to fork", id)
 	}
@@ -326,4 +338,33 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// upToRow keeps, of rows in file order, those before the row upTo that it
+// descends from, and upTo itself; nothing when upTo is not there.
+func upToRow(rows []object, upTo string) []object {
+	end := slices.IndexFunc(rows, func(o object) bool { return o.str("uuid") == upTo })
+	if end < 0 {
+		return nil
+	}
+	byUUID := map[string]object{}
+	for _, o := range rows[:end+1] {
+		byUUID[o.str("uuid")] = o
+	}
+	keep := map[string]bool{}
+	for u := upTo; u != "" && !keep[u]; {
+		o, ok := byUUID[u]
+		if !ok {
+			break
+		}
+		keep[u] = true
+		u = o.str("parentUuid")
+	}
+	var out []object
+	for _, o := range rows[:end+1] {
+		if keep[o.str("uuid")] {
+			out = append(out, o)
+		}
+	}
+	return out
 }

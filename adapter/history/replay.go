@@ -179,9 +179,18 @@ func (r *replayer) toolUse(raw json.RawMessage, role string) []json.RawMessage {
 	_, seen := r.uses[u.ID]
 	r.uses[u.ID] = use
 	if seen {
-		return []json.RawMessage{r.render.Refinement(use).JSON()}
+		return r.filtered(nil, r.render.Refinement(use))
 	}
-	return []json.RawMessage{r.render.ToolCall(use).JSON()}
+	return r.filtered(nil, r.render.ToolCall(use))
+}
+
+// filtered appends u unless the session's AIR `_meta` key filter leaves
+// nothing of it (the replay goes through the reference's one send path).
+func (r *replayer) filtered(out []json.RawMessage, u toolcall.Update) []json.RawMessage {
+	if !r.tasks.FilterMeta(&u) {
+		return out
+	}
+	return append(out, u.JSON())
 }
 
 // toolResult reports the result of a tool use the replay showed; other
@@ -198,7 +207,7 @@ func (r *replayer) toolResult(raw json.RawMessage, role string) []json.RawMessag
 	delete(r.uses, res.ToolUseID)
 	var out []json.RawMessage
 	for _, u := range r.render.Result(use, res, nil, nil) {
-		out = append(out, u.JSON())
+		out = r.filtered(out, u)
 	}
 	return out
 }

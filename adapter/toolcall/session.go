@@ -69,6 +69,14 @@ func (s *Session) send(out []Update, u Update, parent string) []Update {
 	return append(out, u)
 }
 
+// FilterMeta applies the AIR `_meta` key filter of the session to u, an
+// update made outside it (the history replay renders tool calls itself),
+// and reports whether u still carries something. For a client that is not
+// AIR it keeps u as it is.
+func (s *Session) FilterMeta(u *Update) bool {
+	return !s.render.air() || s.metaFilter.apply(u)
+}
+
 // UseDisk lets the session read the files its AIR rendering shows: the
 // file of an Edit or a Write (Diff patch), the plan file (Plan file) and
 // the SKILL.md of a skill. Without it the session reads nothing.
