@@ -140,6 +140,7 @@ func (t *transcript) selected(d *Deviation) []int {
 		switch {
 		case d.Method != "" && t.head(i).Method != d.Method:
 		case d.Response != "" && t.answers(i) != d.Response:
+		case d.when != nil && !hasPath(t.value(i), d.when):
 		default:
 			out = append(out, i)
 		}

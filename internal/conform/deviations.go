@@ -56,6 +56,11 @@ type Deviation struct {
 	// selects every line of Tag; both is an error.
 	Method   string `json:"method,omitempty"`
 	Response string `json:"response,omitempty"`
+	// When, a JSON path, narrows the selection to the lines that hold a
+	// value there (in each transcript on its own), so that a difference
+	// of one kind of message does not mask the same path in all others:
+	// "$.params.update._meta.is_mcp_tool_call" selects MCP tool calls.
+	When string `json:"when,omitempty"`
 	// Paths are JSON paths in the form mismatches print:
 	// $.result.agentInfo.name, $.a["b-c"][0], with [*] for every element
 	// of an array.
@@ -64,6 +69,7 @@ type Deviation struct {
 	Reason string `json:"reason"`
 
 	steps [][]step
+	when  []step
 }
 
 // AppliedDeviation is one value a declaration masked in a run.
@@ -152,7 +158,14 @@ func (d *Deviation) check(entries map[int]string) error {
 	if _, err := path.Match(d.Tag, ""); err != nil {
 		return fmt.Errorf("tag %q: %v", d.Tag, err)
 	}
-	d.steps = nil
+	d.steps, d.when = nil, nil
+	if d.When != "" {
+		w, err := parsePath(d.When)
+		if err != nil {
+			return fmt.Errorf("when: %v", err)
+		}
+		d.when = w
+	}
 	for _, p := range d.Paths {
 		s, err := parsePath(p)
 		if err != nil {

@@ -373,3 +373,33 @@ func TestOutcomeMatch(t *testing.T) {
 		t.Fatalf("the reference: %v", err)
 	}
 }
+
+// TestApplyDeviationsWhen: a `when` path narrows a declaration to the lines
+// that hold it, in each transcript, so the same path on other lines still
+// compares.
+func TestApplyDeviationsWhen(t *testing.T) {
+	golden := "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":{\"k\":{\"a\":1}},\"mcp\":true}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":{\"k\":{\"b\":2}}}}\n"
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":1,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.mcp","paths":["$.params.m"],"reason":"r"}]`), map[int]string{1: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Replace(golden, `"ref"`, `"ours"`, 1)
+	masked := strings.Replace(ours, `"m":{"k":{"a":1}},`, ``, 1)
+	got, applied := ApplyDeviations(devs, []byte(golden), []byte(masked))
+	if string(got) != golden || len(applied) != 2 {
+		t.Errorf("the selected line's missing key: %d applied\n%s\nwant:\n%s", len(applied), got, golden)
+	}
+	other := strings.Replace(ours, `{"b":2}`, `{"b":3}`, 1)
+	got, _ = ApplyDeviations(devs, []byte(golden), []byte(other))
+	if !strings.Contains(string(got), `{"b":3}`) {
+		t.Errorf("a line without the when path was masked:\n%s", got)
+	}
+	if _, err := ParseDeviations([]byte(`[{"entry":1,"agent":"a","tag":"t","when":"$.[","paths":["$.x"],"reason":"r"}]`), map[int]string{1: "x"}); err == nil {
+		t.Error("a bad when path was accepted")
+	}
+}
