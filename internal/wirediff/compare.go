@@ -64,6 +64,9 @@ func (c *comparer) object(path []pathStep, old, new map[string]any) {
 		o, inOld := old[k]
 		n, inNew := new[k]
 		switch {
+		case k == "_meta" && inOld != inNew:
+			// A whole _meta appears or goes: its keys are what changed.
+			c.walk(p, orEmpty(o), orEmpty(n))
 		case !inNew:
 			c.add(p, kindRule(p, WireFieldRemoved, AIRFieldRemoved), o, absent)
 		case !inOld:
@@ -86,6 +89,14 @@ func (c *comparer) array(path []pathStep, old, new []any) {
 			c.walk(p, old[i], new[i])
 		}
 	}
+}
+
+// orEmpty is v, or an empty object when v is nil (absent).
+func orEmpty(v any) any {
+	if v == nil {
+		return map[string]any{}
+	}
+	return v
 }
 
 // addedRule classifies a new key or item: under _meta.jetbrains to a
