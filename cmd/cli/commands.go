@@ -6,6 +6,7 @@ import (
 	"github.com/airwire/airwire/cmd/agent"
 	"github.com/airwire/airwire/cmd/clishim"
 	"github.com/airwire/airwire/cmd/conform"
+	"github.com/airwire/airwire/cmd/diff"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
@@ -24,4 +25,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) })
 }

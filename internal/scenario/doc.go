@@ -22,7 +22,9 @@
 // It never spawns a process, opens a socket or talks to an adapter: the fake
 // CLI (internal/fakecli) plays a script, the suite drives a client. Labels in
 // covers are section names of the AIR contract (air-extensions.md), checked
-// against Sections.
+// against Sections, or "Section > Subsection" names of its level-3
+// headings, checked against Subsections. Every subsection is covered by a
+// scenario or listed in Uncovered with the reason none can reach it.
 //
 // # File format
 //
@@ -30,7 +32,7 @@
 //
 //	name: bash-foreground                 # = file name; goldens/<name>/
 //	description: A foreground Bash command asks permission and runs.
-//	covers: [Tool call contract, Permission presentation]
+//	covers: [Tool call contract, Permission presentation > Options]
 //	profiles: [plain, zed, air]           # optional; default all three
 //	capabilities: {withoutAir: [diffPatch], addAir: [sessionIndex],
 //	               merge: {session: {compaction: {}}}, remove: [_meta.terminal_output]}

@@ -172,7 +172,9 @@ func (v *validator) scenario(s *Scenario) {
 		switch {
 		case labelBadRE.MatchString(c):
 			v.addf("covers[%d]: %q holds a character Ginkgo labels cannot have (&|!,()/:)", i, c)
-		case !IsSection(c):
+		case strings.Contains(c, SubsectionSep) && !IsSubsection(c):
+			v.addf("covers[%d]: %q is not \"Section > Subsection\" of air-extensions.md", i, c)
+		case !strings.Contains(c, SubsectionSep) && !IsSection(c):
 			v.addf("covers[%d]: %q is not a section of air-extensions.md", i, c)
 		case seen[c]:
 			v.addf("covers[%d]: %q listed twice", i, c)

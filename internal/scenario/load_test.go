@@ -60,6 +60,8 @@ func TestParseRejects(t *testing.T) {
 		{"missing description", "description: A valid scenario.\n", "", "description: missing"},
 		{"no covers", "covers: [Diff patch, Permission presentation]", "covers: []", "covers: list at least one"},
 		{"unknown section", "covers: [Diff patch, Permission presentation]", "covers: [Diff patches]", `"Diff patches" is not a section`},
+		{"unknown subsection", "covers: [Diff patch, Permission presentation]", "covers: [Diff patch > Activation, Diff patch > Preview]", `"Diff patch > Preview" is not "Section > Subsection"`},
+		{"subsection of another section", "covers: [Diff patch, Permission presentation]", "covers: [Goal > Activation]", `"Goal > Activation" is not "Section > Subsection"`},
 		{"label character", "covers: [Diff patch, Permission presentation]", "covers: [\"Diff: patch\"]", "Ginkgo labels cannot have"},
 		{"duplicate section", "covers: [Diff patch, Permission presentation]", "covers: [Diff patch, Diff patch]", "listed twice"},
 		{"unknown profile", "profiles: [air]", "profiles: [vim]", `unknown profile "vim"`},

@@ -67,8 +67,38 @@ func TestRepositoryScenarios(t *testing.T) {
 	}
 }
 
-// TestSectionsMatchContract compares Sections with the level-2 headings of
-// the contract document, when the shared workspace holds it.
+// TestSubsectionCoverage: every contract subsection is named by a
+// scenario's covers or listed in Uncovered with its reason, never both.
+func TestSubsectionCoverage(t *testing.T) {
+	scs, err := LoadDir(filepath.Join(repoRoot(t), "scenarios"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coveredBy := map[string][]string{}
+	for _, sc := range scs {
+		for _, c := range sc.Covers {
+			coveredBy[c] = append(coveredBy[c], sc.Name)
+		}
+	}
+	for _, sub := range AllSubsections() {
+		_, listed := Uncovered[sub]
+		switch by := coveredBy[sub]; {
+		case len(by) == 0 && !listed:
+			t.Errorf("%q: no scenario covers it and Uncovered gives no reason", sub)
+		case len(by) > 0 && listed:
+			t.Errorf("%q: covered by %v, remove it from Uncovered", sub, by)
+		}
+	}
+	for sub, reason := range Uncovered {
+		if !IsSubsection(sub) || strings.TrimSpace(reason) == "" {
+			t.Errorf("Uncovered[%q]: not a subsection, or no reason", sub)
+		}
+	}
+}
+
+// TestSectionsMatchContract compares Sections and Subsections with the
+// level-2 and level-3 headings of the contract document, when the shared
+// workspace holds it.
 func TestSectionsMatchContract(t *testing.T) {
 	path := filepath.Join(repoRoot(t), "..", "shared", "contract", "air-extensions.md")
 	f, err := os.Open(path)
@@ -77,6 +107,7 @@ func TestSectionsMatchContract(t *testing.T) {
 	}
 	defer f.Close()
 	var got []string
+	subs := map[string][]string{}
 	in := false
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -89,8 +120,20 @@ func TestSectionsMatchContract(t *testing.T) {
 		if in && strings.HasPrefix(line, "## ") && line != "## Contents" {
 			got = append(got, strings.TrimSpace(strings.TrimPrefix(line, "## ")))
 		}
+		if in && strings.HasPrefix(line, "### ") && len(got) > 0 {
+			sec := got[len(got)-1]
+			subs[sec] = append(subs[sec], strings.TrimSpace(strings.TrimPrefix(line, "### ")))
+		}
 	}
 	if strings.Join(got, "|") != strings.Join(Sections, "|") {
 		t.Errorf("contract sections:\n got %q\nwant %q", got, Sections)
+	}
+	if len(subs) != len(Subsections) {
+		t.Errorf("%d sections have subsections in the contract, %d in Subsections", len(subs), len(Subsections))
+	}
+	for sec, want := range subs {
+		if strings.Join(Subsections[sec], "|") != strings.Join(want, "|") {
+			t.Errorf("subsections of %q:\n got %q\nwant %q", sec, Subsections[sec], want)
+		}
 	}
 }

@@ -1,5 +1,10 @@
 package scenario
 
+import (
+	"slices"
+	"strings"
+)
+
 // Sections are the top-level section names of the AIR contract
 // (air-extensions.md, "AIR extensions in claude-agent-acp"), in document
 // order. A scenario's covers must use these names verbatim; they become
@@ -31,12 +36,46 @@ var Sections = []string{
 	"Removed keys",
 }
 
+// Subsections are the level-3 headings of the AIR contract under each
+// section that has them, in document order. A scenario's covers may name
+// one as "Section > Subsection" (SubsectionSep), e.g.
+// "Session failure > Identity and revisions".
+var Subsections = map[string][]string{
+	"Negotiation":               {"Client declaration", "Agent declaration", "Capabilities"},
+	"Tool call contract":        {"Adapter structure"},
+	"Diff patch":                {"Activation", "Diff content", "Fallback", "Claude behavior"},
+	"Plan file":                 {"Activation", "Claude source", "ExitPlanMode reports", "Fallback"},
+	"Permission presentation":   {"Request lifecycle", "Request", "Tool call of the request", "Options", "Durable SDK suggestions", "Choices per tool", "Permission modes", "Cancellation and failures", "Client requirements", "Current limits"},
+	"Goal":                      {"Capability", "Control request", "Session state", "Lifecycle", "Claude mapping"},
+	"Recommended config values": {"Activation", "Config option metadata", "Model", "Effort", "SDK upgrade check"},
+	"Async tasks":               {"Updates", "Task id and output path", "Tool call of a task", "Liveness", "Stop request"},
+	"Agent file-change report":  {"Request", "Report", "Claude source", "Unavailable report"},
+	"Session failure":           {"Activation", "Record", "Identity and revisions", "Delivery", "Categories and actions", "Title and details", "Recovery", "History replay"},
+	"Session index":             {"Activation", "List request", "List response", "Rename", "Archive", "List subscription", "Delete and close", "Errors", "Relation to the RFDs", "Relation to ACP RFD #2161"},
+}
+
+// SubsectionSep joins a section and one of its subsections in covers.
+const SubsectionSep = " > "
+
 // IsSection reports whether name is one of Sections.
 func IsSection(name string) bool {
-	for _, s := range Sections {
-		if s == name {
-			return true
+	return slices.Contains(Sections, name)
+}
+
+// IsSubsection reports whether name is "Section > Subsection" for a
+// subsection of that section.
+func IsSubsection(name string) bool {
+	sec, sub, ok := strings.Cut(name, SubsectionSep)
+	return ok && slices.Contains(Subsections[sec], sub)
+}
+
+// AllSubsections lists every "Section > Subsection", in document order.
+func AllSubsections() []string {
+	var out []string
+	for _, sec := range Sections {
+		for _, sub := range Subsections[sec] {
+			out = append(out, sec+SubsectionSep+sub)
 		}
 	}
-	return false
+	return out
 }

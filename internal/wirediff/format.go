@@ -1,0 +1,174 @@
+package wirediff
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Output formats of WriteReport.
+const (
+	FormatText          = "text"
+	FormatJSON          = "json"
+	FormatGitHubActions = "github-actions"
+	FormatMarkdown      = "markdown"
+)
+
+// Formats lists the formats WriteReport accepts.
+var Formats = []string{FormatText, FormatJSON, FormatGitHubActions, FormatMarkdown}
+
+// WriteReport renders r in format.
+func WriteReport(w io.Writer, r *Report, format string) error {
+	switch format {
+	case FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(r)
+	case FormatGitHubActions:
+		return writeGitHub(w, r)
+	case FormatMarkdown:
+		return writeMarkdown(w, r)
+	case FormatText:
+		return writeText(w, r)
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// WriteRules prints every rule: id, category, purpose.
+func WriteRules(w io.Writer) error {
+	for _, r := range Rules {
+		if _, err := fmt.Fprintf(w, "%-34s %-9s %s\n", r.ID, r.Category, r.Purpose); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary is one line: the verdict and the counts by category.
+func (r *Report) Summary() string {
+	var parts []string
+	for _, c := range Categories {
+		if n := r.Count(c); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	counts := "no change"
+	if len(parts) > 0 {
+		counts = strings.Join(parts, ", ")
+	}
+	verdict := "compatible"
+	if r.Breaking() > 0 {
+		verdict = fmt.Sprintf("BREAKING (%d findings in %s)", r.Breaking(), joinCats(r.Gate))
+	}
+	return fmt.Sprintf("%s: %s", verdict, counts)
+}
+
+func joinCats(cs []Category) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, ",")
+}
+
+// verdict is how a finding reads: breaking, or its category's word.
+func (f Finding) verdict() string {
+	if f.Breaking {
+		return "breaking"
+	}
+	return strings.ToLower(string(f.Category))
+}
+
+// Sentence says what changed, in one line.
+func (f Finding) Sentence() string {
+	switch f.Change {
+	case "missing", "extra", "moved":
+		return fmt.Sprintf("%s message %s (%s)", f.Change, f.Kind, f.Tag)
+	case "errors":
+		return fmt.Sprintf("%s now answers with an error %s", f.Kind, f.New)
+	case "removed":
+		return fmt.Sprintf("%s: %s removed (was %s)", f.Kind, f.Path, f.Old)
+	case "added":
+		return fmt.Sprintf("%s: %s added: %s", f.Kind, f.Path, f.New)
+	}
+	return fmt.Sprintf("%s: %s %s → %s", f.Kind, f.Path, f.Old, f.New)
+}
+
+func writeText(w io.Writer, r *Report) error {
+	for _, f := range r.Findings {
+		if _, err := fmt.Fprintf(w, "%-9s %-32s %s %s line %d (old %d)\n    %s\n",
+			f.verdict(), f.Rule, f.Run, f.Session, f.Line, f.OldLine, f.Sentence()); err != nil {
+			return err
+		}
+	}
+	for _, k := range r.OnlyOld {
+		fmt.Fprintf(w, "only in old: %s\n", k)
+	}
+	for _, k := range r.OnlyNew {
+		fmt.Fprintf(w, "only in new: %s\n", k)
+	}
+	_, err := fmt.Fprintln(w, r.Summary())
+	return err
+}
+
+// writeGitHub writes one workflow command per finding: ::error for a
+// breaking one, ::notice for the rest, at the file and line of the message.
+func writeGitHub(w io.Writer, r *Report) error {
+	for _, f := range r.Findings {
+		level := "notice"
+		if f.Breaking {
+			level = "error"
+		}
+		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProp(f.File), f.Line,
+			ghProp(f.Rule), ghData(f.Run+" "+f.Session+": "+f.Sentence())); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.Summary())
+	return err
+}
+
+// ghData escapes a workflow command's message; ghProp a property value.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// writeMarkdown writes a pull-request comment: the verdict, counts, and a
+// table of findings, breaking ones first.
+func writeMarkdown(w io.Writer, r *Report) error {
+	icon := "✅"
+	if r.Breaking() > 0 {
+		icon = "❌"
+	}
+	fmt.Fprintf(w, "### %s airwire diff: %s\n\n", icon, r.Summary())
+	if len(r.Findings) == 0 {
+		_, err := fmt.Fprintln(w, "The two recordings are the same on the wire.")
+		return err
+	}
+	fmt.Fprintln(w, "| | Rule | Run | Session | Line | Change |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, breaking := range []bool{true, false} {
+		for _, f := range r.Findings {
+			if f.Breaking != breaking {
+				continue
+			}
+			mark := "ℹ️"
+			if breaking {
+				mark = "❌"
+			}
+			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %d | %s |\n", mark, f.Rule, mdCell(f.Run), mdCell(f.Session), f.Line, mdCell(f.Sentence()))
+		}
+	}
+	_, err := fmt.Fprintln(w, "\nRules: `airwire diff --list-rules`.")
+	return err
+}
+
+func mdCell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ", "`", "'").Replace(s)
+}

@@ -1,0 +1,154 @@
+package wirediff
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// sessionDiff turns the alignment of one session into findings.
+type sessionDiff struct {
+	run, session     string
+	oldFile, newFile string
+	air              bool
+	// oldKinds holds the fineKind of every old message.
+	oldKinds map[string]bool
+	out      []Finding
+}
+
+func (d *sessionDiff) op(op Op) {
+	switch op.Kind {
+	case OpMissing:
+		d.add(d.at(WireMessageMissing, "missing", op))
+	case OpMoved:
+		d.add(d.at(WireMessageMoved, "moved", op))
+	case OpExtra:
+		d.extra(op)
+	case OpPair:
+		d.pair(op)
+	}
+}
+
+// extra classifies a new message: a request the client must answer, a
+// notification of a kind the session never had, or one more of a known
+// kind. A _meta.jetbrains key in it to a non-AIR client is named too.
+func (d *sessionDiff) extra(op Op) {
+	obj, _ := op.New.Value.(map[string]any)
+	_, isRequest := obj["method"]
+	rule := WireMessageAdded
+	switch {
+	case isRequest && obj["id"] != nil && op.New.Tag == "client agent->editor":
+		rule = WireRequestAdded
+	case isRequest && obj["id"] == nil && !d.oldKinds[fineKind(*op.New)]:
+		rule = NotificationKindAdded
+	}
+	d.add(d.at(rule, "extra", op))
+	if p := airPath(op.New.Value, nil); p != "" && !d.air && isClientLane(op.New.Tag) {
+		f := d.at(WireAIRKeyToNonAIR, "extra", op)
+		f.Path = p
+		d.add(f)
+	}
+}
+
+// pair compares two messages that the alignment paired.
+func (d *sessionDiff) pair(op Op) {
+	if op.Old.Raw == op.New.Raw {
+		return
+	}
+	oldObj, _ := op.Old.Value.(map[string]any)
+	newObj, _ := op.New.Value.(map[string]any)
+	_, oldResult := oldObj["result"]
+	_, newErr := newObj["error"]
+	if oldResult && newErr {
+		f := d.at(WireMethodNowErrors, "errors", op)
+		f.Path, f.New = "$.error", encode(newObj["error"])
+		d.add(f)
+		return
+	}
+	c := comparer{airClient: d.air}
+	c.walk(nil, op.Old.Value, op.New.Value)
+	for _, ch := range c.out {
+		f := d.at(ch.rule, changeWord(ch), op)
+		f.Path, f.Old, f.New = ch.path, ch.old, ch.new
+		d.add(f)
+	}
+}
+
+func changeWord(ch change) string {
+	switch {
+	case ch.new == "":
+		return "removed"
+	case ch.old == "":
+		return "added"
+	case ch.rule == WireTypeChanged || ch.rule == AIRTypeChanged:
+		return "type"
+	}
+	return "changed"
+}
+
+// at builds a finding for op, located at the new message, or the old one
+// when there is no new one.
+func (d *sessionDiff) at(rule, what string, op Op) Finding {
+	f := Finding{Rule: rule, Category: RuleByID(rule).Category, Change: what, Run: d.run, Session: d.session}
+	m := op.New
+	f.File = d.newFile
+	if m == nil {
+		m, f.File = op.Old, d.oldFile
+	}
+	f.Line, f.Tag, f.Kind = m.Line, m.Tag, describe(*m)
+	if op.Old != nil {
+		f.OldLine = op.Old.Line
+	}
+	if op.New != nil {
+		f.NewLine = op.New.Line
+	}
+	return f
+}
+
+func (d *sessionDiff) add(f Finding) { d.out = append(d.out, f) }
+
+// describe names a message: its method and sessionUpdate, or its response id.
+func describe(m Message) string {
+	obj, _ := m.Value.(map[string]any)
+	if method, ok := obj["method"].(string); ok {
+		if u := sessionUpdateOf(obj); u != "" {
+			return method + " " + u
+		}
+		return method
+	}
+	return fmt.Sprintf("response %v", obj["id"])
+}
+
+// airPath returns the JSON path of the first _meta.jetbrains in v, "" when
+// there is none.
+func airPath(v any, path []pathStep) string {
+	switch t := v.(type) {
+	case map[string]any:
+		if meta, ok := t["_meta"].(map[string]any); ok {
+			if _, ok := meta["jetbrains"]; ok {
+				return formatPath(append(slices.Clone(path), pathStep{key: "_meta", index: -1}, pathStep{key: "jetbrains", index: -1}))
+			}
+		}
+		for _, k := range sortedKeys(t) {
+			if p := airPath(t[k], append(slices.Clone(path), pathStep{key: k, index: -1})); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if p := airPath(e, append(slices.Clone(path), pathStep{index: i})); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
