@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/internal/scenario"
 )
 
 // The benchmarks run `airwire agent` and the reference adapter (node) as
@@ -16,13 +18,25 @@ import (
 //
 //	go test -run '^$' -bench Agent -benchtime 3x ./internal/agentbench/
 
+// forProfiles runs a benchmark as a plain client and as an AIR client
+// declaring every extension (issue 9: "the core issue's three ratios still
+// hold with AIR on"): sub-benchmarks plain and air.
+func forProfiles(b *testing.B, f func(*testing.B, scenario.Profile)) {
+	for _, p := range []scenario.Profile{scenario.ProfilePlain, scenario.ProfileAir} {
+		b.Run(string(p), func(b *testing.B) { f(b, p) })
+	}
+}
+
 // turnDeltas is how many text deltas one benchmark turn streams.
 const turnDeltas = 10000
 
 // BenchmarkAgentInitialize: the wall time from the spawn of an adapter to
 // its initialize response. One op spawns each adapter once.
-func BenchmarkAgentInitialize(b *testing.B) {
+func BenchmarkAgentInitialize(b *testing.B) { forProfiles(b, benchInitialize) }
+
+func benchInitialize(b *testing.B, profile scenario.Profile) {
 	bn := newBench(b, 1, 1)
+	bn.profile = profile
 	took := map[string][]float64{}
 	b.ResetTimer()
 	for range b.N {
@@ -46,8 +60,11 @@ func BenchmarkAgentInitialize(b *testing.B) {
 // BenchmarkAgentSessionRSS: the RSS of the adapter process, and of the
 // adapter with every process under it (the CLI), right after the
 // session/new response. One op spawns each adapter once.
-func BenchmarkAgentSessionRSS(b *testing.B) {
+func BenchmarkAgentSessionRSS(b *testing.B) { forProfiles(b, benchSessionRSS) }
+
+func benchSessionRSS(b *testing.B, profile scenario.Profile) {
 	bn := newBench(b, 1, 1)
+	bn.profile = profile
 	rss, tree := map[string][]float64{}, map[string][]float64{}
 	procs := map[string]int{}
 	b.ResetTimer()
@@ -88,8 +105,11 @@ func BenchmarkAgentSessionRSS(b *testing.B) {
 // session costs, the reference's JIT compiling included) and the second
 // ("warm", the steady state). Every turn must stream 10,000
 // agent_message_chunk notifications.
-func BenchmarkAgentTurnCPU(b *testing.B) {
+func BenchmarkAgentTurnCPU(b *testing.B) { forProfiles(b, benchTurnCPU) }
+
+func benchTurnCPU(b *testing.B, profile scenario.Profile) {
 	bn := newBench(b, 2, turnDeltas)
+	bn.profile = profile
 	cold, warm := map[string]turnCPU{}, map[string]turnCPU{}
 	b.ResetTimer()
 	for range b.N {

@@ -34,6 +34,8 @@ type bench struct {
 	dir      string // the call's temporary directory
 	cli      string // the wrapper named by CLAUDE_CODE_EXECUTABLE
 	script   string // AIRWIRE_FAKE_CLI_SCRIPT
+	// profile is the client the benchmark editor plays (plain or air).
+	profile scenario.Profile
 }
 
 var built struct {
@@ -86,7 +88,8 @@ func newBench(b testing.TB, turns, deltas int) *bench {
 		b.Skipf("no reference adapter to compare with: %v", err)
 	}
 	airwire := buildAirwire(b)
-	bn := &bench{adapters: []contender{{"ours", []string{airwire, "agent"}}, {"ref", []string{node, ref}}}, dir: b.TempDir()}
+	bn := &bench{adapters: []contender{{"ours", []string{airwire, "agent"}}, {"ref", []string{node, ref}}}, dir: b.TempDir(),
+		profile: scenario.ProfilePlain}
 	bn.cli = filepath.Join(bn.dir, "claude")
 	wrapper := "#!/bin/sh\nexec '" + strings.ReplaceAll(airwire, "'", `'\''`) + "' fake-cli \"$@\"\n"
 	if err := os.WriteFile(bn.cli, []byte(wrapper), 0o755); err != nil {
@@ -112,6 +115,7 @@ type contender struct {
 // adapter is one adapter process with the benchmark editor on its stdio.
 type adapter struct {
 	name    string
+	profile scenario.Profile
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	cwd     string
@@ -148,7 +152,7 @@ func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := &adapter{name: name, cwd: filepath.Join(root, "work"), replies: make(chan reply, 16), readDone: make(chan struct{})}
+	a := &adapter{name: name, profile: bn.profile, cwd: filepath.Join(root, "work"), replies: make(chan reply, 16), readDone: make(chan struct{})}
 	home := filepath.Join(root, "home")
 	for _, d := range []string{a.cwd, filepath.Join(home, ".claude"), filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -263,10 +267,11 @@ func (a *adapter) call(method string, params any) (reply, error) {
 	return a.await(a.send(method, params))
 }
 
-// initialize sends initialize as a plain client right after the spawn and
-// returns the time from the spawn to the response.
+// initialize sends initialize as the bench's client (plain, or AIR with
+// every extension it declares) right after the spawn and returns the time
+// from the spawn to the response.
 func (a *adapter) initialize() (time.Duration, error) {
-	caps, err := conform.ClientCapabilities(scenario.ProfilePlain, nil)
+	caps, err := conform.ClientCapabilities(a.profile, nil)
 	if err != nil {
 		return 0, err
 	}
