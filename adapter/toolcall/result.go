@@ -116,7 +116,12 @@ func (s *Session) toolResult(parent string, raw, structured json.RawMessage, non
 	case tu.use.Name != "TodoWrite":
 		updates := s.render.Result(tu.use, r, structured, nonExec)
 		for _, u := range updates[:len(updates)-1] {
+			// The output of a command: the tracker keeps no field of it, but
+			// AIR's `_meta` filter drops the keys it already has.
 			stampParent(&u, parent)
+			if s.render.air() && !s.metaFilter.apply(&u) {
+				continue
+			}
 			out = append(out, u)
 		}
 		out = s.send(out, updates[len(updates)-1], parent)
