@@ -24,7 +24,7 @@ import (
 //
 // Not implemented: the RFD form of a client that is not AIR
 // (`subagent_update`, `session_message`), which stays on the root session;
-// the routing of a child's async tasks and permission requests to it.
+// the routing of a child's permission requests to it.
 
 // subagentForm is how a client takes native subagent sessions: "rfd" for
 // the canonical capability, "air" for an AIR client (either signal), ""

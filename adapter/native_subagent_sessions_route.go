@@ -338,3 +338,14 @@ func (r *subagentRouter) dropPending(launch string) []routed {
 	r.npending -= len(list)
 	return list
 }
+
+// routeOfCall is where the work that the tool call id started reports
+// (its async tasks): the child session that owned the call, also after
+// the child ended; ok is false for a call of the root session.
+func (r *subagentRouter) routeOfCall(toolCallID string) (send func(update any), ok bool) {
+	c := r.byCall[toolCallID]
+	if !r.on || c == nil {
+		return nil, false
+	}
+	return func(u any) { r.send(c.sessionID, u) }, true
+}

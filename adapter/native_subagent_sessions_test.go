@@ -358,3 +358,43 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 		}
 	}
 }
+
+// TestChildAsyncTasksGoToTheChildSession: a background command that a
+// subagent's Bash call started reports its async task on the child
+// session, also after the child ended; a task of the root stays there.
+func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
+	var sent []sentUpdate
+	r := newSubagentRouter(true, "root", func(id string, u any) {
+		if tu, ok := u.(toolcall.Update); ok {
+			u = tu.JSON()
+		}
+		raw, _ := json.Marshal(u)
+		sent = append(sent, sentUpdate{id, raw})
+	}, nil)
+	tasks := newAsyncTasks(true, false, func(u any) { r.send("root", u) })
+	tasks.routeOf = r.routeOfCall
+	r.toolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "L1",
+		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Agent"}}})
+	r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
+	r.toolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "B1",
+		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Bash", ParentToolUseID: "L1"}}})
+	r.taskFrame(json.RawMessage(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
+	sent = nil
+	shell, yes := "local_bash", true
+	tasks.started(taskEventFrame{TaskID: "b1", ToolUseID: "B1", TaskType: &shell, IsBackgrounded: &yes, Description: "Watch"}, false)
+	tasks.started(taskEventFrame{TaskID: "b2", ToolUseID: "R1", TaskType: &shell, IsBackgrounded: &yes, Description: "Root"}, false)
+	tasks.notification(taskEventFrame{TaskID: "b1", Status: "completed"})
+	var got []string
+	for _, s := range sent {
+		var u struct {
+			Kind string `json:"sessionUpdate"`
+			ID   string `json:"asyncTaskId"`
+		}
+		_ = json.Unmarshal(s.Update, &u)
+		got = append(got, s.SessionID+" "+u.Kind+" "+u.ID)
+	}
+	want := []string{"A1 async_task_spawned b1", "root async_task_spawned b2", "A1 async_task_state_update b1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sent %q, want %q", got, want)
+	}
+}

@@ -64,9 +64,11 @@ type translator struct {
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
-	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
 		compaction: compaction{updates: c.Compaction}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
+	t.async.routeOf = t.sub.routeOfCall
+	return t
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
