@@ -83,6 +83,9 @@ type asyncTasks struct {
 	notices bool
 	send    func(update any)
 	newID   func() string
+	// routeOf is where the updates of a task that the tool call started
+	// go, when not to the session itself (a subagent's child session).
+	routeOf func(toolCallID string) (send func(update any), ok bool)
 
 	tasks map[string]*asyncTask
 	order []*asyncTask // insertion order: held tasks are released in it
@@ -168,7 +171,7 @@ func (r *asyncTasks) announce(t *asyncTask, o announceOpts) {
 		return
 	}
 	known := t.metadata().set("description", t.description)
-	r.send(update("async_task_spawned", t, known, fields{"name": t.name, "taskType": t.taskType,
+	r.sendTask(t, update("async_task_spawned", t, known, fields{"name": t.name, "taskType": t.taskType,
 		"showInTranscript": t.showInTranscript, "canStop": true}))
 	t.announced, t.held = true, false
 	t.record(known)
@@ -220,7 +223,7 @@ func (r *asyncTasks) publishProgress(t *asyncTask, f fields) {
 	if len(changed) == 0 {
 		return
 	}
-	r.send(update("async_task_progress", t, changed))
+	r.sendTask(t, update("async_task_progress", t, changed))
 	t.record(changed)
 }
 
@@ -228,8 +231,21 @@ func (r *asyncTasks) publishProgress(t *asyncTask, f fields) {
 // when they changed.
 func (r *asyncTasks) publishState(t *asyncTask, state, summary string) {
 	changed := t.changed(t.metadata())
-	r.send(update("async_task_state_update", t, changed, fields{"state": state}.set("summary", summary)))
+	r.sendTask(t, update("async_task_state_update", t, changed, fields{"state": state}.set("summary", summary)))
 	t.record(changed)
+}
+
+// sendTask sends an update of t: a task that a subagent's tool call
+// started goes to the subagent's session, also after the subagent ended
+// (contract "Async tasks"); any other to the session.
+func (r *asyncTasks) sendTask(t *asyncTask, u fields) {
+	if r.routeOf != nil && t.toolCallID != "" {
+		if send, ok := r.routeOf(t.toolCallID); ok {
+			send(u)
+			return
+		}
+	}
+	r.send(u)
 }
 
 // update is an async task update of kind for t with the given fields.

@@ -6,19 +6,25 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/toolcall"
 )
 
 // Contract "Native subagent sessions": a client that declares
 // `clientCapabilities.subagents` (the draft ACP subagent RFD), or an AIR
 // client that declares `nativeSubagentSessions`, gets an Agent or Task
 // subagent as a native ACP child session. This file holds what the CLI is
-// told for such a client: the subagent text is forwarded, and one
+// told for such a client (the subagent text is forwarded, and one
 // configuration hook observes each subagent's start, stop, tools and model
-// switches (the reference's subagentConfigurationHook).
+// switches: the reference's subagentConfigurationHook) and the translator's
+// hooks into the child sessions of the AIR form:
+// native_subagent_sessions_route.go routes the output,
+// native_subagent_sessions_lifecycle.go opens and ends the children,
+// native_subagent_sessions_config.go reports their configuration, and
+// native_subagent_sessions_replay.go rebuilds them on `session/load`.
 //
-// Not implemented yet: the child sessions themselves (subagent_spawned,
-// subagent_state_update, routing of child output and of a child's async
-// tasks); the hook answers `continue` and reports nothing.
+// Not implemented: the RFD form of a client that is not AIR
+// (`subagent_update`, `session_message`), which stays on the root session;
+// the routing of a child's permission requests to it.
 
 // subagentForm is how a client takes native subagent sessions: "rfd" for
 // the canonical capability, "air" for an AIR client (either signal), ""
@@ -100,10 +106,51 @@ func sessionHooks(c caps.Client, own, sub claude.HookFunc) []claude.HookEvent {
 	}
 }
 
-// subagentHook is the subagent configuration hook: it only lets the CLI go
-// on (the child session's configuration report is not implemented).
-func (s *Session) subagentHook(_ context.Context, _ *claude.HookCallback, reply claude.Reply) {
+// subagentHook is the subagent configuration hook: the child session gets
+// the configuration the hook tells of it, then the CLI goes on.
+func (s *Session) subagentHook(_ context.Context, cb *claude.HookCallback, reply claude.Reply) {
+	s.tr.mu.Lock()
+	s.tr.sub.subagentHookReport(cb.Input.Raw)
+	s.tr.mu.Unlock()
 	reply(claude.HookContinue, nil)
+}
+
+// newSessionSubagents is the child session router of s: active for a
+// client that takes the AIR form.
+func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
+	send := func(sessionID string, update any) {
+		if u, ok := update.(toolcall.Update); ok {
+			update = u.JSON()
+		}
+		_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
+	}
+	return newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
+}
+
+// subagentAssistant handles a consolidated message of a subagent: its
+// model goes to its child session, and its text and thinking go out when
+// the CLI forwards them (contract "Claude tools and ACP fields": the
+// streamed text of a subagent), on the child session with native
+// subagent sessions.
+func (t *translator) subagentAssistant(parent string, m assistantLine) {
+	t.sub.reportModel(parent, m.Message.Model)
+	if !t.sub.forward {
+		return
+	}
+	for _, c := range m.Message.Content {
+		kind, text := "agent_message_chunk", c.Text
+		if c.Type == "thinking" {
+			kind, text = "agent_thought_chunk", c.Thinking
+		} else if c.Type != "text" {
+			continue
+		}
+		if text == "" {
+			continue
+		}
+		u := textUpdate(kind, text, m.Message.ID)
+		u["_meta"] = map[string]any{"claudeCode": map[string]any{"parentToolUseId": parent}}
+		t.sub.chunk(u, parent)
+	}
 }
 
 // subagentInitialize sets what the initialize request says of subagents.
@@ -111,6 +158,9 @@ func (s *Session) subagentInitialize(init *claude.Initialize, sessionMeta json.R
 	c := s.agent.clientCaps()
 	init.Hooks = sessionHooks(c, s.hook, s.subagentHook)
 	init.ForwardSubagentText = ptr(forwardsSubagentText(c, sessionMeta))
+	s.tr.mu.Lock()
+	s.tr.sub.forward = *init.ForwardSubagentText
+	s.tr.mu.Unlock()
 	if subagentForm(c) == "rfd" {
 		// A child can be stopped on its own, so an interrupt spares it.
 		init.PerTaskStopAffordance = ptr(true)

@@ -87,9 +87,7 @@ func (s *Session) replay(path string) error {
 		return err
 	}
 	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd, Disk: s.agent.disk(), Replay: true}
-	for _, u := range history.ReplayWith(msgs, render, s.tr.tools, s.replayedFailures()) {
-		s.notify(u)
-	}
+	s.replayUpdates(msgs, history.ReplayWith(msgs, render, s.tr.tools, s.replayedFailures()))
 	return nil
 }
 

@@ -58,13 +58,18 @@ type translator struct {
 	steer steerLane
 	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
 	suggest promptSuggestion
+	// sub routes the output of native subagent sessions
+	// (native_subagent_sessions_route.go).
+	sub *subagentRouter
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
-	return &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
 		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
-		failure: newTurnFailure(s)}
+		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
+	t.async.routeOf = t.sub.routeOfCall
+	return t
 }
 
 // autonomousOrigins are the origins of a cycle Claude Code starts on its
@@ -150,7 +155,7 @@ func (t *translator) activate(uuid string) {
 
 func (t *translator) sendAll(updates []toolcall.Update) {
 	for _, u := range updates {
-		t.s.notify(json.RawMessage(u.JSON()))
+		t.sub.toolUpdate(u)
 	}
 }
 
@@ -251,7 +256,11 @@ type assistantLine struct {
 // "Tool call contract": streamed text is not sent again in full).
 func (t *translator) assistant(line json.RawMessage) {
 	var m assistantLine
-	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	if m.ParentToolUseID != nil {
+		t.subagentAssistant(*m.ParentToolUseID, m)
 		return
 	}
 	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
@@ -351,6 +360,7 @@ func (t *translator) system(line json.RawMessage) {
 		t.s.publishCommands()
 		t.s.refreshSkillFiles()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
+		t.sub.taskFrame(line)
 		t.taskEvent(line)
 	}
 }

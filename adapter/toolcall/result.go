@@ -117,6 +117,8 @@ func (s *Session) toolResult(parent string, raw, structured json.RawMessage, non
 		updates := s.render.Result(tu.use, r, structured, nonExec)
 		s.markBackgrounded(id, updates)
 		for _, u := range updates[:len(updates)-1] {
+			// The output of a command: the tracker keeps no field of it, but
+			// AIR's `_meta` filter drops the keys it already has.
 			stampParent(&u, parent)
 			if s.render.air() && !s.metaFilter.apply(&u) {
 				continue

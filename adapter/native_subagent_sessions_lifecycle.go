@@ -1,0 +1,196 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Contract "Native subagent sessions", AIR form: the life of a child
+// session. Claude Code's `task_started` of a subagent opens it (announced
+// once the session that launched it is known), its end (`task_updated`
+// or `task_notification`) closes it with `subagent_state_update`; a
+// cancel of the root session ends every child as cancelled.
+
+// subagentTask is the part of a task lifecycle frame that the child
+// sessions read.
+type subagentTaskFrame struct {
+	Subtype      string `json:"subtype"`
+	TaskID       string `json:"task_id"`
+	ToolUseID    string `json:"tool_use_id"`
+	SubagentType string `json:"subagent_type"`
+	Description  string `json:"description"`
+	Prompt       string `json:"prompt"`
+	Status       string `json:"status"`
+	Patch        struct {
+		Status string `json:"status"`
+	} `json:"patch"`
+}
+
+// taskFrame follows one task lifecycle frame of the CLI.
+func (r *subagentRouter) taskFrame(line json.RawMessage) {
+	if !r.on {
+		return
+	}
+	var f subagentTaskFrame
+	if json.Unmarshal(line, &f) != nil {
+		return
+	}
+	switch f.Subtype {
+	case "task_started":
+		r.taskStarted(f)
+	case "task_notification":
+		r.finishTask(f.TaskID, f.Status, f.ToolUseID)
+		if f.ToolUseID != "" {
+			r.dropPending(f.ToolUseID)
+		}
+	case "task_updated":
+		switch f.Patch.Status {
+		case "completed", "failed", "killed":
+			r.finishTask(f.TaskID, f.Patch.Status, "")
+		}
+	}
+}
+
+// taskStarted opens a child for a subagent task; a task that is not a
+// subagent forgets what waited under its tool call.
+func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
+	if f.SubagentType == "" {
+		if f.ToolUseID != "" {
+			r.dropPending(f.ToolUseID)
+			delete(r.control, f.ToolUseID)
+		}
+		return
+	}
+	previous := r.childOfTask(f.TaskID)
+	if previous != nil && !previous.ended {
+		return
+	}
+	var cc controlCall
+	if c := r.control[f.ToolUseID]; c != nil {
+		cc = *c
+	}
+	id := cc.identity
+	c := &childSession{taskID: f.TaskID, sessionID: r.nextSessionID(f.TaskID), launchID: f.ToolUseID,
+		parentSessionID: r.root,
+		name:            subagentName(id.Name, orElse(id.Description, f.Description), orElse(id.SubagentType, f.SubagentType), f.TaskID),
+		task:            subagentTask(orElse(id.Prompt, f.Prompt), orElse(id.Description, f.Description)),
+		prompt:          orElse(f.Prompt, id.Prompt)}
+	if cc.parentSession != "" {
+		c.parentSessionID = cc.parentSession
+	}
+	r.children = append(r.children, c)
+	if f.ToolUseID != "" {
+		r.byLaunch[f.ToolUseID] = c
+	}
+	if cc.parentSession != "" || f.ToolUseID == "" {
+		r.announce(c)
+		r.flush(f.ToolUseID)
+	}
+}
+
+func orElse(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// childOfTask is the latest generation of task id.
+func (r *subagentRouter) childOfTask(taskID string) *childSession {
+	for i := len(r.children) - 1; i >= 0; i-- {
+		if r.children[i].taskID == taskID {
+			return r.children[i]
+		}
+	}
+	return nil
+}
+
+// childOfSession is the child whose session id (or task id) is id.
+func (r *subagentRouter) childOfSession(id string) *childSession {
+	for i := len(r.children) - 1; i >= 0; i-- {
+		if c := r.children[i]; c.sessionID == id || c.taskID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// nextSessionID is the session id of a new generation of task id: the
+// task id, then `<task id>:generation:<n>`.
+func (r *subagentRouter) nextSessionID(taskID string) string {
+	r.gens[taskID]++
+	if n := r.gens[taskID]; n > 1 {
+		return fmt.Sprintf("%s:generation:%d", taskID, n)
+	}
+	return taskID
+}
+
+// announce sends `subagent_spawned` on the child's parent session, then
+// the configuration the child reported so far.
+func (r *subagentRouter) announce(c *childSession) {
+	if c.announced {
+		return
+	}
+	u := map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": c.sessionID,
+		"name": c.name, "task": c.task, "capabilities": map[string]any{}}
+	if c.prompt != "" {
+		u["prompt"] = c.prompt
+	}
+	r.send(c.parentSessionID, u)
+	c.announced = true
+	r.publishConfig(c, nil)
+}
+
+// nativeSubagentState is the child state of an SDK task status; "" for a
+// status that does not end it.
+func nativeSubagentState(status string) string {
+	switch status {
+	case "completed", "failed", "disconnected":
+		return status
+	case "killed", "cancelled", "stopped":
+		return "cancelled"
+	}
+	return ""
+}
+
+// finishTask ends the child of task id (or of the tool call launch): it
+// is announced if it was not, gets what waited for it, and its end goes
+// to its parent session. A child ends once.
+func (r *subagentRouter) finishTask(taskID, status, launch string) {
+	state := nativeSubagentState(status)
+	c := r.childOfTask(taskID)
+	if launch != "" {
+		c = r.byLaunch[launch]
+		if c != nil && c.taskID != taskID {
+			return
+		}
+	}
+	if state == "" || c == nil || c.ended {
+		return
+	}
+	r.announce(c)
+	if c.launchID != "" {
+		r.flush(c.launchID)
+	}
+	r.send(c.parentSessionID, map[string]any{"sessionUpdate": "subagent_state_update",
+		"subagentSessionId": c.sessionID, "state": state})
+	c.ended = true
+	delete(r.configs, c.sessionID)
+	delete(r.control, c.launchID)
+}
+
+// finishAll ends every child that runs, the latest first (a cancel of the
+// root session: AIR's form ends them as cancelled).
+func (r *subagentRouter) finishAll(state string) {
+	if !r.on {
+		return
+	}
+	for _, c := range slices.Backward(r.children) {
+		if !c.ended {
+			r.finishTask(c.taskID, state, "")
+		}
+	}
+	clear(r.pending)
+	r.npending = 0
+}
