@@ -128,6 +128,9 @@ func (r *asyncTasks) hasTaskOf(id string) bool {
 // takeBackgrounded returns the calls markBackgrounded noted and forgets
 // them.
 func (r *asyncTasks) takeBackgrounded() []string {
+	if r == nil {
+		return nil
+	}
 	ids := r.backgrounded
 	r.backgrounded = nil
 	return ids

@@ -161,7 +161,10 @@ func (r *replaySubagents) update(u json.RawMessage) []replayed {
 	}
 	_ = json.Unmarshal(u, &h)
 	cc := h.Meta.ClaudeCode
-	if (h.SessionUpdate == "tool_call" || h.SessionUpdate == "tool_call_update") && isControlTool(cc.ToolName) {
+	// A launch's later updates may have lost the tool name to AIR's `_meta`
+	// filter: the launch id says it too.
+	launch := isControlTool(cc.ToolName) || r.children[h.ToolCallID] != nil
+	if (h.SessionUpdate == "tool_call" || h.SessionUpdate == "tool_call_update") && launch {
 		return r.announce(h.ToolCallID)
 	}
 	if cc.ParentToolUseID == "" {
