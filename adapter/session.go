@@ -53,6 +53,7 @@ type Session struct {
 	tr               *translator
 	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
 	goal             goalState             // the AIR goal (goal.go)
+	fileChanges      *fileChanges          // AIR file-change reports (agent_file_change_report.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -63,6 +64,7 @@ type turn struct {
 	cancelled  bool
 	localOnly  bool // a command the CLI answers locally (localcommand.go)
 	goal       bool // a `_session/goal` request's prompt: answered {} (goal.go)
+	fileChange *fileChangeRequest // its AIR file-change report request, if any
 }
 
 // notify sends a session/update for this session.
@@ -169,6 +171,7 @@ func (s *Session) Close() {
 		s.proc.Close()
 	}
 	for _, t := range open {
+		s.fileChangesUnavailable(t.fileChange, fileChangeCancelled)
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
 	}
 }
