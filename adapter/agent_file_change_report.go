@@ -35,8 +35,11 @@ const (
 	fileChangeMaxPaths   = 1024       // "at most 1,024 paths"
 	fileChangeMaxPathLen = 4096       // "Each path has at most 4,096 characters"
 	fileChangeMaxBytes   = 256 * 1024 // "The serialized report has at most 256 KiB"
-	fileChangeTimeout    = 2 * time.Second
 )
+
+// fileChangeTimeout bounds the checkpoint preview ("did not answer within
+// 2 seconds"); a variable so that tests can shorten it.
+var fileChangeTimeout = 2 * time.Second
 
 // The unavailable reasons (contract "Unavailable report").
 const (

@@ -62,8 +62,8 @@ type turn struct {
 	reqID      json.RawMessage
 	promptUUID string
 	cancelled  bool
-	localOnly  bool // a command the CLI answers locally (localcommand.go)
-	goal       bool // a `_session/goal` request's prompt: answered {} (goal.go)
+	localOnly  bool               // a command the CLI answers locally (localcommand.go)
+	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
 	fileChange *fileChangeRequest // its AIR file-change report request, if any
 }
 
