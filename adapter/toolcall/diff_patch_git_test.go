@@ -40,6 +40,10 @@ type patchCase struct {
 	name    string
 	oldText *string
 	newText string
+	// repeats: lines may repeat, so that several shortest edits exist and
+	// git may choose another one; the patch is then checked by applying it
+	// with `git apply`.
+	repeats bool
 }
 
 // wantsPatch says whether the contract gives the pair an exact patch: no
@@ -64,7 +68,9 @@ func (c patchCase) wantsPatch() bool {
 // pair that cannot have an exact patch gets none. Lines are unique within
 // a pair so that every shortest edit is the same one (git is run with its
 // Myers algorithm and without the indent heuristic, which only choose
-// between equal edits).
+// between equal edits). A pair in five lets lines repeat: git can then
+// pick another edit of the same length, so those patches are checked by
+// `git apply`, which must turn each old file into its new text.
 func TestDiffPatchMatchesGit(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -103,20 +109,35 @@ func checkBatch(t *testing.T, git string, batch []patchCase, stats map[string]in
 	t.Helper()
 	root := t.TempDir()
 	for _, c := range batch {
-		if !c.wantsPatch() {
+		dir := "new"
+		switch {
+		case !c.wantsPatch():
 			continue // git is not asked: the contract decides alone
-		}
-		if c.oldText != nil {
+		case c.repeats:
+			dir = "apply"
+		case c.oldText != nil:
 			writeCaseFile(t, filepath.Join(root, "old", c.name), *c.oldText)
 		}
-		writeCaseFile(t, filepath.Join(root, "new", c.name), c.newText)
+		if c.repeats && c.oldText != nil {
+			writeCaseFile(t, filepath.Join(root, dir, c.name), *c.oldText)
+		} else if !c.repeats {
+			writeCaseFile(t, filepath.Join(root, dir, c.name), c.newText)
+		}
 	}
-	_ = os.MkdirAll(filepath.Join(root, "old"), 0o755)
-	_ = os.MkdirAll(filepath.Join(root, "new"), 0o755)
+	for _, d := range []string{"old", "new", "apply"} {
+		_ = os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
 	want := gitPatches(t, git, root)
+	var applied []patchCase
+	var ours strings.Builder
 	for _, c := range batch {
 		got, ok := finalPatch(t, c)
 		switch {
+		case c.repeats && c.wantsPatch() && ok:
+			applied = append(applied, c)
+			ours.WriteString(got)
+			stats["applied"]++
+			continue
 		case !c.wantsPatch() && ok:
 			t.Errorf("pair %q: a patch where the contract wants the standard diff:\n%s", c.name, got)
 		case !c.wantsPatch():
@@ -134,6 +155,38 @@ func checkBatch(t *testing.T, git string, batch []patchCase, stats map[string]in
 			return
 		}
 	}
+	checkApplied(t, git, root, applied, ours.String())
+}
+
+// checkApplied applies our patches of the repeats pairs with one `git
+// apply` in root/apply, where each old file is, and compares each file
+// with its new text.
+func checkApplied(t *testing.T, git, root string, cases []patchCase, patches string) {
+	t.Helper()
+	if len(cases) == 0 {
+		return
+	}
+	patchFile := filepath.Join(root, "ours.patch")
+	if err := os.WriteFile(patchFile, []byte(patches), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(git, "apply", "-p1", "--whitespace=nowarn", patchFile)
+	cmd.Dir = filepath.Join(root, "apply")
+	cmd.Env = gitEnv(root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply refuses our patches: %v\n%s", err, out)
+	}
+	for _, c := range cases {
+		b, err := os.ReadFile(filepath.Join(root, "apply", c.name))
+		if err != nil || string(b) != c.newText {
+			t.Errorf("pair %q: git apply of our patch gives %q (%v), want %q", c.name, b, err, c.newText)
+		}
+	}
+}
+
+// gitEnv runs git without the machine's configuration.
+func gitEnv(root string) []string {
+	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+root, "LC_ALL=C")
 }
 
 func deref(s *string) string {
@@ -201,7 +254,7 @@ func gitPatches(t *testing.T, git, root string) map[int]string {
 	cmd := exec.Command(git, "-c", "core.quotePath=true", "diff", "--no-index", "--no-color", "--no-ext-diff",
 		"--no-renames", "--diff-algorithm=myers", "--no-indent-heuristic", "--src-prefix=a/", "--dst-prefix=b/", "old", "new")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+root, "LC_ALL=C")
+	cmd.Env = gitEnv(root)
 	out, err := cmd.Output()
 	if exit, ok := err.(*exec.ExitError); err != nil && (!ok || exit.ExitCode() != 1) {
 		t.Fatalf("git: %v", err)
@@ -268,9 +321,9 @@ func normalizeGitPatch(p string) string {
 // randomCase makes pair i: a name that may need quoting and one of the
 // contract's text shapes.
 func randomCase(rng *rand.Rand, i int) patchCase {
-	c := patchCase{number: i, name: randomName(rng, i)}
-	oldLines := randomLines(rng, rng.Intn(40), 0)
-	newLines := editLines(rng, oldLines)
+	c := patchCase{number: i, name: randomName(rng, i), repeats: rng.Intn(5) == 0}
+	oldLines := randomLines(rng, rng.Intn(40), 0, c.repeats)
+	newLines := editLines(rng, oldLines, c.repeats)
 	oldText := joinText(rng, oldLines)
 	newText := joinText(rng, newLines)
 	switch r := rng.Intn(100); {
@@ -333,10 +386,18 @@ func randomName(rng *rand.Rand, i int) string {
 var lineWords = []string{"alpha", "\tbeta", "\t\tgamma", "ünïcödé", "δέλτα", "日本語", "😀", "  ", "trailing  ", "-x", "+y",
 	"@@ -1 +1 @@", `\ No newline`, "diff --git", "\"q\"", "\\", "func f() {", "}", "", "\u2028", "ä\tb"}
 
-// randomLines are n unique lines (each ends with its own number).
-func randomLines(rng *rand.Rand, n, first int) []string {
+// repeatedLines are the lines that repeat in a repeats pair.
+var repeatedLines = []string{"", "}", "\treturn", "  "}
+
+// randomLines are n lines; each ends with its own number, unless repeats
+// (then two in three are one of repeatedLines).
+func randomLines(rng *rand.Rand, n, first int, repeats bool) []string {
 	var out []string
 	for i := range n {
+		if repeats && rng.Intn(3) != 0 {
+			out = append(out, repeatedLines[rng.Intn(len(repeatedLines))])
+			continue
+		}
 		var b strings.Builder
 		for range rng.Intn(4) {
 			b.WriteString(lineWords[rng.Intn(len(lineWords))])
@@ -350,9 +411,9 @@ func randomLines(rng *rand.Rand, n, first int) []string {
 // editLines changes lines in runs: deletions, replacements, insertions
 // (new lines are numbered past every old one), long unchanged stretches
 // in between, so that hunks split and join at git's 3 lines of context.
-func editLines(rng *rand.Rand, lines []string) []string {
+func editLines(rng *rand.Rand, lines []string, repeats bool) []string {
 	next := 10000
-	fresh := func(n int) []string { next += n; return randomLines(rng, n, next-n) }
+	fresh := func(n int) []string { next += n; return randomLines(rng, n, next-n, repeats) }
 	var out []string
 	if rng.Intn(5) == 0 {
 		out = append(out, fresh(1+rng.Intn(3))...)
