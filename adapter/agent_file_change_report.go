@@ -82,9 +82,19 @@ type fileChanges struct {
 }
 
 // fileChangeRequest is one accepted request; its report goes out once.
+// A cancel closes abort, which ends a checkpoint preview under way.
 type fileChangeRequest struct {
-	id   string
-	once sync.Once
+	id        string
+	once      sync.Once
+	abort     chan struct{}
+	abortOnce sync.Once
+}
+
+// cancelled ends the request's preview, if one runs (session/cancel).
+func (req *fileChangeRequest) cancelled() {
+	if req != nil {
+		req.abortOnce.Do(func() { close(req.abort) })
+	}
 }
 
 // newFileChanges is the session's state, nil unless the client declared
@@ -130,7 +140,7 @@ func (r *fileChanges) request(meta json.RawMessage) *fileChangeRequest {
 		return nil
 	}
 	r.seen[id] = true
-	return &fileChangeRequest{id: id}
+	return &fileChangeRequest{id: id, abort: make(chan struct{})}
 }
 
 // checkpointsOn says whether the CLI starts with SDK file checkpointing
@@ -168,8 +178,8 @@ func (s *Session) sendFileChangeReport(req *fileChangeRequest, report map[string
 // turn's checkpoint. The wait releases the translator lock: the CLI's
 // frames arrive on this goroutine, so none is translated meanwhile, while
 // a session/cancel can still mark the turn. A turn cancelled during the
-// preview reports `cancelled` and ends cancelled, as when the cancel came
-// first.
+// preview ends the wait at once, reports `cancelled` and ends cancelled,
+// as when the cancel came first.
 func (t *translator) fileChangesAtTurnEnd(reason string) string {
 	req := t.s.activeFileChangeRequest()
 	if req == nil {
@@ -221,6 +231,13 @@ type rewindPreview struct {
 func (s *Session) previewFileChanges(req *fileChangeRequest) (map[string]any, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.fileChanges.timeout)
 	defer cancel()
+	go func() {
+		select {
+		case <-req.abort:
+			cancel() // the turn was cancelled: its report says so at once
+		case <-ctx.Done():
+		}
+	}()
 	var p rewindPreview
 	err := s.proc.Request(ctx, claude.RewindFiles{UserMessageID: s.activeTurnID(), DryRun: true}, &p)
 	switch {

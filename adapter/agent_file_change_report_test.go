@@ -424,3 +424,22 @@ func TestFileChangeReportCancelled(t *testing.T) {
 		t.Errorf("report %v, response %v", report, resp)
 	}
 }
+
+// A cancel while the checkpoint preview runs ends the wait at once: the
+// report says cancelled and the prompt ends cancelled.
+func TestFileChangeCancelDuringPreview(t *testing.T) {
+	defer func(d time.Duration) { fileChangeTimeout = d }(fileChangeTimeout)
+	fileChangeTimeout = time.Minute
+	e := startAgent(t, "rewind-hang")
+	sid := e.openAIRSession(canonicalTemp(t))
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		e.send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"` + sid + `"}}`)
+	}()
+	start := time.Now()
+	report, resp := e.reportBefore(2, sid, "p1")
+	res, _ := resp["result"].(map[string]any)
+	if res["stopReason"] != "cancelled" || report["reason"] != "cancelled" || time.Since(start) > 5*time.Second {
+		t.Errorf("report %v, response %v after %v", report, resp, time.Since(start))
+	}
+}

@@ -127,6 +127,7 @@ func (s *Session) cancelActive() bool {
 		return false
 	}
 	s.turns[0].cancelled = true
+	s.turns[0].fileChange.cancelled() // contract "Agent file-change report"
 	return true
 }
 
