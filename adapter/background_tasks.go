@@ -240,6 +240,7 @@ func (b *background) userFrame(line json.RawMessage, tools *toolcall.Session) []
 // subagents it spawned still run.
 func (t *translator) holdOrSettle(reason string) {
 	if !t.bg.hold.result(reason, t.bg.tasks) {
+		reason = t.fileChangesAtTurnEnd(reason) // contract "Agent file-change report"
 		t.s.finish(t.usage.PromptResponse(reason), nil)
 	}
 }
@@ -261,5 +262,6 @@ func (t *translator) settleHeld(reason string, ok bool) {
 	if t.s.activeCancelled() {
 		reason = usage.Cancelled
 	}
+	reason = t.fileChangesAtTurnEnd(reason) // contract "Agent file-change report"
 	t.s.finish(t.usage.PromptResponse(reason), nil)
 }

@@ -40,8 +40,10 @@
 //     `_session/goal` control method, the goal snapshot, the steering lane
 //     that injects /goal into a running turn), session_hooks.go (settings
 //     and hooks of `_meta.claudeCode.options.settings` as the session's
-//     flag settings); recommended config values live in
-//     adapter/sessionconfig.
+//     flag settings), agent_file_change_report.go (the prompt's
+//     report request, file checkpointing, the dry-run rewind at the turn's
+//     end and the report before its response); recommended config values
+//     live in adapter/sessionconfig.
 //
 // Every choice that depends on the client reads the one caps.Client built
 // at initialize. The shapes of results and updates live in their own

@@ -37,16 +37,25 @@ func fakeCLI(mode string) int {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	out := func(s string) { fmt.Println(s) }
+	prompt := "" // the uuid of the last user message
 	for in.Scan() {
 		var m struct {
 			Type      string `json:"type"`
 			RequestID string `json:"request_id"`
+			UUID      string `json:"uuid"`
 		}
 		_ = json.Unmarshal(in.Bytes(), &m)
 		switch m.Type {
 		case "control_request":
+			if resp, ok := fakeRewind(mode, in.Bytes(), prompt); ok {
+				if resp != "" {
+					out(resp)
+				}
+				continue
+			}
 			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{}}}`, m.RequestID))
 		case "user":
+			prompt = m.UUID
 			if playTurn(mode, out) {
 				return 1
 			}
@@ -74,6 +83,14 @@ func playTurn(mode string, out func(string)) bool {
 	case "hang":
 		out(start)
 		time.Sleep(time.Hour)
+	case "interruptible": // the result comes at the interrupt (fakeRewind)
+		out(start)
+		out(delta)
+		return false
+	case "turn-fails":
+		out(start)
+		out(`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["boom"]}`)
+		return false
 	}
 	out(start)
 	out(delta)

@@ -73,8 +73,8 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 
 // newSessionState makes a Session that has no CLI yet.
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
-	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id)}
 	c := a.clientCaps()
+	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
@@ -94,6 +94,7 @@ func (a *Agent) disk() *toolcall.Disk {
 type promptParams struct {
 	SessionID string            `json:"sessionId"`
 	Prompt    []json.RawMessage `json:"prompt"`
+	Meta      json.RawMessage   `json:"_meta"`
 }
 
 // prompt queues a user message; the turn's result answers it later.
@@ -109,7 +110,8 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.submit(ctx, &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt)}, p.Prompt); err != nil {
+	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt), fileChange: s.fileChanges.request(p.Meta)}
+	if err := s.submit(ctx, t, p.Prompt); err != nil {
 		return nil, err
 	}
 	return nil, jsonrpc.ErrAsyncResponse

@@ -59,6 +59,7 @@ type Session struct {
 	tr          *translator
 	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
 	goal        goalState             // the AIR goal (goal.go)
+	fileChanges *fileChanges          // AIR file-change reports (agent_file_change_report.go)
 }
 
 // turn is one session/prompt: the editor's request, answered when the
@@ -67,8 +68,9 @@ type turn struct {
 	reqID      json.RawMessage
 	promptUUID string
 	cancelled  bool
-	localOnly  bool // a command the CLI answers locally (localcommand.go)
-	goal       bool // a `_session/goal` request's prompt: answered {} (goal.go)
+	localOnly  bool               // a command the CLI answers locally (localcommand.go)
+	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
+	fileChange *fileChangeRequest // its AIR file-change report request, if any
 }
 
 // notify sends a session/update for this session.
@@ -131,6 +133,7 @@ func (s *Session) cancelActive() bool {
 		return false
 	}
 	s.turns[0].cancelled = true
+	s.turns[0].fileChange.cancelled() // contract "Agent file-change report"
 	return true
 }
 
@@ -175,6 +178,7 @@ func (s *Session) Close() {
 		s.proc.Close()
 	}
 	for _, t := range open {
+		s.fileChangesUnavailable(t.fileChange, fileChangeCancelled)
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
 	}
 }

@@ -42,8 +42,10 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 	if err != nil {
 		return invalidParams(err.Error())
 	}
+	s.fileChanges.setRoots(s.Cwd, spawn.AdditionalDirectories)
+	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn()}
 	proc, err := claude.Start(claude.Config{Path: path, Args: claude.Args(spawn),
-		Env: claude.Env(s.agent.opts.Environ, claude.EnvOptions{}), Dir: s.Cwd, Handler: s, Log: log})
+		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: s, Log: log})
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return errStart
@@ -140,6 +142,7 @@ func (s *Session) HandleExit(err error) {
 	}
 	failed := s.tr.exitFailure(err, turnID) // contract "Session failure"
 	for i, t := range open {
+		s.fileChangesUnavailable(t.fileChange, fileChangeProviderError)
 		if i == 0 && failed != nil {
 			_ = s.agent.conn.Respond(t.reqID, failed, nil)
 			continue

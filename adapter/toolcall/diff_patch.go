@@ -3,6 +3,7 @@ package toolcall
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -85,11 +86,11 @@ func appendPatchLine(lines []string, prefix byte, line string) []string {
 
 // gitPatchText is the unified Git patch of path (contract: "Diff
 // content"): the path loses its leading slashes and gets the a/ and b/
-// prefixes, with forward slashes, quoted as Git quotes it; a path with a
-// space gets a tab after the --- and +++ names; a creation has the `new
-// file mode` line and /dev/null as the old name.
+// prefixes, a Windows path with forward slashes, quoted as Git quotes it;
+// a path with a space gets a tab after the --- and +++ names; a creation
+// has the `new file mode` line and /dev/null as the old name.
 func gitPatchText(path string, p filePatch) string {
-	name := strings.TrimLeft(strings.ReplaceAll(path, `\`, "/"), "/")
+	name := strings.TrimLeft(slashPath(path), "/")
 	oldName, newName := quoteGitPath("a/"+name), quoteGitPath("b/"+name)
 	tab := ""
 	if strings.Contains(name, " ") {
@@ -111,6 +112,20 @@ func gitPatchText(path string, p filePatch) string {
 		}
 	}
 	return b.String()
+}
+
+// slashPath writes a Windows path (on Windows, or with a drive letter or
+// a UNC prefix) with forward slashes ("A Windows path uses forward
+// slashes"). A POSIX path keeps its backslashes: they are part of a file
+// name, which Git quotes ("A double quote, a backslash ... makes Git quote
+// the path").
+func slashPath(path string) string {
+	drive := len(path) >= 3 && path[1] == ':' && (path[2] == '\\' || path[2] == '/') &&
+		('a' <= path[0]|0x20 && path[0]|0x20 <= 'z')
+	if filepath.Separator == '\\' || drive || strings.HasPrefix(path, `\\`) {
+		return strings.ReplaceAll(path, `\`, "/")
+	}
+	return path
 }
 
 // hunkRange is one side of a hunk header.

@@ -163,8 +163,12 @@ func (d *Disk) hookPatch(raw json.RawMessage) (ResultFacts, bool) {
 	default:
 		return ResultFacts{}, false
 	}
-	if oldText != nil && len(*oldText) > maxPatchFileBytes {
-		return ResultFacts{}, false
+	if oldText != nil {
+		// The original side obeys the rules of a file read from disk: a
+		// patch never holds a CR, and a binary original has no text patch.
+		if _, ok := decodePatchSource([]byte(*oldText)); !ok {
+			return ResultFacts{}, false
+		}
 	}
 	newText, exists, ok := d.readPatchSource(*r.FilePath)
 	if !ok || !exists || strings.HasPrefix(newText, "\uFEFF") || (typ == "create" && (r.Content == nil || newText != *r.Content)) {
