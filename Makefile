@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test bench fuzz conform rerecord clean
+.PHONY: all build deps test bench fuzz conform conform-reference rerecord clean
 
 all: build
 
@@ -21,9 +21,13 @@ test: deps build
 	$(GO) vet ./...
 	$(GINKGO) -r --randomize-all --fail-on-pending --keep-going --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
 
-## conform: the main job: the conformance suite against the default adapter (the reference, until ours lands)
+## conform: the main job: the conformance suite against the default adapter, airwire agent
 conform: deps build
 	bin/airwire conform
+
+## conform-reference: the conformance suite against the reference adapter (make deps)
+conform-reference: deps build
+	bin/airwire conform --reference
 
 ## rerecord: re-record every golden and cassette (model scenarios through the reference and the real
 ## Claude CLI against airwire's mock model API, scripted ones with the fake CLI), then show what changed

@@ -42,6 +42,9 @@ type ConformOptions struct {
 
 	// Agent is the adapter command line (split like a shell, no expansion).
 	Agent string
+	// Reference runs the reference adapter installed by make deps instead
+	// of the default, this airwire's own `airwire agent`.
+	Reference bool
 	// Scenario is a glob over scenario names ("" = all).
 	Scenario string
 	// Profile limits the runs to one profile ("" = each scenario's profiles).
@@ -106,8 +109,11 @@ Where the CLI comes from:
   - a scenario with "cli:" (and "scripted:", saying why) runs airwire's
     scripted fake CLI, for what the real CLI cannot be made to do offline.
 
-Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else the reference
-adapter installed by "make deps" (.deps/paths.env).
+Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else airwire's own
+ACP agent ("airwire agent", run from this executable). --reference runs the
+reference adapter installed by "make deps" (.deps/paths.env) instead; so
+does --update without --agent, since goldens are recorded from the
+reference only.
 
 The scenarios, goldens and cassettes are the ones built into this airwire,
 unpacked once into the user cache directory (~/.cache/airwire/suite/);
@@ -139,7 +145,8 @@ adapter's exit status, its non-JSON output and its stderr.
 
 Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 2 on a usage error.`,
-		Example: `  airwire conform
+		Example: `  airwire conform                                 # airwire agent, every scenario and profile
+  airwire conform --reference                     # the reference adapter (make deps)
   airwire conform --agent "node ./dist/index.js" --scenario 'bash-*' --profile air
   airwire conform --scenario write-new --update   # re-record one scenario's goldens
   airwire conform --live                          # the real Claude CLI instead of the cassettes
@@ -165,7 +172,8 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 		},
 	}
 	cmd.AddCommand(NewCmdPacedCLI(f))
-	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else the reference adapter)")
+	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
+	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter installed by \"make deps\" (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
@@ -337,7 +345,10 @@ func agentArgv(opts *ConformOptions) ([]string, error) {
 
 func agentLine(opts *ConformOptions) ([]string, error) {
 	line := opts.Agent
-	if line == "" {
+	if opts.Reference && line != "" {
+		return nil, cmdutil.FlagErrorf("--reference and --agent exclude each other")
+	}
+	if line == "" && !opts.Reference {
 		line = opts.Getenv(conform.EnvAgent)
 	}
 	if line != "" {
@@ -349,6 +360,13 @@ func agentLine(opts *ConformOptions) ([]string, error) {
 			return nil, cmdutil.FlagErrorf("--agent is empty")
 		}
 		return argv, nil
+	}
+	if !opts.Reference && !opts.Update {
+		exe, err := opts.Exe()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the airwire binary: %w", err)
+		}
+		return []string{exe, "agent"}, nil
 	}
 	argv, err := conform.DefaultAgent(opts.Getenv, ".")
 	if errors.Is(err, conform.ErrNoAgent) {

@@ -303,3 +303,47 @@ func schemaDir(t *testing.T) string {
 	}
 	return p.ACPSchemaDir
 }
+
+// TestAgentLineDefault: without --agent or $AIRWIRE_CONFORM_AGENT the suite
+// runs this airwire's own agent; --reference, and --update, the reference
+// adapter from make deps; --reference with --agent is a usage error.
+func TestAgentLineDefault(t *testing.T) {
+	dir := t.TempDir()
+	node, ref := filepath.Join(dir, "node"), filepath.Join(dir, "index.js")
+	for _, f := range []string{node, ref} {
+		if err := os.WriteFile(f, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"AIRWIRE_NODE": node, "AIRWIRE_REFERENCE_ADAPTER": ref}
+	base := ConformOptions{Getenv: func(k string) string { return env[k] }, Exe: func() (string, error) { return "/opt/airwire", nil }}
+	tests := []struct {
+		name string
+		mod  func(*ConformOptions)
+		want string
+		bad  bool
+	}{
+		{"default is our agent", func(*ConformOptions) {}, "/opt/airwire agent", false},
+		{"--reference", func(o *ConformOptions) { o.Reference = true }, node + " " + ref, false},
+		{"--update records from the reference", func(o *ConformOptions) { o.Update = true }, node + " " + ref, false},
+		{"--agent wins", func(o *ConformOptions) { o.Agent = "x --y" }, "x --y", false},
+		{"--reference and --agent", func(o *ConformOptions) { o.Reference, o.Agent = true, "x" }, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := base
+			tt.mod(&o)
+			argv, err := agentLine(&o)
+			if tt.bad {
+				var fe *cmdutil.FlagError
+				if !errors.As(err, &fe) {
+					t.Fatalf("err = %v, want a usage error", err)
+				}
+				return
+			}
+			if err != nil || strings.Join(argv, " ") != tt.want {
+				t.Fatalf("agentLine = %q, %v; want %q", argv, err, tt.want)
+			}
+		})
+	}
+}
