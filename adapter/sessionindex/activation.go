@@ -25,12 +25,3 @@ const (
 // that declared sessionIndex. Declaring sessionArchive, sessionRename or
 // sessionListSubscribe without it enables nothing.
 func Enabled(c caps.Client) bool { return c.AIR.Client && c.AIR.Has(caps.SessionIndex) }
-
-// Advertised is what the agent adds to its AIR capability list for a client
-// for which Enabled holds (and nothing for another client).
-func Advertised(c caps.Client) []string {
-	if !Enabled(c) {
-		return nil
-	}
-	return []string{caps.SessionIndex, SessionArchive, SessionRename, SessionListSubscribe}
-}

@@ -25,15 +25,6 @@ func OSDisk() *Disk {
 	return &Disk{ReadFile: os.ReadFile, Stat: os.Stat, Home: home}
 }
 
-// read returns the file's bytes, ok false when it cannot be read.
-func (d *Disk) read(path string) ([]byte, bool) {
-	if d == nil || d.ReadFile == nil || path == "" {
-		return nil, false
-	}
-	b, err := d.ReadFile(path)
-	return b, err == nil
-}
-
 // isFile reports whether path names a regular file.
 func (d *Disk) isFile(path string) bool {
 	if d == nil || d.Stat == nil || path == "" {
@@ -41,13 +32,4 @@ func (d *Disk) isFile(path string) bool {
 	}
 	info, err := d.Stat(path)
 	return err == nil && info.Mode().IsRegular()
-}
-
-// exists reports whether path names anything.
-func (d *Disk) exists(path string) bool {
-	if d == nil || d.Stat == nil {
-		return false
-	}
-	_, err := d.Stat(path)
-	return err == nil
 }

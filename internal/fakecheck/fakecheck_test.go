@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -272,16 +271,6 @@ func waitExit(t *testing.T, cmd *exec.Cmd) {
 		<-done
 		t.Error("real CLI did not exit on stdin EOF")
 	}
-}
-
-// sortedKeys is for messages.
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // testWriter logs what the fake writes on stderr.

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -270,15 +269,6 @@ func resultContent(v any) any {
 		return ""
 	}
 	return v
-}
-
-// truncateRunes cuts s to n runes.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n])
 }
 
 // Path is where the transcript goes for a run whose cwd is runCwd (already

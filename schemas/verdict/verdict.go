@@ -65,9 +65,6 @@ func Pointer(segs ...string) string {
 	return b.String()
 }
 
-// Join appends a relative pointer to a base pointer.
-func Join(base, rel string) string { return base + rel }
-
 // Errorf is a convenience for a Violation built by hand.
 func Errorf(pointer, keyword, format string, args ...any) Violation {
 	return Violation{Pointer: pointer, Keyword: keyword, Message: fmt.Sprintf(format, args...)}
