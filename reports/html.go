@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -68,7 +69,12 @@ func (r *Report) WriteHTML(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := page.Execute(f, d); err != nil {
+	w := bufio.NewWriter(f)
+	if err := page.Execute(w, d); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
 		f.Close()
 		return err
 	}

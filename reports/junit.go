@@ -67,7 +67,7 @@ type junitMessage struct {
 func (r *Report) WriteJUnit(path string) error {
 	out := junitSuites{Name: "airwire conform", Time: seconds(r.DurationMS)}
 	for _, p := range profilesOf(r.Runs) {
-		s := junitSuite{Name: "airwire conform " + p, Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
+		s := junitSuite{Name: suiteName(p), Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
 			Props: &junitPropList{Props: []junitProp{{"agent", r.Agent}, {"airwire", r.Airwire}}}}
 		var ms int64
 		for _, run := range r.Runs {
@@ -142,6 +142,15 @@ func summaryLine(f *Failure) string {
 	}
 	first, _, _ := strings.Cut(f.Message, "\n")
 	return first
+}
+
+// suiteName names the testsuite of a profile; the scenario files that did
+// not load (no profile) have their own.
+func suiteName(profile string) string {
+	if profile == "" {
+		return "airwire conform scenario files"
+	}
+	return "airwire conform " + profile
 }
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }

@@ -19,7 +19,7 @@ import (
 	"github.com/airwire/airwire/reports"
 )
 
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
