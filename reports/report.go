@@ -219,7 +219,30 @@ func Read(path string) (*Report, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	for _, run := range r.Runs {
+		if err := run.check(); err != nil {
+			return nil, fmt.Errorf("%s: run %s: %w", path, run.ID(), err)
+		}
+	}
 	return &r, nil
+}
+
+// check enforces what the schema says of a run's status: a failed run
+// says why, an expected failure also names its baseline entry.
+func (r Run) check() error {
+	switch r.Status {
+	case StatusPass, StatusSkip:
+		return nil
+	case StatusFail, StatusExpectedFail:
+		if r.Failure == nil {
+			return fmt.Errorf("status %s without a failure", r.Status)
+		}
+		if r.Status == StatusExpectedFail && r.Baseline == nil {
+			return errors.New("status expected-fail without its baseline entry")
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown status %q", r.Status)
 }
 
 // Merge joins the reports of the shards of one suite run into one report:

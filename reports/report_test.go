@@ -30,10 +30,13 @@ func TestJSONRoundTrip(t *testing.T) {
 
 func TestReadRejects(t *testing.T) {
 	tests := map[string]string{
-		"other schema":  `{"schema":"airwire-report/2","runs":[]}`,
-		"no schema":     `{"runs":[]}`,
-		"unknown field": `{"schema":"` + Schema + `","runz":[]}`,
-		"not json":      `<testsuites/>`,
+		"other schema":                   `{"schema":"airwire-report/2","runs":[]}`,
+		"no schema":                      `{"runs":[]}`,
+		"unknown field":                  `{"schema":"` + Schema + `","runz":[]}`,
+		"not json":                       `<testsuites/>`,
+		"unknown status":                 `{"schema":"` + Schema + `","runs":[{"scenario":"a","profile":"air","status":"flaky"}]}`,
+		"fail without failure":           `{"schema":"` + Schema + `","runs":[{"scenario":"a","profile":"air","status":"fail"}]}`,
+		"expected-fail without baseline": `{"schema":"` + Schema + `","runs":[{"scenario":"a","profile":"air","status":"expected-fail","failure":{"check":"run","message":"x"}}]}`,
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,6 +121,12 @@ func TestConformReports(t *testing.T) {
 	want := fmt.Sprintf(`<failure message="line %d at $.result.stopReason: expected &#34;cancelled&#34;, got &#34;end_turn&#34;" type="golden">`, line)
 	if !strings.Contains(string(junit), want) {
 		t.Errorf("the JUnit XML lacks %s:\n%s", want, junit)
+	}
+	if xmllint, err := exec.LookPath("xmllint"); err == nil {
+		xsd := filepath.Join(repoRoot(t), "reports", "testdata", "junit.xsd") // the Jenkins JUnit structure
+		if out, err := exec.Command(xmllint, "--noout", "--schema", xsd, fc.opts.JUnit).CombinedOutput(); err != nil {
+			t.Errorf("the JUnit XML does not validate: %v\n%s", err, out)
+		}
 	}
 	checkPageInChromium(t, filepath.Join(fc.opts.HTML, reports.HTMLFile), "$.result.stopReason")
 }
