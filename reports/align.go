@@ -2,46 +2,46 @@ package reports
 
 import "strings"
 
-// RowKind says how a line of the side-by-side view compares.
-type RowKind string
+// rowKind says how a line of the side-by-side view compares.
+type rowKind string
 
 // The kinds of aligned rows.
 const (
-	RowSame    RowKind = "same"
-	RowChanged RowKind = "changed" // both sides have a line, and they differ
-	RowMissing RowKind = "missing" // only the golden has the line
-	RowExtra   RowKind = "extra"   // only the run has the line
+	rowSame    rowKind = "same"
+	rowChanged rowKind = "changed" // both sides have a line, and they differ
+	rowMissing rowKind = "missing" // only the golden has the line
+	rowExtra   rowKind = "extra"   // only the run has the line
 )
 
-// Row is one line of the side-by-side view: the golden's line and the
+// alignedRow is one line of the side-by-side view: the golden's line and the
 // run's, each with its 1-based number (0 when the side has no line).
-type Row struct {
-	Kind              RowKind
+type alignedRow struct {
+	Kind              rowKind
 	WantNo, GotNo     int
 	Want, Got         string
 	WantLane, GotLane string
 }
 
-// Align lines up the golden's lines (want) and the run's (got) on their
+// align lines up the golden's lines (want) and the run's (got) on their
 // longest common subsequence, so that a missing, extra or moved message
 // shows as such instead of shifting every line after it. Between two
 // common lines, removed and added lines are paired as changed rows.
-func Align(want, got []string) []Row {
+func align(want, got []string) []alignedRow {
 	lcs := lcsTable(want, got)
-	var rows []Row
+	var rows []alignedRow
 	var dels, adds []int
 	flush := func() {
 		for k := range max(len(dels), len(adds)) {
-			r := Row{Kind: RowChanged}
+			r := alignedRow{Kind: rowChanged}
 			if k < len(dels) {
 				r.WantNo, r.Want = dels[k]+1, want[dels[k]]
 			} else {
-				r.Kind = RowExtra
+				r.Kind = rowExtra
 			}
 			if k < len(adds) {
 				r.GotNo, r.Got = adds[k]+1, got[adds[k]]
 			} else {
-				r.Kind = RowMissing
+				r.Kind = rowMissing
 			}
 			rows = append(rows, r)
 		}
@@ -52,7 +52,7 @@ func Align(want, got []string) []Row {
 		switch {
 		case i < len(want) && j < len(got) && want[i] == got[j]:
 			flush()
-			rows = append(rows, Row{Kind: RowSame, WantNo: i + 1, GotNo: j + 1, Want: want[i], Got: got[j]})
+			rows = append(rows, alignedRow{Kind: rowSame, WantNo: i + 1, GotNo: j + 1, Want: want[i], Got: got[j]})
 			i, j = i+1, j+1
 		case j >= len(got) || i < len(want) && lcs[i+1][j] >= lcs[i][j+1]:
 			dels = append(dels, i)
@@ -64,7 +64,7 @@ func Align(want, got []string) []Row {
 	}
 	flush()
 	for k := range rows {
-		rows[k].WantLane, rows[k].GotLane = Lane(rows[k].Want), Lane(rows[k].Got)
+		rows[k].WantLane, rows[k].GotLane = laneOf(rows[k].Want), laneOf(rows[k].Got)
 	}
 	return rows
 }
@@ -88,11 +88,11 @@ func lcsTable(a, b []string) [][]int {
 	return t
 }
 
-// Lane names the lane of a canonical transcript line for the page's
+// laneOf names the lane of a canonical transcript line for the page's
 // colours: "editor" (client editor->agent), "agent" (client
 // agent->editor), "cli" (cli:N ..., the adapter and its Claude CLI), or
 // "" for anything else.
-func Lane(line string) string {
+func laneOf(line string) string {
 	switch {
 	case strings.HasPrefix(line, "client editor->agent"):
 		return "editor"

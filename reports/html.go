@@ -26,7 +26,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 type pageData struct {
 	R        *Report
 	Profiles []string
-	Matrix   []MatrixRow
+	Matrix   []matrixRow
 	Sections []string
 	Runs     []runView
 }
@@ -40,7 +40,7 @@ type runView struct {
 	SectionsAttr string
 	Summary      string
 	// Rows is the side-by-side view of a failed golden comparison.
-	Rows []Row
+	Rows []alignedRow
 	// FirstDiff is the index in Rows of the first row that differs (-1:
 	// none).
 	FirstDiff int
@@ -57,7 +57,7 @@ func (r *Report) WriteHTML(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	profiles, matrix := r.Matrix()
+	profiles, matrix := r.coverage()
 	d := pageData{R: r, Profiles: profiles, Matrix: matrix}
 	for _, m := range matrix {
 		d.Sections = append(d.Sections, m.Section)
@@ -85,9 +85,9 @@ func view(i int, run Run) runView {
 	v := runView{Run: run, Anchor: fmt.Sprintf("run-%d", i), SectionsAttr: "|" + strings.Join(run.Covers, "|") + "|",
 		Summary: summaryLine(run.Failure), FirstDiff: -1}
 	if f := run.Failure; f != nil && len(f.Actual) > 0 {
-		v.Rows = Align(f.Expected, f.Actual)
+		v.Rows = align(f.Expected, f.Actual)
 		for k, row := range v.Rows {
-			if row.Kind != RowSame {
+			if row.Kind != rowSame {
 				v.FirstDiff = k
 				break
 			}

@@ -13,19 +13,19 @@ func TestAlign(t *testing.T) {
 	tests := []struct {
 		name      string
 		want, got []string
-		kinds     []RowKind
+		kinds     []rowKind
 	}{
-		{"same", []string{"a", "b"}, []string{"a", "b"}, []RowKind{RowSame, RowSame}},
-		{"changed", []string{"a", "b", "c"}, []string{"a", "x", "c"}, []RowKind{RowSame, RowChanged, RowSame}},
-		{"missing", []string{"a", "b", "c"}, []string{"a", "c"}, []RowKind{RowSame, RowMissing, RowSame}},
-		{"extra at the end", []string{"a"}, []string{"a", "b"}, []RowKind{RowSame, RowExtra}},
+		{"same", []string{"a", "b"}, []string{"a", "b"}, []rowKind{rowSame, rowSame}},
+		{"changed", []string{"a", "b", "c"}, []string{"a", "x", "c"}, []rowKind{rowSame, rowChanged, rowSame}},
+		{"missing", []string{"a", "b", "c"}, []string{"a", "c"}, []rowKind{rowSame, rowMissing, rowSame}},
+		{"extra at the end", []string{"a"}, []string{"a", "b"}, []rowKind{rowSame, rowExtra}},
 		// A moved line is one missing and one extra, not every line shifted.
-		{"moved", []string{"a", "b", "c", "d"}, []string{"b", "c", "d", "a"}, []RowKind{RowMissing, RowSame, RowSame, RowSame, RowExtra}},
+		{"moved", []string{"a", "b", "c", "d"}, []string{"b", "c", "d", "a"}, []rowKind{rowMissing, rowSame, rowSame, rowSame, rowExtra}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var kinds []RowKind
-			for _, r := range Align(tt.want, tt.got) {
+			var kinds []rowKind
+			for _, r := range align(tt.want, tt.got) {
 				kinds = append(kinds, r.Kind)
 			}
 			if !reflect.DeepEqual(kinds, tt.kinds) {
@@ -33,7 +33,7 @@ func TestAlign(t *testing.T) {
 			}
 		})
 	}
-	rows := Align([]string{"client editor->agent {}", "cli:1 spawn {}"}, []string{"client agent->editor {}"})
+	rows := align([]string{"client editor->agent {}", "cli:1 spawn {}"}, []string{"client agent->editor {}"})
 	if rows[0].WantLane != "editor" || rows[0].GotLane != "agent" || rows[1].WantLane != "cli" || rows[1].GotLane != "" {
 		t.Errorf("lanes %+v", rows)
 	}
@@ -49,15 +49,15 @@ func TestMatrix(t *testing.T) {
 	} {
 		r.Add(run)
 	}
-	profiles, rows := r.Matrix()
+	profiles, rows := r.coverage()
 	if !reflect.DeepEqual(profiles, []string{"zed", "air"}) {
 		t.Fatalf("profiles %v", profiles)
 	}
-	want := []MatrixRow{
-		{Section: "Tool call contract", Cells: []Cell{CellFail, CellPass}},
-		{Section: "Session failure", Cells: []Cell{CellNone, CellKnown}},
-		{Section: "Session failure > Identity and revisions", Depth: 1, Cells: []Cell{CellNone, CellKnown}},
-		{Section: "Goal", Cells: []Cell{CellNone, CellNone}},
+	want := []matrixRow{
+		{Section: "Tool call contract", Cells: []cellState{cellFail, cellPass}},
+		{Section: "Session failure", Cells: []cellState{cellNone, cellKnown}},
+		{Section: "Session failure > Identity and revisions", Depth: 1, Cells: []cellState{cellNone, cellKnown}},
+		{Section: "Goal", Cells: []cellState{cellNone, cellNone}},
 	}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("rows\n%+v\nwant\n%+v", rows, want)

@@ -9,30 +9,30 @@ import (
 // "Session failure > Identity and revisions".
 const SubsectionSep = " > "
 
-// Cell is the state of one contract section under one profile in the
+// cellState is the state of one contract section under one profile in the
 // coverage matrix.
-type Cell string
+type cellState string
 
 // The cell states.
 const (
-	// CellPass: runs of the profile cover the section and all passed.
-	CellPass Cell = "pass"
-	// CellFail: a run covering the section failed (not in the baseline).
-	CellFail Cell = "fail"
-	// CellKnown: no covering run failed anew, but one is an expected
+	// cellPass: runs of the profile cover the section and all passed.
+	cellPass cellState = "pass"
+	// cellFail: a run covering the section failed (not in the baseline).
+	cellFail cellState = "fail"
+	// cellKnown: no covering run failed anew, but one is an expected
 	// failure.
-	CellKnown Cell = "known"
-	// CellNone: no run of the profile covers the section (or none ran).
-	CellNone Cell = "none"
+	cellKnown cellState = "known"
+	// cellNone: no run of the profile covers the section (or none ran).
+	cellNone cellState = "none"
 )
 
-// MatrixRow is one contract section (or subsection) of the matrix.
-type MatrixRow struct {
+// matrixRow is one contract section (or subsection) of the matrix.
+type matrixRow struct {
 	Section string
 	// Depth is 0 for a section, 1 for a subsection.
 	Depth int
-	// Cells has one state per profile of Matrix's result.
-	Cells []Cell
+	// Cells has one state per profile of coverage's result.
+	Cells []cellState
 }
 
 // covers reports whether a run naming covers covers section: it names it,
@@ -46,14 +46,14 @@ func covers(names []string, section string) bool {
 	return false
 }
 
-// Matrix returns the profiles (columns) and one row per contract section:
+// coverage returns the profiles (columns) and one row per contract section:
 // r.Sections in order, and each covers name they lack right after its
 // parent section's rows.
-func (r *Report) Matrix() ([]string, []MatrixRow) {
+func (r *Report) coverage() ([]string, []matrixRow) {
 	profiles := profilesOf(r.Runs)
-	var rows []MatrixRow
+	var rows []matrixRow
 	for _, s := range r.sectionRows() {
-		row := MatrixRow{Section: s, Depth: strings.Count(s, SubsectionSep)}
+		row := matrixRow{Section: s, Depth: strings.Count(s, SubsectionSep)}
 		for _, p := range profiles {
 			row.Cells = append(row.Cells, r.cell(s, p))
 		}
@@ -84,20 +84,20 @@ func (r *Report) sectionRows() []string {
 	return rows
 }
 
-func (r *Report) cell(section, profile string) Cell {
-	state := CellNone
+func (r *Report) cell(section, profile string) cellState {
+	state := cellNone
 	for _, run := range r.Runs {
 		if run.Profile != profile || !covers(run.Covers, section) {
 			continue
 		}
 		switch run.Status {
 		case StatusFail:
-			return CellFail
+			return cellFail
 		case StatusExpectedFail:
-			state = CellKnown
+			state = cellKnown
 		case StatusPass:
-			if state == CellNone {
-				state = CellPass
+			if state == cellNone {
+				state = cellPass
 			}
 		}
 	}
