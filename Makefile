@@ -35,13 +35,15 @@ rerecord: deps build
 	bin/airwire conform --live --update
 	@git --no-pager diff --stat -- goldens || true
 
-## bench: the proxy, scanner, journal and validator benchmarks, and airwire agent against the reference adapter
-## (docs/bench.md), reported as ratios against a baseline measured in the same run
+## bench: the proxy, scanner, journal and validator benchmarks, airwire agent against the reference adapter, and
+## airwire conform with and without its reports (docs/bench.md), reported as ratios against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
 	$(GO) test -run '^$$' -bench 'Agent' -benchtime=3x ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
+	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/
 
 ## fuzz: run the framer fuzz target, then random journals through every journal reader, FUZZTIME each (default 30s)
 FUZZTIME ?= 30s

@@ -12,6 +12,7 @@ import (
 	"github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/cmd/mockapi"
 	"github.com/airwire/airwire/cmd/record"
+	"github.com/airwire/airwire/cmd/report"
 	"github.com/airwire/airwire/cmd/validate"
 )
 
@@ -26,4 +27,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return report.NewCmdReport(f) })
 }

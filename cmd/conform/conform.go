@@ -25,6 +25,7 @@ import (
 	"github.com/airwire/airwire/internal/scenario"
 	"github.com/airwire/airwire/internal/suitedata"
 	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/reports"
 )
 
 // ConformOptions are the inputs of `airwire conform`.
@@ -72,6 +73,19 @@ type ConformOptions struct {
 	// running ones are cancelled (not counted as failures).
 	FailFast bool
 
+	// JSON, JUnit and HTML are where the reports go ("" = not written):
+	// two files and a directory (reports.Report).
+	JSON, JUnit, HTML string
+	// ExpectedFailures is the expected-failures baseline file ("" = none).
+	ExpectedFailures string
+	// Shard is "i/n": run only the i-th of n parts of the selected runs.
+	Shard string
+	// Durations is an earlier JSON report whose run durations balance the
+	// shards ("" = weigh each run by its golden's line count).
+	Durations string
+	// Version is this airwire's version, written into the reports.
+	Version string
+
 	// Getwd is the directory relative paths of the agent command are
 	// resolved against (os.Getwd); LookPath finds its executable
 	// (exec.LookPath).
@@ -85,7 +99,7 @@ type ConformOptions struct {
 // NewCmdConform builds `airwire conform`. runF replaces the behaviour in tests.
 func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOptions) error) *cobra.Command {
 	opts := &ConformOptions{IO: f.IO, Getenv: f.Getenv, Exe: f.Executable, Now: f.Now, Run: conform.Check,
-		ACPSchemaDir: f.ACPSchemaDir, Suite: f.Suite, Getwd: os.Getwd, LookPath: exec.LookPath}
+		ACPSchemaDir: f.ACPSchemaDir, Suite: f.Suite, Getwd: os.Getwd, LookPath: exec.LookPath, Version: f.Version}
 	cmd := &cobra.Command{
 		Use:   "conform [--agent CMD] [--scenario GLOB] [--profile NAME] [--update]",
 		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
@@ -143,14 +157,56 @@ adapter's exit status, its non-JSON output and its stderr.
 
 --run-timeout bounds each run, ending the adapter included.
 
-Exit status: 0 when every run matches, 1 on any mismatch or failed run,
-2 on a usage error.`,
+Reports (any combination; docs/report.md describes them):
+  --json FILE   every run (scenario x profile): status (pass, fail, skip,
+                expected-fail), duration, the contract sections it covers,
+                the first difference (golden line and JSON path) and both
+                transcripts of a failed comparison, validator findings, the
+                golden's path and, with --keep, the failed run's journal;
+                a versioned format (schema airwire-report/1) that
+                "airwire report merge" and "airwire diff" read;
+  --junit FILE  JUnit XML for a CI's test tab: one testsuite per profile, a
+                <failure> per failed run carrying its first difference;
+  --html DIR    DIR/index.html, one static page (no server, nothing loaded):
+                filters by status, profile and section, the matrix of
+                contract sections x profiles, and a side-by-side view of the
+                golden and the run for each failure.
+
+--expected-failures FILE is a YAML mapping of known failures to reasons:
+    bash-background:air: issue 9, the background-task reporter is missing
+    write-new:zed:golden: DEVIATIONS.md 12
+    plan-mode:air:diff-patch-text: issue 9
+An entry is scenario:profile (any failure of the run) or
+scenario:profile:CHECK, where CHECK says how it must fail:
+  golden     the transcript differs from the golden (or it is missing)
+  validate   the validator found errors known-findings.json does not list
+  RULE       a validator rule id among those errors (e.g. diff-patch-text)
+  run        the run did not complete (timeout, agent died or errored)
+A listed failure is reported as expected-fail and does not fail the
+command. A failure not listed (or failing another CHECK) exits 1, and so
+does a listed run that now passes: the baseline is stale, and conform
+names the file and line to remove. Entries whose runs were not selected
+(--scenario, --profile, --shard) are ignored.
+
+--shard i/n runs only the i-th of n parts of the selected runs, for a CI
+matrix: the split depends only on the selection and the weights, so the n
+jobs together run every run exactly once. The runs are balanced by
+duration: --durations FILE reads them from an earlier --json report (a
+merged one is best); without it each run weighs its golden's line count.
+A scenario file that does not load is reported by shard 1 only. Join the
+shards' JSON reports with "airwire report merge".
+
+Exit status: 0 when every run matches (or fails as the baseline expects),
+1 on any other mismatch or failed run, or a stale baseline, 2 on a usage
+error.`,
 		Example: `  airwire conform                                 # airwire agent, every scenario and profile
   airwire conform --reference                     # the reference adapter (make deps)
   airwire conform --agent "node ./dist/index.js" --scenario 'bash-*' --profile air
   airwire conform --scenario write-new --update   # re-record one scenario's goldens
   airwire conform --live                          # the real Claude CLI instead of the cassettes
-  airwire conform --live --update                 # re-record goldens and cassettes (make rerecord)`,
+  airwire conform --live --update                 # re-record goldens and cassettes (make rerecord)
+  airwire conform --json r.json --junit junit.xml --html report/
+  airwire conform --shard 2/4 --durations last.json --json shard2.json --expected-failures known.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Jobs < 1 {
@@ -164,6 +220,9 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 			}
 			if _, err := path.Match(opts.Scenario, ""); err != nil {
 				return cmdutil.FlagErrorf("--scenario %q: %v", opts.Scenario, err)
+			}
+			if _, err := reports.ParseShard(opts.Shard); opts.Shard != "" && err != nil {
+				return cmdutil.FlagErrorf("--shard: %v", err)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -186,6 +245,12 @@ Exit status: 0 when every run matches, 1 on any mismatch or failed run,
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
 	cmd.Flags().BoolVar(&opts.FailFast, "fail-fast", false, "stop at the first failed run")
 	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
+	cmd.Flags().StringVar(&opts.JSON, "json", "", "write the JSON report to `FILE`")
+	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "write JUnit XML to `FILE`")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "write the HTML report into `DIR` (DIR/index.html)")
+	cmd.Flags().StringVar(&opts.ExpectedFailures, "expected-failures", "", "YAML `FILE` of runs known to fail (scenario:profile[:check]: reason)")
+	cmd.Flags().StringVar(&opts.Shard, "shard", "", "run only part `i/n` of the selected runs (a CI matrix)")
+	cmd.Flags().StringVar(&opts.Durations, "durations", "", "an earlier JSON report `FILE` whose durations balance --shard")
 	return cmd
 }
 
@@ -231,6 +296,14 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return err
 	}
 	g := golden.New(opts.Goldens, golden.WithUpdate(opts.Update))
+	baseline, err := loadBaseline(opts)
+	if err != nil {
+		return err
+	}
+	shard, jobs, bad, err := shardJobs(opts, jobs, bad, g)
+	if err != nil {
+		return err
+	}
 	mode := "comparing with"
 	if opts.Update {
 		mode = "recording"
@@ -243,7 +316,8 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
 		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
-	r := newRunner(opts, len(jobs)+len(bad))
+	rep := newReport(opts, agent, shard)
+	r := newRunner(opts, len(jobs)+len(bad), g, baseline, rep)
 	for _, b := range bad {
 		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})
 	}
@@ -251,7 +325,8 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI,
 			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate}
 	}, g)
-	return r.finish(ctx)
+	err = r.finish(ctx, jobs)
+	return errors.Join(err, writeReports(opts, rep))
 }
 
 // badScenario is a scenario file that does not load.

@@ -35,6 +35,9 @@ func TestNewCmdConform(t *testing.T) {
 		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
 		{name: "no args", argv: "extra", wantErr: "unknown command"},
 		{name: "fail fast", argv: "--fail-fast", want: ConformOptions{Jobs: 2, Timeout: 2 * time.Minute, FailFast: true}},
+		{name: "reports", argv: "--json r.json --junit j.xml --html out --expected-failures known.yaml --shard 2/4 --durations last.json",
+			want: ConformOptions{Jobs: 2, Timeout: 2 * time.Minute, JSON: "r.json", JUnit: "j.xml", HTML: "out", ExpectedFailures: "known.yaml", Shard: "2/4", Durations: "last.json"}},
+		{name: "bad shard", argv: "--shard 5/4", wantErr: "--shard"},
 		{name: "zero run timeout", argv: "--run-timeout 0", wantErr: "--run-timeout must be positive"},
 		{name: "negative run timeout", argv: "--run-timeout -3s", wantErr: "--run-timeout must be positive"},
 	}
@@ -62,7 +65,7 @@ func TestNewCmdConform(t *testing.T) {
 			}
 			g := *got
 			g.IO, g.Getenv, g.Exe, g.Now, g.Run, g.Getwd, g.LookPath = factory.IOStreams{}, nil, nil, nil, nil, nil, nil
-			g.ACPSchemaDir, g.Suite = nil, nil
+			g.ACPSchemaDir, g.Suite, g.Version = nil, nil, ""
 			if !reflect.DeepEqual(g, tt.want) {
 				t.Errorf("options = %+v, want %+v", g, tt.want)
 			}

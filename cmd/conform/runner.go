@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/reports"
 )
 
 // BrokenAfter is how many runs must end before the adapter answered
@@ -26,6 +28,8 @@ type outcome struct {
 	err  error
 	out  *conform.Outcome
 	took time.Duration
+	// run is the outcome as the reports show it (set by runner.report).
+	run reports.Run
 	// reported is closed once the runner reported the outcome.
 	reported chan struct{}
 }
@@ -58,11 +62,20 @@ type runner struct {
 	// stopped says why the runner stopped early ("" when it did not).
 	stopped string
 	stop    context.CancelFunc
+	// g holds the goldens; baseline lists the expected failures (nil:
+	// none); rep collects every run for the reports.
+	g        *golden.Golden
+	baseline *reports.Baseline
+	rep      *reports.Report
 }
 
-func newRunner(opts *ConformOptions, total int) *runner {
-	return &runner{opts: opts, w: opts.IO.ErrOut, total: total, start: opts.Now(), stop: func() {}}
+func newRunner(opts *ConformOptions, total int, g *golden.Golden, baseline *reports.Baseline, rep *reports.Report) *runner {
+	return &runner{opts: opts, w: opts.IO.ErrOut, total: total, start: opts.Now(), stop: func() {},
+		g: g, baseline: baseline, rep: rep}
 }
+
+// statusWords are the status column of the progress lines.
+var statusWords = map[reports.Status]string{reports.StatusPass: "ok  ", reports.StatusFail: "FAIL", reports.StatusExpectedFail: "xfail"}
 
 // runAll runs jobs on opts.Jobs workers until they are done or the runner
 // stops; each run gets its own --run-timeout.
@@ -128,10 +141,15 @@ func (r *runner) runOne(ctx context.Context, j job, o conform.Options, g *golden
 // case, which is said once).
 func (r *runner) report(o outcome) {
 	r.done++
-	status := "ok  "
-	if o.err != nil {
-		status = "FAIL"
+	o.run = runOf(o, r.g, r.opts.Keep)
+	mislisted := r.baseline.Mark(&o.run)
+	r.rep.Add(o.run)
+	status := statusWords[o.run.Status]
+	if o.run.Status == reports.StatusFail {
 		r.failed = append(r.failed, o.name())
+	}
+	if mislisted != "" {
+		fmt.Fprintf(r.w, "airwire conform: %s\n", mislisted)
 	}
 	note := ""
 	if n := len(o.out.AgentFindings); n > 0 {
@@ -161,7 +179,7 @@ func (r *runner) report(o outcome) {
 			r.explain(o)
 		}
 	}
-	if o.err != nil && r.opts.FailFast {
+	if o.run.Status == reports.StatusFail && r.opts.FailFast {
 		r.halt("fail-fast")
 	}
 }
@@ -174,8 +192,13 @@ func (r *runner) halt(why string) {
 	}
 }
 
-// explain prints why a run failed.
+// explain prints why a run failed; for an expected failure, only the
+// baseline entry that lists it.
 func (r *runner) explain(o outcome) {
+	if e := o.run.Baseline; e != nil {
+		fmt.Fprintf(r.w, "    expected failure (%s:%d: %s): %s\n", e.File, e.Line, e.Reason, firstLine(o.run.Failure.Message))
+		return
+	}
 	fmt.Fprintf(r.w, "\n--- FAIL %s\n%v\n", o.name(), o.err)
 	for _, d := range o.out.Deviations {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
@@ -186,15 +209,20 @@ func (r *runner) explain(o outcome) {
 	fmt.Fprintln(r.w)
 }
 
-// finish prints the summary and returns the command's error.
-func (r *runner) finish(ctx context.Context) error {
+// finish prints the summary and returns the command's error. Every job
+// that did not run becomes a skipped run of the report; a baseline entry
+// whose run passed fails the command (a stale baseline).
+func (r *runner) finish(ctx context.Context, jobs []job) error {
 	for _, h := range r.held {
 		if r.stopped != "broken" {
 			r.explain(h)
 		}
 	}
+	r.addSkipped(jobs)
 	took := r.opts.Now().Sub(r.start).Round(100 * time.Millisecond)
+	r.rep.DurationMS = took.Milliseconds()
 	notRun := r.total - r.done
+	stale := r.baseline.Stale(r.rep.Runs)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(r.w, "airwire conform: interrupted: %d of %d runs finished, %d failed\n", r.done, r.total, len(r.failed))
@@ -208,12 +236,49 @@ func (r *runner) finish(ctx context.Context) error {
 		for _, n := range r.failed {
 			fmt.Fprintf(r.w, "  %s\n", n)
 		}
+		r.printStale(stale)
 		return fmt.Errorf("%d of %d runs failed (%s): %w", len(r.failed), r.total, took, cmdutil.ErrMismatch)
+	case len(stale) > 0:
+		r.printStale(stale)
+		return fmt.Errorf("the expected-failures baseline is stale: %d listed runs pass now (%s): %w", len(stale), took, cmdutil.ErrMismatch)
 	}
 	extra := ""
 	if r.applied > 0 {
 		extra = fmt.Sprintf("; %d declared deviations applied", r.applied)
 	}
+	if n := r.rep.Summary.ExpectedFail; n > 0 {
+		fmt.Fprintf(r.opts.IO.Out, "%d runs match, %d fail as %s expects (%s%s)\n", r.total-n, n, r.baseline.File, took, extra)
+		return nil
+	}
 	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, took, extra)
 	return nil
+}
+
+// addSkipped adds the jobs that never reported to the report as skipped.
+func (r *runner) addSkipped(jobs []job) {
+	ran := map[string]bool{}
+	for _, run := range r.rep.Runs {
+		ran[run.ID()] = true
+	}
+	for _, j := range jobs {
+		if name := conform.GoldenName(j.sc, j.p); !ran[name] {
+			r.rep.Add(reports.Run{Scenario: j.sc.Name, Profile: string(j.p), Status: reports.StatusSkip, Covers: j.sc.Covers,
+				Golden: r.g.File(name)})
+		}
+	}
+}
+
+func (r *runner) printStale(stale []string) {
+	if len(stale) == 0 {
+		return
+	}
+	fmt.Fprintf(r.w, "stale expected failures (remove these lines):\n")
+	for _, s := range stale {
+		fmt.Fprintf(r.w, "  %s\n", s)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

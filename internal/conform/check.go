@@ -61,6 +61,9 @@ type Outcome struct {
 	// one is a difference from the golden that the adapter keeps on
 	// purpose. Canon is the transcript before masking.
 	Deviations []AppliedDeviation
+	// Compared is the transcript as it was compared with the golden: Canon
+	// with the declared deviations masked (nil when no comparison ran).
+	Compared []byte
 }
 
 // Check runs o in a fresh temporary directory (o.Dir is ignored), validates
@@ -141,6 +144,7 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 			canon, out.Deviations = ApplyDeviations(devs, want, canon)
 		}
 	}
+	out.Compared = canon
 	return g.Match(name, canon)
 }
 
