@@ -93,7 +93,7 @@ func shardWeight(opts *ConformOptions, g *golden.Golden) (func(string) float64, 
 // newReport starts the report of this invocation.
 func newReport(opts *ConformOptions, agent []string, shard *reports.ShardSpec) *reports.Report {
 	return &reports.Report{Airwire: opts.Version, Agent: strings.Join(agent, " "), Started: opts.Now(),
-		Shard: shard, Baseline: opts.ExpectedFailures, Sections: scenario.Sections}
+		Shard: shard, Baseline: opts.ExpectedFailures, Sections: scenario.Outline()}
 }
 
 // writeReports writes the reports the flags ask for.

@@ -137,3 +137,22 @@ func TestSectionsMatchContract(t *testing.T) {
 		}
 	}
 }
+
+// TestOutline: every section, each followed by its own subsections.
+func TestOutline(t *testing.T) {
+	out := Outline()
+	if len(out) != len(Sections)+len(AllSubsections()) {
+		t.Fatalf("Outline has %d rows, want %d sections + %d subsections", len(out), len(Sections), len(AllSubsections()))
+	}
+	current := ""
+	for _, row := range out {
+		sec, _, isSub := strings.Cut(row, SubsectionSep)
+		if !isSub {
+			current = row
+			continue
+		}
+		if sec != current || !IsSubsection(row) {
+			t.Errorf("subsection %q is not under its section (after %q)", row, current)
+		}
+	}
+}

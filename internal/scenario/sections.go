@@ -79,3 +79,17 @@ func AllSubsections() []string {
 	}
 	return out
 }
+
+// Outline lists every section followed by its subsections
+// ("Section > Subsection"), in document order: the rows of a coverage
+// matrix.
+func Outline() []string {
+	var out []string
+	for _, sec := range Sections {
+		out = append(out, sec)
+		for _, sub := range Subsections[sec] {
+			out = append(out, sec+SubsectionSep+sub)
+		}
+	}
+	return out
+}
