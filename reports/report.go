@@ -105,6 +105,10 @@ type Run struct {
 	Baseline *Entry `json:"baseline,omitempty"`
 	// Deviations counts the values declared deviations masked.
 	Deviations int `json:"deviations,omitempty"`
+	// Transcript is the run's canonical transcript as compared (declared
+	// deviations masked), line by line: what "airwire diff" compares
+	// between two releases' reports.
+	Transcript []string `json:"transcript,omitempty"`
 }
 
 // ID is "<scenario>/<profile>", the golden's name.

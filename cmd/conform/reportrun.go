@@ -25,6 +25,7 @@ func runOf(o outcome, g *golden.Golden, keep bool) reports.Run {
 	name := conform.GoldenName(o.sc, o.p)
 	run := reports.Run{Scenario: o.sc.Name, Profile: string(o.p), Status: reports.StatusPass,
 		DurationMS: o.took.Milliseconds(), Covers: o.sc.Covers, Golden: g.File(name), Deviations: len(o.out.Deviations)}
+	run.Transcript = lines(o.out.Compared)
 	if keep && o.err != nil && o.out.Dir != "" {
 		run.Journal = filepath.Join(o.out.Dir, "journal.jsonl")
 	}

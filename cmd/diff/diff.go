@@ -1,6 +1,6 @@
 // Package diff implements `airwire diff OLD NEW`: it compares two
-// recordings of an adapter (two golden sets, two golden files or two
-// journals) message by message and classifies every change with the rules
+// recordings of an adapter (two golden sets, two conform reports, two
+// golden files or two journals) message by message and classifies every change with the rules
 // of internal/wirediff, failing when one is breaking.
 package diff
 
@@ -37,6 +37,8 @@ func NewCmdDiff(f *factory.Factory, runF func(*DiffOptions) error) *cobra.Comman
 		Long:  longHelp,
 		Example: `  # today's goldens against a new release's
   airwire diff goldens/ /tmp/new-goldens/
+  # the last release's suite report against this one's, as a PR comment
+  airwire diff --markdown last-release/report.json report.json
   # two journals of the same session, annotations on the pull request
   airwire diff --format github-actions old.jsonl new.jsonl
   # a pull-request comment; only changes that break every client fail
@@ -68,6 +70,9 @@ does for protobuf: each rule has a stable id, a category and a purpose
 OLD and NEW are both one of:
   - a golden set: a directory of <scenario>/<profile>.golden files
     (runs pair by scenario/profile);
+  - a report JSON of "airwire conform --json" (or "airwire report merge"):
+    each run's transcript as compared, paired by scenario/profile, so two
+    releases' suite runs compare directly;
   - a golden file (canonical lines "<tag> <json>");
   - an airwire journal (airwire record), rendered canonical first with the
     conformance suite's placement and normalization.

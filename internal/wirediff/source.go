@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/airwire/airwire/reports"
 )
 
 // Message is one canonical line: its tag ("client agent->editor",
@@ -37,8 +40,7 @@ type Run struct {
 type Set map[string]*Run
 
 // Loader reads one kind of input. Load picks the first loader whose Detect
-// accepts the path. A report JSON becomes a loader whose Detect looks for
-// its "runs" key and whose Load reads each run's golden (ParseCanonical).
+// accepts the path.
 type Loader interface {
 	// Detect reports whether path (a directory, or a file starting with
 	// head) is this loader's kind.
@@ -48,9 +50,10 @@ type Loader interface {
 }
 
 // Loaders are tried in order by Load.
-var Loaders = []Loader{goldenDir{}, journalFile{}, goldenFile{}}
+var Loaders = []Loader{goldenDir{}, reportFile{}, journalFile{}, goldenFile{}}
 
-// Load reads a golden directory, a golden file or a journal.
+// Load reads a golden directory, a report JSON, a golden file or a
+// journal.
 func Load(path string) (Set, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -72,7 +75,7 @@ func Load(path string) (Set, error) {
 			return l.Load(path)
 		}
 	}
-	return nil, fmt.Errorf("%s: not a golden directory, golden file or journal", path)
+	return nil, fmt.Errorf("%s: not a golden directory, report JSON, golden file or journal", path)
 }
 
 // goldenDir is a golden set: <dir>/<scenario>/<profile>.golden.
@@ -164,4 +167,37 @@ func (s Set) Keys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// reportFile is a report JSON of `airwire conform --json` (or `airwire
+// report merge`): each run's transcript as compared, keyed like a golden.
+type reportFile struct{}
+
+func (reportFile) Detect(_ string, isDir bool, head []byte) bool {
+	return !isDir && bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) && reportSchemaRE.Match(head)
+}
+
+// reportSchemaRE finds a report's schema key, however the JSON is spaced.
+var reportSchemaRE = regexp.MustCompile(`"schema"\s*:\s*"` + regexp.QuoteMeta(reports.Schema) + `"`)
+
+func (reportFile) Load(path string) (Set, error) {
+	r, err := reports.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	set := Set{}
+	for _, run := range r.Runs {
+		if len(run.Transcript) == 0 {
+			continue // a run that did not complete, or was not run
+		}
+		msgs, err := ParseCanonical([]byte(strings.Join(run.Transcript, "\n")))
+		if err != nil {
+			return nil, fmt.Errorf("%s: run %s: %w", path, run.ID(), err)
+		}
+		set[run.ID()] = &Run{Key: run.ID(), File: path + "#" + run.ID(), Messages: msgs}
+	}
+	if len(set) == 0 {
+		return nil, fmt.Errorf("%s: no run with a transcript (a report of airwire conform --json)", path)
+	}
+	return set, nil
 }

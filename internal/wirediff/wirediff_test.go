@@ -1,10 +1,13 @@
 package wirediff
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/reports"
 )
 
 const (
@@ -188,5 +191,40 @@ func TestJournals(t *testing.T) {
 	}
 	if f := r.Findings[0]; f.Kind != "response 0" || f.Session != "connection" {
 		t.Errorf("finding %+v", f)
+	}
+}
+
+// TestReportJSONs: two conform reports carrying the real pair's transcripts
+// diff as the goldens do; a run without a transcript is left out.
+func TestReportJSONs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, variant string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "real", variant, "bash-foreground", "zed.golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &reports.Report{Agent: "a", Sections: []string{}}
+		r.Add(reports.Run{Scenario: "bash-foreground", Profile: "zed", Status: reports.StatusPass, Covers: []string{},
+			Transcript: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")})
+		r.Add(reports.Run{Scenario: "never-ran", Profile: "air", Status: reports.StatusSkip, Covers: []string{}})
+		p := filepath.Join(dir, name)
+		if err := r.WriteJSON(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old, err := Load(write("old.json", "base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw, err := Load(write("new.json", "optid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != 1 || old["bash-foreground/zed"] == nil {
+		t.Fatalf("runs loaded: %v", old)
+	}
+	if got, want := rulesOf(Diff(old, nw, nil)), []string{"WIRE_ENUM_VALUE_CHANGED changed $.params.options[1].optionId"}; !slices.Equal(got, want) {
+		t.Errorf("reports: got %q, want %q", got, want)
 	}
 }
