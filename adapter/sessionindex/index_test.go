@@ -215,3 +215,24 @@ func writeSessionsAt(t *testing.T, cfg, cwd, id string) string {
 	}
 	return id
 }
+
+// lastField finds from the end what the pattern finds from the start.
+func TestLastFieldMatchesThePattern(t *testing.T) {
+	for _, text := range []string{
+		`{"customTitle":"a"}` + "\n" + `{"customTitle": "b\"c"}`,
+		`{"customTitle":"a"}` + "\n" + `{"x":"\"customTitle\":\"no\""}`,
+		`{"customTitle":"a"}` + "\n" + `{"customTitle":"torn`,
+		`{"customTitle":""}`,
+		`{"customTitle":"\u00e9\\"}`,
+		`no field`,
+	} {
+		vals := stringFields(text, "customTitle")
+		want := ""
+		if len(vals) > 0 {
+			want = vals[len(vals)-1]
+		}
+		if got := lastField(text, "customTitle"); got != want {
+			t.Errorf("lastField(%q) = %q, the pattern's last match %q", text, got, want)
+		}
+	}
+}

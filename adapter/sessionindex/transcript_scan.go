@@ -173,7 +173,22 @@ func (s *tailScan) done(f *facts) bool {
 	return s.messageFound && s.promptFound && s.modelFound && s.turnEndFound && !s.checkingTurnError && f.tailCwd != ""
 }
 
+// onlyPromptLeft: every fact but the last prompt is found, so only a
+// line that may be a prompt still matters.
+func (s *tailScan) onlyPromptLeft(f *facts) bool {
+	return s.messageFound && s.modelFound && s.turnEndFound && !s.checkingTurnError && f.turnState != "" && f.tailCwd != ""
+}
+
+// mayBePrompt: a user record without a tool result (a record with one is
+// never a prompt; the marker cannot occur unescaped inside a string).
+func mayBePrompt(line string) bool {
+	return strings.Contains(line, `"user"`) && !strings.Contains(line, `"type":"tool_result"`)
+}
+
 func (s *tailScan) line(f *facts, line string) {
+	if s.onlyPromptLeft(f) && !mayBePrompt(line) {
+		return
+	}
 	turnRecord := strings.Contains(line, `"user"`) || strings.Contains(line, `"assistant"`) || strings.Contains(line, `"system"`)
 	wantCwd := f.tailCwd == "" && strings.Contains(line, `"cwd"`)
 	if line == "" || (!turnRecord && !wantCwd) {
@@ -322,13 +337,45 @@ func stringFields(text, key string) []string {
 	return out
 }
 
-// lastField is the last non-empty `"key":"…"` value of text ("" for none).
+// lastField is the decoded value of the last `"key":"…"` of text ("" for
+// none), found from the end: in JSON text an unescaped quote never occurs
+// inside a string, so this is the last match of stringFields' pattern.
 func lastField(text, key string) string {
-	vals := stringFields(text, key)
-	if len(vals) == 0 {
-		return ""
+	pat := `"` + key + `":`
+	for end := len(text); ; {
+		i := strings.LastIndex(text[:end], pat)
+		if i < 0 {
+			return ""
+		}
+		rest := text[i+len(pat):]
+		if rest != "" && strings.IndexByte(" \t\n\f\r", rest[0]) >= 0 {
+			rest = rest[1:]
+		}
+		if raw, ok := stringBody(rest); ok {
+			return decodeJSONString(raw)
+		}
+		end = i
 	}
-	return vals[len(vals)-1]
+}
+
+// stringBody is the body of the JSON string s starts with, up to its
+// closing quote; false when s starts with none or it is not closed.
+func stringBody(s string) (string, bool) {
+	if s == "" || s[0] != '"' {
+		return "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return "", false
+			}
+			i++
+		case '"':
+			return s[1:i], true
+		}
+	}
+	return "", false
 }
 
 // openStat opens a regular file and stats it.

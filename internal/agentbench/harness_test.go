@@ -34,6 +34,10 @@ type bench struct {
 	dir      string // the call's temporary directory
 	cli      string // the wrapper named by CLAUDE_CODE_EXECUTABLE
 	script   string // AIRWIRE_FAKE_CLI_SCRIPT
+	// stored, when set, is the transcript set both adapters list: their
+	// workspace is its cwd, and their config's projects directory links
+	// to its projects.
+	stored *transcriptSet
 }
 
 var built struct {
@@ -152,6 +156,12 @@ func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	home := filepath.Join(root, "home")
 	for _, d := range []string{a.cwd, filepath.Join(home, ".claude"), filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if bn.stored != nil {
+		a.cwd = bn.stored.cwd
+		if err := os.Symlink(bn.stored.projects, filepath.Join(home, ".claude", "projects")); err != nil {
 			b.Fatal(err)
 		}
 	}
