@@ -236,3 +236,53 @@ func TestLastFieldMatchesThePattern(t *testing.T) {
 		}
 	}
 }
+
+// The pages of the early-stopping walk, put together, are exactly the
+// sorted rows of every transcript, whatever the limit and the filter,
+// also when order keys lag far behind the mtimes.
+func TestPagesMatchTheFullOrder(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	ids := writeSessions(t, cfg, cwd, 60)
+	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
+	for i, id := range ids {
+		path := scenario.SessionFile(cfg, cwd, id)
+		if i%7 == 0 {
+			if err := svc.Archive(id, true, nil, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// mtimes in another order than the prompts: the walk must read on.
+		at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).Add(-time.Duration((i*37)%60) * time.Hour)
+		if i%5 == 0 { // older than its records: updatedAt and the key are capped at it
+			at = time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration((i*13)%60) * time.Minute)
+		}
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, filter := range []string{Unarchived, Archived, All} {
+		var want []string
+		for _, r := range svc.Index.rowsOf(svc.Index.candidates(scopeDirs(cfg, []string{cwd}))) {
+			if keep(r, filter) {
+				want = append(want, r.sessionID)
+			}
+		}
+		for _, limit := range []int{1, 3, 7, 50} {
+			var got []string
+			cursor := ""
+			for {
+				p := mustList(t, svc, listOf(cwd, cursor, map[string]any{"limit": limit, "archived": filter}))
+				for _, s := range p.Sessions {
+					got = append(got, s.SessionID)
+				}
+				if cursor = p.NextCursor; cursor == "" {
+					break
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s, limit %d: pages %v, want %v", filter, limit, got, want)
+			}
+		}
+	}
+}
