@@ -126,13 +126,14 @@ func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
 	if last == 0 || last > c.mtimeMs() {
 		last = c.mtimeMs()
 	}
-	cands := []string{relocatedCwd(ht.tail), fa.headCwd}
+	relocated := relocatedCwd(ht.tail)
+	cands := []string{relocated, fa.headCwd}
 	if fa.tailCwd != "" {
 		cands = append(cands, pathAndAncestors(fa.tailCwd)...)
 	}
 	return &rowMeta{
 		title: displayTitle(title, archived), archived: archived, sdkArchived: IsArchivedTitle(custom),
-		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocatedCwd(ht.tail), fa.headCwd),
+		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocated, fa.headCwd),
 		continuedIn: continuedIn(ht.tail), updatedAtMs: last, facts: fa,
 	}, nil
 }

@@ -30,6 +30,14 @@ func BenchmarkList(b *testing.B) {
 			}
 		}
 	})
+	b.Run("read", func(b *testing.B) { // every transcript read once
+		for range b.N {
+			ix := NewIndex(cfg)
+			cands := ix.candidates(scopeDirs(cfg, []string{filepath.Join(root, "work")}))[:2000]
+			ix.prefetch(cands, len(cands))
+			ix.Close()
+		}
+	})
 	svc := NewService(cfg, nil, nil)
 	svc.List(req)
 	b.Run("warm", func(b *testing.B) {

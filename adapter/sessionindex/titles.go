@@ -170,9 +170,23 @@ func mediaPrompt(head string) string {
 // sdkTitles are the custom title and the summary the SDK reports; sidecar
 // counts only when the tail has no custom title.
 func sdkTitles(ht headTail, sidecar string) (customTitle, summary string) {
+	return sdkTitlesWith(ht, lastField(ht.sdkTail, "customTitle"), sidecar)
+}
+
+// sdkTitlesWith is sdkTitles given the tail's custom title. A transcript
+// within one window has its head as its tail: that is read once.
+func sdkTitlesWith(ht headTail, tailCustom, sidecar string) (customTitle, summary string) {
 	tail := ht.sdkTail
-	customTitle = firstNonEmpty(lastField(tail, "customTitle"), sidecar, lastField(ht.head, "customTitle"),
-		lastField(tail, "aiTitle"), lastField(ht.head, "aiTitle"))
+	headField := func(key string) string {
+		if ht.whole {
+			return ""
+		}
+		return lastField(ht.head, key)
+	}
+	customTitle = firstNonEmpty(tailCustom, sidecar, headField("customTitle"))
+	if customTitle == "" {
+		customTitle = firstNonEmpty(lastField(tail, "aiTitle"), headField("aiTitle"))
+	}
 	if customTitle != "" {
 		return customTitle, customTitle
 	}
@@ -213,6 +227,9 @@ func lastAgentName(text string) string {
 
 // transcriptAgentName is the last agent name of the tail, else the head.
 func transcriptAgentName(ht headTail) string {
+	if ht.whole {
+		return lastAgentName(ht.tail)
+	}
 	return firstNonEmpty(lastAgentName(ht.tail), lastAgentName(ht.head))
 }
 
@@ -247,11 +264,11 @@ func copyTitle(ht headTail, transcript string) (title string, archived bool) {
 
 // copyTitles is copyTitle and the custom title the SDK reports.
 func copyTitles(ht headTail, transcript string) (title string, archived bool, custom string) {
-	sidecar := ""
-	if lastField(ht.sdkTail, "customTitle") == "" {
+	sidecar, tailCustom := "", lastField(ht.sdkTail, "customTitle")
+	if tailCustom == "" {
 		sidecar = readSidecar(transcript)
 	}
-	custom, summary := sdkTitles(ht, sidecar)
+	custom, summary := sdkTitlesWith(ht, tailCustom, sidecar)
 	name := transcriptAgentName(ht)
 	archived = IsArchivedTitle(firstNonEmpty(name, custom))
 	return firstNonEmpty(name, summary), archived, custom

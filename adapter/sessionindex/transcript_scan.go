@@ -23,6 +23,7 @@ const (
 // only (the cut first line dropped); sdkTail is the raw window the SDK reads.
 type headTail struct {
 	head, tail, sdkTail string
+	whole               bool // the file fits one window: all three are the same
 }
 
 // readHeadTail reads the first and the last chunkSize bytes of the first
@@ -33,7 +34,7 @@ func readHeadTail(f io.ReaderAt, size int64) headTail {
 	got, _ := f.ReadAt(buf, 0)
 	head := string(buf[:got])
 	if size <= chunkSize {
-		return headTail{head: head, tail: head, sdkTail: head}
+		return headTail{head: head, tail: head, sdkTail: head, whole: true}
 	}
 	raw := readRange(f, size-chunkSize, size)
 	return headTail{head: head, tail: dropCutLine(raw), sdkTail: raw}
@@ -148,7 +149,7 @@ func hasMessageMarker(s string) bool {
 // scanTranscript reads the facts of a head and a tail, the tail from its
 // last line backwards.
 func scanTranscript(ht headTail) facts {
-	f := facts{hasMessages: hasMessageMarker(ht.head) || hasMessageMarker(ht.tail)}
+	f := facts{hasMessages: hasMessageMarker(ht.head) || (!ht.whole && hasMessageMarker(ht.tail))}
 	if m := cwdRE.FindStringSubmatch(ht.head); m != nil {
 		f.headCwd = decodeJSONString(m[1])
 	}
@@ -338,24 +339,31 @@ func stringFields(text, key string) []string {
 }
 
 // lastField is the decoded value of the last `"key":"…"` of text ("" for
-// none), found from the end: in JSON text an unescaped quote never occurs
-// inside a string, so this is the last match of stringFields' pattern.
+// none): the last match of stringFields' pattern, found with a plain
+// substring search (in JSON text an unescaped quote never occurs inside a
+// string, so every occurrence of the key is a match or no match at all).
 func lastField(text, key string) string {
 	pat := `"` + key + `":`
-	for end := len(text); ; {
-		i := strings.LastIndex(text[:end], pat)
+	last, found := "", false
+	for rest := text; ; {
+		i := strings.Index(rest, pat)
 		if i < 0 {
-			return ""
+			break
 		}
-		rest := text[i+len(pat):]
-		if rest != "" && strings.IndexByte(" \t\n\f\r", rest[0]) >= 0 {
-			rest = rest[1:]
+		rest = rest[i+len(pat):]
+		v := rest
+		if v != "" && strings.IndexByte(" \t\n\f\r", v[0]) >= 0 {
+			v = v[1:]
 		}
-		if raw, ok := stringBody(rest); ok {
-			return decodeJSONString(raw)
+		if raw, ok := stringBody(v); ok {
+			last, found = raw, true
+			rest = v[len(raw)+2:]
 		}
-		end = i
 	}
+	if !found {
+		return ""
+	}
+	return decodeJSONString(last)
 }
 
 // stringBody is the body of the JSON string s starts with, up to its
