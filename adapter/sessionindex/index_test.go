@@ -286,3 +286,85 @@ func TestPagesMatchTheFullOrder(t *testing.T) {
 		}
 	}
 }
+
+// treeState is every path under root with its size and mtime.
+func treeState(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Every unsafe form of a real session's id (a path separator, `..`, NUL, a
+// drive or UNC prefix, a suffix) is refused by every Service method that
+// takes an id, and nothing under the config directory or beside it
+// changes: the id never reaches the file system.
+func TestUnsafeIDVariantsNeverReachTheFileSystem(t *testing.T) {
+	root := t.TempDir()
+	cfg, cwd := filepath.Join(root, "config"), canonical(t.TempDir())
+	u := writeSessions(t, cfg, cwd, 1)[0]
+	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
+	before := treeState(t, root)
+	variants := []string{"../" + u, u + "/..", "..", ".", "a/b", u[:8] + "/" + u[9:], u + "\x00", "\x00" + u,
+		u[:8] + "\x00" + u[9:], "C:" + u, `C:\` + u, "c:/" + u, `\\srv\share\` + u, "/" + u, u + "/", u + ".jsonl",
+		`..\` + u, u + " ", " " + u, u[:35], u + "0"}
+	for _, id := range variants {
+		if err := svc.Delete(id, false); err == nil {
+			t.Errorf("delete %q accepted", id)
+		}
+		if _, err := svc.Rename(id, "t", nil); err == nil {
+			t.Errorf("rename %q accepted", id)
+		}
+		for _, archived := range []bool{true, false} {
+			if err := svc.Archive(id, archived, nil, false); err == nil {
+				t.Errorf("archive(%v) %q accepted", archived, id)
+			}
+		}
+		_ = svc.ArchiveInsteadOfDelete(id)
+	}
+	if after := treeState(t, root); after != before {
+		t.Errorf("the file system changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// A cursor is accepted exactly in the scope it was issued for, over every
+// pair of scopes (cwd, includeWorktrees, archived), whatever the limit.
+func TestCursorAcceptedOnlyInItsScope(t *testing.T) {
+	type scope struct {
+		cwd       string
+		worktrees bool
+		archived  string
+	}
+	var scopes []scope
+	for _, cwd := range []string{"/ws/app", "/ws/app-v2", "/ws/app.v2"} {
+		for _, wt := range []bool{false, true} {
+			for _, a := range []string{Unarchived, Archived, All} {
+				scopes = append(scopes, scope{cwd, wt, a})
+			}
+		}
+	}
+	for i, from := range scopes {
+		req := ListRequest{Cwd: from.cwd, IncludeWorktrees: from.worktrees, Archived: from.archived}
+		cur := encodeCursor(Position{OrderAtMs: int64(1000 + i), SessionID: fmt.Sprintf("a0000000-0000-4000-8000-%012d", i)}, req)
+		for _, to := range scopes {
+			params := listOf(to.cwd, cur, map[string]any{"includeWorktrees": to.worktrees, "archived": to.archived, "limit": 1 + i%200})
+			r, err := ParseListRequest(params)
+			if (err == nil) != (from == to) {
+				t.Fatalf("cursor of %+v in %+v: %v", from, to, err)
+			}
+			if err == nil && (r.After == nil || r.After.OrderAtMs != int64(1000+i)) {
+				t.Fatalf("cursor of %+v: position %+v", from, r.After)
+			}
+		}
+	}
+}
