@@ -19,6 +19,9 @@ type Index struct {
 
 	mu    sync.Mutex
 	cache map[string]cacheEntry
+	// decorated are the listings as candidates of a scope path, by
+	// directory name and path.
+	decorated map[string]decorated
 	// dirCwds is the cwd some transcript of a project directory gave, by
 	// directory name, for a transcript that names none.
 	dirCwds map[string]string
@@ -45,7 +48,8 @@ type rowMeta struct {
 
 // NewIndex is an empty index of the transcripts under configDir.
 func NewIndex(configDir string) *Index {
-	return &Index{configDir: configDir, listings: newListings(), cache: map[string]cacheEntry{}, dirCwds: map[string]string{}}
+	return &Index{configDir: configDir, listings: newListings(), cache: map[string]cacheEntry{},
+		decorated: map[string]decorated{}, dirCwds: map[string]string{}}
 }
 
 // Close ends the watching of the cached directory listings.
@@ -53,19 +57,45 @@ func (ix *Index) Close() { ix.listings.close() }
 
 // candidates are the transcripts of the scope directories (dir name →
 // scope path, as scopeDirs gives them), newest first, from the cached
-// listings.
+// listings. The slice may be shared: callers do not change it.
 func (ix *Index) candidates(dirs map[string]string) []candidate {
 	root := projectsDir(ix.configDir)
 	var out []candidate
 	for dirName, projectPath := range dirs {
-		for _, c := range ix.listings.candidates(filepath.Join(root, dirName)) {
-			c.dirName, c.projectPath = dirName, projectPath
-			out = append(out, c)
+		cands := ix.decorate(dirName, projectPath, ix.listings.candidates(filepath.Join(root, dirName)))
+		if len(dirs) == 1 {
+			return cands
 		}
+		out = append(out, cands...)
 	}
-	if len(dirs) > 1 {
-		slices.SortFunc(out, newestFirst)
+	slices.SortFunc(out, newestFirst)
+	return out
+}
+
+// decorated is a listing with the directory name and scope path set on
+// each candidate, kept while the listing does not change.
+type decorated struct {
+	src, out []candidate
+}
+
+// decorate is src with dirName and projectPath set, from the cache when
+// src is the listing it was made from.
+func (ix *Index) decorate(dirName, projectPath string, src []candidate) []candidate {
+	key := dirName + "\x00" + projectPath
+	ix.mu.Lock()
+	d, ok := ix.decorated[key]
+	ix.mu.Unlock()
+	if ok && len(d.src) == len(src) && (len(src) == 0 || &d.src[0] == &src[0]) {
+		return d.out
 	}
+	out := make([]candidate, len(src))
+	for i, c := range src {
+		c.dirName, c.projectPath = dirName, projectPath
+		out[i] = c
+	}
+	ix.mu.Lock()
+	ix.decorated[key] = decorated{src: src, out: out}
+	ix.mu.Unlock()
 	return out
 }
 
