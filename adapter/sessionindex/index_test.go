@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -365,6 +366,23 @@ func TestCursorAcceptedOnlyInItsScope(t *testing.T) {
 			if err == nil && (r.After == nil || r.After.OrderAtMs != int64(1000+i)) {
 				t.Fatalf("cursor of %+v: position %+v", from, r.After)
 			}
+		}
+	}
+}
+
+// ValidID accepts exactly what the UUID pattern of the SDK accepts.
+func TestValidIDIsTheUUIDPattern(t *testing.T) {
+	re := regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	u := "a0B1c2D3-e4F5-4a6b-8c7d-0123456789ab"
+	ids := []string{u, "", u + "\n", "\n" + u, strings.Replace(u, "-", "_", 1), strings.Replace(u, "a", "g", 1)}
+	for i := range len(u) {
+		for _, c := range []byte{'-', '0', 'f', 'F', 'g', '/', '.', 0} {
+			ids = append(ids, u[:i]+string(c)+u[i+1:])
+		}
+	}
+	for _, id := range ids {
+		if ValidID(id) != re.MatchString(id) {
+			t.Errorf("ValidID(%q) = %v", id, ValidID(id))
 		}
 	}
 }

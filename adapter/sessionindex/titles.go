@@ -288,11 +288,26 @@ func displayTitle(title string, archived bool) string {
 	return string(utf16.Decode(u[:255])) + "…"
 }
 
-var sessionIDRE = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
 // ValidID reports whether id can name a stored session (a UUID): anything
 // else (a `/`, `..`, NUL or a drive prefix) never reaches the file system.
-func ValidID(id string) bool { return sessionIDRE.MatchString(id) }
+func ValidID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := range len(id) {
+		c := id[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // continuedIn is the session this transcript was continued in, unless a
 // completed turn or a prompt follows the continued-in record.
