@@ -204,7 +204,7 @@ func firstNonEmpty(v ...string) string {
 
 // lastAgentName is the last non-blank top-level agentName of text's records.
 func lastAgentName(text string) string {
-	if !strings.Contains(text, `"agentName"`) {
+	if !hasKey(text, "agentName") {
 		return ""
 	}
 	lines := strings.Split(text, "\n")
@@ -312,7 +312,7 @@ func ValidID(id string) bool {
 // continuedIn is the session this transcript was continued in, unless a
 // completed turn or a prompt follows the continued-in record.
 func continuedIn(tail string) string {
-	if !strings.Contains(tail, `"type":"continued-in"`) {
+	if !hasKey(tail, "continuedInSessionId") || !strings.Contains(tail, `"type":"continued-in"`) {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")
@@ -346,7 +346,7 @@ func continuedIn(tail string) string {
 
 // relocatedCwd is the cwd of the last relocated record of the tail.
 func relocatedCwd(tail string) string {
-	if !strings.Contains(tail, `"relocated"`) {
+	if !hasKey(tail, "relocatedCwd") || !strings.Contains(tail, `"relocated"`) {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")

@@ -153,15 +153,26 @@ func scanTranscript(ht headTail) facts {
 	if m := cwdRE.FindStringSubmatch(ht.head); m != nil {
 		f.headCwd = decodeJSONString(m[1])
 	}
-	if m := forkedFromRE.FindStringSubmatch(ht.head); m != nil {
-		f.forkedFrom = m[1]
-	}
+	f.forkedFrom = forkParent(ht.head)
 	var s tailScan
 	lines := strings.Split(ht.tail, "\n")
 	for i := len(lines) - 1; i >= 0 && !s.done(&f); i-- {
 		s.line(&f, lines[i])
 	}
 	return f
+}
+
+// forkParent is the forkedFrom session id of a head ("" for none); the key
+// is looked for first, so a head without it is not run through the
+// pattern.
+func forkParent(head string) string {
+	if !hasKey(head, "forkedFrom") {
+		return ""
+	}
+	if m := forkedFromRE.FindStringSubmatch(head); m != nil {
+		return strings.Clone(m[1])
+	}
+	return ""
 }
 
 // tailScan is the state of one backwards pass over a tail.
@@ -343,14 +354,13 @@ func stringFields(text, key string) []string {
 // substring search (in JSON text an unescaped quote never occurs inside a
 // string, so every occurrence of the key is a match or no match at all).
 func lastField(text, key string) string {
-	pat := `"` + key + `":`
 	last, found := "", false
 	for rest := text; ; {
-		i := strings.Index(rest, pat)
-		if i < 0 {
+		at := indexKey(rest, key)
+		if at < 0 {
 			break
 		}
-		rest = rest[i+len(pat):]
+		rest = rest[at:]
 		v := rest
 		if v != "" && strings.IndexByte(" \t\n\f\r", v[0]) >= 0 {
 			v = v[1:]
@@ -365,6 +375,36 @@ func lastField(text, key string) string {
 	}
 	return decodeJSONString(last)
 }
+
+// indexKey is where the value of the first `"key":` of text begins (just
+// after the colon), or -1. The search is anchored on the key's first
+// capital letter when it has one, so it skips from one rare byte to the
+// next instead of stopping at every quote of the JSON text.
+func indexKey(text, key string) int {
+	cut := strings.IndexFunc(key, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	if cut <= 0 {
+		pat := `"` + key + `":`
+		if i := strings.Index(text, pat); i >= 0 {
+			return i + len(pat)
+		}
+		return -1
+	}
+	prefix, anchor := `"`+key[:cut], key[cut:]+`":`
+	for off := 0; ; {
+		i := strings.Index(text[off:], anchor)
+		if i < 0 {
+			return -1
+		}
+		at := off + i
+		if at >= len(prefix) && text[at-len(prefix):at] == prefix {
+			return at + len(anchor)
+		}
+		off = at + 1
+	}
+}
+
+// hasKey reports whether text holds `"key":`.
+func hasKey(text, key string) bool { return indexKey(text, key) >= 0 }
 
 // stringBody is the body of the JSON string s starts with, up to its
 // closing quote; false when s starts with none or it is not closed.
