@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // What a list row needs from a transcript (contract: "List response"),
@@ -29,10 +30,7 @@ type headTail struct {
 // readHeadTail reads the first and the last chunkSize bytes of the first
 // size bytes of f.
 func readHeadTail(f io.ReaderAt, size int64) headTail {
-	n := min(size, chunkSize)
-	buf := make([]byte, n)
-	got, _ := f.ReadAt(buf, 0)
-	head := string(buf[:got])
+	head := readRange(f, 0, min(size, chunkSize))
 	if size <= chunkSize {
 		return headTail{head: head, tail: head, sdkTail: head, whole: true}
 	}
@@ -40,10 +38,16 @@ func readHeadTail(f io.ReaderAt, size int64) headTail {
 	return headTail{head: head, tail: dropCutLine(raw), sdkTail: raw}
 }
 
+// readRange reads bytes from..to of f. The string shares the buffer it
+// was read into, which nothing writes again: one copy of a window instead
+// of two.
 func readRange(f io.ReaderAt, from, to int64) string {
 	buf := make([]byte, to-from)
 	got, _ := f.ReadAt(buf, from)
-	return string(buf[:got])
+	if got == 0 {
+		return ""
+	}
+	return unsafe.String(&buf[0], got)
 }
 
 func dropCutLine(raw string) string {
