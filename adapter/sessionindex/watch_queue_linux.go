@@ -47,7 +47,9 @@ func statFd(fd int, dir, name string) (candidate, bool) {
 	if unix.Fstatat(fd, name, &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return candidate{}, false
 	}
-	return candidate{path: filepath.Join(dir, name), mtime: time.Unix(st.Mtim.Unix()), size: st.Size, ino: st.Ino}, true
+	// dir is clean and name one plain element: no filepath.Join (10,000
+	// of them a cold list).
+	return candidate{path: dir + string(filepath.Separator) + name, mtime: time.Unix(st.Mtim.Unix()), size: st.Size, ino: st.Ino}, true
 }
 
 // read returns the queued events, and whether the kernel dropped some.
