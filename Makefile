@@ -32,12 +32,14 @@ rerecord: deps build
 	@git --no-pager diff --stat -- goldens || true
 
 ## bench: the proxy, scanner, journal and validator benchmarks, and airwire agent against the reference adapter
-## (docs/bench.md), reported as ratios against a baseline measured in the same run
+## (docs/bench.md), reported as ratios against a baseline measured in the same run; the session/list one lists
+## 10,000 generated transcripts (made once, cached under $$TMPDIR/airwire-agentbench-sessions-*)
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
-	$(GO) test -run '^$$' -bench 'Agent' -benchtime=3x ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./internal/agentbench/
 
 ## fuzz: run the framer fuzz target, then random journals through every journal reader, FUZZTIME each (default 30s)
 FUZZTIME ?= 30s
