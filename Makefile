@@ -35,13 +35,16 @@ rerecord: deps build
 	bin/airwire conform --live --update
 	@git --no-pager diff --stat -- goldens || true
 
-## bench: the proxy, scanner, journal and validator benchmarks, airwire agent against the reference adapter, and
-## airwire conform with and without its reports (docs/bench.md), reported as ratios against a baseline measured in the same run
+## bench: the proxy, scanner, journal and validator benchmarks, airwire agent against the reference adapter
+## (plain and AIR clients; the session/list one lists 10,000 generated transcripts, made once, cached under
+## $$TMPDIR/airwire-agentbench-sessions-*), and airwire conform with and without its reports (docs/bench.md),
+## each reported as a ratio against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
-	$(GO) test -run '^$$' -bench 'Agent' -benchtime=3x ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./internal/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
 	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/
 

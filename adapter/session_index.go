@@ -242,7 +242,7 @@ func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archiv
 		return map[string]any{}, nil
 	}
 	if archived {
-		s.interrupt(ctx)
+		s.stopTurn(ctx)
 	}
 	s.titled()
 	err = svc.Archive(id, archived, live, s.unwritten())
@@ -251,12 +251,39 @@ func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archiv
 		return nil, indexError(err)
 	}
 	if archived {
+		s.stopTurn(ctx) // the close interrupts it once more, as the reference's teardown does
 		a.closeLoaded(id)
 		_ = svc.Archive(id, true, nil, true) // what the closed CLI may have left unarchived
 	}
 	s.notify(map[string]any{"sessionUpdate": "session_info_update",
 		"_meta": map[string]any{"jetbrains": map[string]any{"air": map[string]any{"version": 1, "archived": archived}}}})
 	return map[string]any{}, nil
+}
+
+// interruptLead is how long an interrupt is given to reach the CLI, and
+// maybe be answered, before what follows it is sent.
+const interruptLead = 50 * time.Millisecond
+
+// stopTurn cancels the turn under way, as session/cancel does, and sends
+// the CLI an interrupt whether or not a turn runs (the reference's
+// cancelTurns of an archive and of a teardown). Like the reference it does
+// not wait for the answer, which the CLI may give only after what follows;
+// it lets the interrupt go out first.
+func (s *Session) stopTurn(ctx context.Context) {
+	s.tr.toolCallsCancelled()
+	if s.cancelActive() {
+		s.tr.interruptCompaction()
+		s.withdrawAsks()
+	}
+	answered := make(chan struct{})
+	go func() {
+		_ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
+		close(answered)
+	}()
+	select {
+	case <-answered:
+	case <-time.After(interruptLead):
+	}
 }
 
 // unwritten: a new session of this connection that may have no transcript

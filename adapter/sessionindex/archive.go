@@ -176,7 +176,7 @@ func (s *Service) HiddenArchived(cwd *string) map[string]bool {
 		paths = []string{canonical(*cwd)}
 	}
 	out := map[string]bool{}
-	for _, c := range candidatesOf(s.Index.configDir, scopeDirs(s.Index.configDir, paths)) {
+	for _, c := range s.Index.candidates(scopeDirs(s.Index.configDir, paths)) {
 		if m := s.Index.metaOf(c); m != nil && m.sdkArchived {
 			out[c.sessionID] = true
 		}

@@ -2,6 +2,7 @@ package sessionindex
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -14,8 +15,13 @@ import (
 type Index struct {
 	configDir string
 
+	listings *listings
+
 	mu    sync.Mutex
 	cache map[string]cacheEntry
+	// decorated are the listings as candidates of a scope path, by
+	// directory name and path.
+	decorated map[string]decorated
 	// dirCwds is the cwd some transcript of a project directory gave, by
 	// directory name, for a transcript that names none.
 	dirCwds map[string]string
@@ -42,7 +48,55 @@ type rowMeta struct {
 
 // NewIndex is an empty index of the transcripts under configDir.
 func NewIndex(configDir string) *Index {
-	return &Index{configDir: configDir, cache: map[string]cacheEntry{}, dirCwds: map[string]string{}}
+	return &Index{configDir: configDir, listings: newListings(), cache: map[string]cacheEntry{},
+		decorated: map[string]decorated{}, dirCwds: map[string]string{}}
+}
+
+// Close ends the watching of the cached directory listings.
+func (ix *Index) Close() { ix.listings.close() }
+
+// candidates are the transcripts of the scope directories (dir name →
+// scope path, as scopeDirs gives them), newest first, from the cached
+// listings. The slice may be shared: callers do not change it.
+func (ix *Index) candidates(dirs map[string]string) []candidate {
+	root := projectsDir(ix.configDir)
+	var out []candidate
+	for dirName, projectPath := range dirs {
+		cands := ix.decorate(dirName, projectPath, ix.listings.candidates(filepath.Join(root, dirName)))
+		if len(dirs) == 1 {
+			return cands
+		}
+		out = append(out, cands...)
+	}
+	slices.SortFunc(out, newestFirst)
+	return out
+}
+
+// decorated is a listing with the directory name and scope path set on
+// each candidate, kept while the listing does not change.
+type decorated struct {
+	src, out []candidate
+}
+
+// decorate is src with dirName and projectPath set, from the cache when
+// src is the listing it was made from.
+func (ix *Index) decorate(dirName, projectPath string, src []candidate) []candidate {
+	key := dirName + "\x00" + projectPath
+	ix.mu.Lock()
+	d, ok := ix.decorated[key]
+	ix.mu.Unlock()
+	if ok && len(d.src) == len(src) && (len(src) == 0 || &d.src[0] == &src[0]) {
+		return d.out
+	}
+	out := make([]candidate, len(src))
+	for i, c := range src {
+		c.dirName, c.projectPath = dirName, projectPath
+		out[i] = c
+	}
+	ix.mu.Lock()
+	ix.decorated[key] = decorated{src: src, out: out}
+	ix.mu.Unlock()
+	return out
 }
 
 // metaOf is the row metadata of a candidate, from the cache when the file
@@ -102,13 +156,14 @@ func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
 	if last == 0 || last > c.mtimeMs() {
 		last = c.mtimeMs()
 	}
-	cands := []string{relocatedCwd(ht.tail), fa.headCwd}
+	relocated := relocatedCwd(ht.tail)
+	cands := []string{relocated, fa.headCwd}
 	if fa.tailCwd != "" {
 		cands = append(cands, pathAndAncestors(fa.tailCwd)...)
 	}
 	return &rowMeta{
 		title: displayTitle(title, archived), archived: archived, sdkArchived: IsArchivedTitle(custom),
-		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocatedCwd(ht.tail), fa.headCwd),
+		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocated, fa.headCwd),
 		continuedIn: continuedIn(ht.tail), updatedAtMs: last, facts: fa,
 	}, nil
 }
@@ -151,33 +206,19 @@ func before(a, b Position) bool {
 	return a.SessionID < b.SessionID
 }
 
-// rows are the sessions of the paths (every project for nil), each once,
-// from its most recently modified listed transcript, in list order.
-func (ix *Index) rows(paths []string) []row {
-	return ix.rowsOf(candidatesOf(ix.configDir, scopeDirs(ix.configDir, paths)))
-}
-
-// rowsOf are the rows of the candidates, each session once, in list order.
+// rowsOf are the rows of the candidates, each session once (from its
+// most recently modified listed transcript), in list order.
 func (ix *Index) rowsOf(cands []candidate) []row {
 	best := map[string]row{}
 	for _, c := range cands {
-		m := ix.metaOf(c)
-		if m == nil || !ix.inScope(c, m) || ix.continuedElsewhere(c, m) {
-			continue
-		}
-		cwd := ix.rowCwd(c, m)
-		if cwd == "" {
+		r, ok := ix.rowOf(c)
+		if !ok {
 			continue
 		}
 		if prev, ok := best[c.sessionID]; ok && prev.mtimeMs >= c.mtimeMs() {
 			continue
 		}
-		order := m.updatedAtMs
-		if p := m.facts.lastPromptAt; p != 0 && p < order {
-			order = p
-		}
-		best[c.sessionID] = row{sessionID: c.sessionID, cwd: cwd, title: m.title, path: c.path, archived: m.archived,
-			updatedAtMs: m.updatedAtMs, orderAtMs: order, mtimeMs: c.mtimeMs(), facts: m.facts}
+		best[c.sessionID] = r
 	}
 	out := make([]row, 0, len(best))
 	for _, r := range best {
@@ -185,6 +226,106 @@ func (ix *Index) rowsOf(cands []candidate) []row {
 	}
 	sort.Slice(out, func(i, j int) bool { return before(out[i].position(), out[j].position()) })
 	return out
+}
+
+// rowOf is the row of one transcript; false when the list does not show it.
+func (ix *Index) rowOf(c candidate) (row, bool) {
+	m := ix.metaOf(c)
+	if m == nil || !ix.inScope(c, m) || ix.continuedElsewhere(c, m) {
+		return row{}, false
+	}
+	cwd := ix.rowCwd(c, m)
+	if cwd == "" {
+		return row{}, false
+	}
+	order := m.updatedAtMs
+	if p := m.facts.lastPromptAt; p != 0 && p < order {
+		order = p
+	}
+	return row{sessionID: c.sessionID, cwd: cwd, title: m.title, path: c.path, archived: m.archived,
+		updatedAtMs: m.updatedAtMs, orderAtMs: order, mtimeMs: c.mtimeMs(), facts: m.facts}, true
+}
+
+// page is the first limit rows that keep passes after `after`, in list
+// order, and whether more follow. cands are newest first: a row's order
+// key is at most its transcript's mtime, so the walk stops once it holds
+// limit+1 rows and the next mtime is older than the last of them. Each
+// session is listed from its first (newest) transcript that is listed.
+func (ix *Index) page(cands []candidate, keep func(row) bool, after *Position, limit int) ([]row, bool) {
+	want := limit + 1
+	listed := map[string]bool{}
+	var hits []row // in list order, at most want
+	for i, c := range cands {
+		if len(hits) == want && c.mtimeMs() < hits[want-1].orderAtMs {
+			break
+		}
+		if listed[c.sessionID] {
+			continue
+		}
+		ix.prefetch(cands[i:], want-len(hits))
+		r, ok := ix.rowOf(c)
+		if !ok {
+			continue
+		}
+		listed[c.sessionID] = true
+		if !keep(r) || (after != nil && !before(*after, r.position())) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(hits, r, func(a, b row) int {
+			if before(a.position(), b.position()) {
+				return -1
+			}
+			return 1
+		})
+		if hits = slices.Insert(hits, at, r); len(hits) > want {
+			hits = hits[:want]
+		}
+	}
+	if len(hits) > limit {
+		return hits[:limit], true
+	}
+	return hits, false
+}
+
+// prefetch reads, statWorkers at once, the first transcripts of cands
+// whose metadata is not cached at their stat: up to n of them, at least 8.
+func (ix *Index) prefetch(cands []candidate, n int) {
+	if ix.cached(cands[0]) {
+		return
+	}
+	var todo []candidate
+	for _, c := range cands {
+		if len(todo) == max(n, 8) {
+			break
+		}
+		if !ix.cached(c) {
+			todo = append(todo, c)
+		}
+	}
+	var wg sync.WaitGroup
+	next := make(chan candidate)
+	for range min(statWorkers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				ix.metaOf(c)
+			}
+		}()
+	}
+	for _, c := range todo {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+}
+
+// cached reports whether c's metadata is cached at its stat.
+func (ix *Index) cached(c candidate) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	e, ok := ix.cache[c.path]
+	return ok && e.mtimeNs == c.mtime.UnixNano() && e.size == c.size && e.ino == c.ino
 }
 
 // inScope: a transcript of a long-named directory counts only when it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -214,4 +215,174 @@ func writeSessionsAt(t *testing.T, cfg, cwd, id string) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// lastField finds from the end what the pattern finds from the start.
+func TestLastFieldMatchesThePattern(t *testing.T) {
+	for _, text := range []string{
+		`{"customTitle":"a"}` + "\n" + `{"customTitle": "b\"c"}`,
+		`{"customTitle":"a"}` + "\n" + `{"x":"\"customTitle\":\"no\""}`,
+		`{"customTitle":"a"}` + "\n" + `{"customTitle":"torn`,
+		`{"customTitle":""}`,
+		`{"customTitle":"\u00e9\\"}`,
+		`no field`,
+	} {
+		vals := stringFields(text, "customTitle")
+		want := ""
+		if len(vals) > 0 {
+			want = vals[len(vals)-1]
+		}
+		if got := lastField(text, "customTitle"); got != want {
+			t.Errorf("lastField(%q) = %q, the pattern's last match %q", text, got, want)
+		}
+	}
+}
+
+// The pages of the early-stopping walk, put together, are exactly the
+// sorted rows of every transcript, whatever the limit and the filter,
+// also when order keys lag far behind the mtimes.
+func TestPagesMatchTheFullOrder(t *testing.T) {
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	ids := writeSessions(t, cfg, cwd, 60)
+	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
+	for i, id := range ids {
+		path := scenario.SessionFile(cfg, cwd, id)
+		if i%7 == 0 {
+			if err := svc.Archive(id, true, nil, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// mtimes in another order than the prompts: the walk must read on.
+		at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).Add(-time.Duration((i*37)%60) * time.Hour)
+		if i%5 == 0 { // older than its records: updatedAt and the key are capped at it
+			at = time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration((i*13)%60) * time.Minute)
+		}
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, filter := range []string{Unarchived, Archived, All} {
+		var want []string
+		for _, r := range svc.Index.rowsOf(svc.Index.candidates(scopeDirs(cfg, []string{cwd}))) {
+			if keep(r, filter) {
+				want = append(want, r.sessionID)
+			}
+		}
+		for _, limit := range []int{1, 3, 7, 50} {
+			var got []string
+			cursor := ""
+			for {
+				p := mustList(t, svc, listOf(cwd, cursor, map[string]any{"limit": limit, "archived": filter}))
+				for _, s := range p.Sessions {
+					got = append(got, s.SessionID)
+				}
+				if cursor = p.NextCursor; cursor == "" {
+					break
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s, limit %d: pages %v, want %v", filter, limit, got, want)
+			}
+		}
+	}
+}
+
+// treeState is every path under root with its size and mtime.
+func treeState(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Every unsafe form of a real session's id (a path separator, `..`, NUL, a
+// drive or UNC prefix, a suffix) is refused by every Service method that
+// takes an id, and nothing under the config directory or beside it
+// changes: the id never reaches the file system.
+func TestUnsafeIDVariantsNeverReachTheFileSystem(t *testing.T) {
+	root := t.TempDir()
+	cfg, cwd := filepath.Join(root, "config"), canonical(t.TempDir())
+	u := writeSessions(t, cfg, cwd, 1)[0]
+	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
+	before := treeState(t, root)
+	variants := []string{"../" + u, u + "/..", "..", ".", "a/b", u[:8] + "/" + u[9:], u + "\x00", "\x00" + u,
+		u[:8] + "\x00" + u[9:], "C:" + u, `C:\` + u, "c:/" + u, `\\srv\share\` + u, "/" + u, u + "/", u + ".jsonl",
+		`..\` + u, u + " ", " " + u, u[:35], u + "0"}
+	for _, id := range variants {
+		if err := svc.Delete(id, false); err == nil {
+			t.Errorf("delete %q accepted", id)
+		}
+		if _, err := svc.Rename(id, "t", nil); err == nil {
+			t.Errorf("rename %q accepted", id)
+		}
+		for _, archived := range []bool{true, false} {
+			if err := svc.Archive(id, archived, nil, false); err == nil {
+				t.Errorf("archive(%v) %q accepted", archived, id)
+			}
+		}
+		_ = svc.ArchiveInsteadOfDelete(id)
+	}
+	if after := treeState(t, root); after != before {
+		t.Errorf("the file system changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// A cursor is accepted exactly in the scope it was issued for, over every
+// pair of scopes (cwd, includeWorktrees, archived), whatever the limit.
+func TestCursorAcceptedOnlyInItsScope(t *testing.T) {
+	type scope struct {
+		cwd       string
+		worktrees bool
+		archived  string
+	}
+	var scopes []scope
+	for _, cwd := range []string{"/ws/app", "/ws/app-v2", "/ws/app.v2"} {
+		for _, wt := range []bool{false, true} {
+			for _, a := range []string{Unarchived, Archived, All} {
+				scopes = append(scopes, scope{cwd, wt, a})
+			}
+		}
+	}
+	for i, from := range scopes {
+		req := ListRequest{Cwd: from.cwd, IncludeWorktrees: from.worktrees, Archived: from.archived}
+		cur := encodeCursor(Position{OrderAtMs: int64(1000 + i), SessionID: fmt.Sprintf("a0000000-0000-4000-8000-%012d", i)}, req)
+		for _, to := range scopes {
+			params := listOf(to.cwd, cur, map[string]any{"includeWorktrees": to.worktrees, "archived": to.archived, "limit": 1 + i%200})
+			r, err := ParseListRequest(params)
+			if (err == nil) != (from == to) {
+				t.Fatalf("cursor of %+v in %+v: %v", from, to, err)
+			}
+			if err == nil && (r.After == nil || r.After.OrderAtMs != int64(1000+i)) {
+				t.Fatalf("cursor of %+v: position %+v", from, r.After)
+			}
+		}
+	}
+}
+
+// ValidID accepts exactly what the UUID pattern of the SDK accepts.
+func TestValidIDIsTheUUIDPattern(t *testing.T) {
+	re := regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	u := "a0B1c2D3-e4F5-4a6b-8c7d-0123456789ab"
+	ids := []string{u, "", u + "\n", "\n" + u, strings.Replace(u, "-", "_", 1), strings.Replace(u, "a", "g", 1)}
+	for i := range len(u) {
+		for _, c := range []byte{'-', '0', 'f', 'F', 'g', '/', '.', 0} {
+			ids = append(ids, u[:i]+string(c)+u[i+1:])
+		}
+	}
+	for _, id := range ids {
+		if ValidID(id) != re.MatchString(id) {
+			t.Errorf("ValidID(%q) = %v", id, ValidID(id))
+		}
+	}
 }

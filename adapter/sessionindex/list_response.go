@@ -177,31 +177,18 @@ func (s *Service) List(req ListRequest) Page {
 	if req.Cwd != "" {
 		paths = scopePaths(req.Cwd, req.IncludeWorktrees)
 	}
-	all := s.Index.rows(paths)
+	cands := s.Index.candidates(scopeDirs(s.Index.configDir, paths))
+	rows, more := s.Index.page(cands, func(r row) bool { return keep(r, req.Archived) }, req.After, req.Limit)
 	live := s.registry.snapshot()
 	now := time.Now()
-	page := Page{Sessions: []SessionInfo{}}
-	for _, r := range all {
-		if !keep(r, req.Archived) || (req.After != nil && !before(*req.After, r.position())) {
-			continue
-		}
-		if len(page.Sessions) == req.Limit {
-			last := page.Sessions[len(page.Sessions)-1]
-			page.NextCursor = encodeCursor(s.positionOf(last.SessionID, all), req)
-			break
-		}
+	page := Page{Sessions: make([]SessionInfo, 0, len(rows))}
+	for _, r := range rows {
 		page.Sessions = append(page.Sessions, s.info(r, live, now))
 	}
-	return page
-}
-
-func (s *Service) positionOf(id string, rows []row) Position {
-	for _, r := range rows {
-		if r.sessionID == id {
-			return r.position()
-		}
+	if more {
+		page.NextCursor = encodeCursor(rows[len(rows)-1].position(), req)
 	}
-	return Position{SessionID: id}
+	return page
 }
 
 // info is the row of r with what this connection and the registry know.

@@ -3,6 +3,7 @@ package sessionindex
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -131,5 +132,97 @@ func TestSubscribeLimits(t *testing.T) {
 	_, err := svc.Subscribe(json.RawMessage(`{"cwd":"` + cwd + `"}`))
 	if e, ok := err.(*Error); !ok || e.Code != CodeInvalidParams || e.Data.(map[string]string)["reason"] != "too_many_subscriptions" {
 		t.Fatalf("129th subscribe: %v", err)
+	}
+}
+
+// appendPrompt appends a prompt record stamped now (a row change: its
+// lastPromptAt moves).
+func appendPrompt(t *testing.T, path string) {
+	t.Helper()
+	err := scenario.AppendRow(path, map[string]any{"type": "user", "timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+		"message": map[string]any{"role": "user", "content": "Another prompt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Real file writes against the timing rules (contract: "List
+// subscription"): a change is sent no sooner than 150 ms after it; writes
+// that never pause are still sent, the first at most 1 s after the burst
+// began; a session is sent at most once a second; a transcript moved out
+// of the directory is removed and moved back is sent again; one created by
+// an atomic rename is sent, and its delete removed.
+func TestSubscriptionTimingWithFileWrites(t *testing.T) {
+	const slack = 400 * time.Millisecond // a loaded machine schedules late, never early
+	cfg, cwd := t.TempDir(), canonical(t.TempDir())
+	id := writeSessions(t, cfg, cwd, 1)[0]
+	path := scenario.SessionFile(cfg, cwd, id)
+	rec := &recorder{}
+	svc := NewService(cfg, nil, rec.notify)
+	defer svc.Close()
+	subscribe(t, svc, cwd)
+
+	wrote := time.Now()
+	appendPrompt(t, path)
+	rec.wait(t, 1)
+	if d := rec.at[0].Sub(wrote); d < debounce {
+		t.Errorf("a single write was sent %v after it, before the %v debounce", d, debounce)
+	}
+	appendPrompt(t, path) // right after a row: held back to a second after it
+	rec.wait(t, 2)
+	if d := rec.at[1].Sub(rec.at[0]); d < perSessionEvery-10*time.Millisecond {
+		t.Errorf("a second row of the session %v after the first, under the once-a-second limit", d)
+	}
+
+	start := time.Now()
+	for time.Since(start) < 2600*time.Millisecond { // never a 150 ms pause
+		appendPrompt(t, path)
+		time.Sleep(40 * time.Millisecond)
+	}
+	time.Sleep(maxDelay + slack)
+	rec.mu.Lock()
+	at := append([]time.Time(nil), rec.at...)
+	rec.mu.Unlock()
+	if len(at) < 4 {
+		t.Fatalf("%d notifications for 2.6 s of writes that never pause: the 1 s cap does not hold", len(at)-2)
+	}
+	if d := at[2].Sub(start); d > max(maxDelay, at[1].Add(perSessionEvery).Sub(start))+slack {
+		t.Errorf("the first row of the burst came %v after it began", d)
+	}
+	for i := 2; i < len(at); i++ {
+		if gap := at[i].Sub(at[i-1]); gap < perSessionEvery-10*time.Millisecond {
+			t.Errorf("rows %d and %d of one session %v apart, under the once-a-second limit", i-1, i, gap)
+		}
+	}
+
+	n := len(at)
+	moved := filepath.Join(filepath.Dir(path), id+".jsonl.bak")
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.wait(t, n+1); len(got[n].Removed) != 1 || got[n].Removed[0] != id {
+		t.Fatalf("moved out: %+v", got[n])
+	}
+	if err := os.Rename(moved, path); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.wait(t, n+2); len(got[n+1].Sessions) != 1 || got[n+1].Sessions[0].SessionID != id {
+		t.Fatalf("moved back: %+v", got[n+1])
+	}
+
+	created := "c1000000-0000-4000-8000-000000000001"
+	tmp := t.TempDir()
+	writeSessionsAt(t, tmp, cwd, created)
+	if err := os.Rename(scenario.SessionFile(tmp, cwd, created), scenario.SessionFile(cfg, cwd, created)); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.wait(t, n+3); len(got[n+2].Sessions) != 1 || got[n+2].Sessions[0].SessionID != created {
+		t.Fatalf("created by a rename: %+v", got[n+2])
+	}
+	if err := os.Remove(scenario.SessionFile(cfg, cwd, created)); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.wait(t, n+4); len(got[n+3].Removed) != 1 || got[n+3].Removed[0] != created {
+		t.Fatalf("deleted: %+v", got[n+3])
 	}
 }

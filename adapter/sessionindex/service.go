@@ -55,8 +55,9 @@ func (s *Service) exclusive(id string, f func() error) error {
 	return f()
 }
 
-// Close ends the list subscriptions and their watchers.
+// Close ends the list subscriptions, their watchers and the index's.
 func (s *Service) Close() {
+	s.Index.Close()
 	s.mu.Lock()
 	subs := s.subs
 	s.subs = nil

@@ -170,9 +170,23 @@ func mediaPrompt(head string) string {
 // sdkTitles are the custom title and the summary the SDK reports; sidecar
 // counts only when the tail has no custom title.
 func sdkTitles(ht headTail, sidecar string) (customTitle, summary string) {
+	return sdkTitlesWith(ht, lastField(ht.sdkTail, "customTitle"), sidecar)
+}
+
+// sdkTitlesWith is sdkTitles given the tail's custom title. A transcript
+// within one window has its head as its tail: that is read once.
+func sdkTitlesWith(ht headTail, tailCustom, sidecar string) (customTitle, summary string) {
 	tail := ht.sdkTail
-	customTitle = firstNonEmpty(lastField(tail, "customTitle"), sidecar, lastField(ht.head, "customTitle"),
-		lastField(tail, "aiTitle"), lastField(ht.head, "aiTitle"))
+	headField := func(key string) string {
+		if ht.whole {
+			return ""
+		}
+		return lastField(ht.head, key)
+	}
+	customTitle = firstNonEmpty(tailCustom, sidecar, headField("customTitle"))
+	if customTitle == "" {
+		customTitle = firstNonEmpty(lastField(tail, "aiTitle"), headField("aiTitle"))
+	}
 	if customTitle != "" {
 		return customTitle, customTitle
 	}
@@ -190,7 +204,7 @@ func firstNonEmpty(v ...string) string {
 
 // lastAgentName is the last non-blank top-level agentName of text's records.
 func lastAgentName(text string) string {
-	if !strings.Contains(text, `"agentName"`) {
+	if !hasKey(text, "agentName") {
 		return ""
 	}
 	lines := strings.Split(text, "\n")
@@ -213,6 +227,9 @@ func lastAgentName(text string) string {
 
 // transcriptAgentName is the last agent name of the tail, else the head.
 func transcriptAgentName(ht headTail) string {
+	if ht.whole {
+		return lastAgentName(ht.tail)
+	}
 	return firstNonEmpty(lastAgentName(ht.tail), lastAgentName(ht.head))
 }
 
@@ -247,11 +264,11 @@ func copyTitle(ht headTail, transcript string) (title string, archived bool) {
 
 // copyTitles is copyTitle and the custom title the SDK reports.
 func copyTitles(ht headTail, transcript string) (title string, archived bool, custom string) {
-	sidecar := ""
-	if lastField(ht.sdkTail, "customTitle") == "" {
+	sidecar, tailCustom := "", lastField(ht.sdkTail, "customTitle")
+	if tailCustom == "" {
 		sidecar = readSidecar(transcript)
 	}
-	custom, summary := sdkTitles(ht, sidecar)
+	custom, summary := sdkTitlesWith(ht, tailCustom, sidecar)
 	name := transcriptAgentName(ht)
 	archived = IsArchivedTitle(firstNonEmpty(name, custom))
 	return firstNonEmpty(name, summary), archived, custom
@@ -271,16 +288,31 @@ func displayTitle(title string, archived bool) string {
 	return string(utf16.Decode(u[:255])) + "…"
 }
 
-var sessionIDRE = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
 // ValidID reports whether id can name a stored session (a UUID): anything
 // else (a `/`, `..`, NUL or a drive prefix) never reaches the file system.
-func ValidID(id string) bool { return sessionIDRE.MatchString(id) }
+func ValidID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := range len(id) {
+		c := id[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // continuedIn is the session this transcript was continued in, unless a
 // completed turn or a prompt follows the continued-in record.
 func continuedIn(tail string) string {
-	if !strings.Contains(tail, `"type":"continued-in"`) {
+	if !hasKey(tail, "continuedInSessionId") || !strings.Contains(tail, `"type":"continued-in"`) {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")
@@ -314,7 +346,7 @@ func continuedIn(tail string) string {
 
 // relocatedCwd is the cwd of the last relocated record of the tail.
 func relocatedCwd(tail string) string {
-	if !strings.Contains(tail, `"relocated"`) {
+	if !hasKey(tail, "relocatedCwd") || !strings.Contains(tail, `"relocated"`) {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // What a list row needs from a transcript (contract: "List response"),
@@ -23,26 +24,30 @@ const (
 // only (the cut first line dropped); sdkTail is the raw window the SDK reads.
 type headTail struct {
 	head, tail, sdkTail string
+	whole               bool // the file fits one window: all three are the same
 }
 
 // readHeadTail reads the first and the last chunkSize bytes of the first
 // size bytes of f.
 func readHeadTail(f io.ReaderAt, size int64) headTail {
-	n := min(size, chunkSize)
-	buf := make([]byte, n)
-	got, _ := f.ReadAt(buf, 0)
-	head := string(buf[:got])
+	head := readRange(f, 0, min(size, chunkSize))
 	if size <= chunkSize {
-		return headTail{head: head, tail: head, sdkTail: head}
+		return headTail{head: head, tail: head, sdkTail: head, whole: true}
 	}
 	raw := readRange(f, size-chunkSize, size)
 	return headTail{head: head, tail: dropCutLine(raw), sdkTail: raw}
 }
 
+// readRange reads bytes from..to of f. The string shares the buffer it
+// was read into, which nothing writes again: one copy of a window instead
+// of two.
 func readRange(f io.ReaderAt, from, to int64) string {
 	buf := make([]byte, to-from)
 	got, _ := f.ReadAt(buf, from)
-	return string(buf[:got])
+	if got == 0 {
+		return ""
+	}
+	return unsafe.String(&buf[0], got)
 }
 
 func dropCutLine(raw string) string {
@@ -148,19 +153,30 @@ func hasMessageMarker(s string) bool {
 // scanTranscript reads the facts of a head and a tail, the tail from its
 // last line backwards.
 func scanTranscript(ht headTail) facts {
-	f := facts{hasMessages: hasMessageMarker(ht.head) || hasMessageMarker(ht.tail)}
+	f := facts{hasMessages: hasMessageMarker(ht.head) || (!ht.whole && hasMessageMarker(ht.tail))}
 	if m := cwdRE.FindStringSubmatch(ht.head); m != nil {
 		f.headCwd = decodeJSONString(m[1])
 	}
-	if m := forkedFromRE.FindStringSubmatch(ht.head); m != nil {
-		f.forkedFrom = m[1]
-	}
+	f.forkedFrom = forkParent(ht.head)
 	var s tailScan
 	lines := strings.Split(ht.tail, "\n")
 	for i := len(lines) - 1; i >= 0 && !s.done(&f); i-- {
 		s.line(&f, lines[i])
 	}
 	return f
+}
+
+// forkParent is the forkedFrom session id of a head ("" for none); the key
+// is looked for first, so a head without it is not run through the
+// pattern.
+func forkParent(head string) string {
+	if !hasKey(head, "forkedFrom") {
+		return ""
+	}
+	if m := forkedFromRE.FindStringSubmatch(head); m != nil {
+		return strings.Clone(m[1])
+	}
+	return ""
 }
 
 // tailScan is the state of one backwards pass over a tail.
@@ -173,7 +189,22 @@ func (s *tailScan) done(f *facts) bool {
 	return s.messageFound && s.promptFound && s.modelFound && s.turnEndFound && !s.checkingTurnError && f.tailCwd != ""
 }
 
+// onlyPromptLeft: every fact but the last prompt is found, so only a
+// line that may be a prompt still matters.
+func (s *tailScan) onlyPromptLeft(f *facts) bool {
+	return s.messageFound && s.modelFound && s.turnEndFound && !s.checkingTurnError && f.turnState != "" && f.tailCwd != ""
+}
+
+// mayBePrompt: a user record without a tool result (a record with one is
+// never a prompt; the marker cannot occur unescaped inside a string).
+func mayBePrompt(line string) bool {
+	return strings.Contains(line, `"user"`) && !strings.Contains(line, `"type":"tool_result"`)
+}
+
 func (s *tailScan) line(f *facts, line string) {
+	if s.onlyPromptLeft(f) && !mayBePrompt(line) {
+		return
+	}
 	turnRecord := strings.Contains(line, `"user"`) || strings.Contains(line, `"assistant"`) || strings.Contains(line, `"system"`)
 	wantCwd := f.tailCwd == "" && strings.Contains(line, `"cwd"`)
 	if line == "" || (!turnRecord && !wantCwd) {
@@ -322,13 +353,81 @@ func stringFields(text, key string) []string {
 	return out
 }
 
-// lastField is the last non-empty `"key":"…"` value of text ("" for none).
+// lastField is the decoded value of the last `"key":"…"` of text ("" for
+// none): the last match of stringFields' pattern, found with a plain
+// substring search (in JSON text an unescaped quote never occurs inside a
+// string, so every occurrence of the key is a match or no match at all).
 func lastField(text, key string) string {
-	vals := stringFields(text, key)
-	if len(vals) == 0 {
+	last, found := "", false
+	for rest := text; ; {
+		at := indexKey(rest, key)
+		if at < 0 {
+			break
+		}
+		rest = rest[at:]
+		v := rest
+		if v != "" && strings.IndexByte(" \t\n\f\r", v[0]) >= 0 {
+			v = v[1:]
+		}
+		if raw, ok := stringBody(v); ok {
+			last, found = raw, true
+			rest = v[len(raw)+2:]
+		}
+	}
+	if !found {
 		return ""
 	}
-	return vals[len(vals)-1]
+	return decodeJSONString(last)
+}
+
+// indexKey is where the value of the first `"key":` of text begins (just
+// after the colon), or -1. The search is anchored on the key's first
+// capital letter when it has one, so it skips from one rare byte to the
+// next instead of stopping at every quote of the JSON text.
+func indexKey(text, key string) int {
+	cut := strings.IndexFunc(key, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	if cut <= 0 {
+		pat := `"` + key + `":`
+		if i := strings.Index(text, pat); i >= 0 {
+			return i + len(pat)
+		}
+		return -1
+	}
+	prefix, anchor := `"`+key[:cut], key[cut:]+`":`
+	for off := 0; ; {
+		i := strings.Index(text[off:], anchor)
+		if i < 0 {
+			return -1
+		}
+		at := off + i
+		if at >= len(prefix) && text[at-len(prefix):at] == prefix {
+			return at + len(anchor)
+		}
+		off = at + 1
+	}
+}
+
+// hasKey reports whether text holds `"key":`.
+func hasKey(text, key string) bool { return indexKey(text, key) >= 0 }
+
+// stringBody is the body of the JSON string s starts with, up to its
+// closing quote; false when s starts with none or it is not closed.
+func stringBody(s string) (string, bool) {
+	if s == "" || s[0] != '"' {
+		return "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return "", false
+			}
+			i++
+		case '"':
+			return s[1:i], true
+		}
+	}
+	return "", false
 }
 
 // openStat opens a regular file and stats it.

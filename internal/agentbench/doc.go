@@ -3,7 +3,11 @@
 // real processes in the same run on the same fake Claude CLI, and reports
 // each measure for both and the ratio reference/ours (issue 8: spawn →
 // initialize response, RSS after session/new, adapter CPU per streamed
-// text chunk). The benchmarks are in bench_test.go; `make bench` runs them.
+// text chunk; issue 10: session/list on 10,000 stored transcripts, a plain
+// first page and an AIR page of 50 cold and warm, and the RSS with that
+// index). The benchmarks are in bench_test.go and sessionlist_test.go
+// (transcripts_test.go generates the transcripts once and caches them
+// under the temporary directory); `make bench` runs them.
 // They skip when `make deps` has not installed node and the reference.
 //
 // The package API is what the benchmarks measure with:

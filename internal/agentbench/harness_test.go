@@ -36,6 +36,10 @@ type bench struct {
 	script   string // AIRWIRE_FAKE_CLI_SCRIPT
 	// profile is the client the benchmark editor plays (plain or air).
 	profile scenario.Profile
+	// stored, when set, is the transcript set both adapters list: their
+	// workspace is its cwd, and their config's projects directory links
+	// to its projects.
+	stored *transcriptSet
 }
 
 var built struct {
@@ -156,6 +160,12 @@ func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	home := filepath.Join(root, "home")
 	for _, d := range []string{a.cwd, filepath.Join(home, ".claude"), filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if bn.stored != nil {
+		a.cwd = bn.stored.cwd
+		if err := os.Symlink(bn.stored.projects, filepath.Join(home, ".claude", "projects")); err != nil {
 			b.Fatal(err)
 		}
 	}

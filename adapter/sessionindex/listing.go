@@ -1,0 +1,227 @@
+package sessionindex
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Directory listings (issue 10: the common case cheap): the transcripts of
+// a project directory with their stat, kept between lists. The first use
+// of a directory reads it and stats each transcript (in parallel, relative
+// to the open directory); an inotify watch on it (no recursion) then names
+// each file that changes, and the next use stats only those. Each use
+// first drains the watch's queue without waiting: the kernel queues an
+// event before the write that causes it returns, so a list sees every
+// write that ended before it began. A listing is trusted for
+// listingMaxAge at most, and never after the queue overflowed: then the
+// directory is read again. Past maxWatchedDirs, or without inotify (not
+// Linux), every use reads the directory. The watch is the index's own: no
+// subscription starts and no client sees it (contract: "session/list
+// starts or renews nothing").
+
+const (
+	maxWatchedDirs = 64
+	listingMaxAge  = 30 * time.Second
+	statWorkers    = 4
+)
+
+// dirListing is the cached listing of one project directory.
+type dirListing struct {
+	byName map[string]candidate // the transcripts, by file name
+	sorted []candidate          // byName by mtime, newest first
+	dirty  map[string]bool      // file names an event named since the listing
+	at     time.Time            // when it was read
+	wd     int                  // its watch
+	stale  bool                 // read it again at next use
+}
+
+// listings are the directory listings of an index; mu serializes their use.
+type listings struct {
+	mu    sync.Mutex
+	dirs  map[string]*dirListing // by directory path
+	byWD  map[int]string         // directory path by watch
+	queue *watchQueue            // nil before the first use
+	off   bool                   // no watching (unavailable, or closed)
+}
+
+func newListings() *listings {
+	return &listings{dirs: map[string]*dirListing{}, byWD: map[int]string{}}
+}
+
+// close ends the watching.
+func (ls *listings) close() {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.queue != nil {
+		ls.queue.close()
+		ls.queue = nil
+	}
+	ls.off, ls.dirs, ls.byWD = true, map[string]*dirListing{}, map[int]string{}
+}
+
+// candidates are the transcripts of dir (a project directory path), newest
+// first; the slice is shared: callers do not change it.
+func (ls *listings) candidates(dir string) []candidate {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.drain()
+	if l := ls.dirs[dir]; l != nil && !l.stale && time.Since(l.at) < listingMaxAge {
+		ls.refresh(dir, l)
+		return l.sorted
+	}
+	wd, watched := ls.watch(dir)
+	// The watch is in place before the read: no later change is lost.
+	l := &dirListing{dirty: map[string]bool{}, at: time.Now(), wd: wd}
+	l.byName = readListing(dir)
+	l.sorted = sortedCandidates(l.byName)
+	if watched {
+		ls.dirs[dir] = l
+		ls.drain()
+		ls.refresh(dir, l)
+	}
+	return l.sorted
+}
+
+// watch watches dir; the caller holds ls.mu.
+func (ls *listings) watch(dir string) (int, bool) {
+	if l := ls.dirs[dir]; l != nil {
+		delete(ls.dirs, dir)
+		return l.wd, true // still watched: only its listing is stale
+	}
+	if ls.off || len(ls.dirs) >= maxWatchedDirs {
+		return 0, false
+	}
+	if ls.queue == nil {
+		q, err := newWatchQueue()
+		if err != nil {
+			ls.off = true
+			return 0, false
+		}
+		ls.queue = q
+	}
+	wd, err := ls.queue.add(dir)
+	if err != nil {
+		return 0, false
+	}
+	ls.byWD[wd] = dir
+	return wd, true
+}
+
+// drain applies the queued events: a named file is dirty; a directory
+// that went away is no longer listed; lost events make every listing
+// stale. The caller holds ls.mu.
+func (ls *listings) drain() {
+	if ls.queue == nil {
+		return
+	}
+	evs, overflow := ls.queue.read()
+	if overflow {
+		for _, l := range ls.dirs {
+			l.stale = true
+		}
+	}
+	for _, ev := range evs {
+		dir, ok := ls.byWD[ev.wd]
+		if !ok {
+			continue
+		}
+		if ev.gone {
+			ls.queue.remove(ev.wd)
+			delete(ls.byWD, ev.wd)
+			delete(ls.dirs, dir)
+			continue
+		}
+		if l := ls.dirs[dir]; l != nil && ev.name != "" {
+			l.dirty[ev.name] = true
+		}
+	}
+}
+
+// refresh stats the files an event named since the listing; the caller
+// holds ls.mu.
+func (ls *listings) refresh(dir string, l *dirListing) {
+	if len(l.dirty) == 0 {
+		return
+	}
+	for name := range l.dirty {
+		delete(l.byName, name)
+		if id, ok := transcriptName(name); ok {
+			if c, ok := statAt(dir, name); ok {
+				c.sessionID = id
+				l.byName[name] = c
+			}
+		}
+	}
+	l.dirty = map[string]bool{}
+	l.sorted = sortedCandidates(l.byName)
+}
+
+// transcriptName is the session id of a transcript's file name.
+func transcriptName(name string) (string, bool) {
+	id, ok := strings.CutSuffix(name, ".jsonl")
+	return id, ok && ValidID(id)
+}
+
+// readListing reads a directory and stats its transcripts, relative to
+// the open directory, statWorkers at once.
+func readListing(dir string) map[string]candidate {
+	f, err := os.Open(dir)
+	if err != nil {
+		return map[string]candidate{}
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	names = slices.DeleteFunc(names, func(n string) bool { _, ok := transcriptName(n); return !ok })
+	found := make([]candidate, len(names))
+	ok := make([]bool, len(names))
+	fd := int(f.Fd())
+	var wg sync.WaitGroup
+	for w := range statWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(names); i += statWorkers {
+				found[i], ok[i] = statFd(fd, dir, names[i])
+			}
+		}()
+	}
+	wg.Wait()
+	out := make(map[string]candidate, len(names))
+	for i, name := range names {
+		if ok[i] {
+			found[i].sessionID = strings.TrimSuffix(name, ".jsonl")
+			out[name] = found[i]
+		}
+	}
+	return out
+}
+
+// statAt stats dir/name.
+func statAt(dir, name string) (candidate, bool) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return candidate{}, false
+	}
+	defer f.Close()
+	return statFd(int(f.Fd()), dir, name)
+}
+
+// sortedCandidates are the candidates by mtime, newest first, then by path.
+func sortedCandidates(byName map[string]candidate) []candidate {
+	out := make([]candidate, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, newestFirst)
+	return out
+}
+
+func newestFirst(a, b candidate) int {
+	if c := b.mtime.Compare(a.mtime); c != 0 {
+		return c
+	}
+	return strings.Compare(a.path, b.path)
+}
