@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // headTailBytes is how much of each end of a transcript a listing reads.
@@ -23,15 +24,11 @@ type Info struct {
 	// CustomTitle is the stored title: a custom one (a rename, a fork),
 	// else the CLI's AI title ("" for none).
 	CustomTitle string
-	FirstPrompt string
 	// Cwd is the directory the session ran in ("" when the transcript
 	// does not say and the caller gave no project path).
-	Cwd       string
-	GitBranch string
-	Tag       string
+	Cwd string
 	// Modified is the transcript's modification time.
 	Modified time.Time
-	Size     int64
 }
 
 // Stat reads the Info of session id, found in any project directory;
@@ -61,17 +58,17 @@ func readInfo(path, id, projectPath string) (Info, bool) {
 	}
 	custom = firstOf(custom, lastString(head, "customTitle"))
 	titled := firstOf(custom, lastString(tail, "aiTitle"), lastString(head, "aiTitle"))
-	firstPrompt := firstPromptOf(head)
-	summary := firstOf(titled, lastString(tail, "lastPrompt"), lastString(tail, "summary"), firstPrompt, mediaPrompt(head))
+	summary := firstOf(titled, lastString(tail, "lastPrompt"), lastString(tail, "summary"))
+	if summary == "" {
+		summary = firstOf(firstPromptOf(head), mediaPrompt(head))
+	}
 	if summary == "" {
 		return Info{}, false
 	}
 	return Info{
-		SessionID: id, Summary: summary, CustomTitle: titled, FirstPrompt: firstPrompt,
-		Cwd:       firstOf(lastRowString(tail, "relocated", "relocatedCwd"), firstString(head, "cwd"), projectPath),
-		GitBranch: firstOf(lastString(tail, "gitBranch"), firstString(head, "gitBranch")),
-		Tag:       lastTag(tail),
-		Modified:  st.ModTime(), Size: st.Size(),
+		SessionID: id, Summary: summary, CustomTitle: titled,
+		Cwd:      firstOf(lastRowString(tail, "relocated", "relocatedCwd"), firstString(head, "cwd"), projectPath),
+		Modified: st.ModTime(),
 	}, true
 }
 
@@ -91,13 +88,42 @@ func headTail(path string) (head, tail string, st os.FileInfo, ok bool) {
 	if n == 0 {
 		return "", "", nil, false
 	}
-	head = strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
+	head = validUTF8(buf[:n])
 	tail = head
 	if off := st.Size() - headTailBytes; off > 0 {
 		n, _ = f.ReadAt(buf, off)
-		tail = strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
+		tail = validUTF8(buf[:n])
 	}
 	return head, tail, st, true
+}
+
+// letterRarity ranks lower-case letters from the rarest in English text.
+const letterRarity = "zqxjkvbpygfwmucldrhsnioate"
+
+// anchorOf is the position of pat's rarest letter (a capital first), 1
+// (after the quote) when it has none.
+func anchorOf(pat string) int {
+	best, rank := 1, len(letterRarity)
+	for i := 1; i < len(pat); i++ {
+		c := pat[i]
+		r := strings.IndexByte(letterRarity, c)
+		if c >= 'A' && c <= 'Z' {
+			r = -1
+		}
+		if (r >= 0 || c >= 'A' && c <= 'Z') && r < rank {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// validUTF8 is b as a string, each invalid sequence replaced (a window
+// can cut a character in two).
+func validUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 func firstOf(s ...string) string {
@@ -115,7 +141,28 @@ func keyPatterns(key string) [2]string {
 
 func hasKey(text, key string) bool {
 	p := keyPatterns(key)
-	return strings.Contains(text, p[0]) || strings.Contains(text, p[1])
+	return indexKey(text, p[0]) >= 0 || indexKey(text, p[1]) >= 0
+}
+
+// indexKey is strings.Index(text, pat) for a key pattern (`"key":"`),
+// searched by the pattern's tail from its rarest letter: strings.Index
+// scans for the first byte of what it looks for, and `"` starts every
+// JSON string, so a search anchored on it stops every few bytes of a
+// transcript.
+func indexKey(text, pat string) int {
+	k := anchorOf(pat)
+	anchor, prefix := pat[k:], pat[:k]
+	for from := 0; ; {
+		i := strings.Index(text[from:], anchor)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if i >= k && text[i-k:i] == prefix {
+			return i - k
+		}
+		from = i + 1
+	}
 }
 
 // stringAt is the JSON string value that starts at text[start:], unescaped;
@@ -145,7 +192,7 @@ func lastString(text, key string) string {
 	best, at := "", -1
 	for _, p := range keyPatterns(key) {
 		for from := 0; ; {
-			i := strings.Index(text[from:], p)
+			i := indexKey(text[from:], p)
 			if i < 0 {
 				break
 			}
@@ -164,7 +211,7 @@ func lastString(text, key string) string {
 // form first, as the SDK looks).
 func firstString(text, key string) string {
 	for _, p := range keyPatterns(key) {
-		if i := strings.Index(text, p); i >= 0 {
+		if i := indexKey(text, p); i >= 0 {
 			v, _ := stringAt(text, i+len(p))
 			return v
 		}
@@ -174,10 +221,17 @@ func firstString(text, key string) string {
 
 // lastRowString is field of the last complete row of type typ in text.
 func lastRowString(text, typ, field string) string {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := lines[i]
-		if !strings.Contains(l, `"`+field+`":`) || !strings.Contains(l, `"type":"`+typ+`"`) {
+	if indexKey(text, `"`+field+`":`) < 0 {
+		return ""
+	}
+	for rest := text; rest != ""; {
+		l := rest
+		if j := strings.LastIndexByte(rest, '\n'); j >= 0 {
+			l, rest = rest[j+1:], rest[:j]
+		} else {
+			rest = ""
+		}
+		if indexKey(l, `"`+field+`":`) < 0 || !strings.Contains(l, `"type":"`+typ+`"`) {
 			continue
 		}
 		var row map[string]any
@@ -186,17 +240,6 @@ func lastRowString(text, typ, field string) string {
 		}
 		if s, ok := row[field].(string); ok {
 			return s
-		}
-	}
-	return ""
-}
-
-// lastTag is the tag of the last tag row in text.
-func lastTag(text string) string {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.Contains(lines[i], `"type":"tag"`) && strings.Contains(lines[i], `"tag":"`) {
-			return lastString(lines[i], "tag")
 		}
 	}
 	return ""
@@ -227,7 +270,7 @@ var (
 
 // promptRow reports a user row that may hold a typed prompt.
 func promptRow(line string) bool {
-	if !strings.Contains(line, `"type":"user"`) && !strings.Contains(line, `"type": "user"`) {
+	if indexKey(line, `"type":"user"`) < 0 && indexKey(line, `"type": "user"`) < 0 {
 		return false
 	}
 	for _, skip := range []string{`"tool_result"`, `"isMeta":true`, `"isMeta": true`, `"isCompactSummary":true`, `"isCompactSummary": true`} {

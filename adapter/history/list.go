@@ -123,18 +123,16 @@ func candidates(configDir string, cwd *string) []candidate {
 		if err != nil {
 			continue
 		}
+		var names []string
 		for _, e := range ents {
-			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-			if !ok || !ValidID(id) {
-				continue
+			if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && ValidID(id) {
+				names = append(names, e.Name())
 			}
-			p := filepath.Join(dir, e.Name())
-			st, err := os.Stat(p)
-			if err != nil {
-				continue
-			}
-			out = append(out, candidate{id: id, path: p, project: project, mtime: st.ModTime()})
 		}
+		dirMtimes(dir, names, func(name string, mtime time.Time) {
+			out = append(out, candidate{id: strings.TrimSuffix(name, ".jsonl"), path: filepath.Join(dir, name),
+				project: project, mtime: mtime})
+		})
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if !out[a].mtime.Equal(out[b].mtime) {
