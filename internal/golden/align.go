@@ -116,10 +116,12 @@ func lineKey(line string) string {
 		return line
 	}
 	var k struct {
-		ID      json.RawMessage `json:"id"`
-		Method  string          `json:"method"`
-		Type    string          `json:"type"`
-		Params  struct{ Update struct{ SessionUpdate string } }
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Type   string          `json:"type"`
+		Params struct {
+			Update struct{ SessionUpdate string }
+		}
 		Request struct{ Subtype string }
 	}
 	if json.Unmarshal([]byte(line[i:]), &k) != nil {
