@@ -62,8 +62,8 @@ func align(want, got []string) []op {
 }
 
 // hunk is the first run of unmatched elements of an alignment: dels and inss
-// hold their ops in order. moves maps an element's text that is del on one
-// side and ins somewhere on the other to its two positions.
+// hold its ops in order. An element of the hunk whose text is unmatched on
+// the other side too (delAt, insAt) has moved.
 type hunk struct {
 	dels, inss []op
 	// delAt and insAt give, for every unmatched element's text, its first
