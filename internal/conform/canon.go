@@ -191,7 +191,7 @@ func Canonical(r *Result) ([]byte, error) {
 	nz := NewNormalizer(r.Paths)
 	nz.FixDurations(cliOutput(r.Entries))
 	if r.Scenario != nil {
-		nz.SeedSessions(StoredSessions(r.Scenario))
+		nz.Stored(r.Scenario)
 	}
 	return render(out, nz)
 }
@@ -472,8 +472,10 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            outside the transcript fixes their order
 //	request_id  the value of every request_id key → <req-N> (the SDK makes
 //	            them up at random)
-//	timestamps  an RFC 3339 string not on the scripted clock's day
-//	            (scenario.ClockBase) → <timestamp>; an integer in the epoch
+//	timestamps  an RFC 3339 string neither on the scripted clock's day
+//	            (scenario.ClockBase) nor on the day a stored session of the
+//	            scenario was modified (its rows are stamped from then on) →
+//	            <timestamp>; an integer in the epoch
 //	            milliseconds range (2017–2096) outside that day →
 //	            "<epoch-ms>"
 //	durations   a number under a key containing duration, elapsed or
@@ -502,11 +504,13 @@ type Normalizer struct {
 	reqs     map[string]string
 	cursors  map[string]string
 	// fixed holds the durations the CLI side wrote (numKey form).
-	fixed    map[string]bool
-	nCursor  int
-	nSession int
-	nUUID    int
-	nReq     int
+	fixed map[string]bool
+	// storedDays are the days (2006-01-02) of the scenario's stored sessions.
+	storedDays map[string]bool
+	nCursor    int
+	nSession   int
+	nUUID      int
+	nReq       int
 }
 
 // NewNormalizer builds the path rules of a run.
@@ -609,11 +613,23 @@ func numKey(x json.Number) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// SeedSessions numbers the sessions the scenario stores before the run
-// (StoredSessions): the k-th is <session-k>. Call it before any Line.
-func (n *Normalizer) SeedSessions(ids []string) {
-	for _, id := range ids {
+// Stored applies what the scenario sc fixes before the run: the sessions it
+// stores (StoredSessions) are numbered first, the k-th <session-k>, and
+// timestamps on the days they were modified are kept. Call it before any
+// Line.
+func (n *Normalizer) Stored(sc *scenario.Scenario) {
+	for _, id := range StoredSessions(sc) {
 		n.numberSession(strings.ToLower(id))
+	}
+	n.storedDays = map[string]bool{}
+	stored := slices.Clone(sc.Sessions)
+	if sc.Transcript != nil {
+		stored = append(stored, *sc.Transcript)
+	}
+	for _, t := range stored {
+		if len(t.Modified) >= 10 {
+			n.storedDays[t.Modified[:10]] = true
+		}
 	}
 }
 
@@ -846,7 +862,7 @@ func (n *Normalizer) str(s string) string {
 		n.ids[u] = fmt.Sprintf("<uuid-%d>", n.nUUID)
 		return n.ids[u]
 	})
-	if tsRE.MatchString(s) && !strings.HasPrefix(s, scriptedDay) {
+	if tsRE.MatchString(s) && !strings.HasPrefix(s, scriptedDay) && !n.storedDays[s[:min(len(s), 10)]] {
 		return "<timestamp>"
 	}
 	return s
