@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/airwire/airwire/internal/journal"
@@ -187,7 +188,39 @@ func Canonical(r *Result) ([]byte, error) {
 		return nil, fmt.Errorf("the journal holds %d editor frames but the driver wrote %d", len(l.editor), len(r.Anchors))
 	}
 	out := append(clientLines(l.agent, l.editor, r.Anchors), l.cliLines()...)
-	return render(out, NewNormalizer(r.Paths))
+	nz := NewNormalizer(r.Paths)
+	nz.FixDurations(cliOutput(r.Entries))
+	if r.Scenario != nil {
+		nz.Stored(r.Scenario)
+	}
+	return render(out, nz)
+}
+
+// cliOutput is what the CLI processes wrote to the adapter (their stdout
+// frames): the fake CLI's script or the cassette in a replay, what the real
+// CLI said in a live run.
+func cliOutput(entries []journal.Entry) []json.RawMessage {
+	var out []json.RawMessage
+	for i := range entries {
+		e := &entries[i]
+		if e.Lane == journal.LaneCLI && e.Dir == journal.DirCLI && e.Kind == journal.KindMsg {
+			out = append(out, e.Msg)
+		}
+	}
+	return out
+}
+
+// StoredSessions are the session ids a scenario stores before the run, in
+// the order it lists them: its transcript's, then its sessions'.
+func StoredSessions(sc *scenario.Scenario) []string {
+	var ids []string
+	if sc.Transcript != nil {
+		ids = append(ids, sc.Transcript.SessionID)
+	}
+	for _, t := range sc.Sessions {
+		ids = append(ids, t.SessionID)
+	}
+	return ids
 }
 
 // lanes are a run's entries that the canonical text shows, by lane.
@@ -291,7 +324,8 @@ func (l *lanes) cliLines() []line {
 }
 
 // render normalizes the lines with nz, once it has seen every session id
-// they hold, and writes one "<tag> <json>" line each.
+// they hold and numbered the sessions the responses create, and writes one
+// "<tag> <json>" line each.
 func render(out []line, nz *Normalizer) ([]byte, error) {
 	for _, l := range out {
 		if l.e != nil && l.msg == nil {
@@ -299,6 +333,11 @@ func render(out []line, nz *Normalizer) ([]byte, error) {
 		}
 		if l.e != nil && l.e.Kind == journal.KindSpawn {
 			nz.collectArgvSessions(l.e.Argv)
+		}
+	}
+	for _, l := range out {
+		if l.tag == TagAgentToEditor && l.e.Kind == journal.KindMsg && len(l.e.ID) > 0 {
+			nz.createdSession(l.e.Msg)
 		}
 	}
 	var buf bytes.Buffer
@@ -413,24 +452,41 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            subagentSessionId, …) → <agent-N>, background task ids
 //	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
 //	            turn's runId → <run-N>, numbered by first appearance
-//	CLI text    "duration_ms: N" in a subagent's result → <duration>; a
-//	            plan file …/plans/<random words>.md → …/plans/<plan-file>.md
+//	CLI text    a plan file …/plans/<random words>.md → …/plans/<plan-file>.md
 //	model API   127.0.0.1:<port> → <model-api>: the only loopback server a
 //	            run talks to is the model API (the mock, the recorder's model
 //	            proxy in front of it, or the unused address of a replay), and
 //	            the CLI quotes it in notices
 //	uuids       a UUID that is a session id (a sessionId/session_id value or
-//	            a --session-id/--resume argument anywhere in the run) →
-//	            <session-N>; any other UUID → <uuid-N>; numbered by first
-//	            appearance in canonical order (keys sorted)
+//	            a --session-id/--resume argument anywhere in the run, or a
+//	            session the scenario stores) → <session-N>, numbered by where
+//	            the session was created, so that a reordered list shows:
+//	            first the sessions the scenario stores, in the order it lists
+//	            them (its transcript, then its sessions: the k-th is always
+//	            <session-k>, shown or not), then each sessionId that a
+//	            response to the editor introduces at the top of its result
+//	            (session/new, a fork), in canonical order, then any other by
+//	            first appearance in canonical order (keys sorted). Any other
+//	            UUID → <uuid-N>, numbered by first appearance in canonical
+//	            order: the adapter makes those up at random, and nothing
+//	            outside the transcript fixes their order
 //	request_id  the value of every request_id key → <req-N> (the SDK makes
 //	            them up at random)
-//	timestamps  an RFC 3339 string not on the scripted clock's day
-//	            (scenario.ClockBase) → <timestamp>; an integer in the epoch
+//	timestamps  an RFC 3339 string neither on the scripted clock's day
+//	            (scenario.ClockBase) nor on the day a stored session of the
+//	            scenario was modified (its rows are stamped from then on) →
+//	            <timestamp>; an integer in the epoch
 //	            milliseconds range (2017–2096) outside that day →
 //	            "<epoch-ms>"
 //	durations   a number under a key containing duration, elapsed or
-//	            latency (any case) → "<duration>"
+//	            latency (any case), and the N of "duration_ms: N" in a
+//	            string, → "<duration>" unless the CLI side of the run wrote
+//	            the same number under such a key or in such a text
+//	            (FixDurations): then the fake CLI's script or the cassette
+//	            fixed it, and it is kept. Only what the adapter measures or
+//	            derives itself (a clock, a unit conversion) varies between
+//	            two runs; a live run's measured values are masked at
+//	            comparison instead (MaskMeasured)
 //	version     agentInfo.version → <agent-version>
 //	hashes      toolResponse.harnessSectionHash (new in every real run) → <hash>
 //	cursors     the value of every cursor or nextCursor key → <cursor-N>
@@ -447,16 +503,20 @@ type Normalizer struct {
 	ids      map[string]string
 	reqs     map[string]string
 	cursors  map[string]string
-	nCursor  int
-	nSession int
-	nUUID    int
-	nReq     int
+	// fixed holds the durations the CLI side wrote (numKey form).
+	fixed map[string]bool
+	// storedDays are the days (2006-01-02) of the scenario's stored sessions.
+	storedDays map[string]bool
+	nCursor    int
+	nSession   int
+	nUUID      int
+	nReq       int
 }
 
 // NewNormalizer builds the path rules of a run.
 func NewNormalizer(p Paths) *Normalizer {
 	n := &Normalizer{sessions: map[string]bool{}, ids: map[string]string{}, reqs: map[string]string{}, cursors: map[string]string{},
-		madeKind: map[string]string{}, made: map[string]string{}, nMade: map[string]int{}}
+		madeKind: map[string]string{}, made: map[string]string{}, nMade: map[string]int{}, fixed: map[string]bool{}}
 	add := func(from, to string) {
 		if from != "" && from != "/" {
 			n.paths = append(n.paths, [2]string{from, to})
@@ -485,18 +545,119 @@ var (
 	shimRE = regexp.MustCompile(`airwire-shim-[0-9]+`)
 	apiRE  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
 	// textDurRE is a duration the CLI writes into a subagent's result text.
-	textDurRE = regexp.MustCompile(`(duration_ms: )[0-9]+`)
+	textDurRE = regexp.MustCompile(textDurPrefix + `[0-9]+`)
 	// planRE is a plan file the CLI names with random words.
 	planRE   = regexp.MustCompile(`(/plans/)[a-z0-9-]+\.md`)
 	tsRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
 	durKeyRE = regexp.MustCompile(`(?i)duration|elapsed|latency`)
 )
 
+// textDurPrefix starts a duration in a subagent's result text.
+const textDurPrefix = "duration_ms: "
+
 var (
 	scriptedDay    = scenario.ClockBase.Format("2006-01-02")
 	scriptedMsFrom = scenario.ClockBase.UnixMilli()
 	scriptedMsTo   = scenario.ClockBase.UnixMilli() + 86_400_000
 )
+
+// FixDurations records the durations the CLI side of the run wrote to the
+// adapter (frames): numbers under a duration, elapsed or latency key and the
+// N of "duration_ms: N" in strings. The durations rule keeps those values.
+func (n *Normalizer) FixDurations(frames []json.RawMessage) {
+	for _, raw := range frames {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			continue
+		}
+		walkJSON(v, "", func(key string, leaf any) {
+			switch t := leaf.(type) {
+			case json.Number:
+				if durKeyRE.MatchString(key) {
+					n.fixed[numKey(t)] = true
+				}
+			case string:
+				for _, m := range textDurRE.FindAllString(t, -1) {
+					n.fixed[numKey(json.Number(strings.TrimPrefix(m, textDurPrefix)))] = true
+				}
+			}
+		})
+	}
+}
+
+// walkJSON calls leaf for every string and number in v with the key it is
+// under ("" at the top, the array's key for its elements).
+func walkJSON(v any, key string, leaf func(key string, v any)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			walkJSON(e, k, leaf)
+		}
+	case []any:
+		for _, e := range t {
+			walkJSON(e, key, leaf)
+		}
+	default:
+		leaf(key, v)
+	}
+}
+
+// numKey is the value of a JSON number, so that 5 and 5.0 are the same.
+func numKey(x json.Number) string {
+	f, err := strconv.ParseFloat(string(x), 64)
+	if err != nil {
+		return string(x)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// Stored applies what the scenario sc fixes before the run: the sessions it
+// stores (StoredSessions) are numbered first, the k-th <session-k>, and
+// timestamps on the days they were modified are kept. Call it before any
+// Line.
+func (n *Normalizer) Stored(sc *scenario.Scenario) {
+	for _, id := range StoredSessions(sc) {
+		n.numberSession(strings.ToLower(id))
+	}
+	n.storedDays = map[string]bool{}
+	stored := slices.Clone(sc.Sessions)
+	if sc.Transcript != nil {
+		stored = append(stored, *sc.Transcript)
+	}
+	for _, t := range stored {
+		if len(t.Modified) >= 10 {
+			n.storedDays[t.Modified[:10]] = true
+		}
+	}
+}
+
+// createdSession numbers the session a response introduces at the top of
+// its result (session/new, a fork), unless it has a number already.
+func (n *Normalizer) createdSession(raw json.RawMessage) {
+	var m struct {
+		Result struct {
+			SessionID string `json:"sessionId"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &m) != nil || !uuidRE.MatchString(m.Result.SessionID) {
+		return
+	}
+	n.numberSession(strings.ToLower(m.Result.SessionID))
+}
+
+// numberSession gives session id u (lower case) the next session number
+// unless it has one.
+func (n *Normalizer) numberSession(u string) string {
+	if p, ok := n.ids[u]; ok {
+		return p
+	}
+	n.sessions[u] = true
+	n.nSession++
+	n.ids[u] = fmt.Sprintf("<session-%d>", n.nSession)
+	return n.ids[u]
+}
 
 func (n *Normalizer) collectSessions(raw json.RawMessage) {
 	var v any
@@ -596,7 +757,12 @@ func (n *Normalizer) Line(raw json.RawMessage) ([]byte, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	v = n.value(v, nil)
+	return encodeJSON(n.value(v, nil))
+}
+
+// encodeJSON encodes v as the canonical form does: keys sorted, no HTML
+// escaping, no trailing newline.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -656,7 +822,7 @@ func (n *Normalizer) value(v any, path []string) any {
 		}
 		return n.str(t)
 	case json.Number:
-		if durKeyRE.MatchString(key) {
+		if durKeyRE.MatchString(key) && !n.fixed[numKey(t)] {
 			return "<duration>"
 		}
 		if i, err := t.Int64(); err == nil && i >= 1_500_000_000_000 && i < 4_000_000_000_000 && (i < scriptedMsFrom || i >= scriptedMsTo) {
@@ -677,7 +843,12 @@ func (n *Normalizer) str(s string) string {
 	s = shimRE.ReplaceAllString(s, "airwire-shim-N")
 	s = apiRE.ReplaceAllString(s, "<model-api>")
 	s = n.replaceMade(s)
-	s = textDurRE.ReplaceAllString(s, "${1}<duration>")
+	s = textDurRE.ReplaceAllStringFunc(s, func(m string) string {
+		if n.fixed[numKey(json.Number(strings.TrimPrefix(m, textDurPrefix)))] {
+			return m
+		}
+		return textDurPrefix + "<duration>"
+	})
 	s = planRE.ReplaceAllString(s, "${1}<plan-file>.md")
 	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		u = strings.ToLower(u)
@@ -685,16 +856,74 @@ func (n *Normalizer) str(s string) string {
 			return p
 		}
 		if n.sessions[u] {
-			n.nSession++
-			n.ids[u] = fmt.Sprintf("<session-%d>", n.nSession)
-		} else {
-			n.nUUID++
-			n.ids[u] = fmt.Sprintf("<uuid-%d>", n.nUUID)
+			return n.numberSession(u)
 		}
+		n.nUUID++
+		n.ids[u] = fmt.Sprintf("<uuid-%d>", n.nUUID)
 		return n.ids[u]
 	})
-	if tsRE.MatchString(s) && !strings.HasPrefix(s, scriptedDay) {
+	if tsRE.MatchString(s) && !strings.HasPrefix(s, scriptedDay) && !n.storedDays[s[:min(len(s), 10)]] {
 		return "<timestamp>"
 	}
 	return s
+}
+
+// MaskMeasured replaces, in a canonical transcript, every duration the
+// durations rule would replace if the CLI had not fixed it: a number under a
+// duration, elapsed or latency key and the N of "duration_ms: N". A live run
+// compares its transcript and the golden both masked: there the real CLI
+// measures those values anew (a replay gets them from the cassette, and
+// keeps them). Lines that are not "<tag> <json>" stay as they are.
+func MaskMeasured(canon []byte) []byte {
+	var out bytes.Buffer
+	for _, l := range bytes.SplitAfter(canon, []byte("\n")) {
+		i := bytes.IndexByte(l, '{')
+		if i < 0 {
+			out.Write(l)
+			continue
+		}
+		norm, err := maskLine(bytes.TrimRight(l[i:], "\n"))
+		if err != nil {
+			out.Write(l)
+			continue
+		}
+		out.Write(l[:i])
+		out.Write(norm)
+		if bytes.HasSuffix(l, []byte("\n")) {
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes()
+}
+
+// maskLine applies only the durations rule (nothing fixed) to one JSON
+// document, encoded as Line encodes.
+func maskLine(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var mask func(v any, key string) any
+	mask = func(v any, key string) any {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				t[k] = mask(e, k)
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = mask(e, key)
+			}
+		case json.Number:
+			if durKeyRE.MatchString(key) {
+				return "<duration>"
+			}
+		case string:
+			return textDurRE.ReplaceAllString(t, textDurPrefix+"<duration>")
+		}
+		return v
+	}
+	return encodeJSON(mask(v, ""))
 }

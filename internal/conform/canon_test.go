@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/scenario"
 )
 
 func TestNormalizerLine(t *testing.T) {
@@ -55,8 +56,9 @@ func TestNormalizerLine(t *testing.T) {
 }
 
 // entries builds a journal from compact specs: "E:<json>" editor → agent,
-// "A:<json>" agent → editor, "C:<proc>:<json>" agent → CLI, "S:<proc>:<argv>"
-// a CLI spawn (argv words separated by spaces).
+// "A:<json>" agent → editor, "C:<proc>:<json>" agent → CLI, "O:<proc>:<json>"
+// CLI → agent (the CLI's output), "S:<proc>:<argv>" a CLI spawn (argv words
+// separated by spaces).
 func entries(t *testing.T, specs ...string) []journal.Entry {
 	t.Helper()
 	var out []journal.Entry
@@ -90,9 +92,12 @@ func entries(t *testing.T, specs ...string) []journal.Entry {
 				}
 				e.Method = asked[string(other)+string(m.ID)]
 			}
-		case "C":
+		case "C", "O":
 			proc, msg, _ := strings.Cut(rest, ":")
 			e.Lane, e.Dir, e.Proc, e.Msg = journal.LaneCLI, journal.DirAgent, proc, json.RawMessage(msg)
+			if kind == "O" {
+				e.Dir = journal.DirCLI
+			}
 		case "S":
 			proc, argv, _ := strings.Cut(rest, ":")
 			e.Lane, e.Kind, e.Proc, e.Argv = journal.LaneCLI, journal.KindSpawn, proc, strings.Fields(argv)
@@ -277,5 +282,68 @@ func TestCommandsUpdateOfAnEarlierTurn(t *testing.T) {
 		if !strings.Contains(lines[i], w) {
 			t.Errorf("line %d: %s\nwant it to hold %s", i, lines[i], w)
 		}
+	}
+}
+
+// Sessions are numbered by where they were created (the scenario's stored
+// sessions in its order, then the session/new response), so rows listed in
+// another order read differently; a duration the CLI wrote is kept, one it
+// did not write is not (issue 12, sensitivity).
+func TestCanonicalNumbersSessionsByCreationAndKeepsFixedDurations(t *testing.T) {
+	const a, b, n = "a1111111-0000-4000-8000-000000000001", "a1111111-0000-4000-8000-000000000002", "0b5c2a55-1111-4222-8333-444455556666"
+	sc := &scenario.Scenario{Sessions: []scenario.Transcript{{SessionID: a, Modified: "2026-01-02T10:00:00Z"}, {SessionID: b}}}
+	row := func(id string) string { return `{"sessionId":"` + id + `","updatedAt":"2026-01-02T10:00:00.002Z"}` }
+	run := func(first, second string) string {
+		es := entries(t,
+			`E:{"id":0,"method":"initialize"}`,
+			`A:{"id":0,"result":{}}`,
+			`E:{"id":1,"method":"session/list"}`,
+			`A:{"id":1,"result":{"sessions":[`+row(first)+`,`+row(second)+`]}}`,
+			`E:{"id":2,"method":"session/new"}`,
+			`A:{"id":2,"result":{"sessionId":"`+n+`"}}`,
+			`A:{"method":"session/update","params":{"sessionId":"`+n+`","update":{"_meta":{"toolResponse":{"elapsedTimeSeconds":5,"durationMs":7}},"sessionUpdate":"tool_call_update"}}}`,
+			`S:cli-1:claude --output-format stream-json --session-id `+n,
+			`O:cli-1:{"type":"tool_progress","elapsed_time_seconds":5.0,"session_id":"`+n+`"}`,
+		)
+		got, err := Canonical(&Result{Scenario: sc, Entries: es, Anchors: []int{-1, 0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(got)
+	}
+	want := `client editor->agent {"id":0,"method":"initialize"}
+client agent->editor {"id":0,"result":{}}
+client editor->agent {"id":1,"method":"session/list"}
+client agent->editor {"id":1,"result":{"sessions":[{"sessionId":"<session-2>","updatedAt":"2026-01-02T10:00:00.002Z"},{"sessionId":"<session-1>","updatedAt":"2026-01-02T10:00:00.002Z"}]}}
+client editor->agent {"id":2,"method":"session/new"}
+client agent->editor {"id":2,"result":{"sessionId":"<session-3>"}}
+client agent->editor {"method":"session/update","params":{"sessionId":"<session-3>","update":{"_meta":{"toolResponse":{"durationMs":"<duration>","elapsedTimeSeconds":5}},"sessionUpdate":"tool_call_update"}}}
+cli:1 spawn {"argv":["<cli>","--output-format","stream-json","--session-id","<session-3>"]}
+`
+	if got := run(b, a); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got, other := run(b, a), run(a, b); got == other {
+		t.Errorf("rows listed in the other order read the same:\n%s", got)
+	}
+}
+
+// A live run compares with its durations masked: the real CLI measured them
+// anew; the text in a subagent's result is masked too, and a duration the
+// CLI wrote in a text is kept by the normalizer.
+func TestDurationsInTextAndMasking(t *testing.T) {
+	n := NewNormalizer(Paths{})
+	n.FixDurations([]json.RawMessage{json.RawMessage(`{"content":"tool_uses: 1\nduration_ms: 2232</usage>"}`)})
+	got, err := n.Line(json.RawMessage(`{"a":"duration_ms: 2232","b":"duration_ms: 99","durationMs":2232}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"duration_ms: 2232","b":"duration_ms: <duration>","durationMs":2232}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	canon := "client agent->editor " + string(got) + "\ncli:run spawn {\"argv\":[\"auth\"]}\n"
+	want := "client agent->editor {\"a\":\"duration_ms: <duration>\",\"b\":\"duration_ms: <duration>\",\"durationMs\":\"<duration>\"}\ncli:run spawn {\"argv\":[\"auth\"]}\n"
+	if masked := string(MaskMeasured([]byte(canon))); masked != want {
+		t.Errorf("masked:\n%s\nwant:\n%s", masked, want)
 	}
 }

@@ -132,17 +132,29 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 			return out, fmt.Errorf("writing the cassette: %w", err)
 		}
 	}
-	return out, out.match(g, GoldenName(o.Scenario, o.Profile), canon, devs)
+	measured := o.Live && o.Scenario.Live()
+	return out, out.match(g, GoldenName(o.Scenario, o.Profile), canon, devs, measured)
 }
 
 // match compares canon with its golden after applying the declared
 // deviations of its adapter (DeviationsFile), which it records in
-// out.Deviations. Updating writes canon as it is.
-func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation) error {
-	if !g.Updating() {
-		if want, err := os.ReadFile(g.File(name)); err == nil {
-			canon, out.Deviations = ApplyDeviations(devs, want, canon)
+// out.Deviations. Updating writes canon as it is. When measured (a live
+// run: the real CLI measured its durations anew), both sides are compared
+// with their durations masked (MaskMeasured).
+func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation, measured bool) error {
+	if g.Updating() {
+		return g.Match(name, canon)
+	}
+	want, err := os.ReadFile(g.File(name))
+	if err != nil {
+		return g.Match(name, canon) // the golden's own error
+	}
+	canon, out.Deviations = ApplyDeviations(devs, want, canon)
+	if measured {
+		if masked := MaskMeasured(want); !bytes.Equal(masked, MaskMeasured(canon)) {
+			return golden.Compare(g.File(name), masked, MaskMeasured(canon))
 		}
+		return nil
 	}
 	out.Compared = canon
 	return g.Match(name, canon)

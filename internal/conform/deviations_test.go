@@ -360,16 +360,16 @@ func TestOutcomeMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := &Outcome{}
-	if err := out.match(gd, "scn/zed", ours(g), devs); err != nil || len(out.Deviations) != 5 {
+	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 5 {
 		t.Fatalf("our transcript: %v, %d deviations applied", err, len(out.Deviations))
 	}
 	out = &Outcome{}
-	err := out.match(gd, "scn/zed", ours(g, `"stopReason":"end_turn"`, `"stopReason":"cancelled"`), devs)
+	err := out.match(gd, "scn/zed", ours(g, `"stopReason":"end_turn"`, `"stopReason":"cancelled"`), devs, false)
 	var mm *golden.MismatchError
 	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 5 {
 		t.Fatalf("an undeclared difference: %v, %d deviations applied", err, len(out.Deviations))
 	}
-	if err := (&Outcome{}).match(gd, "scn/zed", g, devs); err != nil {
+	if err := (&Outcome{}).match(gd, "scn/zed", g, devs, false); err != nil {
 		t.Fatalf("the reference: %v", err)
 	}
 }

@@ -16,7 +16,11 @@
 //   - the canonical form (canon.go): one message per line, tagged with lane
 //     and direction, keys sorted, volatile values replaced by numbered
 //     placeholders (Normalizer documents every rule), and messages placed by
-//     deterministic rules rather than by arrival time.
+//     deterministic rules rather than by arrival time. Only what varies
+//     between two runs of the same adapter is replaced: a duration the
+//     fake CLI's script or the cassette fixed is kept, and sessions are
+//     numbered by where they were created (stored by the scenario, or
+//     introduced by a response), so a reordered list shows.
 //
 // # Why the adapter runs behind `airwire record`
 //

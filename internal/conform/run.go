@@ -207,7 +207,9 @@ type driver struct {
 	a       *answerer
 	trigger int // the agent frame the next editor frame follows
 	pending []pendingCall
-	saved   map[string]any
+	// stepAt is the index of the client step running.
+	stepAt int
+	saved  map[string]any
 
 	smu       sync.Mutex
 	sessionID string
@@ -435,12 +437,16 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		return err
 	}
 	for i, st := range d.sc.Client.Steps {
+		d.stepAt = i
 		if err := d.step(ctx, st); err != nil {
+			if st.AwaitAll {
+				return fmt.Errorf("client.steps[%d] (awaitAll): %w", i, err)
+			}
 			return fmt.Errorf("client.steps[%d]: %w", i, err)
 		}
 	}
 	if err := d.awaitAll(ctx); err != nil {
-		return err
+		return fmt.Errorf("after the last step, awaiting the async requests: %w", err)
 	}
 	if err := d.settle(ctx); err != nil {
 		return err
@@ -728,43 +734,50 @@ func (d *driver) sendAsync(ctx context.Context, method string, params any) error
 	if err != nil {
 		return err
 	}
-	d.pending = append(d.pending, pendingCall{method: method, id: id})
+	d.pending = append(d.pending, pendingCall{method: method, id: id, step: d.stepAt})
 	return nil
 }
 
 // pendingCall is an async request whose response awaitAll collects.
 type pendingCall struct {
 	method, id string
+	// step is the index of the client step that sent it.
+	step int
 	// prompt is the step of an async session/prompt.
 	prompt *scenario.Prompt
 }
 
 // awaitAll waits for every async request; the last response to arrive
-// becomes the trigger.
+// becomes the trigger. An error names the step that sent the request.
 func (d *driver) awaitAll(ctx context.Context) error {
 	for _, p := range d.pending {
-		m, err := d.waitResponse(ctx, p.method, p.id)
-		if err != nil {
-			return err
-		}
-		d.trigger = max(d.trigger, m.index)
-		want := 0
-		if p.prompt != nil {
-			want = p.prompt.ExpectError
-		}
-		switch {
-		case want != 0 && (m.err == nil || m.err.Code != want):
-			return fmt.Errorf("%s (async): expected error %d, got %s%v", p.method, want, m.result, m.err)
-		case want == 0 && m.err != nil:
-			return fmt.Errorf("%s (async): %w", p.method, m.err)
-		}
-		if p.prompt != nil {
-			if err := checkStopReason(m, p.prompt); err != nil {
-				return err
-			}
+		if err := d.awaitOne(ctx, p); err != nil {
+			return fmt.Errorf("client.steps[%d] (async %s, id %s): %w", p.step, p.method, p.id, err)
 		}
 	}
 	d.pending = nil
+	return nil
+}
+
+// awaitOne waits for the response to p and checks it as p's step says.
+func (d *driver) awaitOne(ctx context.Context, p pendingCall) error {
+	m, err := d.waitResponse(ctx, p.method, p.id)
+	if err != nil {
+		return err
+	}
+	d.trigger = max(d.trigger, m.index)
+	want := 0
+	if p.prompt != nil {
+		want = p.prompt.ExpectError
+	}
+	switch {
+	case want != 0 && (m.err == nil || m.err.Code != want):
+		return fmt.Errorf("expected error %d, got %s%v", want, m.result, m.err)
+	case want == 0 && m.err != nil:
+		return m.err
+	case p.prompt != nil:
+		return checkStopReason(m, p.prompt)
+	}
 	return nil
 }
 

@@ -8,7 +8,12 @@
 // Match writes the file first when updating (goldie's -update flag, or
 // GOLDIE_UPDATE, or WithUpdate) and then compares the bytes exactly; a
 // mismatch is a *MismatchError whose text is goldie.Diff (ClassicDiff) plus
-// the line and JSON path of the first difference.
+// a summary of the first difference. The summary aligns the expected and
+// actual lines along a longest common subsequence first (align.go), and the
+// elements of arrays inside a line the same way, so that it says what
+// happened: a line or element missing, extra, moved (to which line or
+// index), or changed at a JSON path, never a comparison of two unrelated
+// lines.
 //
 // It never normalizes (the caller hands it canonical text), never edits a
 // golden other than by rewriting it whole on update, and never deletes
