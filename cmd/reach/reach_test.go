@@ -58,6 +58,13 @@ func TestReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(string(data), `"functions": {
+        "executed": 1,
+        "total": 2,
+        "percent": 50
+      }`) {
+		t.Errorf("the JSON lacks the module's function counts and percentage:\n%s", data)
+	}
 	var rep reach.Report
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)

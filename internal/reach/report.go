@@ -1,9 +1,11 @@
 package reach
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,6 +29,21 @@ func (c Count) Percent() float64 {
 		return -1
 	}
 	return 100 * float64(c.Executed) / float64(c.Total)
+}
+
+// MarshalJSON adds the percentage to the counts ("percent", absent when
+// Total is 0).
+func (c Count) MarshalJSON() ([]byte, error) {
+	type counts Count
+	out := struct {
+		counts
+		Percent *float64 `json:"percent,omitempty"`
+	}{counts: counts(c)}
+	if c.Total > 0 {
+		p := math.Round(c.Percent()*10) / 10
+		out.Percent = &p
+	}
+	return json.Marshal(out)
 }
 
 func (c *Count) add(d Count) { c.Executed += d.Executed; c.Total += d.Total }
