@@ -50,19 +50,19 @@ func rng(t *testing.T, src, from, to string, count int) v8Range {
 	return v8Range{StartOffset: at(t, src, from), EndOffset: at(t, src, to) + len(utf16.Encode([]rune(to))), Count: count}
 }
 
-// crafted writes a dist/ with a.js, tool-calls/b.js and an unloaded
-// diff.js, and the coverage of three processes:
+// crafted writes a dist/ with a.js, tool-calls/b.js, consts.js (no
+// function) and an unloaded diff.js, and the coverage of three processes:
 //   - p1 calls f twice with x truthy (the if block ran as often as f, so V8
 //     dropped its range; `return 2` never ran), and g once with y falsy;
 //   - p2 calls f once with x falsy (the if block did not run; `return 2`
 //     ran as often as f, dropped), never calls g (so h is not reported),
-//     and loads b.js and calls b;
+//     and loads b.js and calls b, and consts.js;
 //   - p3 is a Node process that loads no dist/ module.
 func crafted(t *testing.T) (covDir, dist string) {
 	t.Helper()
 	root := t.TempDir()
 	dist = filepath.Join(root, "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist")
-	for name, src := range map[string]string{"a.js": srcA, "tool-calls/b.js": srcB, "diff.js": "export function d() {}\n"} {
+	for name, src := range map[string]string{"a.js": srcA, "tool-calls/b.js": srcB, "consts.js": "export const C = 1;\n", "diff.js": "export function d() {}\n"} {
 		p := filepath.Join(dist, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -93,6 +93,7 @@ func crafted(t *testing.T) (covDir, dist string) {
 			{FunctionName: "never", Ranges: []v8Range{rng(t, srcA, "function never", "return 3;\n}", 0)}},
 		}},
 		{URL: urlB, Functions: []v8Function{top(srcB), {FunctionName: "b", Ranges: []v8Range{rng(t, srcB, "function b", "}", 1)}}}},
+		{URL: "file://" + filepath.ToSlash(filepath.Join(dist, "consts.js")), Functions: []v8Function{top("export const C = 1;\n")}},
 	}}
 	p3 := v8File{Result: []v8Script{{URL: "file:///elsewhere/cli.js", Functions: []v8Function{{Ranges: []v8Range{{0, 5, 1}}}}}}}
 	covDir = filepath.Join(root, "cov")
@@ -136,6 +137,7 @@ func TestBuildMergesProcesses(t *testing.T) {
 		{Name: "a.js", Loaded: true, Functions: Count{2, 4}, Blocks: Count{2, 3},
 			Uncovered: []Function{{Name: "h", Line: 12, EndLine: 12}, {Name: "never", Line: 15, EndLine: 17}}},
 		{Name: "tool-calls/b.js", Area: "tool reporters", Loaded: true, Functions: Count{1, 1}},
+		{Name: "consts.js", Loaded: true},
 		{Name: "diff.js", Area: "diff"},
 	}
 	if !reflect.DeepEqual(rep.Modules, want) {

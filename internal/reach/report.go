@@ -197,9 +197,17 @@ func notLoaded(dist string, seen map[string]bool) ([]Module, error) {
 	return out, err
 }
 
+// sortModules sorts by function reach, lowest first; modules without
+// functions come after the others.
 func sortModules(ms []Module) {
+	key := func(m Module) float64 {
+		if m.Functions.Total == 0 {
+			return 101
+		}
+		return m.Functions.Percent()
+	}
 	sort.Slice(ms, func(i, j int) bool {
-		pi, pj := ms[i].Functions.Percent(), ms[j].Functions.Percent()
+		pi, pj := key(ms[i]), key(ms[j])
 		if pi != pj {
 			return pi < pj
 		}

@@ -76,7 +76,7 @@ func (r *Report) writeBiggest(b *strings.Builder) {
 		}
 		var names []string
 		for _, f := range fs[:min(Biggest, len(fs))] {
-			names = append(names, fmt.Sprintf("%s (%s:%d, %d lines)", f.Name, f.module, f.Line, f.Lines()))
+			names = append(names, fmt.Sprintf("%s (%s:%d, %s)", f.Name, f.module, f.Line, plural(f.Lines(), "line")))
 		}
 		fmt.Fprintf(b, "  %s (%d): %s\n", a.Name, len(fs), strings.Join(names, "; "))
 	}
@@ -130,4 +130,11 @@ func pct(c Count) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f %%", c.Percent())
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
