@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test bench fuzz conform conform-reference rerecord clean
+.PHONY: all build deps test bench fuzz conform conform-reference reach rerecord clean
 
 all: build
 
@@ -28,6 +28,15 @@ conform: deps build
 ## conform-reference: the conformance suite against the reference adapter (make deps)
 conform-reference: deps build
 	bin/airwire conform --reference
+
+## reach: the suite against the reference adapter under NODE_V8_COVERAGE, then which functions and blocks of its
+## dist/ no scenario executes, per module and contract area (docs/reach.md); JSON in reports/out/reach.json
+REACH_COVERAGE := reports/out/reach-coverage
+reach: deps build
+	rm -rf $(REACH_COVERAGE) && mkdir -p $(REACH_COVERAGE)
+	NODE_V8_COVERAGE=$(abspath $(REACH_COVERAGE)) bin/airwire conform --reference --jobs 2 || \
+		echo "make reach: some runs failed; the figures below still count every run that executed" >&2
+	bin/airwire reach $(REACH_COVERAGE) --json reports/out/reach.json
 
 ## rerecord: re-record every golden and cassette (model scenarios through the reference and the real
 ## Claude CLI against airwire's mock model API, scripted ones with the fake CLI), then show what changed

@@ -11,6 +11,7 @@ import (
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/cmd/mockapi"
+	"github.com/airwire/airwire/cmd/reach"
 	"github.com/airwire/airwire/cmd/record"
 	"github.com/airwire/airwire/cmd/report"
 	"github.com/airwire/airwire/cmd/validate"
@@ -28,4 +29,5 @@ func init() {
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) })
 	registry = append(registry, func(f *factory.Factory) *cobra.Command { return report.NewCmdReport(f) })
+	registry = append(registry, func(f *factory.Factory) *cobra.Command { return reach.NewCmdReach(f, nil) })
 }

@@ -110,7 +110,9 @@ with goldens/<scenario>/<profile>.golden.
 
 Each run is isolated: a temporary HOME, CLAUDE_CONFIG_DIR and workspace,
 IS_SANDBOX=1, and its own Claude CLI as CLAUDE_CODE_EXECUTABLE. The adapter
-runs behind "airwire record --cli-lane".
+runs behind "airwire record --cli-lane". Of conform's own environment only
+$NODE_V8_COVERAGE reaches the adapter (made absolute): Node then writes
+each run's V8 coverage there (make reach, docs/reach.md).
 
 Where the CLI comes from:
   - a scenario with "model:" (what the model answers) was recorded through
@@ -316,6 +318,10 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
 		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
+	env, err := passthroughEnv(opts)
+	if err != nil {
+		return err
+	}
 	rep := newReport(opts, agent, shard)
 	r := newRunner(opts, len(jobs)+len(bad), g, baseline, rep)
 	for _, b := range bad {
@@ -323,10 +329,34 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	}
 	r.runAll(ctx, jobs, func(j job) conform.Options {
 		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI,
-			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate}
+			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate, Env: env}
 	}, g)
 	err = r.finish(ctx, jobs)
 	return errors.Join(err, writeReports(opts, rep))
+}
+
+// EnvNodeCoverage is Node's coverage directory. It is the one variable of
+// conform's own environment that reaches the adapter (whose environment is
+// otherwise isolated): set, every Node process of every run writes its V8
+// coverage there, which `make reach` aggregates (docs/reach.md).
+const EnvNodeCoverage = "NODE_V8_COVERAGE"
+
+// passthroughEnv is what conform's environment adds to each run's:
+// EnvNodeCoverage made absolute, since the adapter runs in the run's own
+// workspace.
+func passthroughEnv(opts *ConformOptions) ([]string, error) {
+	dir := opts.Getenv(EnvNodeCoverage)
+	if dir == "" {
+		return nil, nil
+	}
+	if !filepath.IsAbs(dir) {
+		wd, err := opts.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = filepath.Join(wd, dir)
+	}
+	return []string{EnvNodeCoverage + "=" + dir}, nil
 }
 
 // badScenario is a scenario file that does not load.

@@ -220,3 +220,41 @@ func TestRunConformAgentCommand(t *testing.T) {
 		t.Fatalf("err = %v, runs %v", err, fc.runs)
 	}
 }
+
+// $NODE_V8_COVERAGE, alone of conform's environment, reaches every run,
+// made absolute against the start directory (make reach, docs/reach.md);
+// unset, the runs get no extra variable.
+func TestRunConformPassesNodeCoverage(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{
+		{"cov", "NODE_V8_COVERAGE=/start/cov"},
+		{"/abs/cov", "NODE_V8_COVERAGE=/abs/cov"},
+		{"", ""},
+	} {
+		fc := newFakeConform(t, []string{"alpha"}, nil, func(string) error { return nil })
+		fc.opts.Getenv = func(k string) string {
+			if k == EnvNodeCoverage {
+				return tc.set
+			}
+			return "elsewhere"
+		}
+		var envs [][]string
+		run := fc.opts.Run
+		fc.opts.Run = func(ctx context.Context, co conform.Options, g *golden.Golden, keep bool) (*conform.Outcome, error) {
+			fc.mu.Lock()
+			envs = append(envs, co.Env)
+			fc.mu.Unlock()
+			return run(ctx, co, g, keep)
+		}
+		if err := runConform(context.Background(), &fc.opts); err != nil {
+			t.Fatal(err)
+		}
+		if len(envs) != 2 {
+			t.Fatalf("%d runs, want 2", len(envs))
+		}
+		for _, env := range envs {
+			if got := strings.Join(env, " "); got != tc.want {
+				t.Errorf("NODE_V8_COVERAGE=%q: run env %q, want %q", tc.set, got, tc.want)
+			}
+		}
+	}
+}
