@@ -49,7 +49,15 @@ var _ = Describe("airwire record, hardened", func() {
 			Expect(filepath.Dir(p)).To(Equal(dir), "the fresh journal sits next to the asked one")
 			_, entries, err := journal.ReadAll(p)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(string(entries[1].Msg)).To(ContainSubstring(fmt.Sprintf("run-%d", i)))
+			// The editor's frame, wherever the agent's spawn put it.
+			var sent string
+			for _, e := range entries {
+				if e.Kind == journal.KindMsg && e.Dir == journal.DirEditor {
+					sent = string(e.Msg)
+					break
+				}
+			}
+			Expect(sent).To(ContainSubstring(fmt.Sprintf("run-%d", i)))
 		}
 		Expect(fresh[0]).NotTo(Equal(fresh[1]))
 		after, _ := os.ReadFile(jpath)

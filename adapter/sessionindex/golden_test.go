@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -70,6 +71,16 @@ func goldenAnswers(t *testing.T, name string) map[int]json.RawMessage {
 // placeholders numbers session ids in order of first appearance, as the
 // goldens write them.
 type placeholders map[string]string
+
+// storedPlaceholders numbers the scenario's stored sessions first, in
+// scenario order, as the goldens do (conform.StoredSessions).
+func storedPlaceholders(sc *scenario.Scenario) placeholders {
+	p := placeholders{}
+	for _, id := range conform.StoredSessions(sc) {
+		p.of(strings.ToLower(id))
+	}
+	return p
+}
 
 func (p placeholders) of(id string) string {
 	if v, ok := p[id]; ok {
@@ -158,10 +169,10 @@ func checkError(t *testing.T, err error, golden json.RawMessage) {
 }
 
 func TestGoldenPaging(t *testing.T) {
-	_, cfg, cwd := stage(t, "session-list-paging")
+	sc, cfg, cwd := stage(t, "session-list-paging")
 	answers := goldenAnswers(t, "session-list-paging")
 	svc := NewService(cfg, nil, nil)
-	ph := placeholders{}
+	ph := storedPlaceholders(sc)
 	cursor := ""
 	for id := 1; id <= 3; id++ {
 		page := mustList(t, svc, listOf(cwd, cursor, map[string]any{"limit": 2}))
@@ -173,10 +184,10 @@ func TestGoldenPaging(t *testing.T) {
 }
 
 func TestGoldenArchivedFilter(t *testing.T) {
-	_, cfg, cwd := stage(t, "session-list-archived-filter")
+	sc, cfg, cwd := stage(t, "session-list-archived-filter")
 	answers := goldenAnswers(t, "session-list-archived-filter")
 	svc := NewService(cfg, nil, nil)
-	ph := placeholders{}
+	ph := storedPlaceholders(sc)
 	for id, filter := range []string{Unarchived, Archived, All} {
 		checkPage(t, mustList(t, svc, listOf(cwd, "", map[string]any{"archived": filter})), answers[id+1], ph, cwd)
 	}
@@ -189,7 +200,7 @@ func TestGoldenArchiveUnarchive(t *testing.T) {
 	answers := goldenAnswers(t, "session-archive-unarchive")
 	svc := NewService(cfg, nil, nil)
 	id := sc.Sessions[0].SessionID
-	ph := placeholders{}
+	ph := storedPlaceholders(sc)
 	ph.of(id)
 	for range 2 {
 		if err := svc.Archive(id, true, nil, false); err != nil {
@@ -223,7 +234,7 @@ func TestGoldenDeleteWithSessionIndex(t *testing.T) {
 	if err := svc.Delete(id, false); err != nil {
 		t.Fatal(err)
 	}
-	checkPage(t, mustList(t, svc, listOf(cwd, "", map[string]any{"archived": All})), answers[2], placeholders{}, cwd)
+	checkPage(t, mustList(t, svc, listOf(cwd, "", map[string]any{"archived": All})), answers[2], storedPlaceholders(sc), cwd)
 	if exists(filepath.Join(filepath.Dir(scenario.SessionFile(cfg, cwd, id)), id)) {
 		t.Error("the session directory is left")
 	}

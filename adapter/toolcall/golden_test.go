@@ -148,8 +148,10 @@ func (f *feeder) norm(v any) string {
 	return string(line)
 }
 
-// feed takes one CLI frame, placeholders already replaced.
+// feed takes one CLI frame, placeholders already replaced. The durations
+// the frame carries are the CLI side's, which the golden keeps.
 func (f *feeder) feed(msg json.RawMessage) {
+	f.nz.FixDurations([]json.RawMessage{msg})
 	for _, made := range madeIDs {
 		for _, m := range made.re.FindAllSubmatch(msg, -1) {
 			if _, ok := f.made[string(m[1])]; !ok {
