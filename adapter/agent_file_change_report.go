@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -49,9 +48,22 @@ const (
 	fileChangeProviderError = "providerError"
 )
 
-// fileChangeRequestID is the request id pattern: 1 to 128 ASCII letters,
-// digits, `.`, `_`, `:` and `-`.
-var fileChangeRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+// validFileChangeRequestID reports whether id fits the request id pattern
+// ^[A-Za-z0-9._:-]{1,128}$ (a regexp of that bound compiles into 128
+// copies of its class, at every start of every airwire verb).
+func validFileChangeRequestID(id string) bool {
+	if len(id) < 1 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		ok := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("._:-", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // fileChangeRequestOf returns the request id of a prompt's `_meta` when it
 // holds a well-formed request: an object of exactly `version` (the number
@@ -65,7 +77,7 @@ func fileChangeRequestOf(meta json.RawMessage) string {
 	var version float64
 	var id string
 	if json.Unmarshal(req["version"], &version) != nil || version != 1 ||
-		json.Unmarshal(req["requestId"], &id) != nil || !fileChangeRequestID.MatchString(id) {
+		json.Unmarshal(req["requestId"], &id) != nil || !validFileChangeRequestID(id) {
 		return ""
 	}
 	return id

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // HTMLFile is the page WriteHTML writes into its directory.
@@ -17,10 +18,14 @@ const HTMLFile = "index.html"
 //go:embed index.html.tmpl
 var pageText string
 
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"fileURL": fileURL,
-	"seconds": seconds,
-}).Parse(pageText))
+// page is the parsed template, parsed on first use: every airwire verb
+// links this package, and only a report needs it.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"fileURL": fileURL,
+		"seconds": seconds,
+	}).Parse(pageText))
+})
 
 // pageData is what the template renders.
 type pageData struct {
@@ -70,7 +75,7 @@ func (r *Report) WriteHTML(dir string) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	if err := page.Execute(w, d); err != nil {
+	if err := page().Execute(w, d); err != nil {
 		f.Close()
 		return err
 	}
