@@ -215,17 +215,26 @@ func (d *driver) awaitPostTurn(ctx context.Context, final bool) {
 	}
 }
 
+// AnswerSettles is how many settles of silence the adapter gets after the
+// fake CLI's last answer at the end of a scripted run (awaitAnswers).
+const AnswerSettles = 3
+
 // awaitAnswers waits, at the end of a scripted run, until the fake CLI has
 // answered every control request of the adapter (a session title, asked
 // for with the prompt, lands after the prompt's response), bounded by
 // PostTurnWait; the final settle then counts from that answer, so what the
-// adapter does with it is part of the run whatever the machine's load.
+// adapter does with it is part of the run whatever the machine's load. The
+// adapter gets AnswerSettles settles of silence after the last answer, not
+// one: an answer is what it acts on next (the title update), and under
+// load a node adapter takes longer than one settle to act.
 func (d *driver) awaitAnswers(ctx context.Context) {
 	deadline := time.Now().Add(PostTurnWait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		hdr, entries := readJournal(d.jpath)
 		if !controlOwed(entries) {
-			d.settleFrom = lastCLIFrame(hdr, entries)
+			if last := lastCLIFrame(hdr, entries); !last.IsZero() {
+				d.settleFrom = last.Add((AnswerSettles - 1) * d.o.Settle)
+			}
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
