@@ -29,7 +29,7 @@ func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply 
 		reply(s.decided(*dec))
 		return
 	}
-	go s.askEditor(ctx, prompt, reply, s.tr.networkSettler(req))
+	s.askEditor(ctx, prompt, reply, s.tr.networkSettler(req))
 }
 
 // permissionToolCall sends the tool call the request is about (when the
@@ -55,27 +55,35 @@ func (s *Session) permissionSession() permission.Session {
 
 // askEditor puts the prompt to the editor and answers the CLI with the
 // decision its answer makes; answered, when set, sees the decision of an
-// answer before the CLI does.
+// answer before the CLI does. The request is written before askEditor
+// returns, in its place among the updates of the CLI's frames (the
+// reference sends it as it reads the control request); the answer is
+// awaited in the background.
 func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := s.trackAsk(cancel)
-	defer s.untrackAsk(key)
-	var result json.RawMessage
-	err := s.agent.conn.Call(ctx, prompt.Method, prompt.Params, &result)
-	var dec permission.Decision
-	var we *jsonrpc.WireError
-	switch {
-	case err == nil:
-		dec = prompt.Answer(result)
-		if answered != nil {
-			answered(dec)
+	call, err := s.agent.conn.Start(prompt.Method, prompt.Params)
+	go func() {
+		defer s.untrackAsk(key)
+		var result json.RawMessage
+		if err == nil {
+			err = call.Wait(ctx, &result)
 		}
-	case errors.As(err, &we):
-		dec = prompt.Fail(we.Message)
-	default:
-		dec = prompt.Aborted()
-	}
-	reply(s.decided(dec))
+		var dec permission.Decision
+		var we *jsonrpc.WireError
+		switch {
+		case err == nil:
+			dec = prompt.Answer(result)
+			if answered != nil {
+				answered(dec)
+			}
+		case errors.As(err, &we):
+			dec = prompt.Fail(we.Message)
+		default:
+			dec = prompt.Aborted()
+		}
+		reply(s.decided(dec))
+	}()
 }
 
 // trackAsk registers an open editor prompt, so a session/cancel or close
@@ -141,5 +149,5 @@ func (s *Session) elicitation(ctx context.Context, params json.RawMessage, reply
 		reply(s.decided(*dec))
 		return
 	}
-	go s.askEditor(ctx, prompt, reply, nil)
+	s.askEditor(ctx, prompt, reply, nil)
 }

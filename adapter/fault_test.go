@@ -59,6 +59,8 @@ func fakeCLI(mode string) int {
 			if playTurn(mode, out) {
 				return 1
 			}
+		case "control_response": // the permission answer of ask-then-usage
+			out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
 		}
 	}
 	if mode == "late" { // says something while it is being shut down
@@ -86,6 +88,12 @@ func playTurn(mode string, out func(string)) bool {
 	case "interruptible": // the result comes at the interrupt (fakeRewind)
 		out(start)
 		out(delta)
+		return false
+	case "ask-then-usage": // a permission request and, at once, the message's usage
+		out(start)
+		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`)
+		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
+		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":3,"output_tokens":5}}}`)
 		return false
 	case "turn-fails":
 		out(start)
@@ -314,5 +322,46 @@ func TestAClosedSessionForwardsNothingTheDyingCLISays(t *testing.T) {
 		if strings.Contains(fmt.Sprint(m), "late words") {
 			t.Errorf("the editor got a frame of a closed session: %v", m)
 		}
+	}
+}
+
+// TestPermissionRequestKeepsItsPlace: the permission request is written as
+// the CLI's can_use_tool is read, before the updates of the frames after
+// it (the usage of the same message), as the reference sends it; it was
+// written from a goroutine, and the live web-fetch-and-search runs put the
+// usage first.
+func TestPermissionRequestKeepsItsPlace(t *testing.T) {
+	for range 5 {
+		e := startAgent(t, "ask-then-usage")
+		sid := e.openSession()
+		e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+		var order []string
+		toolCall := false
+		timeout := time.After(10 * time.Second)
+		for len(order) < 2 {
+			select {
+			case m := <-e.lines:
+				if m["method"] == "session/request_permission" {
+					order = append(order, "permission")
+					e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`, m["id"]))
+				}
+				if p, _ := m["params"].(map[string]any); p != nil {
+					u, _ := p["update"].(map[string]any)
+					switch {
+					case u == nil:
+					case u["sessionUpdate"] == "tool_call":
+						toolCall = true
+					case u["sessionUpdate"] == "usage_update" && toolCall: // the message_delta's
+						order = append(order, "usage")
+					}
+				}
+			case <-timeout:
+				t.Fatalf("saw %v within 10 s", order)
+			}
+		}
+		if order[0] != "permission" {
+			t.Fatalf("order %v: the usage of the frame after can_use_tool went out before the permission request", order)
+		}
+		e.reply(2)
 	}
 }

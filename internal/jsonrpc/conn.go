@@ -244,14 +244,32 @@ func toWireError(err error) *WireError {
 // first, the peer is told (a Canceler codec's cancel frame) and Call
 // returns ctx.Err().
 func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
-	raw, _, err := marshal(params)
+	p, err := c.Start(method, params)
 	if err != nil {
 		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Outgoing is a request that was written and awaits its reply.
+type Outgoing struct {
+	c  *Conn
+	id json.RawMessage
+	ch chan Incoming
+}
+
+// Start writes a request now and returns it to be waited for: the request
+// keeps its place among the frames the caller writes next, whenever the
+// reply comes.
+func (c *Conn) Start(method string, params any) (*Outgoing, error) {
+	raw, _, err := marshal(params)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return ErrClosed
+		return nil, ErrClosed
 	}
 	id := c.codec.NewID(c.nextID)
 	c.nextID++
@@ -264,10 +282,15 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	}
 	if err != nil {
 		c.forget(id)
-		return err
+		return nil, err
 	}
+	return &Outgoing{c: c, id: id, ch: ch}, nil
+}
+
+// Wait waits for the reply of p as Call does.
+func (p *Outgoing) Wait(ctx context.Context, result any) error {
 	select {
-	case in, ok := <-ch:
+	case in, ok := <-p.ch:
 		if !ok {
 			return ErrClosed
 		}
@@ -279,10 +302,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		}
 		return json.Unmarshal(in.Result, result)
 	case <-ctx.Done():
-		c.forget(id)
-		if cc, ok := c.codec.(Canceler); ok {
-			if frame, err := cc.EncodeCancel(id); err == nil {
-				_ = c.writeFrame(frame)
+		p.c.forget(p.id)
+		if cc, ok := p.c.codec.(Canceler); ok {
+			if frame, err := cc.EncodeCancel(p.id); err == nil {
+				_ = p.c.writeFrame(frame)
 			}
 		}
 		return ctx.Err()
