@@ -1,4 +1,4 @@
-package adapter_test
+package adapter
 
 import (
 	"bytes"
@@ -72,7 +72,7 @@ func TestGateMutations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds one airwire per gate; not in -short")
 	}
-	root := repoRootDir(t)
+	root := repoRoot(t)
 	tmp := t.TempDir()
 	clean := buildWithOverlay(t, root, tmp, "clean", nil)
 	for i, m := range gateMutations {
@@ -152,22 +152,4 @@ func conformRun(bin string, m gateMutation) (string, error) {
 		"--no-validate", "--jobs", "1", "--run-timeout", "60s")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-func repoRootDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
 }
