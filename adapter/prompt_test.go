@@ -11,22 +11,14 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot is the directory holding go.mod, above the test's directory.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // goldenLines returns the JSON of a golden's lines that start with prefix.

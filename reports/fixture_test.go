@@ -8,22 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/scenario"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := deps.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return testroot.Root(t)
 }
 
 // failedStopReason is the JSON path the fixture's failing run differs at.

@@ -9,25 +9,14 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/internal/cassette"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot is the directory holding go.mod above the test's directory.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // goldenLine is one line of a golden: its lane tag and its JSON.

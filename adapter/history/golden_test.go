@@ -13,25 +13,14 @@ import (
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/scenario"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot is the directory of go.mod above the test.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // run is a scenario's stored sessions materialised as conform does it:

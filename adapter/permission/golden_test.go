@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/airwire/airwire/adapter/caps"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // Test paths stand for the recorded run's placeholders: the suite runs with
@@ -24,20 +26,7 @@ const (
 // repoRoot walks up to go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // goldenLine is one tagged line of a golden.

@@ -7,22 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot walks up to go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // cliFrames returns the CLI frames of a cassette with the given subtype.

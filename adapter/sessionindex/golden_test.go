@@ -11,19 +11,14 @@ import (
 
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/scenario"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot is the directory of go.mod above the test.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for !exists(filepath.Join(dir, "go.mod")) {
-		if filepath.Dir(dir) == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	return dir
+	return testroot.Root(t)
 }
 
 // stage writes a scenario's stored sessions into a fresh config dir and

@@ -14,6 +14,8 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/scenario"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // The fake run directories put in place of the cassette placeholders; the
@@ -44,20 +46,7 @@ var madeIDs = []struct {
 // repoRoot is the directory of go.mod above the test.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // canonical is JSON with sorted keys, numbers as written, no HTML escaping.

@@ -10,25 +10,14 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/internal/cassette"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // repoRoot walks up from the package directory to go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
+	return testroot.Root(t)
 }
 
 // goldenMsgs returns the JSON of each agent->editor line of a golden.

@@ -14,23 +14,16 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/golden"
 	"github.com/airwire/airwire/internal/validate"
 	"github.com/airwire/airwire/reports"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := deps.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return testroot.Root(t)
 }
 
 // goldenRun is a fake conform.Check whose adapter answers exactly what the

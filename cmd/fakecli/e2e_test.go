@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	depspkg "github.com/airwire/airwire/internal/deps"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/scenario"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // These tests run the reference adapter (node + claude-agent-acp from .deps)
@@ -40,15 +41,7 @@ func TestMain(m *testing.M) {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := depspkg.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return testroot.Root(t)
 }
 
 // deps reads .deps/paths.env and skips the test when the reference adapter

@@ -2,24 +2,17 @@ package scenario
 
 import (
 	"bufio"
-	"github.com/airwire/airwire/internal/deps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := deps.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return testroot.Root(t)
 }
 
 // referenceBehaviours are the 40 scenarios of the reference adapter's own

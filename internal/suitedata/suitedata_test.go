@@ -8,21 +8,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/suitedata"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := deps.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return testroot.Root(t)
 }
 
 // sameTree fails unless dir holds exactly the files of want (keep selects
