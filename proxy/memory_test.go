@@ -3,43 +3,12 @@ package proxy
 import (
 	"bytes"
 	"runtime"
-	"runtime/debug"
 	"testing"
-	"time"
 
 	"github.com/airwire/airwire/internal/journal"
-)
 
-// heapUse runs f and returns the most heap it held above what was live
-// before (sampled every millisecond, with GOGC=10 so garbage is collected
-// early) and the bytes it allocated in all.
-func heapUse(f func()) (peak, alloc uint64) {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, total := ms.HeapAlloc, ms.TotalAlloc
-	stop, done := make(chan struct{}), make(chan uint64)
-	go func() {
-		var m runtime.MemStats
-		var peak uint64
-		for {
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapAlloc)
-			select {
-			case <-stop:
-				done <- peak
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(stop)
-	peak = <-done
-	runtime.ReadMemStats(&ms)
-	return peak - min(base, peak), ms.TotalAlloc - total
-}
+	"github.com/airwire/airwire/internal/testmem"
+)
 
 // liveHeap is the heap in use after a collection.
 func liveHeap() uint64 {
@@ -59,7 +28,7 @@ func TestRecorderMemoryBound(t *testing.T) {
 	frame := append(append([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"image":"`), bytes.Repeat([]byte("A"), n)...), "\"}}\n"...)
 	r, path := newTestRecorder(t, WithMaxLine(n+1<<20))
 	c := r.NewConn(journal.LaneClient, "agent", journal.DirEditor, journal.DirAgent)
-	peak, alloc := heapUse(func() {
+	peak, alloc := testmem.HeapUse(func() {
 		writeInPieces(c.Down, frame, chunkSize)
 		r.Sync()
 	})

@@ -27,18 +27,8 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		}
 	})
 
-	find := func(name string) *scenario.Scenario {
-		for _, sc := range loaded {
-			if sc.Name == name {
-				return sc
-			}
-		}
-		Skip("scenario " + name + " is not in scenarios/")
-		return nil
-	}
-
 	It("fails a scenario whose golden has one field changed, naming its JSON path", Label("Tool call contract"), func(ctx SpecContext) {
-		sc := find("bash-foreground")
+		sc := findScenario("bash-foreground")
 		want, err := os.ReadFile(golden.New(goldensDir).File(conform.GoldenName(sc, scenario.ProfileAir)))
 		Expect(err).NotTo(HaveOccurred())
 		const from, to = `"stopReason":"end_turn"`, `"stopReason":"max_tokens"`
@@ -61,7 +51,7 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 	}, NodeTimeout(*timeoutFlag))
 
 	It("fails a diff-patch scenario when the CLI side skips the PostToolUse hook", Label("Diff patch"), func(ctx SpecContext) {
-		sc := find("write-existing")
+		sc := findScenario("write-existing")
 		dir := GinkgoT().TempDir()
 		name := conform.GoldenName(sc, scenario.ProfileAir)
 		want, err := os.ReadFile(golden.New(goldensDir).File(name))
@@ -80,7 +70,7 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 	}, NodeTimeout(*timeoutFlag))
 
 	It("fails a run whose agent error is not a known deviation", Label("AIR metadata keys"), func(ctx SpecContext) {
-		sc := find("mcp-tool")
+		sc := findScenario("mcp-tool")
 		name := conform.GoldenName(sc, scenario.ProfileAir)
 		want, err := os.ReadFile(golden.New(goldensDir).File(name))
 		Expect(err).NotTo(HaveOccurred())
@@ -147,4 +137,16 @@ func withoutPostToolUse() func(cassetteLine) bool {
 		}
 		return l.Msg.Response.RequestID != "" && ids[l.Msg.Response.RequestID]
 	}
+}
+
+// findScenario is the loaded scenario of that name; the spec is skipped
+// when scenarios/ has none.
+func findScenario(name string) *scenario.Scenario {
+	for _, sc := range loaded {
+		if sc.Name == name {
+			return sc
+		}
+	}
+	Skip("scenario " + name + " is not in scenarios/")
+	return nil
 }

@@ -37,18 +37,8 @@ var _ = Describe("Sensitivity", Label("mutation", "sensitivity", "profile:air", 
 		}
 	})
 
-	find := func(name string) *scenario.Scenario {
-		for _, sc := range loaded {
-			if sc.Name == name {
-				return sc
-			}
-		}
-		Skip("scenario " + name + " is not in scenarios/")
-		return nil
-	}
-
 	It("fails tool-progress/air when the adapter scales the elapsedTimeSeconds the CLI reported", Label("Tool call contract"), func(ctx SpecContext) {
-		sc := find("tool-progress")
+		sc := findScenario("tool-progress")
 		g := golden.New(goldensDir, golden.WithUpdate(false))
 		want, err := os.ReadFile(g.File(conform.GoldenName(sc, scenario.ProfileAir)))
 		Expect(err).NotTo(HaveOccurred())
@@ -73,7 +63,7 @@ var _ = Describe("Sensitivity", Label("mutation", "sensitivity", "profile:air", 
 	}, NodeTimeout(*timeoutFlag))
 
 	It("fails session-list-paging/air when the adapter lists rows that differ only in id in reverse order", Label("Session index > List response"), func(ctx SpecContext) {
-		sc := find("session-list-paging")
+		sc := findScenario("session-list-paging")
 		dir := GinkgoT().TempDir()
 		copyCassette(sc, dir, nil)
 		copyFile(filepath.Join(goldensDir, conform.KnownFindingsFile), filepath.Join(dir, conform.KnownFindingsFile))
@@ -107,7 +97,7 @@ var _ = Describe("Sensitivity", Label("mutation", "sensitivity", "profile:air", 
 	}, NodeTimeout(*timeoutFlag))
 
 	It("names the step that sent an async prompt whose response fails at awaitAll", Label("Tool call contract"), func(ctx SpecContext) {
-		orig := find("two-prompts-queued")
+		orig := findScenario("two-prompts-queued")
 		sc := *orig
 		sc.Client.Steps = slices.Clone(orig.Client.Steps)
 		Expect(sc.Client.Steps[2].Prompt).NotTo(BeNil())

@@ -4,49 +4,15 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/airwire/airwire/cmd/factory"
 	cmdjournal "github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/internal/journal"
-)
 
-// heapUse runs f and returns the most heap it held above what was live
-// before (peak), sampled every millisecond with the collector kept busy
-// (GOGC=10) so the figure is close to the live peak, and the bytes it
-// allocated in all (alloc), which bounds what a lazy collector (the default
-// GOGC=100) lets pile up.
-func heapUse(f func()) (peak, alloc uint64) {
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, total := ms.HeapAlloc, ms.TotalAlloc
-	stop, done := make(chan struct{}), make(chan uint64)
-	go func() {
-		var m runtime.MemStats
-		var peak uint64
-		for {
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapAlloc)
-			select {
-			case <-stop:
-				done <- peak
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(stop)
-	peak = <-done
-	runtime.ReadMemStats(&ms)
-	return peak - min(base, peak), ms.TotalAlloc - total
-}
+	"github.com/airwire/airwire/internal/testmem"
+)
 
 // bigJournal writes a journal holding one message of n bytes and one
 // stderr line of n bytes.
@@ -88,7 +54,7 @@ func TestJournalVerbsMemoryBound(t *testing.T) {
 		{[]string{"stats", path}, 4, 2.5},
 	} {
 		var err error
-		peak, alloc := heapUse(func() {
+		peak, alloc := testmem.HeapUse(func() {
 			f := factory.New("test", factory.WithIO(strings.NewReader(""), io.Discard, io.Discard))
 			cmd := cmdjournal.NewCmdJournal(f)
 			cmd.SetArgs(c.args)
