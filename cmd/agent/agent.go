@@ -172,5 +172,7 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	if opts.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	return a.Serve(ctx, opts.IO.In, opts.IO.Out)
+	in, restore := pollable(opts.IO.In)
+	defer restore()
+	return a.Serve(ctx, in, opts.IO.Out)
 }

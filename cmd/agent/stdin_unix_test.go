@@ -1,0 +1,76 @@
+//go:build unix
+
+package agent
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func nonblocking(t *testing.T, fd int) bool {
+	t.Helper()
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return flags&unix.O_NONBLOCK != 0
+}
+
+// A blocking pipe, as an editor hands the agent its stdin, is read through
+// the poller (non-blocking) and put back in blocking mode afterwards.
+func TestPollableSwitchesABlockingPipe(t *testing.T) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(p[0]), "stdin"), os.NewFile(uintptr(p[1]), "w")
+	defer r.Close()
+	if nonblocking(t, p[0]) {
+		t.Fatal("the test pipe starts non-blocking")
+	}
+	in, restore := pollable(r)
+	if in == io.Reader(r) {
+		t.Fatal("a pipe was returned unchanged")
+	}
+	if !nonblocking(t, p[0]) {
+		t.Fatal("the pipe was not switched to non-blocking")
+	}
+	go func() {
+		w.Write([]byte(`{"jsonrpc":"2.0"}` + "\n"))
+		w.Close()
+	}()
+	got, err := io.ReadAll(in)
+	if err != nil || !bytes.Equal(got, []byte(`{"jsonrpc":"2.0"}`+"\n")) {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	restore()
+	if nonblocking(t, p[0]) {
+		t.Error("restore left the pipe non-blocking")
+	}
+}
+
+// A regular file (stdin redirected from a file) is left as it is.
+func TestPollableLeavesARegularFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in, restore := pollable(f)
+	defer restore()
+	if in != io.Reader(f) {
+		t.Error("a regular file was replaced")
+	}
+	if nonblocking(t, int(f.Fd())) {
+		t.Error("a regular file was made non-blocking")
+	}
+}
