@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// dirMtimes calls visit with the modification time of each regular file
-// of dir named by names.
-func dirMtimes(dir string, names []string, visit func(name string, mtime time.Time)) {
-	for _, name := range names {
-		st, err := os.Stat(filepath.Join(dir, name))
-		if err != nil || !st.Mode().IsRegular() {
-			continue
+// dirMtimes are the modification times of the files of dir named by
+// names, in order; the zero time for one that is not a regular file.
+func dirMtimes(dir string, names []string) []time.Time {
+	out := make([]time.Time, len(names))
+	for i, name := range names {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
+			out[i] = st.ModTime()
 		}
-		visit(name, st.ModTime())
 	}
+	return out
 }

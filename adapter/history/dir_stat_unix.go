@@ -7,24 +7,28 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/airwire/airwire/internal/parallel"
 )
 
-// dirMtimes calls visit with the modification time of each regular file
-// of dir named by names, stat'ed relative to the open directory (one path
-// component to resolve each, not the whole path: a listing stats every
-// transcript of a project).
-func dirMtimes(dir string, names []string, visit func(name string, mtime time.Time)) {
+// dirMtimes are the modification times of the files of dir named by
+// names, in order; the zero time for one that is not a regular file. Each
+// is stat'ed relative to the open directory (one path component to
+// resolve, not the whole path), several at once: a listing stats every
+// transcript of a project.
+func dirMtimes(dir string, names []string) []time.Time {
+	out := make([]time.Time, len(names))
 	d, err := os.Open(dir)
 	if err != nil {
-		return
+		return out
 	}
 	defer d.Close()
 	fd := int(d.Fd())
-	var st unix.Stat_t
-	for _, name := range names {
-		if unix.Fstatat(fd, name, &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-			continue
+	parallel.For(len(names), func(i int) {
+		var st unix.Stat_t
+		if unix.Fstatat(fd, names[i], &st, 0) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+			out[i] = time.Unix(st.Mtim.Unix())
 		}
-		visit(name, time.Unix(st.Mtim.Unix()))
-	}
+	})
+	return out
 }

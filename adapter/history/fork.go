@@ -313,8 +313,8 @@ func (s *forkSource) trailer(newID, now, title string) []object {
 func forkTitle(data []byte, path, id string) string {
 	head := strings.ToValidUTF8(string(data[:min(len(data), headTailBytes)]), "\uFFFD")
 	tail := strings.ToValidUTF8(string(data[max(0, len(data)-headTailBytes):]), "\uFFFD")
-	custom := lastString(tail, "customTitle")
-	if custom == "" && !hasKey(tail, "customTitle") {
+	custom, present := lastStringOf(tail, "customTitle")
+	if custom == "" && !present {
 		custom = firstOf(sidecarTitle(path, id), lastString(head, "customTitle"))
 	}
 	t := firstOf(custom, lastString(tail, "aiTitle"), lastString(head, "aiTitle"), firstPromptOf(head), "Forked session")

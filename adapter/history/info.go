@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // headTailBytes is how much of each end of a transcript a listing reads.
@@ -44,7 +46,9 @@ func Stat(configDir, id string) (Info, bool) {
 // readInfo reads the Info of the transcript at path; projectPath is the
 // cwd the listing asked for ("" for none), used when the rows name none.
 func readInfo(path, id, projectPath string) (Info, bool) {
-	head, tail, st, ok := headTail(path)
+	w := windowPool.Get().(*windows)
+	defer windowPool.Put(w)
+	head, tail, st, ok := w.headTail(path)
 	if !ok {
 		return Info{}, false
 	}
@@ -52,8 +56,8 @@ func readInfo(path, id, projectPath string) (Info, bool) {
 	if strings.Contains(first, `"isSidechain":true`) || strings.Contains(first, `"isSidechain": true`) {
 		return Info{}, false
 	}
-	custom := lastString(tail, "customTitle")
-	if custom == "" && !hasKey(tail, "customTitle") {
+	custom, present := lastStringOf(tail, "customTitle")
+	if custom == "" && !present {
 		custom = sidecarTitle(path, id)
 	}
 	custom = firstOf(custom, lastString(head, "customTitle"))
@@ -65,15 +69,26 @@ func readInfo(path, id, projectPath string) (Info, bool) {
 	if summary == "" {
 		return Info{}, false
 	}
+	// Copies: a value may still be a part of the windows (headTail).
 	return Info{
-		SessionID: id, Summary: summary, CustomTitle: titled,
-		Cwd:      firstOf(lastRowString(tail, "relocated", "relocatedCwd"), firstString(head, "cwd"), projectPath),
+		SessionID: id, Summary: strings.Clone(summary), CustomTitle: strings.Clone(titled),
+		Cwd:      strings.Clone(firstOf(lastRowString(tail, "relocated", "relocatedCwd"), firstString(head, "cwd"), projectPath)),
 		Modified: st.ModTime(),
 	}, true
 }
 
-// headTail reads the first and the last 64 KiB of a non-empty regular file.
-func headTail(path string) (head, tail string, st os.FileInfo, ok bool) {
+// windows are the two buffers headTail reads into, reused from one
+// transcript to the next (windowPool).
+type windows struct{ head, tail [headTailBytes]byte }
+
+var windowPool = sync.Pool{New: func() any { return new(windows) }}
+
+// headTail reads the first and the last 64 KiB of a non-empty regular file
+// into w. The texts are the read bytes themselves, not copied and not
+// checked for UTF-8 (a listing reads a thousand transcripts): whoever
+// takes a value out of them makes it valid (stringAt) and copies it
+// before w is read into again (readInfo).
+func (w *windows) headTail(path string) (head, tail string, st os.FileInfo, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", "", nil, false
@@ -83,18 +98,25 @@ func headTail(path string) (head, tail string, st os.FileInfo, ok bool) {
 	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
 		return "", "", nil, false
 	}
-	buf := make([]byte, headTailBytes)
-	n, _ := f.ReadAt(buf, 0)
-	if n == 0 {
+	head = readText(f, 0, w.head[:min(st.Size(), headTailBytes)])
+	if head == "" {
 		return "", "", nil, false
 	}
-	head = validUTF8(buf[:n])
 	tail = head
 	if off := st.Size() - headTailBytes; off > 0 {
-		n, _ = f.ReadAt(buf, off)
-		tail = validUTF8(buf[:n])
+		tail = readText(f, off, w.tail[:])
 	}
 	return head, tail, st, true
+}
+
+// readText reads f at off into buf, and is what it read as a string over
+// buf (no copy).
+func readText(f *os.File, off int64, buf []byte) string {
+	got, _ := f.ReadAt(buf, off)
+	if got == 0 {
+		return ""
+	}
+	return unsafe.String(&buf[0], got)
 }
 
 // letterRarity ranks lower-case letters from the rarest in English text.
@@ -117,13 +139,14 @@ func anchorOf(pat string) int {
 	return best
 }
 
-// validUTF8 is b as a string, each invalid sequence replaced (a window
-// can cut a character in two).
-func validUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
+// validUTF8 is s with each invalid sequence replaced (a window can cut a
+// character in two). Only a value taken out of a window needs it: UTF-8
+// never hides an ASCII byte, so keys and delimiters are found alike.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func firstOf(s ...string) string {
@@ -137,11 +160,6 @@ func firstOf(s ...string) string {
 
 func keyPatterns(key string) [2]string {
 	return [2]string{`"` + key + `":"`, `"` + key + `": "`}
-}
-
-func hasKey(text, key string) bool {
-	p := keyPatterns(key)
-	return indexKey(text, p[0]) >= 0 || indexKey(text, p[1]) >= 0
 }
 
 // indexKey is strings.Index(text, pat) for a key pattern (`"key":"`),
@@ -175,7 +193,7 @@ func stringAt(text string, start int) (string, bool) {
 		case '"':
 			raw := text[start:i]
 			if !strings.Contains(raw, `\`) {
-				return raw, true
+				return validUTF8(raw), true
 			}
 			var s string
 			if json.Unmarshal([]byte(`"`+raw+`"`), &s) != nil {
@@ -189,22 +207,34 @@ func stringAt(text string, start int) (string, bool) {
 
 // lastString is the value of the last complete `"key":"…"` in text.
 func lastString(text, key string) string {
-	best, at := "", -1
-	for _, p := range keyPatterns(key) {
-		for from := 0; ; {
-			i := indexKey(text[from:], p)
-			if i < 0 {
-				break
-			}
-			i += from
-			v, ok := stringAt(text, i+len(p))
-			if ok && i > at {
-				best, at = v, i
-			}
-			from = i + len(p)
+	v, _ := lastStringOf(text, key)
+	return v
+}
+
+// lastStringOf is the value of the last complete `"key":"…"` (or
+// `"key": "…"`) in text, and whether such a key starts in text at all:
+// one scan for both forms.
+func lastStringOf(text, key string) (string, bool) {
+	pat := `"` + key + `":`
+	best, seen := "", false
+	for from := 0; ; {
+		i := indexKey(text[from:], pat)
+		if i < 0 {
+			return best, seen
+		}
+		v := from + i + len(pat)
+		from = v
+		if strings.HasPrefix(text[v:], " ") {
+			v++
+		}
+		if !strings.HasPrefix(text[v:], `"`) {
+			continue
+		}
+		seen = true
+		if s, ok := stringAt(text, v+1); ok {
+			best = s
 		}
 	}
-	return best
 }
 
 // firstString is the value of the first `"key":"…"` in text (the compact

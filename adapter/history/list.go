@@ -1,17 +1,20 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/internal/parallel"
 )
 
 // PageSize is the number of sessions in one `session/list` page of a
@@ -104,10 +107,12 @@ func List(configDir string, p ListParams) (Page, error) {
 type candidate struct {
 	id, path, project string
 	mtime             time.Time
+	mtimeNs           int64 // mtime, to sort by
 }
 
 // candidates are the transcripts of cwd's project directories, or of all
-// project directories when cwd is nil.
+// project directories when cwd is nil, newest first (then by id,
+// descending).
 func candidates(configDir string, cwd *string) []candidate {
 	var dirs []string
 	project := ""
@@ -119,51 +124,68 @@ func candidates(configDir string, cwd *string) []candidate {
 	}
 	var out []candidate
 	for _, dir := range dirs {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		var names []string
-		for _, e := range ents {
-			if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && ValidID(id) {
-				names = append(names, e.Name())
+		names := transcriptNames(dir)
+		for i, mtime := range dirMtimes(dir, names) {
+			if mtime.IsZero() {
+				continue
 			}
+			out = append(out, candidate{id: strings.TrimSuffix(names[i], ".jsonl"),
+				path: dir + string(filepath.Separator) + names[i], project: project, mtime: mtime, mtimeNs: mtime.UnixNano()})
 		}
-		dirMtimes(dir, names, func(name string, mtime time.Time) {
-			out = append(out, candidate{id: strings.TrimSuffix(name, ".jsonl"), path: filepath.Join(dir, name),
-				project: project, mtime: mtime})
-		})
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if !out[a].mtime.Equal(out[b].mtime) {
-			return out[a].mtime.After(out[b].mtime)
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		if c := cmp.Compare(b.mtimeNs, a.mtimeNs); c != 0 {
+			return c
 		}
-		return out[a].id > out[b].id
+		return strings.Compare(b.id, a.id)
 	})
 	return out
 }
 
+// transcriptNames are the names of dir's transcripts (<session id>.jsonl).
+func transcriptNames(dir string) []string {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	return slices.DeleteFunc(names, func(n string) bool {
+		id, ok := strings.CutSuffix(n, ".jsonl")
+		return !ok || !ValidID(id)
+	})
+}
+
+// readChunk is how many transcripts listInfos reads at once.
+const readChunk = 64
+
 // listInfos reads the candidates in order and keeps, after skipping
 // offset sessions, at most limit sessions that have something to show,
-// each id once.
+// each id once. It reads readChunk transcripts at a time, in parallel.
 func listInfos(cands []candidate, offset, limit int) []Info {
 	var out []Info
 	seen := map[string]bool{}
-	for _, c := range cands {
-		if len(out) >= limit {
-			break
+	for start := 0; start < len(cands) && len(out) < limit; start += readChunk {
+		chunk := cands[start:min(start+readChunk, len(cands))]
+		infos, oks := make([]Info, len(chunk)), make([]bool, len(chunk))
+		parallel.For(len(chunk), func(i int) {
+			infos[i], oks[i] = readInfo(chunk[i].path, chunk[i].id, chunk[i].project)
+		})
+		for i, in := range infos {
+			if len(out) >= limit {
+				break
+			}
+			if !oks[i] || seen[in.SessionID] {
+				continue
+			}
+			seen[in.SessionID] = true
+			if offset > 0 {
+				offset--
+				continue
+			}
+			in.Modified = chunk[i].mtime
+			out = append(out, in)
 		}
-		in, ok := readInfo(c.path, c.id, c.project)
-		if !ok || seen[in.SessionID] {
-			continue
-		}
-		seen[in.SessionID] = true
-		if offset > 0 {
-			offset--
-			continue
-		}
-		in.Modified = c.mtime
-		out = append(out, in)
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -21,11 +20,28 @@ func ConfigDir(getenv func(string) string) string {
 	return filepath.Join(getenv("HOME"), ".claude")
 }
 
-var sessionIDRE = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
 // ValidID reports whether id can name a stored session: the CLI and the
-// SDK accept UUIDs only.
-func ValidID(id string) bool { return sessionIDRE.MatchString(id) }
+// SDK accept UUIDs only (any case). Anything else (a `/`, `..`, NUL or a
+// drive prefix) never reaches the file system. By hand, not by regexp: a
+// listing checks every file name of a project directory.
+func ValidID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := range len(id) {
+		c := id[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func projectsDir(configDir string) string { return filepath.Join(configDir, "projects") }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/airwire/airwire/internal/parallel"
 )
 
 // Index keeps what a list row needs of each transcript, keyed by path and
@@ -287,7 +289,7 @@ func (ix *Index) page(cands []candidate, keep func(row) bool, after *Position, l
 	return hits, false
 }
 
-// prefetch reads, statWorkers at once, the first transcripts of cands
+// prefetch reads, several at once, the first transcripts of cands
 // whose metadata is not cached at their stat: up to n of them, at least 8.
 func (ix *Index) prefetch(cands []candidate, n int) {
 	if ix.cached(cands[0]) {
@@ -302,22 +304,7 @@ func (ix *Index) prefetch(cands []candidate, n int) {
 			todo = append(todo, c)
 		}
 	}
-	var wg sync.WaitGroup
-	next := make(chan candidate)
-	for range min(statWorkers, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				ix.metaOf(c)
-			}
-		}()
-	}
-	for _, c := range todo {
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(todo), func(i int) { ix.metaOf(todo[i]) })
 }
 
 // cached reports whether c's metadata is cached at its stat.

@@ -1,11 +1,14 @@
 package sessionindex
 
 import (
+	"cmp"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airwire/airwire/internal/parallel"
 )
 
 // Directory listings (issue 10: the common case cheap): the transcripts of
@@ -25,7 +28,6 @@ import (
 const (
 	maxWatchedDirs = 64
 	listingMaxAge  = 30 * time.Second
-	statWorkers    = 4
 )
 
 // dirListing is the cached listing of one project directory.
@@ -166,7 +168,7 @@ func transcriptName(name string) (string, bool) {
 }
 
 // readListing reads a directory and stats its transcripts, relative to
-// the open directory, statWorkers at once.
+// the open directory, several at once (parallel.For).
 func readListing(dir string) map[string]candidate {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -178,17 +180,7 @@ func readListing(dir string) map[string]candidate {
 	found := make([]candidate, len(names))
 	ok := make([]bool, len(names))
 	fd := int(f.Fd())
-	var wg sync.WaitGroup
-	for w := range statWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(names); i += statWorkers {
-				found[i], ok[i] = statFd(fd, dir, names[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(names), func(i int) { found[i], ok[i] = statFd(fd, dir, names[i]) })
 	out := make(map[string]candidate, len(names))
 	for i, name := range names {
 		if ok[i] {
@@ -209,13 +201,29 @@ func statAt(dir, name string) (candidate, bool) {
 	return statFd(int(f.Fd()), dir, name)
 }
 
-// sortedCandidates are the candidates by mtime, newest first, then by path.
+// sortedCandidates are the candidates by mtime, newest first, then by path
+// (newestFirst). A listing holds thousands: their order is found on
+// small indexes and keys, and the candidates are moved once.
 func sortedCandidates(byName map[string]candidate) []candidate {
-	out := make([]candidate, 0, len(byName))
+	all := make([]candidate, 0, len(byName))
 	for _, c := range byName {
-		out = append(out, c)
+		all = append(all, c)
 	}
-	slices.SortFunc(out, newestFirst)
+	keys := make([]int64, len(all))
+	order := make([]int32, len(all))
+	for i, c := range all {
+		keys[i], order[i] = c.mtime.UnixNano(), int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(keys[b], keys[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(all[a].path, all[b].path)
+	})
+	out := make([]candidate, len(all))
+	for i, j := range order {
+		out[i] = all[j]
+	}
 	return out
 }
 

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/adapter/history"
 )
 
 // Titles of a list row (contract: "List response"): the agent name, else
@@ -290,24 +292,7 @@ func displayTitle(title string, archived bool) string {
 
 // ValidID reports whether id can name a stored session (a UUID): anything
 // else (a `/`, `..`, NUL or a drive prefix) never reaches the file system.
-func ValidID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := range len(id) {
-		c := id[i]
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
-		default:
-			return false
-		}
-	}
-	return true
-}
+func ValidID(id string) bool { return history.ValidID(id) }
 
 // continuedIn is the session this transcript was continued in, unless a
 // completed turn or a prompt follows the continued-in record.

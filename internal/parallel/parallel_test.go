@@ -1,0 +1,76 @@
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestForCallsEachIndexOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 1000} {
+		var calls = make([]atomic.Int32, n)
+		For(n, func(i int) { calls[i].Add(1) })
+		for i := range calls {
+			if c := calls[i].Load(); c != 1 {
+				t.Fatalf("n=%d: f(%d) called %d times", n, i, c)
+			}
+		}
+	}
+}
+
+// For widens GOMAXPROCS to the CPUs while it runs, and restores it after
+// the last of several overlapping calls.
+func TestForWidensAndRestoresGOMAXPROCS(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: nothing to widen to")
+	}
+	t.Setenv("GOMAXPROCS", "")
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	inner, started := make(chan struct{}), make(chan struct{})
+	var during, duringInner int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		For(2, func(i int) {
+			if i == 0 {
+				close(started)
+				<-inner
+			}
+		})
+	}()
+	<-started
+	For(2, func(i int) {
+		if i == 0 {
+			during = runtime.GOMAXPROCS(0)
+		}
+	})
+	duringInner = runtime.GOMAXPROCS(0) // the first call still runs
+	close(inner)
+	wg.Wait()
+	if during != runtime.NumCPU() {
+		t.Errorf("GOMAXPROCS during For = %d, want %d", during, runtime.NumCPU())
+	}
+	if duringInner != runtime.NumCPU() {
+		t.Errorf("GOMAXPROCS while another For still ran = %d, want %d", duringInner, runtime.NumCPU())
+	}
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS after For = %d, want 1 restored", got)
+	}
+}
+
+// An operator's $GOMAXPROCS stands.
+func TestForKeepsAnExplicitGOMAXPROCS(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "1")
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var during int
+	For(2, func(i int) {
+		if i == 0 {
+			during = runtime.GOMAXPROCS(0)
+		}
+	})
+	if during != 1 {
+		t.Errorf("GOMAXPROCS during For = %d with $GOMAXPROCS=1", during)
+	}
+}
