@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/airwire/airwire/internal/parallel"
@@ -139,7 +140,9 @@ func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
 		return nil, err
 	}
 	defer f.Close()
-	ht := readHeadTail(f, c.size)
+	w := windowPool.Get().(*windows)
+	defer windowPool.Put(w)
+	ht := readHeadTailInto(f, c.size, w.head[:], w.tail[:])
 	if isSidechainTranscript(ht.head) {
 		return nil, nil
 	}
@@ -163,11 +166,22 @@ func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
 	if fa.tailCwd != "" {
 		cands = append(cands, pathAndAncestors(fa.tailCwd)...)
 	}
-	return &rowMeta{
+	m := &rowMeta{
 		title: displayTitle(title, archived), archived: archived, sdkArchived: IsArchivedTitle(custom),
 		fileCwd: recoverCwd(c.dirName, cands), projectCwd: firstNonEmpty(relocated, fa.headCwd),
 		continuedIn: continuedIn(ht.tail), updatedAtMs: last, facts: fa,
-	}, nil
+	}
+	m.own()
+	return m, nil
+}
+
+// own copies every string of m: one may still share the windows the
+// transcript was read into, which the next transcript reuses.
+func (m *rowMeta) own() {
+	for _, s := range []*string{&m.title, &m.fileCwd, &m.projectCwd, &m.continuedIn,
+		&m.facts.headCwd, &m.facts.tailCwd, &m.facts.forkedFrom, &m.facts.model, &m.facts.turnState} {
+		*s = strings.Clone(*s)
+	}
 }
 
 func isSidechainTranscript(head string) bool {

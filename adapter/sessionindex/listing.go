@@ -32,12 +32,11 @@ const (
 
 // dirListing is the cached listing of one project directory.
 type dirListing struct {
-	byName map[string]candidate // the transcripts, by file name
-	sorted []candidate          // byName by mtime, newest first
-	dirty  map[string]bool      // file names an event named since the listing
-	at     time.Time            // when it was read
-	wd     int                  // its watch
-	stale  bool                 // read it again at next use
+	sorted []candidate     // the transcripts, by mtime, newest first
+	dirty  map[string]bool // file names an event named since the listing
+	at     time.Time       // when it was read
+	wd     int             // its watch
+	stale  bool            // read it again at next use
 }
 
 // listings are the directory listings of an index; mu serializes their use.
@@ -77,8 +76,7 @@ func (ls *listings) candidates(dir string) []candidate {
 	wd, watched := ls.watch(dir)
 	// The watch is in place before the read: no later change is lost.
 	l := &dirListing{dirty: map[string]bool{}, at: time.Now(), wd: wd}
-	l.byName = readListing(dir)
-	l.sorted = sortedCandidates(l.byName)
+	l.sorted = sortCandidates(readListing(dir))
 	if watched {
 		ls.dirs[dir] = l
 		ls.drain()
@@ -148,17 +146,29 @@ func (ls *listings) refresh(dir string, l *dirListing) {
 	if len(l.dirty) == 0 {
 		return
 	}
+	ids := map[string]bool{}
 	for name := range l.dirty {
-		delete(l.byName, name)
 		if id, ok := transcriptName(name); ok {
-			if c, ok := statAt(dir, name); ok {
-				c.sessionID = id
-				l.byName[name] = c
-			}
+			ids[id] = true
 		}
 	}
 	l.dirty = map[string]bool{}
-	l.sorted = sortedCandidates(l.byName)
+	if len(ids) == 0 {
+		return
+	}
+	kept := make([]candidate, 0, len(l.sorted)+len(ids))
+	for _, c := range l.sorted {
+		if !ids[c.sessionID] {
+			kept = append(kept, c)
+		}
+	}
+	for id := range ids {
+		if c, ok := statAt(dir, id+".jsonl"); ok {
+			c.sessionID = id
+			kept = append(kept, c)
+		}
+	}
+	l.sorted = sortCandidates(kept)
 }
 
 // transcriptName is the session id of a transcript's file name.
@@ -169,10 +179,10 @@ func transcriptName(name string) (string, bool) {
 
 // readListing reads a directory and stats its transcripts, relative to
 // the open directory, several at once (parallel.For).
-func readListing(dir string) map[string]candidate {
+func readListing(dir string) []candidate {
 	f, err := os.Open(dir)
 	if err != nil {
-		return map[string]candidate{}
+		return nil
 	}
 	defer f.Close()
 	names, _ := f.Readdirnames(-1)
@@ -181,11 +191,12 @@ func readListing(dir string) map[string]candidate {
 	ok := make([]bool, len(names))
 	fd := int(f.Fd())
 	parallel.For(len(names), func(i int) { found[i], ok[i] = statFd(fd, dir, names[i]) })
-	out := make(map[string]candidate, len(names))
+	out := found[:0]
 	for i, name := range names {
 		if ok[i] {
-			found[i].sessionID = strings.TrimSuffix(name, ".jsonl")
-			out[name] = found[i]
+			c := found[i]
+			c.sessionID = strings.TrimSuffix(name, ".jsonl")
+			out = append(out, c)
 		}
 	}
 	return out
@@ -201,28 +212,24 @@ func statAt(dir, name string) (candidate, bool) {
 	return statFd(int(f.Fd()), dir, name)
 }
 
-// sortedCandidates are the candidates by mtime, newest first, then by path
+// sortCandidates is cands by mtime, newest first, then by path
 // (newestFirst). A listing holds thousands: their order is found on
-// small indexes and keys, and the candidates are moved once.
-func sortedCandidates(byName map[string]candidate) []candidate {
-	all := make([]candidate, 0, len(byName))
-	for _, c := range byName {
-		all = append(all, c)
-	}
-	keys := make([]int64, len(all))
-	order := make([]int32, len(all))
-	for i, c := range all {
+// small indexes and keys, and each candidate moves once, into a new slice.
+func sortCandidates(cands []candidate) []candidate {
+	keys := make([]int64, len(cands))
+	order := make([]int32, len(cands))
+	for i, c := range cands {
 		keys[i], order[i] = c.mtime.UnixNano(), int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		if c := cmp.Compare(keys[b], keys[a]); c != 0 {
 			return c
 		}
-		return strings.Compare(all[a].path, all[b].path)
+		return strings.Compare(cands[a].path, cands[b].path)
 	})
-	out := make([]candidate, len(all))
+	out := make([]candidate, len(cands))
 	for i, j := range order {
-		out[i] = all[j]
+		out[i] = cands[j]
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -30,20 +31,39 @@ type headTail struct {
 // readHeadTail reads the first and the last chunkSize bytes of the first
 // size bytes of f.
 func readHeadTail(f io.ReaderAt, size int64) headTail {
-	head := readRange(f, 0, min(size, chunkSize))
+	return readHeadTailInto(f, size, make([]byte, min(size, chunkSize)), make([]byte, chunkSize))
+}
+
+// readHeadTailInto is readHeadTail into headBuf and tailBuf (chunkSize
+// bytes each, or headBuf at least min(size, chunkSize)): the texts share
+// them.
+func readHeadTailInto(f io.ReaderAt, size int64, headBuf, tailBuf []byte) headTail {
+	head := readInto(f, 0, headBuf[:min(size, chunkSize)])
 	if size <= chunkSize {
 		return headTail{head: head, tail: head, sdkTail: head, whole: true}
 	}
-	raw := readRange(f, size-chunkSize, size)
+	raw := readInto(f, size-chunkSize, tailBuf[:chunkSize])
 	return headTail{head: head, tail: dropCutLine(raw), sdkTail: raw}
 }
+
+// windows are the buffers a listing reads transcripts' heads and tails
+// into, reused from one transcript to the next (windowPool); whoever
+// reads into them copies what it keeps (rowMeta.own).
+type windows struct{ head, tail [chunkSize]byte }
+
+var windowPool = sync.Pool{New: func() any { return new(windows) }}
 
 // readRange reads bytes from..to of f. The string shares the buffer it
 // was read into, which nothing writes again: one copy of a window instead
 // of two.
 func readRange(f io.ReaderAt, from, to int64) string {
-	buf := make([]byte, to-from)
-	got, _ := f.ReadAt(buf, from)
+	return readInto(f, from, make([]byte, to-from))
+}
+
+// readInto reads f at off into buf, and is what it read as a string that
+// shares buf.
+func readInto(f io.ReaderAt, off int64, buf []byte) string {
+	got, _ := f.ReadAt(buf, off)
 	if got == 0 {
 		return ""
 	}
