@@ -3,6 +3,8 @@ package adapter
 import (
 	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // compactionSummaryText reduces Claude's compaction output to the summary a
@@ -38,20 +40,20 @@ func compactionSummaryText(raw string) (string, bool) {
 var (
 	// Tags on their own line, as the model writes them: a summary that
 	// quotes `<summary>` mid-sentence is not cut at the mention.
-	summaryOpenLine  = regexp.MustCompile(`(?im)^[ \t]*<summary>[ \t]*\r?\n`)
-	summaryCloseLine = regexp.MustCompile(`(?im)^[ \t]*</summary>[ \t]*$`)
+	summaryOpenLine  = lazyre.New(`(?im)^[ \t]*<summary>[ \t]*\r?\n`)
+	summaryCloseLine = lazyre.New(`(?im)^[ \t]*</summary>[ \t]*$`)
 	// The model's reasoning before the summary: own-line blocks anywhere,
 	// an inline one only at the start.
-	analysisLines   = regexp.MustCompile(`(?im)^[ \t]*<analysis>[ \t]*\r?\n[\s\S]*?\n[ \t]*</analysis>[ \t]*$`)
-	leadingAnalysis = regexp.MustCompile(`(?i)^\s*<analysis>[\s\S]*?</analysis>`)
+	analysisLines   = lazyre.New(`(?im)^[ \t]*<analysis>[ \t]*\r?\n[\s\S]*?\n[ \t]*</analysis>[ \t]*$`)
+	leadingAnalysis = lazyre.New(`(?i)^\s*<analysis>[\s\S]*?</analysis>`)
 
-	continuationPreamble = regexp.MustCompile(`(?i)^\s*This session is being continued from a previous conversation`)
-	persistedPreamble    = regexp.MustCompile(`^\s*This session is being continued from a previous conversation[^\n]*\n+Summary:[ \t]*\r?\n`)
+	continuationPreamble = lazyre.New(`(?i)^\s*This session is being continued from a previous conversation`)
+	persistedPreamble    = lazyre.New(`^\s*This session is being continued from a previous conversation[^\n]*\n+Summary:[ \t]*\r?\n`)
 	persistedTrailers    = []*regexp.Regexp{
 		regexp.MustCompile(`\n+If you need specific details from before compaction[\s\S]*$`),
 		regexp.MustCompile(`\n+(?:Please )?[Cc]ontinue the conversation from where it left (?:it )?off[\s\S]*$`),
 	}
-	inlineSummaryOpen = regexp.MustCompile(`(?i)<summary>`)
+	inlineSummaryOpen = lazyre.New(`(?i)<summary>`)
 )
 
 // taggedSummary is the text inside the last own-line `<summary>` pair, else

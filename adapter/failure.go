@@ -2,10 +2,10 @@ package adapter
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // A failed turn ends its prompt with an error, shaped as the reference
@@ -17,7 +17,7 @@ import (
 // errAuthRequired is the SDK's authRequired error.
 var errAuthRequired = &jsonrpc.WireError{Code: -32000, Message: "Authentication required"}
 
-var loginRequired = regexp.MustCompile(`(?i)\brun /login\b`)
+var loginRequired = lazyre.New(`(?i)\brun /login\b`)
 
 // authErrorKinds are the assistant error markers that mean "log in again".
 var authErrorKinds = map[string]bool{"authentication_failed": true, "oauth_org_not_allowed": true}

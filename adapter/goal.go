@@ -3,12 +3,12 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Contract "Goal": a session-scoped objective for an AIR client. The
@@ -24,7 +24,7 @@ import (
 const goalControlMethod = "_session/goal"
 
 // goalCommandRE is a prompt that runs Claude's /goal command.
-var goalCommandRE = regexp.MustCompile(`^/goal(?:\s+([\s\S]*))?$`)
+var goalCommandRE = lazyre.New(`^/goal(?:\s+([\s\S]*))?$`)
 
 // goalState is a session's goal as last published, and the /goal command
 // whose outcome is pending.

@@ -2,11 +2,11 @@ package adapter
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Contract "Native subagent sessions", AIR form, on `session/load`: the
@@ -111,8 +111,8 @@ func replayEndState(b contentBlock) string {
 }
 
 var (
-	stoppedWords     = regexp.MustCompile(`\b(?:cancelled|canceled|interrupted|stopped|killed)\b`)
-	taskNotification = regexp.MustCompile(`(?s)<task-notification>(.*?)</task-notification>`)
+	stoppedWords     = lazyre.New(`\b(?:cancelled|canceled|interrupted|stopped|killed)\b`)
+	taskNotification = lazyre.New(`(?s)<task-notification>(.*?)</task-notification>`)
 )
 
 // notifications takes the task notifications of a stored message: the

@@ -3,11 +3,11 @@ package adapter
 import (
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // An ACP prompt reaches the CLI as one user message, built as the
@@ -51,7 +51,7 @@ func checkPromptBlocks(blocks []json.RawMessage) error {
 	return nil
 }
 
-var mcpCommand = regexp.MustCompile(`^/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$`)
+var mcpCommand = lazyre.New(`^/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$`)
 
 // promptToClaude turns ACP prompt blocks into Claude message content.
 func promptToClaude(raw []json.RawMessage) []map[string]any {

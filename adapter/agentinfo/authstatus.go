@@ -2,9 +2,10 @@ package agentinfo
 
 import (
 	"encoding/json"
-	"regexp"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // StatusUpdateMethod is the notification that pushes the agent's identity
@@ -115,8 +116,8 @@ func FromAccount(account json.RawMessage, apiKeyHelper string) (status AuthStatu
 }
 
 var (
-	centralRE    = regexp.MustCompile(`(?i)\bcentral\b`)
-	proxyStartRE = regexp.MustCompile(`(?i)\bproxy\s+start\b`)
+	centralRE    = lazyre.New(`(?i)\bcentral\b`)
+	proxyStartRE = lazyre.New(`(?i)\bproxy\s+start\b`)
 )
 
 // mapAuth decides the kind: a gateway or cloud backend first, then an API
@@ -144,8 +145,8 @@ func mapAuth(f authFields, apiKeyHelper string) AuthStatus {
 }
 
 var (
-	claudePrefixRE = regexp.MustCompile(`(?i)^claude(\s|$)`)
-	wordRE         = regexp.MustCompile(`\S+`)
+	claudePrefixRE = lazyre.New(`(?i)^claude(\s|$)`)
+	wordRE         = lazyre.New(`\S+`)
 )
 
 // planLabel names the plan with exactly one "Claude", each word's first

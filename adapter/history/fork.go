@@ -9,10 +9,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // ErrNotFound is a session with no stored transcript (or an id that is no
@@ -77,7 +78,7 @@ type forkSource struct {
 	relocatedCwd      string
 }
 
-var printableRE = regexp.MustCompile(`^[\x21-\x7e]*$`)
+var printableRE = lazyre.New(`^[\x21-\x7e]*$`)
 
 func readForkSource(data []byte, id string) *forkSource {
 	s := &forkSource{}

@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // ForkPoint is the AIR fork point of a `session/fork` (contract "Session
@@ -53,7 +54,7 @@ func ParseForkPoint(meta json.RawMessage) (ForkPoint, bool) {
 	return p, true
 }
 
-var segmentSuffix = regexp.MustCompile(`:segment:\d+$`)
+var segmentSuffix = lazyre.New(`:segment:\d+$`)
 
 // candidates are the ids the point may name: the id, then the id without
 // a `:segment:<n>` suffix.

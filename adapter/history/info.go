@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // headTailBytes is how much of each end of a transcript a listing reads.
@@ -292,10 +293,10 @@ func sidecarTitle(path, id string) string {
 }
 
 var (
-	commandNameRE = regexp.MustCompile(`<command-name>(.*?)</command-name>`)
-	bashInputRE   = regexp.MustCompile(`<bash-input>([\s\S]*?)</bash-input>`)
+	commandNameRE = lazyre.New(`<command-name>(.*?)</command-name>`)
+	bashInputRE   = lazyre.New(`<bash-input>([\s\S]*?)</bash-input>`)
 	// notPromptRE is a text that opens with a tag or is an interruption note.
-	notPromptRE = regexp.MustCompile(`^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])`)
+	notPromptRE = lazyre.New(`^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])`)
 )
 
 // promptRow reports a user row that may hold a typed prompt.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/parallel"
 )
 
@@ -51,7 +51,7 @@ type ParamsError struct {
 
 func (e *ParamsError) Error() string { return e.Message }
 
-var cursorRE = regexp.MustCompile(`^offset:(\d+)$`)
+var cursorRE = lazyre.New(`^offset:(\d+)$`)
 
 // offsetOf is the offset a cursor names: "offset:N"; absent is 0.
 func offsetOf(cursor *string) (int, error) {
@@ -219,4 +219,4 @@ func sanitizeTitle(text string) string {
 	return string(utf16.Decode(su[:maxTitleLength-1])) + "…"
 }
 
-var spaceRunRE = regexp.MustCompile(`\s+`)
+var spaceRunRE = lazyre.New(`\s+`)

@@ -2,11 +2,11 @@ package history
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Replay returns, in order, the `session/update` params.update objects
@@ -305,7 +305,7 @@ func stripUserContent(content json.RawMessage) (json.RawMessage, bool) {
 	return marshal(kept), true
 }
 
-var loginRE = regexp.MustCompile(`(?i)\brun /login\b`)
+var loginRE = lazyre.New(`(?i)\brun /login\b`)
 
 // syntheticLogin reports the CLI's synthetic "run /login" message, which
 // the live turn turns into an auth error and the replay skips.

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Resumed is what a resume reads from the end of a stored transcript.
@@ -18,7 +19,7 @@ type Resumed struct {
 	PermissionMode string
 }
 
-var placeholderModelRE = regexp.MustCompile(`^<[^>]+>$`)
+var placeholderModelRE = lazyre.New(`^<[^>]+>$`)
 
 // concreteModel is a model name; "" for a missing or a synthetic `<…>` one.
 func concreteModel(m string) string {

@@ -3,12 +3,14 @@ package sessionconfig
 import (
 	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 var (
-	versionableRE   = regexp.MustCompile(`(?i)^(?:Claude\s+)?([a-z][a-z0-9-]*)(?:\s+\d+(?:\.\d+)?)?(?:\s+\(\d+[mk]\s+context\))?$`)
-	contextSuffixRE = regexp.MustCompile(`(?i)\s+\((\d+[mk])\s+context\)$`)
-	hasVersionRE    = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
+	versionableRE   = lazyre.New(`(?i)^(?:Claude\s+)?([a-z][a-z0-9-]*)(?:\s+\d+(?:\.\d+)?)?(?:\s+\(\d+[mk]\s+context\))?$`)
+	contextSuffixRE = lazyre.New(`(?i)\s+\((\d+[mk])\s+context\)$`)
+	hasVersionRE    = lazyre.New(`\b\d+(?:\.\d+)?\b`)
 )
 
 // familyVersion finds "<family> 5.5" or "<family>-5-5" in the model's
@@ -83,7 +85,7 @@ func canonicalModelID(s string) string {
 	return contextHintRE.ReplaceAllString(strings.ToLower(strings.TrimSpace(s)), "[$1]")
 }
 
-var contextHintRE = regexp.MustCompile(`(?i)-(\d+m)$`)
+var contextHintRE = lazyre.New(`(?i)-(\d+m)$`)
 
 // findModel is the model the picker value names: the exact value, its
 // canonical spelling or the display name (the reference's direct match).

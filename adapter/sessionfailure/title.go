@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Contract "Title and details": the title is the user-facing text Claude
@@ -15,24 +16,24 @@ import (
 
 var (
 	// urlRE: a URL of any scheme.
-	urlRE = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s()<>"']+`)
+	urlRE = lazyre.New(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s()<>"']+`)
 	// addressRE: an IP address, localhost or a host name with a port.
-	addressRE = regexp.MustCompile(`\b(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|localhost:\d+|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+:\d+)\b|\[[0-9a-fA-F:]+\](?::\d+)?`)
+	addressRE = lazyre.New(`\b(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|localhost:\d+|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+:\d+)\b|\[[0-9a-fA-F:]+\](?::\d+)?`)
 	// tokenRE: API keys and bearer credentials.
-	tokenRE = regexp.MustCompile(`(?i)\bbearer\s+\S+|\b(?:sk|key|tok)-[A-Za-z0-9_-]{8,}`)
+	tokenRE = lazyre.New(`(?i)\bbearer\s+\S+|\b(?:sk|key|tok)-[A-Za-z0-9_-]{8,}`)
 	// pathRE: a path of two or more segments (absolute, home or
 	// Windows); a one-segment slash command like /login stays.
-	pathRE = regexp.MustCompile(`(?:~|[A-Za-z]:)?(?:[/\\][^\s/\\()<>"',;]+){2,}[/\\]?`)
+	pathRE = lazyre.New(`(?:~|[A-Za-z]:)?(?:[/\\][^\s/\\()<>"',;]+){2,}[/\\]?`)
 	// emptyParensRE: what is left of "(127.0.0.1:8080)".
-	emptyParensRE = regexp.MustCompile(`\s*\(\s*\)|\s*\[\s*\]`)
-	spacesRE      = regexp.MustCompile(`[ \t]{2,}`)
-	spacePunctRE  = regexp.MustCompile(`\s+([.,;:!?])`)
+	emptyParensRE = lazyre.New(`\s*\(\s*\)|\s*\[\s*\]`)
+	spacesRE      = lazyre.New(`[ \t]{2,}`)
+	spacePunctRE  = lazyre.New(`\s+([.,;:!?])`)
 )
 
 // SafeTitle returns text without URLs, network addresses, tokens and
 // paths, trimmed ("" when nothing is left).
 func SafeTitle(text string) string {
-	for _, re := range []*regexp.Regexp{urlRE, tokenRE, addressRE, pathRE} {
+	for _, re := range []*lazyre.Regexp{urlRE, tokenRE, addressRE, pathRE} {
 		text = re.ReplaceAllString(text, "")
 	}
 	text = emptyParensRE.ReplaceAllString(text, "")

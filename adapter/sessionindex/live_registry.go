@@ -6,13 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // The live Claude Code processes (contract: "List response", state): each
@@ -27,7 +28,7 @@ const (
 	staleRecordMs = 24 * 60 * 60 * 1000
 )
 
-var recordNameRE = regexp.MustCompile(`^(\d+)\.json$`)
+var recordNameRE = lazyre.New(`^(\d+)\.json$`)
 
 // liveRecord is the part of a registry record the list reads.
 type liveRecord struct {

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Titles of a list row (contract: "List response"): the agent name, else
@@ -18,9 +18,9 @@ import (
 const maxPromptLength = 200
 
 var (
-	commandNameRE = regexp.MustCompile(`<command-name>(.*?)</command-name>`)
-	bashInputRE   = regexp.MustCompile(`<bash-input>([\s\S]*?)</bash-input>`)
-	skippedTextRE = regexp.MustCompile(`^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])`)
+	commandNameRE = lazyre.New(`<command-name>(.*?)</command-name>`)
+	bashInputRE   = lazyre.New(`<bash-input>([\s\S]*?)</bash-input>`)
+	skippedTextRE = lazyre.New(`^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])`)
 )
 
 type block struct {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // What a list row needs from a transcript (contract: "List response"),
@@ -94,8 +96,8 @@ type facts struct {
 }
 
 var (
-	forkedFromRE = regexp.MustCompile(`"forkedFrom":\s?\{"sessionId":\s?"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"`)
-	cwdRE        = regexp.MustCompile(`"cwd":\s?"((?:[^"\\]|\\.)*)"`)
+	forkedFromRE = lazyre.New(`"forkedFrom":\s?\{"sessionId":\s?"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"`)
+	cwdRE        = lazyre.New(`"cwd":\s?"((?:[^"\\]|\\.)*)"`)
 )
 
 // entry is the part of a transcript record the scan reads.

@@ -3,15 +3,16 @@ package sessionindex
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Worktrees (contract: "List request", includeWorktrees): the linked
 // worktrees of a repository come from <git-common-dir>/worktrees/*/gitdir,
 // without running git; a worktree whose directory is gone is left out.
 
-var gitdirLineRE = regexp.MustCompile(`(?m)^gitdir:\s*(.+)$`)
+var gitdirLineRE = lazyre.New(`(?m)^gitdir:\s*(.+)$`)
 
 // findGitDir is the git directory of the repository that holds cwd.
 func findGitDir(cwd string) string {

@@ -2,8 +2,9 @@ package toolcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // agentReporter reports Agent and Task: a subagent. Its prompt is input the
@@ -79,7 +80,7 @@ func mapFirstText(content json.RawMessage, fn func(string) string) json.RawMessa
 	return encode(blocks)
 }
 
-var agentIDLine = regexp.MustCompile(`^agentId: [\w-]+ \([^)]*\)$`)
+var agentIDLine = lazyre.New(`^agentId: [\w-]+ \([^)]*\)$`)
 
 // stripAgentTrailer removes a trailing `<usage>…</usage>` block and a final
 // `agentId: … (…)` line.
@@ -131,7 +132,7 @@ func dedent(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-var partialNote = regexp.MustCompile(`^(?: {2})?NOTE: this agent stopped at its \d+-turn limit before finishing\.`)
+var partialNote = lazyre.New(`^(?: {2})?NOTE: this agent stopped at its \d+-turn limit before finishing\.`)
 
 const partialLabel = "[Agent stopped at its turn limit — the output below is partial]"
 

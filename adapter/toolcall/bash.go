@@ -2,9 +2,10 @@ package toolcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // bashReporter reports Bash and PowerShell: a command whose output goes to
@@ -133,7 +134,7 @@ func joinNonEmpty(parts ...string) string {
 	return strings.Join(kept, "\n")
 }
 
-var exitCodeLine = regexp.MustCompile(`^Exit code (\d+)(?:\n|$)`)
+var exitCodeLine = lazyre.New(`^Exit code (\d+)(?:\n|$)`)
 
 // failureExitCode is the code that the text of a failed command names:
 // Claude Code starts it with `Exit code N`.

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // textContent is one text content item.
@@ -167,7 +168,7 @@ func compact(raw json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-var fenceRun = regexp.MustCompile("(?m)^```+")
+var fenceRun = lazyre.New("(?m)^```+")
 
 // markdownEscape fences text with a fence longer than any fence inside it.
 func markdownEscape(text string) string {

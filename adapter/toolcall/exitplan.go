@@ -2,7 +2,8 @@ package toolcall
 
 import (
 	"encoding/json"
-	"regexp"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // exitPlanReporter reports ExitPlanMode: the plan is input the user
@@ -42,7 +43,7 @@ func (exitPlanReporter) ErrorResult(ctx ResultContext) (ResultFacts, bool) {
 	return ResultFacts{AIRRawOutput: &out, PlanFilePath: resultPlanFile(ctx)}, true
 }
 
-var fencedText = regexp.MustCompile("^\\s*```[^\\r\\n]*\\r?\\n((?s:.*?))\\r?\\n```\\s*$")
+var fencedText = lazyre.New("^\\s*```[^\\r\\n]*\\r?\\n((?s:.*?))\\r?\\n```\\s*$")
 
 // exitPlanRawOutput is the raw tool_result as `rawOutput`; the rejection
 // reason of ExitPlanMode loses the fence Claude puts around it.

@@ -2,9 +2,10 @@ package toolcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // PermissionRequest is what a `can_use_tool` request says about the tool
@@ -138,7 +139,7 @@ func indentJSON(raw json.RawMessage) string {
 	return string(b)
 }
 
-var whitespaceRun = regexp.MustCompile(`\s+`)
+var whitespaceRun = lazyre.New(`\s+`)
 
 // humanText is value without control characters, on one line when
 // singleLine, when it is not empty and at most maxLen UTF-16 units long.

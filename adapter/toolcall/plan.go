@@ -2,8 +2,9 @@ package toolcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // planToolReporter reports TodoWrite and the Task* tools. The stream
@@ -273,7 +274,7 @@ func jsonOutputs(content json.RawMessage) []json.RawMessage {
 	return out
 }
 
-var createdLine = regexp.MustCompile(`^Task #(\S+) created successfully: (.+)$`)
+var createdLine = lazyre.New(`^Task #(\S+) created successfully: (.+)$`)
 
 func taskCreateOutput(content json.RawMessage) (createdTask, bool) {
 	for _, raw := range jsonOutputs(content) {
@@ -296,7 +297,7 @@ func taskCreateOutput(content json.RawMessage) (createdTask, bool) {
 	return createdTask{}, false
 }
 
-var notFoundLine = regexp.MustCompile(`^Task #(\S+) not found$`)
+var notFoundLine = lazyre.New(`^Task #(\S+) not found$`)
 
 func taskUpdateOutput(content json.RawMessage, expectedID string) (updateOutput, bool) {
 	for _, raw := range jsonOutputs(content) {
@@ -321,7 +322,7 @@ func taskUpdateOutput(content json.RawMessage, expectedID string) (updateOutput,
 	return updateOutput{}, false
 }
 
-var listedLine = regexp.MustCompile(`^#(\S+) \[(pending|in_progress|completed)\] (.+)$`)
+var listedLine = lazyre.New(`^#(\S+) \[(pending|in_progress|completed)\] (.+)$`)
 
 func taskListOutput(content json.RawMessage) ([]listedTask, bool) {
 	for _, raw := range jsonOutputs(content) {

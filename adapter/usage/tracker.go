@@ -2,7 +2,8 @@ package usage
 
 import (
 	"encoding/json"
-	"regexp"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // DefaultWindow is the context window assumed until a better one is known.
@@ -15,7 +16,7 @@ type Window struct {
 	Authoritative bool
 }
 
-var oneMillionRE = regexp.MustCompile(`(?i)\b1m\b`)
+var oneMillionRE = lazyre.New(`(?i)\b1m\b`)
 
 // GuessWindow guesses the window of a model from its id, resolved id,
 // display name and description: 1,000,000 when one names "1m", else

@@ -12,6 +12,7 @@ import (
 
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -541,15 +542,15 @@ func NewNormalizer(p Paths) *Normalizer {
 }
 
 var (
-	uuidRE = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	shimRE = regexp.MustCompile(`airwire-shim-[0-9]+`)
-	apiRE  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+`)
+	uuidRE = lazyre.New(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	shimRE = lazyre.New(`airwire-shim-[0-9]+`)
+	apiRE  = lazyre.New(`127\.0\.0\.1:[0-9]+`)
 	// textDurRE is a duration the CLI writes into a subagent's result text.
 	textDurRE = regexp.MustCompile(textDurPrefix + `[0-9]+`)
 	// planRE is a plan file the CLI names with random words.
-	planRE   = regexp.MustCompile(`(/plans/)[a-z0-9-]+\.md`)
-	tsRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
-	durKeyRE = regexp.MustCompile(`(?i)duration|elapsed|latency`)
+	planRE   = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
+	tsRE     = lazyre.New(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
+	durKeyRE = lazyre.New(`(?i)duration|elapsed|latency`)
 )
 
 // textDurPrefix starts a duration in a subagent's result text.

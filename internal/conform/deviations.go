@@ -9,10 +9,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // DeviationsFile, in the goldens directory, declares the differences from
@@ -178,7 +179,7 @@ func (d *Deviation) check(entries map[int]string) error {
 
 // entryRE is a numbered entry of DEVIATIONS.md: "7. **Title.**", the
 // title possibly over several lines.
-var entryRE = regexp.MustCompile(`(?ms)^(\d+)\. \*\*(.+?)\*\*`)
+var entryRE = lazyre.New(`(?ms)^(\d+)\. \*\*(.+?)\*\*`)
 
 // DeviationEntries returns the numbered entries of a DEVIATIONS.md text,
 // number → title (white space folded).

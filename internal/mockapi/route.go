@@ -2,8 +2,9 @@ package mockapi
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Kind says what a request was taken for.
@@ -81,7 +82,7 @@ type lastUser struct {
 	Reminders string
 }
 
-var reminderRE = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>\n?`)
+var reminderRE = lazyre.New(`(?s)<system-reminder>.*?</system-reminder>\n?`)
 
 // lastUserMessage finds and reads the last user message; the CLI puts a
 // role "system" message (its environment block) after it on the first turn.

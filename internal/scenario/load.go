@@ -9,12 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // ErrInvalid matches every *ValidationError (errors.Is).
@@ -148,9 +149,9 @@ func (v *validator) addf(format string, args ...any) {
 }
 
 var (
-	nameRE     = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	uuidRE     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	labelBadRE = regexp.MustCompile(`[&|!,()/:]`)
+	nameRE     = lazyre.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	uuidRE     = lazyre.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	labelBadRE = lazyre.New(`[&|!,()/:]`)
 )
 
 func (v *validator) scenario(s *Scenario) {

@@ -1,9 +1,10 @@
 package scenario
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // CLI-side placeholders, filled in by the fake CLI.
@@ -25,7 +26,7 @@ var CLIPlaceholders = []string{VarCwd, VarHome, VarConfigDir, VarSessionID, VarT
 // is also allowed.
 var ClientPlaceholders = []string{"sessionId", "cwd", "home"}
 
-var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
+var placeholderRE = lazyre.New(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
 
 // Expand returns a deep copy of v with every {{name}} in string values
 // replaced by vars[name]. Unknown names stay as they are.

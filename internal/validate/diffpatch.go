@@ -2,14 +2,15 @@ package validate
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 var (
-	hunkRe    = regexp.MustCompile(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
-	windowsRe = regexp.MustCompile(`^([A-Za-z]:\\|\\\\)`)
+	hunkRe    = lazyre.New(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
+	windowsRe = lazyre.New(`^([A-Za-z]:\\|\\\\)`)
 )
 
 // GitPath is the header name git gives path with prefix "a/" or "b/": the

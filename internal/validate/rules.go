@@ -2,9 +2,10 @@ package validate
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // extUpdates are the AIR session update kinds that ACP v1 does not define.
@@ -248,7 +249,7 @@ func hookSessionFailure(c *checker, h hookCtx) {
 // "Categories and actions"): "Retrying Claude, attempt <n> of <max>." or
 // "Reconnecting to Claude, attempt <n> of <max>.". Only the start is
 // matched: the reference appends a no-response note to it.
-var retryTitle = regexp.MustCompile(`^(Retrying|Reconnecting to) Claude, attempt [0-9]+ of [0-9]+\.`)
+var retryTitle = lazyre.New(`^(Retrying|Reconnecting to) Claude, attempt [0-9]+ of [0-9]+\.`)
 
 // isRetryWarning reports whether a sessionFailure record is the warning of an
 // SDK api_retry. By the table of "Session failure", "Categories and actions",
