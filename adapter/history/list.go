@@ -87,6 +87,7 @@ func List(configDir string, p ListParams) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
+	defer parallel.Bulk()() // every transcript stat'ed, a thousand read
 	infos := listInfos(candidates(configDir, p.Cwd), offset, PageSize+1)
 	page := Page{Sessions: []Listed{}}
 	for i, in := range infos {

@@ -2,6 +2,8 @@ package sessionindex
 
 import (
 	"time"
+
+	"github.com/airwire/airwire/internal/parallel"
 )
 
 // List response (contract: "Session index", "List response").
@@ -173,6 +175,8 @@ func keep(r row, filter string) bool {
 // the request's scope in list order after its cursor, at most Limit, with
 // a cursor when more follow.
 func (s *Service) List(req ListRequest) Page {
+	// A cold list stats every transcript of the scope and reads dozens.
+	defer parallel.Bulk()()
 	var paths []string
 	if req.Cwd != "" {
 		paths = scopePaths(req.Cwd, req.IncludeWorktrees)

@@ -1,57 +1,78 @@
-// Package parallel runs independent pieces of work on every core of the
-// machine, also in a process that otherwise runs on fewer.
+// Package parallel runs bulk work: independent pieces on every core of
+// the machine, also in a process tuned otherwise.
 //
-// `airwire agent` runs on one P (cmd/agent: it spares the scheduler's
-// cross-thread wake-ups while it streams a turn). A session listing is
-// the exception: it stats every transcript of a project and reads
-// hundreds of them, work that is independent file by file and that one P
-// runs one system call at a time. For widens GOMAXPROCS to the number of
-// CPUs for as long as a call runs (any number of calls at once share one
-// widening) and restores it after the last one, unless $GOMAXPROCS was
-// set: then the operator's choice stands.
+// `airwire agent` runs on one P and collects garbage at +50% of its live
+// heap (cmd/agent: fewer cross-thread wake-ups while it streams a turn,
+// less memory at rest). A session listing is the exception: it stats
+// every transcript of a project and reads hundreds of them, work that is
+// independent file by file, that one P runs one system call at a time,
+// and whose short-lived garbage (a few MB) made the collector run four
+// times in a 50 ms list. While a Bulk phase lasts (any number at once
+// share one), GOMAXPROCS is the number of CPUs and the collection target
+// +400%; both are restored when the last one ends. An operator's
+// $GOMAXPROCS or $GOGC stands.
 package parallel
 
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
+
+// bulkGCPercent is the collection target of a bulk phase.
+const bulkGCPercent = 400
 
 // minWorkers is the least number of goroutines For runs: file system
 // calls block, so more goroutines than cores keep the cores busy.
 const minWorkers = 4
 
-var widening struct {
+var bulk struct {
 	sync.Mutex
-	users int
-	saved int // the GOMAXPROCS to restore; 0 when it was not changed
+	users     int
+	procs     int // the GOMAXPROCS to restore; 0 when it was not changed
+	gcPercent int // the GOGC to restore; 0 when it was not changed
 }
 
-// widen raises GOMAXPROCS to the number of CPUs and returns the func that
-// undoes it.
-func widen() func() {
-	widening.Lock()
-	defer widening.Unlock()
-	if widening.users == 0 && os.Getenv("GOMAXPROCS") == "" {
-		if cur, n := runtime.GOMAXPROCS(0), runtime.NumCPU(); cur < n {
-			widening.saved = cur
+// Bulk starts a bulk phase and returns the func that ends it.
+func Bulk() (end func()) {
+	bulk.Lock()
+	defer bulk.Unlock()
+	if bulk.users == 0 {
+		if cur, n := runtime.GOMAXPROCS(0), runtime.NumCPU(); cur < n && os.Getenv("GOMAXPROCS") == "" {
+			bulk.procs = cur
 			runtime.GOMAXPROCS(n)
 		}
+		if os.Getenv("GOGC") == "" {
+			if prev := debug.SetGCPercent(bulkGCPercent); prev >= 0 && prev < bulkGCPercent {
+				bulk.gcPercent = prev
+			} else {
+				debug.SetGCPercent(prev)
+			}
+		}
 	}
-	widening.users++
+	bulk.users++
 	return func() {
-		widening.Lock()
-		defer widening.Unlock()
-		if widening.users--; widening.users == 0 && widening.saved > 0 {
-			runtime.GOMAXPROCS(widening.saved)
-			widening.saved = 0
+		bulk.Lock()
+		defer bulk.Unlock()
+		if bulk.users--; bulk.users > 0 {
+			return
+		}
+		if bulk.procs > 0 {
+			runtime.GOMAXPROCS(bulk.procs)
+			bulk.procs = 0
+		}
+		if bulk.gcPercent > 0 {
+			debug.SetGCPercent(bulk.gcPercent)
+			bulk.gcPercent = 0
 		}
 	}
 }
 
-// For calls f(i) for every i in [0, n), on several goroutines, and returns
-// when every call has returned. The calls must be independent.
+// For calls f(i) for every i in [0, n), on several goroutines, in a bulk
+// phase, and returns when every call has returned. The calls must be
+// independent.
 func For(n int, f func(i int)) {
 	if n <= 0 {
 		return
@@ -61,7 +82,7 @@ func For(n int, f func(i int)) {
 		f(0)
 		return
 	}
-	defer widen()()
+	defer Bulk()()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {

@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -72,5 +73,26 @@ func TestForKeepsAnExplicitGOMAXPROCS(t *testing.T) {
 	})
 	if during != 1 {
 		t.Errorf("GOMAXPROCS during For = %d with $GOMAXPROCS=1", during)
+	}
+}
+
+// A bulk phase relaxes the collection target and restores it; an
+// operator's $GOGC stands.
+func TestBulkRelaxesAndRestoresGOGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
+	end := Bulk()
+	during := debug.SetGCPercent(bulkGCPercent) // reads it, changing nothing when right
+	end()
+	after := debug.SetGCPercent(50)
+	if during != bulkGCPercent || after != 50 {
+		t.Errorf("GOGC during a bulk phase %d, after %d; want %d, then 50", during, after, bulkGCPercent)
+	}
+	t.Setenv("GOGC", "50")
+	end = Bulk()
+	during = debug.SetGCPercent(50)
+	end()
+	if during != 50 {
+		t.Errorf("GOGC during a bulk phase with $GOGC=50: %d", during)
 	}
 }
