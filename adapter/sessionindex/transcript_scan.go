@@ -181,9 +181,13 @@ func scanTranscript(ht headTail) facts {
 	}
 	f.forkedFrom = forkParent(ht.head)
 	var s tailScan
-	lines := strings.Split(ht.tail, "\n")
-	for i := len(lines) - 1; i >= 0 && !s.done(&f); i-- {
-		s.line(&f, lines[i])
+	for rest := ht.tail; !s.done(&f); {
+		i := strings.LastIndexByte(rest, '\n')
+		s.line(&f, rest[i+1:])
+		if i < 0 {
+			break
+		}
+		rest = rest[:i]
 	}
 	return f
 }
