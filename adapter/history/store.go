@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // ConfigDir is the Claude configuration directory: CLAUDE_CONFIG_DIR, else
@@ -58,7 +58,7 @@ func resolve(dir string) string {
 // the one named after its real path and, for a name the CLI cut to 200
 // characters, the ones with the same cut and another hash.
 func projectDirs(configDir, cwd string) []string {
-	name := scenario.ProjectDirName(resolve(cwd))
+	name := projectdir.Name(resolve(cwd))
 	root := projectsDir(configDir)
 	dirs := []string{filepath.Join(root, name)}
 	if len(name) <= 200 {

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Project directories (contract: "List request", "List response"): the CLI
@@ -21,7 +21,7 @@ const longNameLimit = 200
 func projectsDir(configDir string) string { return filepath.Join(configDir, "projects") }
 
 // encode is the project directory name of a path.
-func encode(path string) string { return scenario.ProjectDirName(path) }
+func encode(path string) string { return projectdir.Name(path) }
 
 // canonical is path with symlinks resolved; path itself when that fails.
 func canonical(path string) string {

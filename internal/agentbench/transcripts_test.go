@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Stored transcripts for the session/list benchmarks: many sessions of one
@@ -49,7 +49,7 @@ func storedTranscripts(n int) (transcriptSet, error) {
 	if err := os.MkdirAll(set.cwd, 0o755); err != nil {
 		return set, err
 	}
-	dir := filepath.Join(set.projects, scenario.ProjectDirName(set.cwd))
+	dir := filepath.Join(set.projects, projectdir.Name(set.cwd))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return set, err
 	}

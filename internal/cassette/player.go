@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Environment variables of the player (`airwire fake-cli --replay`).
@@ -151,7 +151,7 @@ func (s Substitutions) placeholders() map[string]string {
 		if real, err := filepath.EvalSymlinks(cwd); err == nil {
 			cwd = real
 		}
-		out[PlaceholderProjectDir] = scenario.ProjectDirName(cwd)
+		out[PlaceholderProjectDir] = projectdir.Name(cwd)
 	}
 	return out
 }

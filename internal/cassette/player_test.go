@@ -18,7 +18,7 @@ import (
 
 	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/journal"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 const liveSession = "bbbbbbbb-5555-6666-7777-888888888888"
@@ -89,7 +89,7 @@ var _ = Describe("the player", func() {
 		p.says(`"type":"tool_result"`)
 		p.says(`"type":"result"`)
 		Expect(os.ReadFile(filepath.Join(p.dirs.cwd, "a.txt"))).To(Equal([]byte("A\n")))
-		transcript := filepath.Join(p.dirs.config, "projects", scenario.ProjectDirName(p.dirs.cwd), liveSession+".jsonl")
+		transcript := filepath.Join(p.dirs.config, "projects", projectdir.Name(p.dirs.cwd), liveSession+".jsonl")
 		Expect(os.ReadFile(transcript)).To(ContainSubstring(`"text":"hello"`))
 
 		p.send(`{"request_id":"live-int","type":"control_request","request":{"subtype":"interrupt"}}`)

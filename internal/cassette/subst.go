@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Placeholders a cassette carries instead of the recorded run's values.
@@ -51,7 +51,7 @@ func (s Substitutions) pairs() map[string]string {
 	add(s.ConfigDir, PlaceholderConfigDir)
 	add(s.TmpDir, PlaceholderTmpDir)
 	if s.Cwd != "" && s.Cwd != "/" {
-		out[scenario.ProjectDirName(filepath.Clean(s.Cwd))] = PlaceholderProjectDir
+		out[projectdir.Name(filepath.Clean(s.Cwd))] = PlaceholderProjectDir
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/internal/projectdir"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -535,7 +536,7 @@ func NewNormalizer(p Paths) *Normalizer {
 		}
 	}
 	if p.Cwd != "" {
-		add(scenario.ProjectDirName(p.Cwd), "<project-dir>")
+		add(projectdir.Name(p.Cwd), "<project-dir>")
 	}
 	sort.SliceStable(n.paths, func(a, b int) bool { return len(n.paths[a][0]) > len(n.paths[b][0]) })
 	return n

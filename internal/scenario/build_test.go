@@ -138,26 +138,6 @@ func TestBuilderIDsAndDeltas(t *testing.T) {
 	}
 }
 
-func TestProjectDirName(t *testing.T) {
-	tests := []struct{ cwd, want string }{
-		{"/scratch/cli/work", "-scratch-cli-work"},
-		{"/tmp/a b/ü.x", "-tmp-a-b---x"},
-	}
-	for _, tt := range tests {
-		if got := ProjectDirName(tt.cwd); got != tt.want {
-			t.Errorf("ProjectDirName(%q) = %q, want %q", tt.cwd, got, tt.want)
-		}
-	}
-	long := "/" + strings.Repeat("d", 250)
-	got := ProjectDirName(long)
-	if !strings.HasPrefix(got, "-"+strings.Repeat("d", 199)+"-") || len(got) <= 201 {
-		t.Errorf("long path = %q", got)
-	}
-	if got != ProjectDirName(long) {
-		t.Error("not deterministic")
-	}
-}
-
 func TestTranscriptRender(t *testing.T) {
 	user, answer := "Remember PELICAN", "OK"
 	tr := &Transcript{SessionID: "11111111-2222-4333-8444-555555555555", Title: "Codeword", Rows: []TranscriptRow{

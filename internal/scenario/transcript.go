@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Transcript is a stored Claude session, written as
@@ -60,58 +60,10 @@ type TranscriptTool struct {
 // TranscriptVersion is the CLI version written on transcript rows.
 const TranscriptVersion = "2.1.318"
 
-// ProjectDirName encodes a cwd the way the CLI names its project directory:
-// the NFC form of the path with every character outside [A-Za-z0-9] turned
-// into '-'; a result longer than 200 characters is cut to 200 and suffixed
-// with '-' and the base-36 absolute Java string hash of the path.
-// The caller resolves symlinks first (the CLI uses the realpath).
-func ProjectDirName(cwd string) string {
-	p := norm.NFC.String(cwd)
-	var b []rune
-	for _, r := range p {
-		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
-			b = append(b, r)
-		} else {
-			b = append(b, '-')
-		}
-	}
-	if len(b) <= 200 {
-		return string(b)
-	}
-	return string(b[:200]) + "-" + strconv.FormatInt(absInt64(int64(javaStringHash(p))), 36)
-}
-
-// javaStringHash is Java's String.hashCode over UTF-16 code units.
-func javaStringHash(s string) int32 {
-	var h int32
-	for _, r := range s {
-		if r >= 0x10000 {
-			r1, r2 := utf16Pair(r)
-			h = 31*h + int32(r1)
-			h = 31*h + int32(r2)
-			continue
-		}
-		h = 31*h + int32(r)
-	}
-	return h
-}
-
-func utf16Pair(r rune) (rune, rune) {
-	r -= 0x10000
-	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
-}
-
-func absInt64(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
 // SessionFile is the transcript path of session id for cwd under configDir
 // (CLAUDE_CONFIG_DIR, or $HOME/.claude).
 func SessionFile(configDir, cwd, id string) string {
-	return filepath.Join(configDir, "projects", ProjectDirName(cwd), id+".jsonl")
+	return filepath.Join(configDir, "projects", projectdir.Name(cwd), id+".jsonl")
 }
 
 // Render writes the transcript rows as JSONL for a session in cwd, with
