@@ -24,7 +24,9 @@ func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply 
 		return
 	}
 	toolCall := s.tr.permissionToolCall(req)
-	prompt, dec := permission.Ask(req, toolCall, s.permissionSession())
+	ps := s.permissionSession()
+	ps.ParentToolUseID, ps.ID = s.tr.toolUseOwner(req.AgentID, s.ID)
+	prompt, dec := permission.Ask(req, toolCall, ps)
 	if dec != nil {
 		reply(s.decided(*dec))
 		return
@@ -42,6 +44,29 @@ func (t *translator) permissionToolCall(req permission.Request) json.RawMessage 
 	t.sendAll(updates)
 	raw, _ := json.Marshal(ptc)
 	return raw
+}
+
+// toolUseOwner is who asks for a subagent's tool use (agentID, the CLI's
+// agent_id: the subagent's task id; "" for the main agent): the parent
+// tool use that started the subagent, and the session the request goes to,
+// the subagent's child session once announced (contract "Native subagent
+// sessions": the child's interactions are on the child session), else
+// root.
+func (t *translator) toolUseOwner(agentID, root string) (parent, sessionID string) {
+	if agentID == "" {
+		return "", root
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if task := t.bg.tasks[agentID]; task != nil {
+		parent = task.toolUseID
+	}
+	if t.sub != nil && t.sub.on {
+		if c := t.sub.childOfTask(agentID); c != nil && c.announced {
+			return parent, c.sessionID
+		}
+	}
+	return parent, root
 }
 
 func (s *Session) permissionSession() permission.Session {
