@@ -31,6 +31,10 @@ import (
 //	  - when: {text: "count slowly"}
 //	    reply: [{text: "one two three"}]
 //	    stream: {eventDelay: 200ms}
+//	  - when: {text: "Plan a fix"}
+//	    capture: {planFile: 'create your plan at (\S+\.md)'}
+//	    reply:
+//	      - toolUse: {id: toolu_w, name: Write, input: {file_path: "{{planFile}}", content: "1. Fix"}}
 //	side:
 //	  title: "Fix the build"
 //	  default: "ok"
