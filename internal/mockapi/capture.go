@@ -7,14 +7,11 @@ import (
 	"strings"
 )
 
-// captureNameRE is what a Turn.Capture name may be: it is written {{name}}.
-var captureNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-
 // validateCapture checks a turn's Capture: names that a placeholder can
 // write, and expressions that compile and have a group to take.
 func validateCapture(c map[string]string) error {
 	for _, name := range sortedKeys(c) {
-		if !captureNameRE.MatchString(name) {
+		if !captureName(name) {
 			return fmt.Errorf("capture: name %q: want a letter, then letters, digits or _", name)
 		}
 		re, err := regexp.Compile(c[name])
@@ -26,6 +23,18 @@ func validateCapture(c map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// captureName reports whether name may name a Turn.Capture value (it is
+// written {{name}}): a letter, then letters, digits or _.
+func captureName(name string) bool {
+	for i, r := range name {
+		letter := r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '_')) {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // capture evaluates c on u: the first group of each expression's first
