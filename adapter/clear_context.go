@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
@@ -89,16 +90,7 @@ func exitPlanInterrupted(line json.RawMessage) bool {
 			continue
 		}
 		fields := strings.Fields(e)
-		return containsField(fields, "result_type=user") && containsField(fields, "stop_reason=tool_use")
-	}
-	return false
-}
-
-func containsField(fields []string, f string) bool {
-	for _, x := range fields {
-		if x == f {
-			return true
-		}
+		return slices.Contains(fields, "result_type=user") && slices.Contains(fields, "stop_reason=tool_use")
 	}
 	return false
 }
@@ -118,11 +110,14 @@ func (s *Session) continuePlan(r planReset) {
 	s.mode = r.mode
 	// The fresh context is a new Claude session: its title, commands and
 	// skills are published again, as for a new session.
-	s.titles, s.terminalKnown, s.skillsRead, s.skillFiles = titles{}, false, false, nil
+	s.titles, s.skillFiles = titles{}, nil
 	st := s.startParams
 	s.mu.Unlock()
 	window := s.tr.window() // the fresh CLI runs the same model
 	old.Close()
+	s.tr.mu.Lock() // what the translator reads at an init
+	s.terminalKnown, s.skillsRead = false, false
+	s.tr.mu.Unlock()
 	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = claude.NewUUID(), "", false, r.mode
 	if err := s.spawn(ctx, st); err != nil {
 		s.finish(nil, err)
