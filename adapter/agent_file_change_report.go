@@ -251,7 +251,7 @@ func (s *Session) previewFileChanges(req *fileChangeRequest) (map[string]any, st
 		}
 	}()
 	var p rewindPreview
-	err := s.proc.Request(ctx, claude.RewindFiles{UserMessageID: s.activeTurnID(), DryRun: true}, &p)
+	err := s.cli().Request(ctx, claude.RewindFiles{UserMessageID: s.activeTurnID(), DryRun: true}, &p)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, fileChangeTimedOut

@@ -31,7 +31,13 @@ func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply 
 		reply(s.decided(*dec))
 		return
 	}
-	s.askEditor(ctx, prompt, reply, s.tr.networkSettler(req))
+	settle := s.tr.networkSettler(req)
+	s.askEditor(ctx, prompt, reply, func(dec permission.Decision) {
+		s.acceptPlanReset(req.ToolUseID, dec) // clear_context.go
+		if settle != nil {
+			settle(dec)
+		}
+	})
 }
 
 // permissionToolCall sends the tool call the request is about (when the
@@ -74,8 +80,14 @@ func (s *Session) permissionSession() permission.Session {
 	if h := s.agent.opts.Getenv("HOME"); h != "" {
 		home = h
 	}
-	return permission.Session{ID: s.ID, Cwd: s.Cwd, Home: home, Client: s.agent.clientCaps(),
-		Modes: []string{"default", "acceptEdits", "plan", "auto", "bypassPermissions"}, NoContextReset: true}
+	used, window := s.tr.contextOccupancy()
+	c := s.agent.clientCaps()
+	return permission.Session{ID: s.ID, Cwd: s.Cwd, Home: home, Client: c,
+		Modes: []string{"default", "acceptEdits", "plan", "auto", "bypassPermissions"},
+		// A fresh context continues the turn that owns the request; a client
+		// whose turns end with live subagents can be asked out of a turn.
+		NoContextReset: c.AIR.Has(backgroundSubagents) && s.activeTurnID() == "",
+		ContextUsed:    used, ContextWindow: window}
 }
 
 // askEditor puts the prompt to the editor and answers the CLI with the
@@ -153,8 +165,8 @@ func (s *Session) decided(dec permission.Decision) (any, error) {
 	if dec.Mode != "" {
 		s.adoptMode(dec.Mode)
 	}
-	if dec.Interrupt {
-		s.cancelActive()
+	if dec.Interrupt && dec.ClearContextMode == "" {
+		s.cancelActive() // "keep planning" ends the turn; a clear context continues it
 	}
 	if dec.Error != "" {
 		return nil, errors.New(dec.Error)

@@ -52,7 +52,7 @@ func (a *Agent) stopAsyncTask(ctx context.Context, req *jsonrpc.Request) (any, e
 		}
 		stop = claude.Interrupt{}
 	}
-	if err := s.proc.Request(context.WithoutCancel(ctx), stop, nil); err != nil {
+	if err := s.cli().Request(context.WithoutCancel(ctx), stop, nil); err != nil {
 		release()
 		return nil, err
 	}

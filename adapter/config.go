@@ -88,7 +88,7 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 		return err
 	}
 	var resp json.RawMessage
-	if err := s.proc.Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
+	if err := s.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
 		return err
 	}
 	if head.Subtype == "get_context_usage" {

@@ -112,7 +112,7 @@ func (s *Session) steer(prompt []json.RawMessage, text string) bool {
 	msg := claude.NewUserInput(s.ID, content)
 	msg.Priority = "now"
 	s.tr.steered(msg.UUID)
-	if s.proc.Send(msg) != nil {
+	if s.cli().Send(msg) != nil {
 		return false
 	}
 	s.goalFromPrompt(text, msg.UUID)

@@ -130,7 +130,7 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage)
 	s.clearSuggestion()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
-	if err := s.proc.Send(msg); err != nil {
+	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded
 	}
 	s.titleFromPrompt(ctx, promptText(prompt))
@@ -162,7 +162,7 @@ func (s *Session) interrupt(ctx context.Context) {
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
 		s.withdrawAsks()
-		go func() { _ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
+		go func() { _ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
 }
 

@@ -27,8 +27,15 @@ type Session struct {
 	ID    string
 	Cwd   string
 	agent *Agent
-	proc  *claude.Process
-	mode  string // the permission mode the CLI starts in
+	proc  *claude.Process // the current CLI (cli()); replaced by a clear-context restart
+	gen   uint64          // counts the CLIs started; only the current one's frames count
+	mode  string          // the permission mode the CLI starts in
+	// startParams are the CLI options of the session's start, which a
+	// clear-context restart reuses (clear_context.go).
+	startParams claude.SessionStart
+	// planReset is the accepted plan to continue in a fresh context, from
+	// the ExitPlanMode answer to the end of the interrupted cycle.
+	planReset *planReset
 
 	mu     sync.Mutex
 	state  state
@@ -173,13 +180,47 @@ func (s *Session) Close() {
 	s.closed = true
 	open := s.turns
 	s.turns, s.state = nil, idle
+	proc := s.proc
 	s.mu.Unlock()
-	if s.proc != nil {
-		s.proc.Close()
+	if proc != nil {
+		proc.Close()
 	}
 	for _, t := range open {
 		s.fileChangesUnavailable(t.fileChange, fileChangeCancelled)
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
+	}
+}
+
+// cliHandler is the claude.Handler of one CLI of the session: what a CLI
+// that a clear-context restart replaced says after that reaches no one.
+type cliHandler struct {
+	s   *Session
+	gen uint64
+}
+
+func (h *cliHandler) current() bool {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return h.s.gen == h.gen
+}
+
+func (h *cliHandler) HandleMessage(m claude.Message) {
+	if h.current() {
+		h.s.HandleMessage(m)
+	}
+}
+
+func (h *cliHandler) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
+	if !h.current() {
+		reply(nil, errSessionEnded)
+		return
+	}
+	h.s.HandleControl(ctx, req, reply)
+}
+
+func (h *cliHandler) HandleExit(err error) {
+	if h.current() {
+		h.s.HandleExit(err)
 	}
 }
 

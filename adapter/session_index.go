@@ -172,7 +172,7 @@ func (a *Agent) liveSession(ctx context.Context, id string) (*Session, *sessioni
 	shown := s.titles.last
 	s.mu.Unlock()
 	return s, &sessionindex.Live{Cwd: s.Cwd, Stored: stored, Shown: shown, Rename: func(title string) error {
-		err := s.proc.Request(context.WithoutCancel(ctx), claude.RenameSession{Title: title, Source: "host", SessionID: id}, nil)
+		err := s.cli().Request(context.WithoutCancel(ctx), claude.RenameSession{Title: title, Source: "host", SessionID: id}, nil)
 		if err == nil {
 			s.index.mu.Lock()
 			s.index.stored = title
@@ -277,7 +277,7 @@ func (s *Session) stopTurn(ctx context.Context) {
 	}
 	answered := make(chan struct{})
 	go func() {
-		_ = s.proc.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
+		_ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
 		close(answered)
 	}()
 	select {

@@ -31,12 +31,12 @@ type skillFile struct{ name, path string }
 // refreshSkillFiles reads the skill list once more and re-publishes the
 // commands when it changed; it never fails the turn.
 func (s *Session) refreshSkillFiles() {
-	if !s.agent.clientCaps().AIR.Client || s.proc == nil {
+	if !s.agent.clientCaps().AIR.Client || s.cli() == nil {
 		return
 	}
 	go func() {
 		var resp json.RawMessage
-		if err := s.proc.Request(context.Background(), claudeContextUsage, &resp); err != nil {
+		if err := s.cli().Request(context.Background(), claudeContextUsage, &resp); err != nil {
 			s.agent.opts.Log.Warn("cannot read the skill files", "session", s.ID, "err", err)
 			return
 		}

@@ -25,8 +25,21 @@ var hookEvents = []string{"PostToolUse", "PostModelSwitch", "PostCompact", "Task
 // goes to the log, never to the client.
 var errStart = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
 
-// start spawns the session's CLI and runs the control handshake.
+// start spawns the session's CLI and runs the control handshake, then asks
+// how full the context is. st is kept for a clear-context restart.
 func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
+	s.startParams = st
+	if err := s.spawn(ctx, st); err != nil {
+		return err
+	}
+	go s.refreshContextUsage(ctx)
+	return nil
+}
+
+// spawn starts a CLI as st says, makes it the session's CLI (the frames
+// of a CLI it replaces no longer reach the session) and runs the control
+// handshake.
+func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	log := s.agent.opts.Log.With("session", s.ID)
 	path, err := s.agent.claudePath()
 	if err != nil {
@@ -44,34 +57,46 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 	}
 	s.fileChanges.setRoots(s.Cwd, spawn.AdditionalDirectories)
 	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn()}
+	s.mu.Lock()
+	s.gen++
+	h := &cliHandler{s: s, gen: s.gen}
+	s.mu.Unlock()
 	proc, err := claude.Start(claude.Config{Path: path, Args: claude.Args(spawn),
-		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: s, Log: log})
+		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: h, Log: log})
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return errStart
 	}
+	s.mu.Lock()
 	s.proc = proc
-	if err := s.handshake(ctx, st.Meta); err != nil {
+	s.mu.Unlock()
+	if err := s.handshake(ctx, proc, st.Meta); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		proc.Close()
 		return errStart
 	}
-	go s.refreshContextUsage(ctx)
 	return nil
+}
+
+// cli is the session's current CLI.
+func (s *Session) cli() *claude.Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proc
 }
 
 // handshake is the SDK's start: initialize with the agent's hooks, then
 // get_settings; their answers configure the session. sessionMeta is the
 // session request's _meta.
-func (s *Session) handshake(ctx context.Context, sessionMeta json.RawMessage) error {
+func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMeta json.RawMessage) error {
 	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
 	s.subagentInitialize(&init, sessionMeta)
-	initResp, err := s.proc.Initialize(ctx, init)
+	initResp, err := proc.Initialize(ctx, init)
 	if err != nil {
 		return err
 	}
 	var settings json.RawMessage
-	if err := s.proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
+	if err := proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
 		return err
 	}
 	if err := s.configure(initResp, settings); err != nil {
@@ -115,7 +140,7 @@ func allowBypass(getenv func(string) string) bool {
 // refreshContextUsage asks the CLI how full the context is.
 func (s *Session) refreshContextUsage(ctx context.Context) {
 	var resp json.RawMessage
-	if err := s.proc.Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
+	if err := s.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
 		s.tr.contextUsage(resp)
 	}
 }

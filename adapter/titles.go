@@ -129,7 +129,7 @@ func (s *Session) generateTitle(ctx context.Context, description string) {
 	var r struct {
 		Title *string `json:"title"`
 	}
-	err := s.proc.Request(context.WithoutCancel(ctx), claude.GenerateSessionTitle{Description: description, Persist: true}, &r)
+	err := s.cli().Request(context.WithoutCancel(ctx), claude.GenerateSessionTitle{Description: description, Persist: true}, &r)
 	if err != nil || r.Title == nil || *r.Title == "" {
 		s.mu.Lock()
 		s.titles.settled = false

@@ -126,7 +126,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "prompt_suggestion":
 		t.s.suggestion(line)
 	}
-	t.sendAll(t.toolUpdates(kind, line))
+	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
 		t.s.notify(u)
 	}
@@ -157,6 +157,19 @@ func (t *translator) sendAll(updates []toolcall.Update) {
 	for _, u := range updates {
 		t.sub.toolUpdate(u)
 	}
+}
+
+// contextOccupancy is the context used and the window, for the
+// "(N% used)" of a clear-context choice; a window of 0 when nothing is
+// known yet.
+func (t *translator) contextOccupancy() (used, window int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	used, ok := t.usage.ContextUsed()
+	if !ok {
+		return 0, 0
+	}
+	return used, t.usage.Window().Size
 }
 
 // contextUsage takes the answer of a get_context_usage request.
@@ -395,6 +408,13 @@ func (t *translator) result(line json.RawMessage) {
 		t.sendMaps(t.compaction.reset())
 	}()
 	if !t.active {
+		return
+	}
+	if r := t.s.takePlanReset(); r != nil && exitPlanInterrupted(line) {
+		// The turn goes on in a fresh context (clear_context.go).
+		clear(t.streamed)
+		t.messageID = ""
+		go t.s.continuePlan(*r)
 		return
 	}
 	t.s.goalResult(line)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -96,6 +97,39 @@ var _ = Describe("Sensitivity", Label("mutation", "sensitivity", "profile:air", 
 		Expect(mm.Error()).To(ContainSubstring(": moved: "))
 	}, NodeTimeout(*timeoutFlag))
 
+	It("fails exit-plan-clear-context/air when the clear-context updates come in another order", Label("Permission presentation > Permission modes"), func(ctx SpecContext) {
+		sc := findScenario("exit-plan-clear-context")
+		g := golden.New(goldensDir, golden.WithUpdate(false))
+		want, err := os.ReadFile(g.File(conform.GoldenName(sc, scenario.ProfileAir)))
+		Expect(err).NotTo(HaveOccurred())
+		// The fresh context's state, in the reference's order: the mode,
+		// the config options, the empty context.
+		Expect(string(want)).To(MatchRegexp(`"currentModeId":"auto","sessionUpdate":"current_mode_update"\}\}\}\n` +
+			`client agent->editor [^\n]*"currentValue":"auto"[^\n]*"sessionUpdate":"config_option_update"[^\n]*\n` +
+			`client agent->editor [^\n]*"sessionUpdate":"usage_update","size":1000000,"used":0\}`))
+
+		o := runOptions(sc, scenario.ProfileAir)
+		o.Agent = mutatingAgent("none", o.Agent)
+		_, err = conform.Check(ctx, o, g, false)
+		Expect(err).NotTo(HaveOccurred(), "the wrapper alone must change nothing")
+
+		o.Agent = mutatingAgent(mutateModeLate, runOptions(sc, scenario.ProfileAir).Agent)
+		_, err = conform.Check(ctx, o, g, false)
+		var mm *golden.MismatchError
+		Expect(errors.As(err, &mm)).To(BeTrue(), "want a golden mismatch, got %v", err)
+		AddReportEntry("first difference", mm.Error())
+		Expect(mm.File).To(HaveSuffix(filepath.FromSlash("exit-plan-clear-context/air.golden")))
+		const modeUpdate = `"currentModeId":"auto","sessionUpdate":"current_mode_update"`
+		modeLine := 1 + strings.Count(string(want)[:strings.Index(string(want), modeUpdate)], "\n")
+		Expect(mm.Kind).To(Equal(golden.Moved))
+		Expect(mm.Path).To(BeEmpty(), "the whole line moved: no JSON path inside it differs")
+		Expect(mm.Tag).To(Equal("client agent->editor"))
+		Expect(mm.Line).To(Equal(modeLine), "the mode update's golden line")
+		Expect(mm.GotLine).To(Equal(modeLine+1), "it comes after the config options")
+		Expect(mm.Want).To(ContainSubstring(modeUpdate))
+		Expect(mm.Error()).To(ContainSubstring(fmt.Sprintf("first difference on line %d (client agent->editor): moved: it is line %d of the actual transcript", modeLine, modeLine+1)))
+	}, NodeTimeout(*timeoutFlag))
+
 	It("names the step that sent an async prompt whose response fails at awaitAll", Label("Tool call contract"), func(ctx SpecContext) {
 		orig := findScenario("two-prompts-queued")
 		sc := *orig
@@ -132,6 +166,9 @@ const (
 	mutateSameRows = "same-rows"
 	// mutateReverseRows reverses every listed page.
 	mutateReverseRows = "reverse-rows"
+	// mutateModeLate sends each current_mode_update after the line that
+	// follows it (for a clear-context restart: after the config options).
+	mutateModeLate = "mode-late"
 	// mutateArg makes this test binary the mutating wrapper.
 	mutateArg = "--airwire-mutating-agent"
 )
@@ -171,15 +208,26 @@ func runMutating(modes, agent []string) int {
 		}
 	}()
 	r := bufio.NewReader(out)
+	var held []byte // a line sent after the next one (mutateModeLate)
 	for {
 		line, err := r.ReadBytes('\n')
 		if len(line) > 0 {
-			_, _ = os.Stdout.Write(mutateLine(modes, line))
+			line = mutateLine(modes, line)
+			if held == nil && slices.Contains(modes, mutateModeLate) && isUpdate(line, "current_mode_update") {
+				held = line
+				continue
+			}
+			_, _ = os.Stdout.Write(line)
+			if held != nil {
+				_, _ = os.Stdout.Write(held)
+				held = nil
+			}
 		}
 		if err != nil {
 			break
 		}
 	}
+	_, _ = os.Stdout.Write(held)
 	var exit *exec.ExitError
 	if err := cmd.Wait(); errors.As(err, &exit) {
 		return exit.ExitCode()
@@ -215,6 +263,19 @@ func mutateLine(modes []string, line []byte) []byte {
 		return line
 	}
 	return buf.Bytes()
+}
+
+// isUpdate reports whether line is a session/update of kind.
+func isUpdate(line []byte, kind string) bool {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method == "session/update" && m.Params.Update.SessionUpdate == kind
 }
 
 // scaleElapsed multiplies every number under an elapsedTimeSeconds key in v

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -50,10 +51,14 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
+	clearMode := "" // the mode of an ExitPlanMode clear-context answer
 	for _, l := range lines {
 		var m acpMessage
 		if json.Unmarshal(l.JSON, &m) != nil {
 			continue
+		}
+		if l.Tag == "client editor->agent" {
+			clearMode = cmp.Or(clearContextMode(l.JSON), clearMode)
 		}
 		switch {
 		case l.Tag == "client editor->agent" && m.Method == "initialize":
@@ -70,12 +75,22 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		if _, err := fmt.Sscanf(l.Tag, "cli:%d spawn", &n); err != nil {
 			continue
 		}
-		if n > len(reqs) {
-			t.Fatalf("%s: %s has no session request", path, l.Tag)
-		}
 		var spawn struct{ Argv []string }
 		if err := json.Unmarshal(l.JSON, &spawn); err != nil {
 			t.Fatalf("%s: %v", path, err)
+		}
+		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + "/" + l.Tag
+		if n > len(reqs) && clearMode != "" && len(out) > 0 {
+			// A clear-context restart: the session's start options, a session
+			// id the adapter makes up, the chosen mode.
+			s := out[len(out)-1].start
+			s.Resume, s.ForkSession, s.PermissionMode = "", false, clearMode
+			s.SessionID = argValue(spawn.Argv, "--session-id=")
+			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
+			continue
+		}
+		if n > len(reqs) {
+			t.Fatalf("%s: %s has no session request", path, l.Tag)
 		}
 		req := reqs[n-1]
 		s := SessionStart{AllowBypass: true, FormElicitation: form, MCPServers: req.Params.MCPServers,
@@ -88,10 +103,35 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		default:
 			s.Resume = req.Params.SessionID
 		}
-		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + "/" + l.Tag
 		out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 	}
 	return out
+}
+
+// clearContextMode is the mode of an ExitPlanMode clear-context option the
+// editor picked in line, or "".
+func clearContextMode(line json.RawMessage) string {
+	var m struct {
+		Result struct {
+			Outcome struct {
+				OptionID string `json:"optionId"`
+			} `json:"outcome"`
+		} `json:"result"`
+	}
+	_ = json.Unmarshal(line, &m)
+	modes := map[string]string{"exit-plan-clear-auto": "auto", "exit-plan-clear-bypass": "bypassPermissions",
+		"exit-plan-clear-accept-edits": "acceptEdits"}
+	return modes[m.Result.Outcome.OptionID]
+}
+
+// argValue is the value of the first argument of argv with prefix.
+func argValue(argv []string, prefix string) string {
+	for _, a := range argv {
+		if v, ok := strings.CutPrefix(a, prefix); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // TestArgsReproduceGoldenSpawns checks every stream-json spawn line of

@@ -24,6 +24,9 @@ type Decision struct {
 	// continues the plan in a fresh Claude query with that mode, and hides
 	// the interruption of the old one.
 	ClearContextMode string
+	// Plan is the plan a clear-context choice continues with (the input's
+	// plan, trimmed); set with ClearContextMode.
+	Plan string
 	// AutoFallback says a chosen auto mode became acceptEdits because the
 	// model cannot run auto: the caller publishes the fallback notice.
 	AutoFallback bool

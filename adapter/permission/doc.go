@@ -22,7 +22,7 @@
 //	d := prompt.Fail(msg)      // the editor answered with an error
 //	d := prompt.Aborted()      // control_cancel_request, session closed, turn cancelled
 //	send(d.ControlResponse(requestID))
-//	// then act on d.Mode, d.ClearContextMode, d.AutoFallback, d.Interrupt
+//	// then act on d.Mode, d.ClearContextMode (with d.Plan), d.AutoFallback, d.Interrupt
 //
 // An MCP `elicitation` control request goes the same way through
 // ParseMCPElicitation and AskMCP. DisallowedTools gives the tools the CLI

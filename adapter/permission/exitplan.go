@@ -30,10 +30,11 @@ var exitPlanClearModes = map[string]string{
 //   - reject denies with interrupt: "keep planning" stops the turn.
 func (p *Prompt) applyExitPlan(id string) (Decision, error) {
 	if mode, ok := exitPlanClearModes[id]; ok {
-		if p.req.inputString("plan") == "" {
+		plan := p.req.inputString("plan")
+		if plan == "" {
 			return Decision{}, fmt.Errorf("ExitPlanMode clear-context selection requires a plan")
 		}
-		d := Decision{Response: marshal(p.denyResult(msgFreshContext, true)), Interrupt: true}
+		d := Decision{Response: marshal(p.denyResult(msgFreshContext, true)), Interrupt: true, Plan: plan}
 		d.ClearContextMode = p.session.effectiveMode(mode)
 		return d, nil
 	}

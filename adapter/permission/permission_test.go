@@ -142,10 +142,10 @@ func TestAnswers(t *testing.T) {
 					t.Errorf("decision %+v", d)
 				}
 			}},
-		{"exit plan clear context", `{"tool_name":"ExitPlanMode","input":{"plan":"p"},"tool_use_id":"t"}`, nil, selected(OptionExitPlanClearAuto),
+		{"exit plan clear context", `{"tool_name":"ExitPlanMode","input":{"plan":"\n1. Fix\n"},"tool_use_id":"t"}`, nil, selected(OptionExitPlanClearAuto),
 			`{"behavior":"deny","message":"User accepted the plan and requested a fresh context","interrupt":true,"toolUseID":"t","decisionClassification":"user_reject"}`,
 			func(t *testing.T, d Decision) {
-				if d.ClearContextMode != "auto" || !d.Interrupt || d.Mode != "" {
+				if d.ClearContextMode != "auto" || !d.Interrupt || d.Mode != "" || d.Plan != "1. Fix" {
 					t.Errorf("decision %+v", d)
 				}
 			}},

@@ -94,6 +94,18 @@ func (t *Tracker) StartTurn() {
 	t.byModel = modelTally{}
 }
 
+// FreshContext starts the count of a fresh Claude context (an ExitPlanMode
+// clear-context restart): nothing is in it yet, and its CLI's modelUsage
+// reading starts at zero; the turn's tally goes on. It returns the
+// usage_update that says so, which names no model.
+func (t *Tracker) FreshContext() Update {
+	used := 0
+	t.last, t.total = nil, &used
+	t.reading = modelTally{}
+	out, _ := json.Marshal(map[string]any{"sessionUpdate": "usage_update", "used": used, "size": t.window.Size})
+	return out
+}
+
 // update builds a usage_update with the model of the turn attached.
 func (t *Tracker) update(used int, extra map[string]any, meta map[string]any) Update {
 	u := map[string]any{"sessionUpdate": "usage_update", "used": used, "size": t.window.Size}

@@ -54,16 +54,31 @@ func wantedOf(t *testing.T, path string) wanted {
 // replay feeds a cassette's CLI frames, process by process, to one
 // tracker per process, as the agent's reader would, and returns the
 // updates and prompt results it produces.
+// An ExitPlanMode clear-context restart hands the turn and its tracker on
+// to the next process, which starts with FreshContext.
 func replay(t *testing.T, c *cassette.Cassette) wanted {
 	var got wanted
+	var handedOn *Tracker
 	for _, p := range c.Processes {
 		r := newReplayer(t, p)
+		if handedOn != nil {
+			r.tr, r.active, r.windowSeeded, r.continuing = handedOn, true, true, true
+			got.updates = append(got.updates, canon(t, handedOn.FreshContext()))
+		}
 		for _, e := range p.Events {
 			r.event(e, &got)
+		}
+		handedOn = nil
+		if r.restart {
+			handedOn = r.tr
 		}
 	}
 	return got
 }
+
+// freshContextAnswer is the message of the permission answer that picks
+// ExitPlanMode's clear-context choice.
+const freshContextAnswer = "User accepted the plan and requested a fresh context"
 
 type replayer struct {
 	t            *testing.T
@@ -74,6 +89,10 @@ type replayer struct {
 	cancelled    bool
 	resumed      bool
 	windowSeeded bool
+	// clearing: a clear-context answer interrupted the cycle; restart: its
+	// result came, the turn goes on in the next process; continuing: this
+	// process is that fresh context, whose first prompt is the turn's.
+	clearing, restart, continuing bool
 }
 
 func newReplayer(t *testing.T, p cassette.Process) *replayer {
@@ -116,13 +135,21 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 			r.cancelled = true // session/cancel
 		}
 		var answer struct {
-			Interrupt bool `json:"interrupt"`
+			Interrupt bool   `json:"interrupt"`
+			Message   string `json:"message"`
 		}
 		if f.Type == "control_response" && json.Unmarshal(f.Response.Response, &answer) == nil && answer.Interrupt {
-			r.cancelled = true // a permission answer that stops the turn (ExitPlanMode rejected)
+			if answer.Message == freshContextAnswer {
+				r.clearing = true // the turn goes on in a fresh context
+			} else {
+				r.cancelled = true // a permission answer that stops the turn (ExitPlanMode rejected)
+			}
 		}
-		if f.Type == "user" && f.Parent == nil && f.UUID != "" {
+		if f.Type == "user" && f.Parent == nil && f.UUID != "" && !r.continuing {
 			r.pending = append(r.pending, f.UUID)
+		}
+		if f.Type == "user" {
+			r.continuing = false
 		}
 		return
 	}
@@ -144,6 +171,10 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 	}
 	if u, ok := r.tr.Frame(e.Msg, autonomous); ok {
 		got.updates = append(got.updates, canon(r.t, u))
+	}
+	if f.Type == "result" && !autonomous && r.clearing {
+		r.clearing, r.restart, r.active = false, true, false
+		return
 	}
 	if f.Type == "result" && !autonomous {
 		reason, failed := StopReason(e.Msg)

@@ -110,3 +110,28 @@ func TestContextUsageDoesNotOverrideAuthoritative(t *testing.T) {
 		t.Errorf("a zero rawMaxTokens changed the window to %d", tr.Window().Size)
 	}
 }
+
+// A clear-context restart (goldens/exit-plan-clear-context): the fresh
+// context reports used 0 without a model, its first message_start is sent
+// again even with the old context's count, and the turn's tally goes on
+// while the fresh CLI's modelUsage reading starts at zero.
+func TestFreshContextKeepsTheTurn(t *testing.T) {
+	tr := NewTracker(Window{Size: 1_000_000, Authoritative: true}, false)
+	tr.StartTurn()
+	start := raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1}}}}`)
+	tr.Frame(start, false)
+	tr.Frame(raw(`{"type":"result","subtype":"error_during_execution","is_error":true,"total_cost_usd":1,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":20,"outputTokens":24,"contextWindow":1000000}}}`), false)
+
+	if got := canon(t, tr.FreshContext()); got != `{"sessionUpdate":"usage_update","size":1000000,"used":0}` {
+		t.Errorf("fresh context update %s", got)
+	}
+	if u, ok := tr.Frame(start, false); !ok || canon(t, u) != `{"_meta":{"_claude/model":"claude-opus-5-5"},"sessionUpdate":"usage_update","size":1000000,"used":11}` {
+		t.Errorf("first usage of the fresh context: %s %v", u, ok)
+	}
+	tr.Frame(raw(`{"type":"result","subtype":"success","total_cost_usd":2,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":10,"outputTokens":12,"contextWindow":1000000}}}`), false)
+	got := canon(t, tr.PromptResponse(EndTurn))
+	want := `{"_meta":{"quota":{"model_usage":[{"model":"claude-opus-5-5","token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":30,"outputTokens":36,"reasoningOutputTokens":0,"totalTokens":66}}],"token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"reasoningOutputTokens":0,"totalTokens":44}}},"stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"totalTokens":44}}`
+	if got != want {
+		t.Errorf("got %s\nwant %s (the golden's response)", got, want)
+	}
+}

@@ -17,7 +17,8 @@ import (
 //   - the session transcript, CLAUDE_CONFIG_DIR/projects/<encoded
 //     cwd>/<session id>.jsonl: a user row per prompt the agent sends, a
 //     row per top-level assistant or user frame played, a last-prompt row
-//     after each result (as internal/fakecli writes it); not under
+//     after each result, an ai-title row for each title the CLI generated
+//     with persist: true (as internal/fakecli writes them); not under
 //     --no-session-persistence;
 //   - the files the Write and Edit tools changed, from the tool_response of
 //     a PostToolUse hook_callback or the tool_use_result of a user frame,
@@ -29,11 +30,14 @@ type effects struct {
 	parent                     any
 	lastPrompt                 string
 	written                    map[string]bool
+	// titleRequests are the ids of the agent's generate_session_title
+	// requests with persist: true, whose answered title the CLI stores.
+	titleRequests map[any]bool
 }
 
 func newEffects(args []string, live map[string]string) *effects {
 	fx := &effects{cwd: live[PlaceholderCwd], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
-		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}}
+		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}, titleRequests: map[any]bool{}}
 	if !slices.Contains(args, "--fork-session") {
 		for _, kv := range argvSessions(args) {
 			fx.session = kv[1]
@@ -53,6 +57,10 @@ func (fx *effects) agentFrame(raw []byte) {
 		// The CLI stores a rename as a custom-title row, which session
 		// lists read.
 		fx.append(map[string]any{"type": "custom-title", "customTitle": req["title"], "sessionId": fx.session})
+		return
+	}
+	if req, ok := m["request"].(map[string]any); ok && m["type"] == "control_request" && req["subtype"] == "generate_session_title" && req["persist"] == true {
+		fx.titleRequests[m["request_id"]] = true
 		return
 	}
 	if m["type"] != "user" {
@@ -88,6 +96,8 @@ func (fx *effects) cliFrame(raw []byte) {
 		fx.row(row, m["session_id"])
 	case "result":
 		fx.append(map[string]any{"type": "last-prompt", "lastPrompt": fx.lastPrompt, "leafUuid": fx.parent, "sessionId": fx.session})
+	case "control_response":
+		fx.storedTitle(m)
 	case "control_request":
 		req, _ := m["request"].(map[string]any)
 		in, _ := req["input"].(map[string]any)
@@ -96,6 +106,21 @@ func (fx *effects) cliFrame(raw []byte) {
 				fx.applyFile(r)
 			}
 		}
+	}
+}
+
+// storedTitle appends the ai-title row the CLI stores when it answers a
+// generate_session_title request with persist: true with a title (the
+// session's title that session lists and the adapter's turn end read).
+func (fx *effects) storedTitle(m map[string]any) {
+	resp, _ := m["response"].(map[string]any)
+	if resp == nil || !fx.titleRequests[resp["request_id"]] {
+		return
+	}
+	delete(fx.titleRequests, resp["request_id"])
+	body, _ := resp["response"].(map[string]any)
+	if title, _ := body["title"].(string); title != "" {
+		fx.append(map[string]any{"type": "ai-title", "aiTitle": title, "sessionId": fx.session})
 	}
 }
 

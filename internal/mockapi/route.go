@@ -80,6 +80,10 @@ type lastUser struct {
 	ToolResults []string
 	// Reminders are its system reminder sections, joined with newlines.
 	Reminders string
+	// After is the text of the messages after it (the role "system"
+	// message of the first turn), joined with newlines; only Turn.Capture
+	// reads it.
+	After string
 }
 
 var reminderRE = lazyre.New(`(?s)<system-reminder>.*?</system-reminder>\n?`)
@@ -89,10 +93,34 @@ var reminderRE = lazyre.New(`(?s)<system-reminder>.*?</system-reminder>\n?`)
 func lastUserMessage(msgs []message) lastUser {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == "user" {
-			return readUser(msgs[i].Content)
+			u := readUser(msgs[i].Content)
+			var after []string
+			for _, m := range msgs[i+1:] {
+				after = append(after, allText(m.Content))
+			}
+			u.After = strings.Join(after, "\n")
+			return u
 		}
 	}
 	return lastUser{}
+}
+
+// allText is the text of a message's content: the string, or its text
+// blocks joined with newlines, system reminders included.
+func allText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []contentBlock
+	_ = json.Unmarshal(raw, &blocks)
+	var texts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 func readUser(raw json.RawMessage) lastUser {

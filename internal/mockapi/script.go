@@ -31,6 +31,10 @@ import (
 //	  - when: {text: "count slowly"}
 //	    reply: [{text: "one two three"}]
 //	    stream: {eventDelay: 200ms}
+//	  - when: {text: "Plan a fix"}
+//	    capture: {planFile: 'create your plan at (\S+\.md)'}
+//	    reply:
+//	      - toolUse: {id: toolu_w, name: Write, input: {file_path: "{{planFile}}", content: "1. Fix"}}
 //	side:
 //	  title: "Fix the build"
 //	  default: "ok"
@@ -68,6 +72,16 @@ type Turn struct {
 	Stream Stream `yaml:"stream,omitempty" json:"stream,omitzero"`
 	// Usage overrides the token counts reported for Reply.
 	Usage Usage `yaml:"usage,omitempty" json:"usage,omitzero"`
+	// Capture takes values from the request this turn answers: each entry
+	// maps a name to a regular expression whose first group is the value,
+	// searched in the last user message's text, then in its system
+	// reminders, then in the messages after it (the CLI 2.1.318 puts plan
+	// mode's reminder, which names the plan file at a path it makes up, in
+	// the role "system" message after the first prompt). A string of this turn's Reply, or of a later
+	// turn's, writes the value as {{name}}; other {{…}} stay as they are.
+	// A request in which an expression finds nothing is answered 400, as
+	// one that no turn matches.
+	Capture map[string]string `yaml:"capture,omitempty" json:"capture,omitempty"`
 }
 
 // When selects requests by the last message whose role is "user". Every
@@ -278,6 +292,9 @@ func (t Turn) validate() error {
 		if err := b.validate(); err != nil {
 			return fmt.Errorf("reply[%d]: %w", j, err)
 		}
+	}
+	if err := validateCapture(t.Capture); err != nil {
+		return err
 	}
 	for j, e := range t.Errors {
 		if _, ok := errorTypes[e.Status]; !ok {

@@ -101,6 +101,9 @@ func TestParseYAMLRejects(t *testing.T) {
 		{"bad stop reason", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    stopReason: done\n", "stopReason"},
 		{"bad duration", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    stream: {eventDelay: soon}\n", "duration"},
 		{"drop and hang", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    stream: {dropAfter: 2, hang: true}\n", "at most one"},
+		{"capture without group", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {path: 'at \\S+'}\n", "has no group"},
+		{"capture bad regexp", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {path: 'at (\\S+'}\n", "capture path"},
+		{"capture bad name", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {plan-file: 'at (\\S+)'}\n", "name \"plan-file\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -52,6 +52,7 @@ type Server struct {
 	seq       int
 	attempts  []int // per turn: matching requests so far
 	unmatched []Request
+	captured  map[string]string // Turn.Capture values taken so far
 }
 
 // Option configures a Server.
@@ -160,12 +161,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		rec.Turn = turn
 		rep.id = fmt.Sprintf("msg_mock_t%d_%d", turn+1, attempt)
 		if !matched {
-			e := APIError{Status: 400, Message: "mock-api: no turn matches the last user message: " + u.describe()}.withDefaults()
-			rec.Status, rec.ErrorType = e.Status, e.Type
-			s.mu.Lock()
-			s.unmatched = append(s.unmatched, *rec) // before the answer, so a caller that got it sees it here
-			s.mu.Unlock()
-			s.fail(w, rec, e)
+			s.failUnmatched(w, rec, "mock-api: no turn matches the last user message: "+u.describe())
 			return
 		}
 		if apiErr != nil {
@@ -173,7 +169,12 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 			return
 		}
 		t := s.script.Turns[turn]
-		rep.blocks, rep.stopReason, rep.usage, rep.stream = t.Reply, t.stopReason(), t.Usage, t.Stream
+		vals, err := s.capture(t, u)
+		if err != nil {
+			s.failUnmatched(w, rec, fmt.Sprintf("mock-api: turn %d: %v: %s", turn, err, u.describe()))
+			return
+		}
+		rep.blocks, rep.stopReason, rep.usage, rep.stream = fill(t.Reply, vals), t.stopReason(), t.Usage, t.Stream
 	}
 	rec.Status = http.StatusOK
 	s.report(*rec, "")
@@ -185,6 +186,39 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	w.Header().Set("cache-control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	writeStream(w, r.Context().Done(), rep)
+}
+
+// failUnmatched answers a main-loop request that the script does not
+// cover with a 400 carrying msg, and keeps it for Unmatched.
+func (s *Server) failUnmatched(w http.ResponseWriter, rec *Request, msg string) {
+	e := APIError{Status: 400, Message: msg}.withDefaults()
+	rec.Status, rec.ErrorType = e.Status, e.Type
+	s.mu.Lock()
+	s.unmatched = append(s.unmatched, *rec) // before the answer, so a caller that got it sees it here
+	s.mu.Unlock()
+	s.fail(w, rec, e)
+}
+
+// capture takes t's Capture values from u and returns every value captured
+// so far in the run, this turn's included (see Turn.Capture).
+func (s *Server) capture(t Turn, u lastUser) (map[string]string, error) {
+	got, err := capture(t.Capture, u)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.captured == nil {
+		s.captured = map[string]string{}
+	}
+	for k, v := range got {
+		s.captured[k] = v
+	}
+	vals := make(map[string]string, len(s.captured))
+	for k, v := range s.captured {
+		vals[k] = v
+	}
+	return vals, nil
 }
 
 // Unmatched returns the main-loop requests that no turn matched so far (each

@@ -461,3 +461,74 @@ turns:
 		t.Errorf("message_start came after %v, want at least 300ms", d)
 	}
 }
+
+// The plan file's path comes from plan mode's reminder, which the real CLI
+// 2.1.318 sends in the role "system" message after the prompt ("You should
+// create your plan at <config>/plans/<random words>.md using the Write
+// tool.").
+const captureScript = `
+turns:
+  - when: {text: "Plan a fix"}
+    capture: {planFile: 'create your plan at (\S+\.md)'}
+    reply:
+      - toolUse: {id: toolu_write, name: Write, input: {file_path: "{{planFile}}", content: "1. Fix", keep: ["{{cwd}}"]}}
+  - when: {toolResult: toolu_write}
+    reply: [{text: "Wrote {{planFile}}."}]
+`
+
+func TestCaptureFillsThisAndLaterReplies(t *testing.T) {
+	script, err := ParseYAML([]byte(captureScript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(script)
+	base, closeFn, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	const path = "/tmp/run/home/.claude/plans/plan-a-fix-for-valiant-backus.md"
+	body := mainBody(false, userText("Plan a fix for the parser."))
+	body["messages"].([]any)[1] = map[string]any{"role": "system", "content": []map[string]string{
+		{"type": "text", "text": "# Environment\n\nPlan mode is active.\nNo plan file exists yet. You should create your plan at " + path + " using the Write tool."},
+	}}
+	status, m, _ := ask(t, base, body)
+	content, _ := m["content"].([]any)
+	if status != 200 || len(content) != 1 {
+		t.Fatalf("got %d %v", status, m)
+	}
+	input := content[0].(map[string]any)["input"].(map[string]any)
+	if input["file_path"] != path || input["content"] != "1. Fix" || input["keep"].([]any)[0] != "{{cwd}}" {
+		t.Errorf("tool input %v: want the captured path, and other placeholders as they are", input)
+	}
+	if got := script.Turns[0].Reply[0].ToolUse.Input["file_path"]; got != "{{planFile}}" {
+		t.Errorf("the script was changed: %v", got)
+	}
+	if status, m, _ := ask(t, base, mainBody(false, toolResult("toolu_write"))); status != 200 || firstText(m) != "Wrote "+path+"." {
+		t.Errorf("a later turn: got %d %q", status, firstText(m))
+	}
+	if u := srv.Unmatched(); len(u) != 0 {
+		t.Errorf("Unmatched: %+v", u)
+	}
+}
+
+func TestCaptureThatFindsNothingIs400(t *testing.T) {
+	script, err := ParseYAML([]byte(captureScript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(script)
+	base, closeFn, err := srv.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	status, m, _ := ask(t, base, mainBody(false, userText("Plan a fix for the parser.")))
+	_, msg := errorOf(m)
+	if status != 400 || !strings.Contains(msg, "turn 0: capture planFile:") || !strings.Contains(msg, "finds nothing") {
+		t.Errorf("got %d %q", status, msg)
+	}
+	if u := srv.Unmatched(); len(u) != 1 || u[0].Turn != 0 {
+		t.Errorf("Unmatched: %+v", u)
+	}
+}

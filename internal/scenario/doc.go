@@ -93,4 +93,6 @@
 // Placeholders: the client side may use {{sessionId}}, {{cwd}}, {{home}} and
 // {{saved.NAME.PATH}}; the cli side {{cwd}}, {{home}}, {{config_dir}},
 // {{session_id}} and {{transcript_path}}. The loader rejects any other name.
+// The model side may use {{cwd}}, {{home}} and the names its turns capture
+// from the CLI's requests (mockapi.Turn.Capture).
 package scenario

@@ -9,10 +9,6 @@ var Uncovered = map[string]string{
 	"Diff patch > Fallback": "not reached yet: every Edit and Write of the scenarios gets its exact patch; " +
 		"the patch-less diffs in edit-with-permission, edit-rejected and file-change-report-reported are the streamed " +
 		"input's snippet diff (the tool_call_update before the file is read), not this fallback",
-	"Plan file > Activation": "not reached yet: no scenario writes the plan file under <config>/plans/, so the real CLI " +
-		"never adds planFilePath to ExitPlanMode's input and the path branch is not taken (exit-plan-* take the Fallback)",
-	"Plan file > Claude source":                     "not reached yet: as Plan file > Activation, the CLI adds plan and planFilePath only when the plan file exists",
-	"Plan file > ExitPlanMode reports":              "not reached yet: the planFilePath reports need the plan file on disk (see Plan file > Activation)",
 	"Permission presentation > Client requirements": "requirements on the client (render, keep option ids, settle on cancel); the suite's client is scripted and the adapter's wire does not change with them",
 	"Permission presentation > Current limits":      "lists what version 1 does not implement; there is nothing on the wire to observe",
 	"Recommended config values > SDK upgrade check": "a maintainer's procedure before an SDK update (a live vitest run), not wire behaviour",

@@ -1,0 +1,151 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/permission"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
+)
+
+// Clear context (contract "Permission presentation" > "Permission modes",
+// "Plan file" > "Claude source"): an ExitPlanMode answer exit-plan-clear-*
+// denies the tool with interrupt, so the old Claude context never runs it.
+// When the cycle it interrupted ends (the CLI's error-shaped diagnostic
+// result), the turn does not end: the session stops that CLI, starts a
+// fresh one (a new Claude session id, the chosen mode, the session's own
+// start options) under the same ACP session, publishes the mode, the
+// config options and an empty context, and continues the same turn with
+// "Implement the following plan:" and the plan, under the prompt's uuid.
+// The turn's usage carries over; the fresh context's result ends the turn.
+
+// planReset is an accepted plan that continues in a fresh context.
+type planReset struct {
+	toolUseID string
+	plan      string
+	mode      string
+}
+
+// planContinuation is the text the fresh context starts with.
+const planContinuation = "Implement the following plan:\n\n"
+
+// acceptPlanReset records a clear-context choice of the ExitPlanMode call
+// toolUseID, until its interrupted cycle ends.
+func (s *Session) acceptPlanReset(toolUseID string, dec permission.Decision) {
+	if dec.ClearContextMode == "" {
+		return
+	}
+	s.mu.Lock()
+	s.planReset = &planReset{toolUseID: toolUseID, plan: dec.Plan, mode: dec.ClearContextMode}
+	s.mu.Unlock()
+}
+
+// takePlanReset returns and drops the recorded clear-context choice.
+func (s *Session) takePlanReset() *planReset {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.planReset
+	s.planReset = nil
+	return r
+}
+
+// acceptedPlanResult shows the result of the ExitPlanMode call whose plan
+// continues in a fresh context as completed, without the rejection the CLI
+// returned for it: that denial is the handoff, not the user's refusal.
+func (t *translator) acceptedPlanResult(updates []toolcall.Update) []toolcall.Update {
+	t.s.mu.Lock()
+	r := t.s.planReset
+	t.s.mu.Unlock()
+	if r == nil {
+		return updates
+	}
+	for i := range updates {
+		u := &updates[i]
+		if u.SessionUpdate == "tool_call_update" && u.ToolCallID == r.toolUseID && u.Status != "" {
+			u.Status, u.Content, u.RawOutput = "completed", nil, nil
+		}
+	}
+	return updates
+}
+
+// exitPlanInterrupted reports whether a result is the diagnostic with
+// which Claude Code ends the cycle that an ExitPlanMode answer with
+// interrupt stopped: an error result whose [ede_diagnostic] says
+// result_type=user and stop_reason=tool_use.
+func exitPlanInterrupted(line json.RawMessage) bool {
+	var r struct {
+		IsError bool     `json:"is_error"`
+		Result  string   `json:"result"`
+		Errors  []string `json:"errors"`
+	}
+	if json.Unmarshal(line, &r) != nil || !r.IsError {
+		return false
+	}
+	for _, e := range append([]string{r.Result}, r.Errors...) {
+		if !strings.HasPrefix(e, "[ede_diagnostic]") {
+			continue
+		}
+		fields := strings.Fields(e)
+		return slices.Contains(fields, "result_type=user") && slices.Contains(fields, "stop_reason=tool_use")
+	}
+	return false
+}
+
+// continuePlan restarts the session's Claude context for r and continues
+// the turn under way there; a restart that fails ends the turn with its
+// error.
+func (s *Session) continuePlan(r planReset) {
+	ctx := context.Background()
+	s.mu.Lock()
+	if s.closed || len(s.turns) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	old, promptUUID := s.proc, s.turns[0].promptUUID
+	s.gen++ // the old CLI's last frames and its exit reach no one
+	s.mode = r.mode
+	// The fresh context is a new Claude session: its title, commands and
+	// skills are published again, as for a new session.
+	s.titles, s.skillFiles = titles{}, nil
+	st := s.startParams
+	s.mu.Unlock()
+	window := s.tr.window() // the fresh CLI runs the same model
+	old.Close()
+	s.tr.mu.Lock() // what the translator reads at an init
+	s.terminalKnown, s.skillsRead = false, false
+	s.tr.mu.Unlock()
+	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = claude.NewUUID(), "", false, r.mode
+	if err := s.spawn(ctx, st); err != nil {
+		s.finish(nil, err)
+		return
+	}
+	s.notify(s.cfg.CurrentModeUpdate())
+	s.notify(s.cfg.ConfigOptionUpdate())
+	s.notify(s.tr.freshContext(window))
+	content, _ := json.Marshal([]map[string]string{{"type": "text", "text": planContinuation + r.plan}})
+	msg := claude.NewUserInput(s.ID, content)
+	msg.UUID = promptUUID
+	if err := s.cli().Send(msg); err != nil {
+		s.finish(nil, errSessionEnded)
+	}
+}
+
+// window is the session's context window.
+func (t *translator) window() usage.Window {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.usage.Window()
+}
+
+// freshContext starts the usage count of a fresh Claude context on window
+// w and returns its usage_update.
+func (t *translator) freshContext(w usage.Window) json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.usage.SetWindow(w)
+	return t.usage.FreshContext()
+}
