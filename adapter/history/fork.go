@@ -174,10 +174,18 @@ func (s *forkSource) forkRows(oldID, newID, now string) []object {
 			"summarizedTurnPromptUuids", "droppedPromptUuids", "turnAttributionKey"} {
 			c.del(k)
 		}
-		c.set("forkedFrom", marshal(map[string]string{"sessionId": oldID, "messageUuid": u}))
+		c.set("forkedFrom", marshal(forkLink{SessionID: oldID, MessageUUID: u}))
 		out = append(out, c)
 	}
 	return out
+}
+
+// forkLink is the forkedFrom value of a copied row, its keys in the SDK's
+// order: the session index finds the source by a pattern that expects
+// sessionId first (contract: "List response", forkedFrom).
+type forkLink struct {
+	SessionID   string `json:"sessionId"`
+	MessageUUID string `json:"messageUuid"`
 }
 
 // forkParent is the new uuid of the nearest ancestor that is not a

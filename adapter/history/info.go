@@ -334,7 +334,7 @@ func firstPromptOf(head string) string {
 			continue
 		}
 		for _, t := range texts {
-			t = strings.TrimSpace(strings.ReplaceAll(t, "\n", " "))
+			t = strings.TrimSpace(strings.ReplaceAll(ExpandPastedContent(t), "\n", " "))
 			if t == "" {
 				continue
 			}

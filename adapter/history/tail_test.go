@@ -108,6 +108,11 @@ func TestFork(t *testing.T) {
 	if user["parentUuid"] != nil || asst["parentUuid"] != user["uuid"] || user["uuid"] == "a" {
 		t.Errorf("links: user %v → %v, assistant → %v", user["uuid"], user["parentUuid"], asst["parentUuid"])
 	}
+	// The session index reads the source with a pattern that expects
+	// sessionId first, as the SDK writes it.
+	if want := `"forkedFrom":{"sessionId":"` + src + `"`; !bytes.Contains(bytes.SplitN(data, []byte("\n"), 2)[0], []byte(want)) {
+		t.Errorf("first fork row lacks %s:\n%s", want, data)
+	}
 	for i, r := range rows[:2] {
 		from, _ := r["forkedFrom"].(map[string]any)
 		if r["sessionId"] != id || from["sessionId"] != src || from["messageUuid"] != []string{"a", "b"}[i] || r["isSidechain"] != false {

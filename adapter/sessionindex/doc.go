@@ -37,7 +37,8 @@
 // Not done: a session whose query failed here (Own.QueryFailedAt is read
 // but the adapter does not set it yet), avoiding the stat of every
 // transcript of the scope on a cold list, reading only the transcript an
-// event names (a subscription pass stats the scope), the wait of a
-// finished turn for open background tasks, `agentWorktree`,
+// event names (a subscription pass stats the scope), the whole-file
+// search for the background tasks of a held session whose tail does not
+// hold their start (background_tasks.go reads the tail), `agentWorktree`,
 // `_session/batch_get`, and the fork holds of the reference.
 package sessionindex

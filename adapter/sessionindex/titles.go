@@ -71,7 +71,7 @@ func promptOf(e entry, m message, fallback *string) string {
 		return ""
 	}
 	for _, raw := range texts {
-		text := strings.TrimSpace(strings.ReplaceAll(raw, "\n", " "))
+		text := strings.TrimSpace(strings.ReplaceAll(history.ExpandPastedContent(raw), "\n", " "))
 		if text == "" {
 			continue
 		}

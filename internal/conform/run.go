@@ -281,6 +281,9 @@ func (d *driver) layout() error {
 	if err := d.sc.WriteSessions(d.p.ConfigDir, d.p.Cwd, map[string]string{"cwd": d.p.Cwd, "home": d.p.Home}); err != nil {
 		return err
 	}
+	if err := d.sc.WriteConfigFiles(d.p.ConfigDir, scenario.ConfigFileVars(d.p.Cwd, d.p.Home, d.p.ConfigDir, time.Now())); err != nil {
+		return err
+	}
 	if d.sc.Live() {
 		return d.layoutModel()
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -207,6 +208,16 @@ func (v *validator) scenario(s *Scenario) {
 	for p := range s.Files {
 		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
 			v.addf("files: %q must be a relative path inside the workspace", p)
+		}
+	}
+	for p, content := range s.ConfigFiles {
+		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
+			v.addf("configFiles: %q must be a relative path inside the config directory", p)
+		}
+		for _, name := range Placeholders([]any{p, content}) {
+			if !slices.Contains(ConfigFilePlaceholders, name) {
+				v.addf("configFiles: %q uses {{%s}}; allowed: %s", p, name, strings.Join(ConfigFilePlaceholders, ", "))
+			}
 		}
 	}
 	ids := map[string]bool{}

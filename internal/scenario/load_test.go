@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const goodScenario = `
@@ -66,6 +68,8 @@ func TestParseRejects(t *testing.T) {
 		{"duplicate section", "covers: [Diff patch, Permission presentation]", "covers: [Diff patch, Diff patch]", "listed twice"},
 		{"unknown profile", "profiles: [air]", "profiles: [vim]", `unknown profile "vim"`},
 		{"file outside workspace", "src/a.ts:", "../a.ts:", "must be a relative path inside the workspace"},
+		{"config file outside the config dir", "files: {src/a.ts: \"export {}\\n\"}", "files: {src/a.ts: \"export {}\\n\"}\nconfigFiles: {../x.json: \"{}\"}", "must be a relative path inside the config directory"},
+		{"unknown config file placeholder", "files: {src/a.ts: \"export {}\\n\"}", "files: {src/a.ts: \"export {}\\n\"}\nconfigFiles: {\"sessions/{{pid}}.json\": \"{{sessionId}}\"}", "uses {{sessionId}}"},
 		{"load without transcript", "client:\n", "client:\n  session: {method: load}\n", "load needs a transcript"},
 		{"step with two actions", `- text: done`, `- {text: done, thinking: hm}`, "set exactly one of text, thinking"},
 		{"empty prompt", `- prompt: {text: "go on", sessionId: "{{saved.fork.sessionId}}"}`, `- prompt: {sessionId: x}`, "prompt: has no content"},
@@ -203,5 +207,30 @@ func TestParseRejectsMore(t *testing.T) {
 				t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestWriteConfigFiles: configFiles land under the config directory with
+// their placeholders filled in, the registry record of a live process as
+// a scenario writes it.
+func TestWriteConfigFiles(t *testing.T) {
+	src := strings.Replace(goodScenario, "files: {src/a.ts: \"export {}\\n\"}",
+		"files: {src/a.ts: \"export {}\\n\"}\nconfigFiles: {\"sessions/{{pid}}.json\": '{\"pid\":{{pid}},\"updatedAt\":{{now_ms}},\"cwd\":\"{{cwd}}\"}'}", 1)
+	s, err := Parse("good.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	vars := ConfigFileVars("/ws", "/home/u", dir, time.UnixMilli(1767261600000))
+	if err := s.WriteConfigFiles(dir, vars); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(os.Getpid())
+	got, err := os.ReadFile(filepath.Join(dir, "sessions", pid+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"pid":` + pid + `,"updatedAt":1767261600000,"cwd":"/ws"}`; string(got) != want {
+		t.Errorf("record = %s, want %s", got, want)
 	}
 }

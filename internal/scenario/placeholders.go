@@ -22,6 +22,15 @@ const (
 // CLIPlaceholders are the names a cli section may use.
 var CLIPlaceholders = []string{VarCwd, VarHome, VarConfigDir, VarSessionID, VarTranscriptPath, VarDenyMessage}
 
+// ConfigFilePlaceholders are the names the paths and contents of
+// configFiles may use, filled in when the run's files are written:
+// {{pid}} is the pid of the process that drives the run and {{ppid}} its
+// parent's, both alive for the whole run (the live registry counts only
+// records of live processes); {{now_ms}} is the time of writing in epoch
+// milliseconds (the registry counts a record without a matching procStart
+// only when it is younger than 24 hours).
+var ConfigFilePlaceholders = []string{"cwd", "home", "config_dir", "pid", "ppid", "now_ms"}
+
 // ClientPlaceholders are the names a client section may use; saved.NAME.PATH
 // is also allowed.
 var ClientPlaceholders = []string{"sessionId", "cwd", "home"}

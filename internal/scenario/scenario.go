@@ -20,6 +20,12 @@ type Scenario struct {
 	// Files is the workspace fixture: relative path → content, written into the
 	// session cwd before the run.
 	Files map[string]string `yaml:"files,omitempty" json:"files,omitempty"`
+	// ConfigFiles are files written under the CLI's config directory
+	// (CLAUDE_CONFIG_DIR) before the run: relative path → content, for what
+	// the Claude CLI keeps there besides transcripts, such as the live
+	// registry <config>/sessions/<pid>.json. Paths and contents may use the
+	// ConfigFilePlaceholders.
+	ConfigFiles map[string]string `yaml:"configFiles,omitempty" json:"configFiles,omitempty"`
 	// Transcript is an optional stored Claude session, written under
 	// CLAUDE_CONFIG_DIR before the run, for session/load, list and fork.
 	Transcript *Transcript `yaml:"transcript,omitempty" json:"transcript,omitempty"`

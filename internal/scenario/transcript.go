@@ -272,6 +272,28 @@ func (s *Scenario) WriteSessions(configDir, runCwd string, vars map[string]strin
 	return nil
 }
 
+// WriteConfigFiles writes ConfigFiles under configDir, their paths and
+// contents expanded with vars (see ConfigFilePlaceholders).
+func (s *Scenario) WriteConfigFiles(configDir string, vars map[string]string) error {
+	for rel, content := range s.ConfigFiles {
+		p := filepath.Join(configDir, filepath.FromSlash(ExpandString(rel, vars)))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(ExpandString(content, vars)), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ConfigFileVars are the values of ConfigFilePlaceholders for a run in
+// cwd with home and configDir, written now by this process.
+func ConfigFileVars(cwd, home, configDir string, now time.Time) map[string]string {
+	return map[string]string{"cwd": cwd, "home": home, "config_dir": configDir,
+		"pid": strconv.Itoa(os.Getpid()), "ppid": strconv.Itoa(os.Getppid()), "now_ms": strconv.FormatInt(now.UnixMilli(), 10)}
+}
+
 // AppendRow appends row to the session transcript at path as one JSON
 // line, as the CLI does (the directory and file are made when missing).
 func AppendRow(path string, row map[string]any) error {
