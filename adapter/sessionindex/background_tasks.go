@@ -46,6 +46,20 @@ type taskBlock struct {
 	Text      string `json:"text"`
 }
 
+// openTasksAt counts the background tasks the tail of the transcript at
+// path leaves open. Only a held session whose last turn finished needs
+// it, so it is read then, not for every row a list indexes.
+func openTasksAt(path string) int {
+	f, st, err := openStat(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	w := windowPool.Get().(*windows)
+	defer windowPool.Put(w)
+	return openTasks(readHeadTailInto(f, st.Size(), w.head[:], w.tail[:]).tail)
+}
+
 // openTasks counts the background tasks the lines of text leave open.
 func openTasks(text string) int {
 	open := map[string]bool{}

@@ -93,9 +93,6 @@ type facts struct {
 	turnState       string // "finished", "unfinished" or ""
 	lastTurnError   bool
 	promptSearched  bool
-	// openTasks counts the background tasks the tail leaves open
-	// (background_tasks.go).
-	openTasks int
 }
 
 var (
@@ -183,7 +180,6 @@ func scanTranscript(ht headTail) facts {
 		f.headCwd = decodeJSONString(m[1])
 	}
 	f.forkedFrom = forkParent(ht.head)
-	f.openTasks = openTasks(ht.tail)
 	var s tailScan
 	for rest := ht.tail; !s.done(&f); {
 		i := strings.LastIndexByte(rest, '\n')
