@@ -57,15 +57,20 @@ func readInfo(path, id, projectPath string) (Info, bool) {
 	if strings.Contains(first, `"isSidechain":true`) || strings.Contains(first, `"isSidechain": true`) {
 		return Info{}, false
 	}
-	custom, present := lastStringOf(tail, "customTitle")
-	if custom == "" && !present {
-		custom = sidecarTitle(path, id)
-	}
-	custom = firstOf(custom, lastString(head, "customTitle"))
-	titled := firstOf(custom, lastString(tail, "aiTitle"), lastString(head, "aiTitle"))
-	summary := firstOf(titled, lastString(tail, "lastPrompt"), lastString(tail, "summary"))
-	if summary == "" {
-		summary = firstOf(firstPromptOf(head), mediaPrompt(head))
+	titled := storedTitle(head, tail, path, id)
+	summary := titled
+	// Each source only when the ones before gave nothing: a thousand
+	// transcripts a page, each searched in windows of 64 KiB.
+	for _, next := range []func() string{
+		func() string { return lastString(tail, "lastPrompt") },
+		func() string { return lastString(tail, "summary") },
+		func() string { return firstPromptOf(head) },
+		func() string { return mediaPrompt(head) },
+	} {
+		if summary != "" {
+			break
+		}
+		summary = next()
 	}
 	if summary == "" {
 		return Info{}, false
@@ -83,6 +88,27 @@ func readInfo(path, id, projectPath string) (Info, bool) {
 type windows struct{ head, tail [headTailBytes]byte }
 
 var windowPool = sync.Pool{New: func() any { return new(windows) }}
+
+// storedTitle is a transcript's custom title (from the tail, the sidecar
+// file, the head), else its AI title (tail, head): "" for none. When the
+// file fits one window, head and tail are the same text, searched once.
+func storedTitle(head, tail, path, id string) string {
+	whole := len(head) == len(tail) && unsafe.StringData(head) == unsafe.StringData(tail)
+	title, present := lastStringOf(tail, "customTitle")
+	if title == "" && !present {
+		title = sidecarTitle(path, id)
+	}
+	if title == "" && !whole {
+		title = lastString(head, "customTitle")
+	}
+	if title == "" {
+		title = lastString(tail, "aiTitle")
+	}
+	if title == "" && !whole {
+		title = lastString(head, "aiTitle")
+	}
+	return title
+}
 
 // headTail reads the first and the last 64 KiB of a non-empty regular file
 // into w. The texts are the read bytes themselves, not copied and not

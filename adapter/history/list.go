@@ -134,12 +134,30 @@ func candidates(configDir string, cwd *string) []candidate {
 				path: dir + string(filepath.Separator) + names[i], project: project, mtime: mtime, mtimeNs: mtime.UnixNano()})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b candidate) int {
-		if c := cmp.Compare(b.mtimeNs, a.mtimeNs); c != 0 {
+	return newestFirst(out)
+}
+
+// newestFirst is cands by mtime, then by id, both descending; equal ones
+// keep their order. The order is found on indexes (thousands of
+// candidates), and each candidate moves once, into a new slice.
+func newestFirst(cands []candidate) []candidate {
+	order := make([]int32, len(cands))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(cands[b].mtimeNs, cands[a].mtimeNs); c != 0 {
 			return c
 		}
-		return strings.Compare(b.id, a.id)
+		if c := strings.Compare(cands[b].id, cands[a].id); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
+	out := make([]candidate, len(cands))
+	for i, j := range order {
+		out[i] = cands[j]
+	}
 	return out
 }
 
