@@ -104,7 +104,15 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 	if err != nil {
 		return nil, err
 	}
+	// The fork's row waits for its response (sessionindex fork holds).
+	if svc := a.indexService(); svc != nil {
+		svc.ForkStarted(p.SessionID)
+		defer svc.ForkAnswered(p.SessionID)
+	}
 	id, err := history.ForkAt(a.configDir(), p.SessionID, upTo, time.Now())
+	if svc := a.indexService(); svc != nil && err == nil {
+		svc.ForkCreated(p.SessionID, id)
+	}
 	if errors.Is(err, history.ErrNotFound) {
 		return nil, sessionNotFound(p.SessionID)
 	}

@@ -40,5 +40,5 @@
 // event names (a subscription pass stats the scope), the whole-file
 // search for the background tasks of a held session whose tail does not
 // hold their start (background_tasks.go reads the tail), `agentWorktree`,
-// `_session/batch_get`, and the fork holds of the reference.
+// and `_session/batch_get`.
 package sessionindex

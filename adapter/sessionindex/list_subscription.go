@@ -267,6 +267,10 @@ func (g *group) deliver(rows map[string]row, changed map[string]bool, removed []
 				delete(sub.pending, id)
 				continue
 			}
+			if _, sent := sub.sent[id]; g.svc.forks.holds(id, sent, r.facts.forkedFrom) {
+				sub.pending[id] = true // ForkAnswered sends it
+				continue
+			}
 			info := g.svc.info(r, live, now)
 			sig := signature(info)
 			if prev, seen := sub.sent[id]; seen && prev == sig {

@@ -17,6 +17,7 @@ type Service struct {
 	mu    sync.Mutex
 	locks map[string]*sessionLock
 	subs  *subscriptions
+	forks forkHolds
 }
 
 type sessionLock struct {
