@@ -332,8 +332,18 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 			got = append(got, sentUpdate{o.sessionID, o.update})
 		}
 	}
-	add(r.update(json.RawMessage(`{"sessionUpdate":"tool_call","toolCallId":"toolu_agent","_meta":{"claudeCode":{"toolName":"Agent"}}}`)))
-	add(r.update(json.RawMessage(`{"sessionUpdate":"tool_call_update","toolCallId":"toolu_agent","_meta":{"claudeCode":{"toolName":"Agent"}}}`)))
+	for _, u := range []string{`{"sessionUpdate":"tool_call","toolCallId":"toolu_agent","_meta":{"claudeCode":{"toolName":"Agent"}}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"toolu_agent"}`} {
+		if !r.launchReport(json.RawMessage(u)) {
+			t.Errorf("the launch's report %s is sent", u)
+		}
+	}
+	if r.launchReport(json.RawMessage(`{"sessionUpdate":"tool_call","toolCallId":"toolu_bash","_meta":{"claudeCode":{"toolName":"Bash"}}}`)) {
+		t.Error("a Bash call is taken for a launch")
+	}
+	for _, launch := range launchesOf(history.Message{Type: "assistant", Message: json.RawMessage(launch)}) {
+		add(r.announce(launch, nil))
+	}
 	add(r.finish())
 	golden := goldenUpdates(t, filepath.Join(moduleRoot(t), "goldens", "subagent-transcript-extension", "air.golden"))
 	want := childLane("<session-1>", golden)
@@ -351,7 +361,7 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 			{Message: json.RawMessage(`{"content":[{"type":"tool_use","id":"L","name":"Task","input":{}}]}`)},
 			{Message: json.RawMessage(`{"content":[` + c.block + `]}`)}}
 		r := newReplaySubagents("s", msgs)
-		r.announce("L")
+		r.announce("L", nil)
 		out := r.finish()
 		if len(out) != 1 || !strings.Contains(string(out[0].update), `"state":"`+c.state+`"`) {
 			t.Errorf("%s: end %s, want %s", c.block, out, c.state)

@@ -67,6 +67,10 @@ type Session struct {
 	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
 	goal        goalState             // the AIR goal (goal.go)
 	fileChanges *fileChanges          // AIR file-change reports (agent_file_change_report.go)
+	// replayedChildModels are the models the load's replay sent its AIR
+	// child sessions, refined after the load's answer
+	// (native_subagent_sessions_load.go).
+	replayedChildModels []replayedChildModel
 }
 
 // turn is one session/prompt: the editor's request, answered when the

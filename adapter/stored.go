@@ -76,6 +76,7 @@ func (a *Agent) continueStored(ctx context.Context, req *jsonrpc.Request, s *Ses
 	a.sessions[s.ID] = s
 	a.mu.Unlock()
 	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
+	s.publishReplayedChildModels()
 	s.publishCommands()
 	return nil, jsonrpc.ErrAsyncResponse
 }
@@ -87,7 +88,7 @@ func (s *Session) replay(path string) error {
 		return err
 	}
 	render := toolcall.Renderer{Caps: s.agent.clientCaps(), Cwd: s.Cwd, Disk: s.agent.disk(), Replay: true}
-	s.replayUpdates(msgs, history.ReplayWith(msgs, render, s.tr.tools, s.replayedFailures()))
+	s.replayMessages(path, msgs, render)
 	return nil
 }
 

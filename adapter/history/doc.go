@@ -23,7 +23,18 @@
 //     AIR it leaves out unchanged `_meta` keys: Session.FilterMeta); and the
 //     plan tools through the session's toolcall.Session, whose task list
 //     later turns go on from. ReplayWith lets the caller swap a message's
-//     updates for its own (the AIR session failure replay).
+//     updates for its own (the AIR session failure replay). A Replayer
+//     replays one message at a time, for a caller that sends each
+//     message's updates to a session of its own.
+//   - Subagents reads the metadata files of a session's subagent
+//     transcripts (<session>/subagents/agent-<id>.meta.json: the launching
+//     tool use, name, type, description, background launch);
+//     ReadSubagent reads one subagent's transcript as the SDK's
+//     getSubagentMessages gives it (the chain that ends at its last
+//     message, meta rows kept, a fork child's inherited context cut), each
+//     message with its launch as ParentToolUseID, whose updates the
+//     Replayer stamps `_meta.claudeCode.parentToolUseId` (contract:
+//     "Native subagent sessions", the AIR replay of a loaded session).
 //   - List is one `session/list` page (PageSize sessions, "offset:N"
 //     cursors, newest first; a bad cursor or a relative cwd is a
 //     *ParamsError for invalidParams), built from the first and last
@@ -33,8 +44,9 @@
 //   - Fork copies a transcript into a new session to resume.
 //
 // Not modelled: the AIR forms (fork points, the session index, archived
-// sessions, native subagent replay, compaction
-// entities), queued-command attachments and other trailing rows after the
+// sessions, compaction entities; the native subagent replay is the
+// adapter's, on Subagents and ReadSubagent), queued-command attachments
+// (also in a subagent transcript) and other trailing rows after the
 // leaf, sessions "continued in" another one, the SDK's check that a
 // listed session's recorded cwd is the listed directory, git worktree
 // listings, and remote session stores.

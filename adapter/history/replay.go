@@ -35,7 +35,7 @@ type Swap func(m Message) (update json.RawMessage, ok bool)
 // ReplayWith is Replay with swap consulted for each message (nil swaps
 // nothing).
 func ReplayWith(msgs []Message, render toolcall.Renderer, tasks *toolcall.Session, swap Swap) []json.RawMessage {
-	r := &replayer{render: render, tasks: tasks, uses: map[string]toolcall.ToolUse{}}
+	r := NewReplayer(render, tasks)
 	var out []json.RawMessage
 	for _, m := range msgs {
 		if swap != nil {
@@ -44,17 +44,34 @@ func ReplayWith(msgs []Message, render toolcall.Renderer, tasks *toolcall.Sessio
 				continue
 			}
 		}
-		out = append(out, r.message(m)...)
+		out = append(out, r.Message(m)...)
 	}
 	return out
 }
 
-// replayer is the state of one replay: the tool uses that have no result
-// yet, as the reference's tool use cache keeps them.
-type replayer struct {
+// Replayer replays stored messages one at a time, for a caller that sends
+// each message's updates somewhere of its own (the AIR child sessions).
+// Its state is the tool uses that have no result yet, as the reference's
+// tool use cache keeps them, across all the messages it is given.
+type Replayer struct {
 	render toolcall.Renderer
 	tasks  *toolcall.Session
 	uses   map[string]toolcall.ToolUse
+	// parent is the ParentToolUseID of the message being replayed.
+	parent string
+}
+
+// NewReplayer starts a replay; render and tasks are as for Replay.
+func NewReplayer(render toolcall.Renderer, tasks *toolcall.Session) *Replayer {
+	return &Replayer{render: render, tasks: tasks, uses: map[string]toolcall.ToolUse{}}
+}
+
+// Message returns the updates of m, as Replay sends them. The updates of a
+// subagent's message (m.ParentToolUseID set) carry its launch as
+// `_meta.claudeCode.parentToolUseId`, as the reference stamps them.
+func (r *Replayer) Message(m Message) []json.RawMessage {
+	r.parent = m.ParentToolUseID
+	return r.message(m)
 }
 
 // apiMessage is the part of a stored API message the replay reads.
@@ -65,7 +82,7 @@ type apiMessage struct {
 	Content json.RawMessage `json:"content"`
 }
 
-func (r *replayer) message(m Message) []json.RawMessage {
+func (r *Replayer) message(m Message) []json.RawMessage {
 	var api apiMessage
 	if json.Unmarshal(m.Message, &api) != nil {
 		return nil
@@ -92,7 +109,7 @@ func (r *replayer) message(m Message) []json.RawMessage {
 		if text == "" {
 			return nil
 		}
-		return []json.RawMessage{chunk(chunkKind(api.Role), textContent(text), id)}
+		return []json.RawMessage{r.chunk(chunkKind(api.Role), textContent(text), id)}
 	}
 	var blocks []json.RawMessage
 	if json.Unmarshal(content, &blocks) != nil {
@@ -118,7 +135,7 @@ type block struct {
 	} `json:"source"`
 }
 
-func (r *replayer) block(raw json.RawMessage, role, id string) []json.RawMessage {
+func (r *Replayer) block(raw json.RawMessage, role, id string) []json.RawMessage {
 	var b block
 	if json.Unmarshal(raw, &b) != nil {
 		return nil
@@ -128,14 +145,14 @@ func (r *replayer) block(raw json.RawMessage, role, id string) []json.RawMessage
 		if b.Text == "" {
 			return nil
 		}
-		return []json.RawMessage{chunk(chunkKind(role), textContent(b.Text), id)}
+		return []json.RawMessage{r.chunk(chunkKind(role), textContent(b.Text), id)}
 	case "image":
-		return []json.RawMessage{chunk(chunkKind(role), imageContent(b), id)}
+		return []json.RawMessage{r.chunk(chunkKind(role), imageContent(b), id)}
 	case "thinking":
 		if b.Thinking == "" {
 			return nil
 		}
-		return []json.RawMessage{chunk("agent_thought_chunk", textContent(b.Thinking), id)}
+		return []json.RawMessage{r.chunk("agent_thought_chunk", textContent(b.Thinking), id)}
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		return r.toolUse(raw, role)
 	}
@@ -163,7 +180,7 @@ func planTool(name string) bool {
 
 // toolUse reports a tool use: its `tool_call`, or a refinement when the
 // same id came before without a result; a plan tool goes to the session.
-func (r *replayer) toolUse(raw json.RawMessage, role string) []json.RawMessage {
+func (r *Replayer) toolUse(raw json.RawMessage, role string) []json.RawMessage {
 	var u struct {
 		ID    string          `json:"id"`
 		Name  string          `json:"name"`
@@ -186,7 +203,16 @@ func (r *replayer) toolUse(raw json.RawMessage, role string) []json.RawMessage {
 
 // filtered appends u unless the session's AIR `_meta` key filter leaves
 // nothing of it (the replay goes through the reference's one send path).
-func (r *replayer) filtered(out []json.RawMessage, u toolcall.Update) []json.RawMessage {
+func (r *Replayer) filtered(out []json.RawMessage, u toolcall.Update) []json.RawMessage {
+	if r.parent != "" {
+		if u.Meta == nil {
+			u.Meta = &toolcall.Meta{}
+		}
+		if u.Meta.ClaudeCode == nil {
+			u.Meta.ClaudeCode = &toolcall.ClaudeCode{}
+		}
+		u.Meta.ClaudeCode.ParentToolUseID = r.parent
+	}
 	if !r.tasks.FilterMeta(&u) {
 		return out
 	}
@@ -195,7 +221,7 @@ func (r *replayer) filtered(out []json.RawMessage, u toolcall.Update) []json.Raw
 
 // toolResult reports the result of a tool use the replay showed; other
 // results (plan tools, unknown uses) go to the session.
-func (r *replayer) toolResult(raw json.RawMessage, role string) []json.RawMessage {
+func (r *Replayer) toolResult(raw json.RawMessage, role string) []json.RawMessage {
 	var res toolcall.Result
 	if json.Unmarshal(raw, &res) != nil {
 		return nil
@@ -213,7 +239,7 @@ func (r *replayer) toolResult(raw json.RawMessage, role string) []json.RawMessag
 }
 
 // session passes a block to the session's tool call state.
-func (r *replayer) session(raw json.RawMessage, role string) []json.RawMessage {
+func (r *Replayer) session(raw json.RawMessage, role string) []json.RawMessage {
 	list := json.RawMessage("[" + string(raw) + "]")
 	var updates []toolcall.Update
 	if role == "user" {
@@ -235,13 +261,18 @@ func chunkKind(role string) string {
 	return "user_message_chunk"
 }
 
-// chunk is a message or thought chunk update.
-func chunk(kind string, content any, messageID string) json.RawMessage {
+// chunk is a message or thought chunk update, with the subagent launch of
+// the message being replayed.
+func (r *Replayer) chunk(kind string, content any, messageID string) json.RawMessage {
 	u := struct {
+		Meta          any    `json:"_meta,omitempty"`
 		SessionUpdate string `json:"sessionUpdate"`
 		Content       any    `json:"content"`
 		MessageID     string `json:"messageId,omitempty"`
-	}{kind, content, messageID}
+	}{SessionUpdate: kind, Content: content, MessageID: messageID}
+	if r.parent != "" {
+		u.Meta = map[string]any{"claudeCode": map[string]any{"parentToolUseId": r.parent}}
+	}
 	return marshal(u)
 }
 

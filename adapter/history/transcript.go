@@ -30,6 +30,9 @@ type Message struct {
 	// origin.subkind ("" when absent).
 	OriginKind, OriginSubkind string
 	Timestamp                 string
+	// ParentToolUseID is the launch of the subagent whose transcript holds
+	// the message ("" for the session's own messages; see ReadSubagent).
+	ParentToolUseID string
 }
 
 // entry is the part of a transcript row that the chain and the messages

@@ -234,3 +234,23 @@ func TestWriteConfigFiles(t *testing.T) {
 		t.Errorf("record = %s, want %s", got, want)
 	}
 }
+
+// TestConfigFileProjectDir: {{project_dir}} places a file beside the
+// stored sessions of the run cwd, where the CLI keeps a session's subagent
+// transcripts.
+func TestConfigFileProjectDir(t *testing.T) {
+	src := strings.Replace(goodScenario, "files: {src/a.ts: \"export {}\\n\"}",
+		"files: {src/a.ts: \"export {}\\n\"}\nconfigFiles: {\"projects/{{project_dir}}/s1/subagents/agent-a1.meta.json\": '{\"toolUseId\":\"toolu_1\"}'}", 1)
+	s, err := Parse("good.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := s.WriteConfigFiles(dir, ConfigFileVars("/ws/app", "/home/u", dir, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(strings.TrimSuffix(SessionFile(dir, "/ws/app", "s1"), ".jsonl"), "subagents", "agent-a1.meta.json")
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("meta file not beside the session transcript: %v", err)
+	}
+}

@@ -28,8 +28,11 @@ var CLIPlaceholders = []string{VarCwd, VarHome, VarConfigDir, VarSessionID, VarT
 // parent's, both alive for the whole run (the live registry counts only
 // records of live processes); {{now_ms}} is the time of writing in epoch
 // milliseconds (the registry counts a record without a matching procStart
-// only when it is younger than 24 hours).
-var ConfigFilePlaceholders = []string{"cwd", "home", "config_dir", "pid", "ppid", "now_ms"}
+// only when it is younger than 24 hours); {{project_dir}} is the name of
+// the run cwd's folder under <config dir>/projects, where the CLI keeps the
+// cwd's sessions (and a session's subagent transcripts in
+// projects/<dir>/<session id>/subagents/).
+var ConfigFilePlaceholders = []string{"cwd", "home", "config_dir", "pid", "ppid", "now_ms", "project_dir"}
 
 // ClientPlaceholders are the names a client section may use; saved.NAME.PATH
 // is also allowed.

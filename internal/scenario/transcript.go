@@ -291,7 +291,8 @@ func (s *Scenario) WriteConfigFiles(configDir string, vars map[string]string) er
 // cwd with home and configDir, written now by this process.
 func ConfigFileVars(cwd, home, configDir string, now time.Time) map[string]string {
 	return map[string]string{"cwd": cwd, "home": home, "config_dir": configDir,
-		"pid": strconv.Itoa(os.Getpid()), "ppid": strconv.Itoa(os.Getppid()), "now_ms": strconv.FormatInt(now.UnixMilli(), 10)}
+		"pid": strconv.Itoa(os.Getpid()), "ppid": strconv.Itoa(os.Getppid()), "now_ms": strconv.FormatInt(now.UnixMilli(), 10),
+		"project_dir": projectdir.Name(cwd)}
 }
 
 // AppendRow appends row to the session transcript at path as one JSON
