@@ -8,14 +8,22 @@ import (
 	"time"
 )
 
-// dirMtimes are the modification times of the files of dir named by
-// names, in order; the zero time for one that is not a regular file.
-func dirMtimes(dir string, names []string) []time.Time {
-	out := make([]time.Time, len(names))
-	for i, name := range names {
+// dirTranscripts are the transcripts of dir (<session id>.jsonl) that are
+// regular files, and their modification times, in the directory's order.
+func dirTranscripts(dir string) (names []string, mtimes []time.Time) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, nil
+	}
+	all, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range all {
+		if !isTranscriptName(name) {
+			continue
+		}
 		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
-			out[i] = st.ModTime()
+			names, mtimes = append(names, name), append(mtimes, st.ModTime())
 		}
 	}
-	return out
+	return names, mtimes
 }

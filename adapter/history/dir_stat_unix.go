@@ -4,6 +4,7 @@ package history
 
 import (
 	"os"
+	"slices"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -11,24 +12,56 @@ import (
 	"github.com/airwire/airwire/internal/parallel"
 )
 
-// dirMtimes are the modification times of the files of dir named by
-// names, in order; the zero time for one that is not a regular file. Each
-// is stat'ed relative to the open directory (one path component to
-// resolve, not the whole path), several at once: a listing stats every
+// readBatch is how many names dirTranscripts reads at a time.
+const readBatch = 512
+
+// statBatch is a batch of names and their modification times.
+type statBatch struct {
+	names  []string
+	mtimes []time.Time
+}
+
+// dirTranscripts are the transcripts of dir (<session id>.jsonl) that are
+// regular files, and their modification times, in the directory's order.
+// Each is stat'ed relative to the open directory (one path component to
+// resolve, not the whole path), several at once, and each batch of names
+// while the next is read (parallel.Stream): a listing stats every
 // transcript of a project.
-func dirMtimes(dir string, names []string) []time.Time {
-	out := make([]time.Time, len(names))
+func dirTranscripts(dir string) (names []string, mtimes []time.Time) {
 	d, err := os.Open(dir)
 	if err != nil {
-		return out
+		return nil, nil
 	}
 	defer d.Close()
 	fd := int(d.Fd())
-	parallel.For(len(names), func(i int) {
+	var batches []*statBatch
+	parallel.Stream(func(send func(*statBatch)) {
+		for {
+			read, err := d.Readdirnames(readBatch)
+			read = slices.DeleteFunc(read, func(n string) bool { return !isTranscriptName(n) })
+			if len(read) > 0 {
+				b := &statBatch{names: read, mtimes: make([]time.Time, len(read))}
+				batches = append(batches, b)
+				send(b)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}, func(b *statBatch) {
 		var st unix.Stat_t
-		if unix.Fstatat(fd, names[i], &st, 0) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
-			out[i] = time.Unix(st.Mtim.Unix())
+		for i, name := range b.names {
+			if unix.Fstatat(fd, name, &st, 0) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+				b.mtimes[i] = time.Unix(st.Mtim.Unix())
+			}
 		}
 	})
-	return out
+	for _, b := range batches {
+		for i, name := range b.names {
+			if !b.mtimes[i].IsZero() {
+				names, mtimes = append(names, name), append(mtimes, b.mtimes[i])
+			}
+		}
+	}
+	return names, mtimes
 }

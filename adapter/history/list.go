@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -125,11 +124,8 @@ func candidates(configDir string, cwd *string) []candidate {
 	}
 	var out []candidate
 	for _, dir := range dirs {
-		names := transcriptNames(dir)
-		for i, mtime := range dirMtimes(dir, names) {
-			if mtime.IsZero() {
-				continue
-			}
+		names, mtimes := dirTranscripts(dir)
+		for i, mtime := range mtimes {
 			out = append(out, candidate{id: strings.TrimSuffix(names[i], ".jsonl"),
 				path: dir + string(filepath.Separator) + names[i], project: project, mtime: mtime, mtimeNs: mtime.UnixNano()})
 		}
@@ -161,18 +157,10 @@ func newestFirst(cands []candidate) []candidate {
 	return out
 }
 
-// transcriptNames are the names of dir's transcripts (<session id>.jsonl).
-func transcriptNames(dir string) []string {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	names, _ := d.Readdirnames(-1)
-	return slices.DeleteFunc(names, func(n string) bool {
-		id, ok := strings.CutSuffix(n, ".jsonl")
-		return !ok || !ValidID(id)
-	})
+// isTranscriptName reports a transcript's file name: <session id>.jsonl.
+func isTranscriptName(name string) bool {
+	id, ok := strings.CutSuffix(name, ".jsonl")
+	return ok && ValidID(id)
 }
 
 // readChunk is how many transcripts listInfos reads at once.

@@ -177,26 +177,53 @@ func transcriptName(name string) (string, bool) {
 	return id, ok && ValidID(id)
 }
 
+// readBatch is how many names readListing reads at a time.
+const readBatch = 512
+
+// statBatch is a batch of transcript names and their stat.
+type statBatch struct {
+	names []string
+	found []candidate
+	ok    []bool
+}
+
 // readListing reads a directory and stats its transcripts, relative to
-// the open directory, several at once (parallel.For).
+// the open directory, several at once: each batch of names is stat'ed
+// while the next is read (parallel.Stream).
 func readListing(dir string) []candidate {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	names, _ := f.Readdirnames(-1)
-	names = slices.DeleteFunc(names, func(n string) bool { _, ok := transcriptName(n); return !ok })
-	found := make([]candidate, len(names))
-	ok := make([]bool, len(names))
 	fd := int(f.Fd())
-	parallel.For(len(names), func(i int) { found[i], ok[i] = statFd(fd, dir, names[i]) })
-	out := found[:0]
-	for i, name := range names {
-		if ok[i] {
-			c := found[i]
-			c.sessionID = strings.TrimSuffix(name, ".jsonl")
-			out = append(out, c)
+	var batches []*statBatch
+	parallel.Stream(func(send func(*statBatch)) {
+		for {
+			names, err := f.Readdirnames(readBatch)
+			names = slices.DeleteFunc(names, func(n string) bool { _, ok := transcriptName(n); return !ok })
+			if len(names) > 0 {
+				b := &statBatch{names: names, found: make([]candidate, len(names)), ok: make([]bool, len(names))}
+				batches = append(batches, b)
+				send(b)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}, func(b *statBatch) {
+		for i, name := range b.names {
+			b.found[i], b.ok[i] = statFd(fd, dir, name)
+		}
+	})
+	var out []candidate
+	for _, b := range batches {
+		for i, name := range b.names {
+			if b.ok[i] {
+				c := b.found[i]
+				c.sessionID = strings.TrimSuffix(name, ".jsonl")
+				out = append(out, c)
+			}
 		}
 	}
 	return out

@@ -96,3 +96,25 @@ func For(n int, f func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Stream calls f on every value produce sends, on several goroutines, in a
+// bulk phase, while produce goes on making more: reading a directory
+// overlaps with stat'ing what it has named so far. It returns when
+// produce has returned and every call of f has.
+func Stream[T any](produce func(send func(T)), f func(T)) {
+	defer Bulk()()
+	work := make(chan T, 2*max(minWorkers, runtime.NumCPU()))
+	var wg sync.WaitGroup
+	for range max(minWorkers, runtime.NumCPU()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range work {
+				f(v)
+			}
+		}()
+	}
+	produce(func(v T) { work <- v })
+	close(work)
+	wg.Wait()
+}

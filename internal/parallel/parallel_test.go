@@ -96,3 +96,19 @@ func TestBulkRelaxesAndRestoresGOGC(t *testing.T) {
 		t.Errorf("GOGC during a bulk phase with $GOGC=50: %d", during)
 	}
 }
+
+func TestStreamCallsEachValueOnce(t *testing.T) {
+	const n = 1000
+	var calls [n]atomic.Int32
+	Stream(func(send func(int)) {
+		for i := range n {
+			send(i)
+		}
+	}, func(i int) { calls[i].Add(1) })
+	for i := range calls {
+		if c := calls[i].Load(); c != 1 {
+			t.Fatalf("f(%d) called %d times", i, c)
+		}
+	}
+	Stream(func(func(int)) {}, func(int) { t.Error("f called with nothing sent") })
+}
