@@ -9,8 +9,8 @@
 // and whose short-lived garbage (a few MB) made the collector run four
 // times in a 50 ms list. While a Bulk phase lasts (any number at once
 // share one), GOMAXPROCS is the number of CPUs and the collection target
-// +400%; both are restored when the last one ends. An operator's
-// $GOMAXPROCS or $GOGC stands.
+// +400%; both are restored shortly after the last one ends (linger). An
+// operator's $GOMAXPROCS or $GOGC stands.
 package parallel
 
 import (
@@ -19,6 +19,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // bulkGCPercent is the collection target of a bulk phase.
@@ -28,29 +29,27 @@ const bulkGCPercent = 400
 // calls block, so more goroutines than cores keep the cores busy.
 const minWorkers = 4
 
+// linger is how long the bulk settings outlast the last bulk phase: the
+// response a list computed is encoded and written before the collector,
+// back at its tighter target, collects the list's garbage, and a list
+// that follows at once runs in the same phase.
+var linger = 100 * time.Millisecond
+
 var bulk struct {
 	sync.Mutex
 	users     int
-	procs     int // the GOMAXPROCS to restore; 0 when it was not changed
-	gcPercent int // the GOGC to restore; 0 when it was not changed
+	relaxed   bool // GOMAXPROCS and GOGC are the bulk ones
+	procs     int  // the GOMAXPROCS to restore; 0 when it was not changed
+	gcPercent int  // the GOGC to restore; 0 when it was not changed
+	ended     int  // how many times the last phase ended
 }
 
 // Bulk starts a bulk phase and returns the func that ends it.
 func Bulk() (end func()) {
 	bulk.Lock()
 	defer bulk.Unlock()
-	if bulk.users == 0 {
-		if cur, n := runtime.GOMAXPROCS(0), runtime.NumCPU(); cur < n && os.Getenv("GOMAXPROCS") == "" {
-			bulk.procs = cur
-			runtime.GOMAXPROCS(n)
-		}
-		if os.Getenv("GOGC") == "" {
-			if prev := debug.SetGCPercent(bulkGCPercent); prev >= 0 && prev < bulkGCPercent {
-				bulk.gcPercent = prev
-			} else {
-				debug.SetGCPercent(prev)
-			}
-		}
+	if !bulk.relaxed {
+		relax()
 	}
 	bulk.users++
 	return func() {
@@ -59,14 +58,44 @@ func Bulk() (end func()) {
 		if bulk.users--; bulk.users > 0 {
 			return
 		}
-		if bulk.procs > 0 {
-			runtime.GOMAXPROCS(bulk.procs)
-			bulk.procs = 0
+		bulk.ended++
+		ended := bulk.ended
+		time.AfterFunc(linger, func() {
+			bulk.Lock()
+			defer bulk.Unlock()
+			if bulk.users == 0 && bulk.ended == ended && bulk.relaxed {
+				restore()
+			}
+		})
+	}
+}
+
+// relax sets the bulk GOMAXPROCS and GOGC; the caller holds bulk's lock.
+func relax() {
+	bulk.relaxed = true
+	if cur, n := runtime.GOMAXPROCS(0), runtime.NumCPU(); cur < n && os.Getenv("GOMAXPROCS") == "" {
+		bulk.procs = cur
+		runtime.GOMAXPROCS(n)
+	}
+	if os.Getenv("GOGC") == "" {
+		if prev := debug.SetGCPercent(bulkGCPercent); prev >= 0 && prev < bulkGCPercent {
+			bulk.gcPercent = prev
+		} else {
+			debug.SetGCPercent(prev)
 		}
-		if bulk.gcPercent > 0 {
-			debug.SetGCPercent(bulk.gcPercent)
-			bulk.gcPercent = 0
-		}
+	}
+}
+
+// restore puts back what relax changed; the caller holds bulk's lock.
+func restore() {
+	bulk.relaxed = false
+	if bulk.procs > 0 {
+		runtime.GOMAXPROCS(bulk.procs)
+		bulk.procs = 0
+	}
+	if bulk.gcPercent > 0 {
+		debug.SetGCPercent(bulk.gcPercent)
+		bulk.gcPercent = 0
 	}
 }
 
