@@ -151,24 +151,11 @@ var (
 func (r *replaySubagents) notifications(text string) {
 	for _, m := range taskNotification.FindAllStringSubmatch(text, -1) {
 		body, _, _ := strings.Cut(m[1], "<result>")
-		launch, status := markerText(body, "tool-use-id"), markerText(body, "status")
+		launch, status := history.MarkerText(body, "tool-use-id"), history.MarkerText(body, "status")
 		if state := nativeSubagentState(status); launch != "" && state != "" {
 			r.ends[launch] = state
 		}
 	}
-}
-
-// markerText is the trimmed text of the first <tag>…</tag> of body.
-func markerText(body, tag string) string {
-	_, after, ok := strings.Cut(body, "<"+tag+">")
-	if !ok {
-		return ""
-	}
-	text, _, ok := strings.Cut(after, "</"+tag+">")
-	if !ok {
-		return ""
-	}
-	return strings.TrimSpace(text)
 }
 
 // replayed is one update of the replay with the session it goes to.

@@ -56,6 +56,13 @@ func stripMarkers(text string) string {
 	return b.String()
 }
 
+// MarkerText is the trimmed text of the first <tag>…</tag> in text ("" for
+// none): a task notification's <task-id> or <status>, say.
+func MarkerText(text, tag string) string {
+	v, _ := markerText(text, tag)
+	return strings.TrimSpace(v)
+}
+
 // markerText is the text of the first <tag>…</tag> in text.
 func markerText(text, tag string) (string, bool) {
 	open, close := "<"+tag+">", "</"+tag+">"

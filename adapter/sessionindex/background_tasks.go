@@ -3,6 +3,8 @@ package sessionindex
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/history"
 )
 
 // Background tasks of a session (contract: "List response", state): a
@@ -149,23 +151,11 @@ func endedTask(input string) string {
 		return ""
 	}
 	body, _, _ := strings.Cut(input[start+len(open):start+end], "<result>")
-	id, status := tagText(body, "task-id"), tagText(body, "status")
+	id, status := history.MarkerText(body, "task-id"), history.MarkerText(body, "status")
 	if id == "" || status == "" {
 		return ""
 	}
 	return id
-}
-
-func tagText(body, tag string) string {
-	_, rest, ok := strings.Cut(body, "<"+tag+">")
-	if !ok {
-		return ""
-	}
-	text, _, ok := strings.Cut(rest, "</"+tag+">")
-	if !ok {
-		return ""
-	}
-	return strings.TrimSpace(text)
 }
 
 // stoppedTask is the task a TaskStop result stopped; it remembers the

@@ -14,6 +14,8 @@
 //     would decode them, without a copy for plain ASCII.
 //   - AppendString writes a string exactly as json.Marshal writes it
 //     (HTML-escaped).
+//   - MapStrings copies a decoded value with a function applied to each of
+//     its strings (placeholders in scenarios and mock model replies).
 //
 // The input must already be valid JSON (every CLI line the agent reads has
 // passed jsonrpc.Scan): on other input a walk may stop early or return a

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsonwalk"
 )
 
 // validateCapture checks a turn's Capture: names that a placeholder can
@@ -69,35 +71,12 @@ func fill(blocks []Block, vals map[string]string) []Block {
 		b.Text, b.Thinking = fillString(b.Text, vals), fillString(b.Thinking, vals)
 		if b.ToolUse != nil {
 			tu := *b.ToolUse
-			tu.Input, _ = fillValue(tu.Input, vals).(map[string]any)
+			tu.Input, _ = jsonwalk.MapStrings(tu.Input, func(s string) string { return fillString(s, vals) }).(map[string]any)
 			b.ToolUse = &tu
 		}
 		out[i] = b
 	}
 	return out
-}
-
-func fillValue(v any, vals map[string]string) any {
-	switch t := v.(type) {
-	case string:
-		return fillString(t, vals)
-	case map[string]any:
-		if t == nil {
-			return t
-		}
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = fillValue(e, vals)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = fillValue(e, vals)
-		}
-		return out
-	}
-	return v
 }
 
 func fillString(s string, vals map[string]string) string {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/internal/jsonwalk"
 	"github.com/airwire/airwire/internal/lazyre"
 )
 
@@ -43,30 +44,7 @@ var placeholderRE = lazyre.New(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
 // Expand returns a deep copy of v with every {{name}} in string values
 // replaced by vars[name]. Unknown names stay as they are.
 func Expand(v any, vars map[string]string) any {
-	switch t := v.(type) {
-	case string:
-		return ExpandString(t, vars)
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = Expand(e, vars)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = Expand(e, vars)
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = Expand(e, vars)
-		}
-		return out
-	default:
-		return v
-	}
+	return jsonwalk.MapStrings(v, func(s string) string { return ExpandString(s, vars) })
 }
 
 // ExpandString replaces {{name}} in s.
