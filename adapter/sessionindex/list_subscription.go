@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -182,15 +184,6 @@ func sessionOfEvent(name string) string {
 	return id
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // pass finds what changed since the last pass and sends it.
 func (g *group) pass() {
 	g.first, g.deadline = time.Time{}, time.Time{}
@@ -261,7 +254,7 @@ func (g *group) deliver(rows map[string]row, changed map[string]bool, removed []
 	var out []Changes
 	for _, sub := range g.members {
 		c := Changes{SubscriptionID: sub.id, Sessions: []SessionInfo{}, Removed: []string{}}
-		for _, id := range sortedKeys(mergeKeys(changed, sub.pending)) {
+		for _, id := range slices.Sorted(maps.Keys(mergeKeys(changed, sub.pending))) {
 			r, ok := rows[id]
 			if !ok {
 				delete(sub.pending, id)

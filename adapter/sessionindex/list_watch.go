@@ -1,8 +1,10 @@
 package sessionindex
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,7 +107,7 @@ func (g *group) watchDirs() []string {
 	for _, d := range dirs {
 		out[nearestExisting(d)] = true
 	}
-	return sortedKeys(out)
+	return slices.Sorted(maps.Keys(out))
 }
 
 func nearestExisting(dir string) string {

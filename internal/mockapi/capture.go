@@ -2,8 +2,9 @@ package mockapi
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/airwire/airwire/internal/jsonwalk"
@@ -12,7 +13,7 @@ import (
 // validateCapture checks a turn's Capture: names that a placeholder can
 // write, and expressions that compile and have a group to take.
 func validateCapture(c map[string]string) error {
-	for _, name := range sortedKeys(c) {
+	for _, name := range slices.Sorted(maps.Keys(c)) {
 		if !captureName(name) {
 			return fmt.Errorf("capture: name %q: want a letter, then letters, digits or _", name)
 		}
@@ -44,7 +45,7 @@ func captureName(name string) bool {
 // It fails naming the first expression that finds nothing.
 func capture(c map[string]string, u lastUser) (map[string]string, error) {
 	out := make(map[string]string, len(c))
-	for _, name := range sortedKeys(c) {
+	for _, name := range slices.Sorted(maps.Keys(c)) {
 		re := regexp.MustCompile(c[name]) // validated
 		var m []string
 		for _, text := range []string{u.Text, u.Reminders, u.After} {
@@ -87,13 +88,4 @@ func fillString(s string, vals map[string]string) string {
 		s = strings.ReplaceAll(s, "{{"+name+"}}", val)
 	}
 	return s
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
