@@ -100,31 +100,53 @@ func (a *Agent) closeAll() {
 // method is one ACP method of the agent.
 type method func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error)
 
-// methods is the ACP method table; a method absent here is answered with
-// -32601 (notifications are dropped).
-var methods = map[string]method{
-	"initialize":                (*Agent).initialize,
-	"authenticate":              (*Agent).authenticate,
-	"logout":                    (*Agent).logout,
-	"session/new":               (*Agent).newSession,
-	"session/prompt":            (*Agent).prompt,
-	"session/cancel":            (*Agent).cancel,
-	"session/close":             (*Agent).closeSession,
-	"session/load":              (*Agent).loadSession,
-	"session/resume":            (*Agent).resumeSession,
-	"session/fork":              (*Agent).forkSession,
-	"session/list":              (*Agent).listSessions,
-	"session/delete":            (*Agent).deleteSession,
-	"session/set_mode":          (*Agent).setMode,
-	"session/set_config_option": (*Agent).setConfigOption,
-	goalControlMethod:           (*Agent).goal,
+// methodFor is the ACP method table; a method it does not know (nil) is
+// answered with -32601 (notifications are dropped). A switch, not a
+// package-level map: a map literal is built by init code that runs, and
+// maps its page of the binary, at every start of every airwire verb.
+func methodFor(name string) method {
+	switch name {
+	case "initialize":
+		return (*Agent).initialize
+	case "authenticate":
+		return (*Agent).authenticate
+	case "logout":
+		return (*Agent).logout
+	case "session/new":
+		return (*Agent).newSession
+	case "session/prompt":
+		return (*Agent).prompt
+	case "session/cancel":
+		return (*Agent).cancel
+	case "session/close":
+		return (*Agent).closeSession
+	case "session/load":
+		return (*Agent).loadSession
+	case "session/resume":
+		return (*Agent).resumeSession
+	case "session/fork":
+		return (*Agent).forkSession
+	case "session/list":
+		return (*Agent).listSessions
+	case "session/delete":
+		return (*Agent).deleteSession
+	case "session/set_mode":
+		return (*Agent).setMode
+	case "session/set_config_option":
+		return (*Agent).setConfigOption
+	case goalControlMethod:
+		return (*Agent).goal
+	case asyncTaskStopMethod:
+		return (*Agent).stopAsyncTask
+	}
+	return sessionIndexMethod(name)
 }
 
 // Handle implements jsonrpc.Handler.
 func (a *Agent) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	<-a.ready
-	m, ok := methods[req.Method]
-	if !ok {
+	m := methodFor(req.Method)
+	if m == nil {
 		if !req.IsCall() {
 			return nil, nil
 		}

@@ -17,8 +17,6 @@ import (
 // asyncTaskStopMethod is the editor's stop request.
 const asyncTaskStopMethod = "_session/async_task/stop"
 
-func init() { methods[asyncTaskStopMethod] = (*Agent).stopAsyncTask }
-
 type asyncTaskStopParams struct {
 	SessionID   string `json:"sessionId"`
 	AsyncTaskID string `json:"asyncTaskId"`

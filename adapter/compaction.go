@@ -58,7 +58,11 @@ type compactionFacts map[string]any
 
 const compactionTitle = "Compact conversation"
 
-var compactToolMeta = map[string]any{"claudeCode": map[string]any{"toolName": "compact"}}
+// compactToolMeta is the compaction tool call's _meta (a function, not a
+// package-level map literal: those are built by init code at every start).
+func compactToolMeta() map[string]any {
+	return map[string]any{"claudeCode": map[string]any{"toolName": "compact"}}
+}
 
 // open makes id the active compaction and marks output delivered.
 func (c *compaction) open(id, terminal string) *compactionState {

@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/airwire/airwire/internal/lazyre"
@@ -49,9 +48,9 @@ var (
 
 	continuationPreamble = lazyre.New(`(?i)^\s*This session is being continued from a previous conversation`)
 	persistedPreamble    = lazyre.New(`^\s*This session is being continued from a previous conversation[^\n]*\n+Summary:[ \t]*\r?\n`)
-	persistedTrailers    = []*regexp.Regexp{
-		regexp.MustCompile(`\n+If you need specific details from before compaction[\s\S]*$`),
-		regexp.MustCompile(`\n+(?:Please )?[Cc]ontinue the conversation from where it left (?:it )?off[\s\S]*$`),
+	persistedTrailers    = [...]*lazyre.Regexp{
+		lazyre.New(`\n+If you need specific details from before compaction[\s\S]*$`),
+		lazyre.New(`\n+(?:Please )?[Cc]ontinue the conversation from where it left (?:it )?off[\s\S]*$`),
 	}
 	inlineSummaryOpen = lazyre.New(`(?i)<summary>`)
 )

@@ -41,7 +41,7 @@ func (c *compaction) withUpdateMeta(u map[string]any, facts compactionFacts) map
 // less the keys an earlier report of st sent unchanged.
 func (c *compaction) withToolMeta(st *compactionState, u map[string]any, facts compactionFacts) map[string]any {
 	if !c.air {
-		u["_meta"] = compactToolMeta
+		u["_meta"] = compactToolMeta()
 		return u
 	}
 	air := contextCompactionMeta(facts)["jetbrains"].(map[string]any)["air"].(map[string]any)

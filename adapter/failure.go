@@ -19,8 +19,10 @@ var errAuthRequired = &jsonrpc.WireError{Code: -32000, Message: "Authentication 
 
 var loginRequired = lazyre.New(`(?i)\brun /login\b`)
 
-// authErrorKinds are the assistant error markers that mean "log in again".
-var authErrorKinds = map[string]bool{"authentication_failed": true, "oauth_org_not_allowed": true}
+// isAuthErrorKind tells the assistant error markers that mean "log in again".
+func isAuthErrorKind(kind string) bool {
+	return kind == "authentication_failed" || kind == "oauth_org_not_allowed"
+}
 
 type failedResult struct {
 	Subtype string   `json:"subtype"`
@@ -34,7 +36,7 @@ func turnError(line json.RawMessage, errorKind string) error {
 	var r failedResult
 	_ = json.Unmarshal(line, &r)
 	detail := resultDetail(r)
-	if authErrorKinds[errorKind] || (r.Subtype == "success" && loginRequired.MatchString(r.Result)) {
+	if isAuthErrorKind(errorKind) || (r.Subtype == "success" && loginRequired.MatchString(r.Result)) {
 		return errAuthRequired
 	}
 	e := &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: "Internal error"}

@@ -17,16 +17,30 @@ import (
 // methods of a sessionIndex client, and what a session of this connection
 // tells its rows. The index itself is package sessionindex.
 
-func init() {
-	methods[sessionindex.MethodRename] = (*Agent).renameSession
-	methods[sessionindex.MethodArchive] = func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return a.archiveSession(ctx, req, true)
+// sessionIndexMethod is the method table of the session index's own
+// methods (see methodFor); nil for any other name.
+func sessionIndexMethod(name string) method {
+	switch name {
+	case sessionindex.MethodRename:
+		return (*Agent).renameSession
+	case sessionindex.MethodArchive:
+		return (*Agent).archive
+	case sessionindex.MethodUnarchive:
+		return (*Agent).unarchive
+	case sessionindex.MethodSubscribe:
+		return (*Agent).subscribeList
+	case sessionindex.MethodUnsubscribe:
+		return (*Agent).unsubscribeList
 	}
-	methods[sessionindex.MethodUnarchive] = func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return a.archiveSession(ctx, req, false)
-	}
-	methods[sessionindex.MethodSubscribe] = (*Agent).subscribeList
-	methods[sessionindex.MethodUnsubscribe] = (*Agent).unsubscribeList
+	return nil
+}
+
+func (a *Agent) archive(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return a.archiveSession(ctx, req, true)
+}
+
+func (a *Agent) unarchive(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return a.archiveSession(ctx, req, false)
 }
 
 // indexState is what the index reports of a session this connection runs.

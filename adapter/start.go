@@ -23,7 +23,7 @@ var hookEvents = []string{"PostToolUse", "PostModelSwitch", "PostCompact", "Task
 
 // errStart is what the editor learns when a CLI does not start: the cause
 // goes to the log, never to the client.
-var errStart = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: the Claude CLI did not start")
+var errStart = &jsonrpc.WireError{Code: -32603, Message: "Internal error: the Claude CLI did not start"}
 
 // start spawns the session's CLI and runs the control handshake, then asks
 // how full the context is. st is kept for a clear-context restart.
@@ -178,7 +178,7 @@ func (s *Session) HandleExit(err error) {
 
 // errSessionEnded is the reference's answer to a prompt on a session whose
 // CLI is gone.
-var errSessionEnded = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: The Claude Agent session has ended. Please start a new session.")
+var errSessionEnded = &jsonrpc.WireError{Code: -32603, Message: "Internal error: The Claude Agent session has ended. Please start a new session."}
 
 // emptyTurnResult is a PromptResponse with no usage.
 func emptyTurnResult(stop string) map[string]any {

@@ -55,20 +55,36 @@ func Gateway(host string) AuthStatus {
 	return AuthStatus{Kind: KindGateway, Label: "Custom model gateway", Detail: host}
 }
 
-var apiKeySourceDetails = map[string]string{
-	"apiKeyHelper":         "API key helper",
-	"env":                  "env",
-	"ANTHROPIC_API_KEY":    "ANTHROPIC_API_KEY",
-	"ANTHROPIC_AUTH_TOKEN": "ANTHROPIC_AUTH_TOKEN",
+// apiKeySourceDetail is the detail shown for an API key source (""
+// for an unknown one). Switches, not package-level map literals: those are
+// built by init code at every start of every airwire verb.
+func apiKeySourceDetail(source string) string {
+	switch source {
+	case "apiKeyHelper":
+		return "API key helper"
+	case "env", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN":
+		return source
+	}
+	return ""
 }
 
-var externalProviderLabels = map[string]string{
-	"bedrock":              "AWS Bedrock",
-	"vertex":               "Google Vertex AI",
-	"foundry":              "Azure AI Foundry",
-	"anthropicAws":         "Anthropic on AWS",
-	"anthropicGoogleCloud": "Anthropic on Google Cloud",
-	"mantle":               "Mantle",
+// externalProviderLabel is the label of a known external API provider.
+func externalProviderLabel(provider string) (string, bool) {
+	switch provider {
+	case "bedrock":
+		return "AWS Bedrock", true
+	case "vertex":
+		return "Google Vertex AI", true
+	case "foundry":
+		return "Azure AI Foundry", true
+	case "anthropicAws":
+		return "Anthropic on AWS", true
+	case "anthropicGoogleCloud":
+		return "Anthropic on Google Cloud", true
+	case "mantle":
+		return "Mantle", true
+	}
+	return "", false
 }
 
 // authFields is what both sources (the probe and the session account) say.
@@ -127,7 +143,7 @@ func mapAuth(f authFields, apiKeyHelper string) AuthStatus {
 	case f.APIProvider == "gateway":
 		return Gateway("")
 	case f.APIProvider != "" && f.APIProvider != "firstParty":
-		label, ok := externalProviderLabels[f.APIProvider]
+		label, ok := externalProviderLabel(f.APIProvider)
 		if !ok {
 			label = f.APIProvider
 		}
@@ -136,7 +152,7 @@ func mapAuth(f authFields, apiKeyHelper string) AuthStatus {
 		if f.APIKeySource == "apiKeyHelper" && centralRE.MatchString(apiKeyHelper) && proxyStartRE.MatchString(apiKeyHelper) {
 			return AuthStatus{Kind: KindGateway, Label: "JetBrains Air Gateway"}
 		}
-		return AuthStatus{Kind: KindAPIKey, Label: "Anthropic API key", Detail: apiKeySourceDetails[f.APIKeySource]}
+		return AuthStatus{Kind: KindAPIKey, Label: "Anthropic API key", Detail: apiKeySourceDetail(f.APIKeySource)}
 	case f.SubscriptionType != "":
 		return AuthStatus{Kind: KindAccount, Label: planLabel(f.SubscriptionType),
 			Account: &Account{Plan: f.SubscriptionType, Email: f.Email, Organization: f.Organization}}

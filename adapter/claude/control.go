@@ -267,19 +267,31 @@ func (init Initialize) body(r *hookRegistry) initializeBody {
 	}
 }
 
-// silentSubtypes are left unanswered on purpose: they are for the machine
-// that serves the session's tools, not for this host (the SDK does so).
-var silentSubtypes = map[string]bool{
-	"remote_tool_call": true, "remote_plumbing_call": true, "remote_tools_probe": true, "remote_tools_reannounce": true,
+// isSilentSubtype tells the requests left unanswered on purpose: they are
+// for the machine that serves the session's tools, not for this host (the
+// SDK does so).
+func isSilentSubtype(subtype string) bool {
+	switch subtype {
+	case "remote_tool_call", "remote_plumbing_call", "remote_tools_probe", "remote_tools_reannounce":
+		return true
+	}
+	return false
 }
 
-// handledSubtypes are the CLI requests a Handler answers, with the type
-// each body decodes into.
-var handledSubtypes = map[string]func() any{
-	"can_use_tool":        func() any { return &CanUseTool{} },
-	"elicitation":         func() any { return &Elicitation{} },
-	"mcp_message":         func() any { return &MCPMessage{} },
-	"request_user_dialog": func() any { return &RequestUserDialog{} },
+// handledBody is the value that the body of a CLI request a Handler answers
+// decodes into; nil for another subtype.
+func handledBody(subtype string) any {
+	switch subtype {
+	case "can_use_tool":
+		return &CanUseTool{}
+	case "elicitation":
+		return &Elicitation{}
+	case "mcp_message":
+		return &MCPMessage{}
+	case "request_user_dialog":
+		return &RequestUserDialog{}
+	}
+	return nil
 }
 
 // unsupported is the SDK's answer to a subtype it has no handler for.

@@ -207,14 +207,14 @@ func (p *Process) control(ctx context.Context, req *jsonrpc.Request) {
 			return
 		}
 		f(ctx, &cb, reply)
-	case handledSubtypes[req.Method] != nil:
-		body := handledSubtypes[req.Method]()
+	case handledBody(req.Method) != nil:
+		body := handledBody(req.Method)
 		if err := json.Unmarshal(req.Params, body); err != nil {
 			reply(nil, fmt.Errorf("%s: %w", req.Method, err))
 			return
 		}
 		p.handler.HandleControl(ctx, &IncomingRequest{ID: id, Subtype: req.Method, Body: req.Params, Request: body}, reply)
-	case silentSubtypes[req.Method]:
+	case isSilentSubtype(req.Method):
 		p.log.Debug("control request left unanswered", "subtype", req.Method)
 	default:
 		reply(nil, unsupported(req.Method))

@@ -50,7 +50,9 @@ func (t *tailBuffer) String() string {
 	return strings.ToValidUTF8(string(t.b), "")
 }
 
-var signalNames = map[syscall.Signal]string{
+// signalNames by number: an array literal is static data, where a map
+// literal would be built by init code at every start.
+var signalNames = [...]string{
 	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
 	syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
 	syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV", syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM",
@@ -59,8 +61,8 @@ var signalNames = map[syscall.Signal]string{
 
 // signalName is the SIGXXX name Node reports for a signal.
 func signalName(s syscall.Signal) string {
-	if n, ok := signalNames[s]; ok {
-		return n
+	if s >= 0 && int(s) < len(signalNames) && signalNames[s] != "" {
+		return signalNames[s]
 	}
 	return fmt.Sprintf("signal %d", int(s))
 }

@@ -2,14 +2,16 @@ package history
 
 import (
 	"strings"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // replayHiddenCommands are slash commands whose marker-only rows are the
 // client's own UI noise: the replay drops them. Other marker-only command
 // rows replay as the command line.
-var replayHiddenCommands = map[string]bool{
-	"/context": true, "/heapdump": true, "/extra-usage": true,
-	"/compact": true, "/model": true, "/mcp": true, "/status": true, "/usage": true,
+var replayHiddenCommands = lookup.Set{
+	"/context", "/heapdump", "/extra-usage", "/compact",
+	"/model", "/mcp", "/status", "/usage",
 }
 
 // transcriptMarkers are the tags the CLI wraps around what a user row holds
@@ -92,7 +94,7 @@ func commandLine(text string) (string, bool) {
 	if !strings.HasPrefix(name, "/") {
 		return "", false
 	}
-	if first, _, _ := strings.Cut(name, " "); replayHiddenCommands[first] {
+	if first, _, _ := strings.Cut(name, " "); replayHiddenCommands.Has(first) {
 		return "", false
 	}
 	args, _ := markerText(text, "command-args")

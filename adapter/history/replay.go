@@ -7,6 +7,7 @@ import (
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Replay returns, in order, the `session/update` params.update objects
@@ -156,17 +157,16 @@ func (r *Replayer) block(raw json.RawMessage, role, id string) []json.RawMessage
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		return r.toolUse(raw, role)
 	}
-	if toolResultTypes[b.Type] {
+	if toolResultTypes.Has(b.Type) {
 		return r.toolResult(raw, role)
 	}
 	return nil
 }
 
 // toolResultTypes are the content blocks that resolve a tool use.
-var toolResultTypes = map[string]bool{
-	"tool_result": true, "tool_search_tool_result": true, "web_fetch_tool_result": true,
-	"web_search_tool_result": true, "code_execution_tool_result": true, "bash_code_execution_tool_result": true,
-	"text_editor_code_execution_tool_result": true, "mcp_tool_result": true,
+var toolResultTypes = lookup.Set{
+	"tool_result", "tool_search_tool_result", "web_fetch_tool_result", "web_search_tool_result",
+	"code_execution_tool_result", "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_result",
 }
 
 // planTool reports the tools whose calls show as the session's plan.

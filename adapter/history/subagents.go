@@ -186,7 +186,7 @@ func subagentMessage(e *entry, parent string) (Message, bool) {
 	if e.Origin != nil {
 		m.OriginKind, m.OriginSubkind = e.Origin.Kind, e.Origin.Subkind
 	}
-	if e.Type == "user" && m.Meta && replayHiddenOrigins[m.OriginKind] {
+	if e.Type == "user" && m.Meta && replayHiddenOrigins.Has(m.OriginKind) {
 		return Message{}, false
 	}
 	return m, true

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Message is one conversation message of a stored session, in the shape
@@ -219,8 +221,9 @@ func (e *entry) readMessage() {
 // replayHiddenOrigins are the origin kinds of messages from other agents,
 // sessions and channels: the SDK keeps such meta rows and the reference's
 // replay drops them.
-var replayHiddenOrigins = map[string]bool{
-	"peer": true, "channel": true, "observer": true, "observer-activity": true, "slack-ping": true,
+var replayHiddenOrigins = lookup.Set{
+	"peer", "channel", "observer", "observer-activity",
+	"slack-ping",
 }
 
 // messagesOf keeps the user and assistant rows of the main thread that
@@ -237,7 +240,7 @@ func messagesOf(rows []*entry) []Message {
 		}
 		// The SDK keeps a meta row only from another agent or channel; the
 		// replay hides such a user row.
-		if e.IsSidechain || e.hasTeam() || (e.IsMeta && !replayHiddenOrigins[kind]) {
+		if e.IsSidechain || e.hasTeam() || (e.IsMeta && !replayHiddenOrigins.Has(kind)) {
 			continue
 		}
 		m := Message{Type: e.Type, UUID: e.UUID, SessionID: e.SessionID, Message: e.Message,
@@ -245,7 +248,7 @@ func messagesOf(rows []*entry) []Message {
 		if e.Origin != nil {
 			m.OriginSubkind = e.Origin.Subkind
 		}
-		if e.Type == "user" && m.Meta && replayHiddenOrigins[kind] {
+		if e.Type == "user" && m.Meta && replayHiddenOrigins.Has(kind) {
 			continue
 		}
 		out = append(out, m)

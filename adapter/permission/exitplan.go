@@ -3,22 +3,24 @@ package permission
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // exitPlanModes maps the keep-context ExitPlanMode options to their mode.
-var exitPlanModes = map[string]string{
-	OptionExitPlanBypass:      "bypassPermissions",
-	OptionExitPlanAuto:        "auto",
-	OptionExitPlanAcceptEdits: "acceptEdits",
-	OptionExitPlanDefault:     "default",
+var exitPlanModes = lookup.Map{
+	{OptionExitPlanBypass, "bypassPermissions"},
+	{OptionExitPlanAuto, "auto"},
+	{OptionExitPlanAcceptEdits, "acceptEdits"},
+	{OptionExitPlanDefault, "default"},
 }
 
 // exitPlanClearModes maps the clear-context ExitPlanMode options to their
 // mode.
-var exitPlanClearModes = map[string]string{
-	OptionExitPlanClearAuto:        "auto",
-	OptionExitPlanClearBypass:      "bypassPermissions",
-	OptionExitPlanClearAcceptEdits: "acceptEdits",
+var exitPlanClearModes = lookup.Map{
+	{OptionExitPlanClearAuto, "auto"},
+	{OptionExitPlanClearBypass, "bypassPermissions"},
+	{OptionExitPlanClearAcceptEdits, "acceptEdits"},
 }
 
 // applyExitPlan applies an ExitPlanMode choice (Permission modes):
@@ -29,7 +31,7 @@ var exitPlanClearModes = map[string]string{
 //     (Decision.ClearContextMode);
 //   - reject denies with interrupt: "keep planning" stops the turn.
 func (p *Prompt) applyExitPlan(id string) (Decision, error) {
-	if mode, ok := exitPlanClearModes[id]; ok {
+	if mode, ok := exitPlanClearModes.Get(id); ok {
 		plan := p.req.inputString("plan")
 		if plan == "" {
 			return Decision{}, fmt.Errorf("ExitPlanMode clear-context selection requires a plan")
@@ -38,7 +40,7 @@ func (p *Prompt) applyExitPlan(id string) (Decision, error) {
 		d.ClearContextMode = p.session.effectiveMode(mode)
 		return d, nil
 	}
-	if mode, ok := exitPlanModes[id]; ok {
+	if mode, ok := exitPlanModes.Get(id); ok {
 		d := p.allow([]json.RawMessage{setModeUpdate(mode)}, mode != "default")
 		d.Mode = p.session.effectiveMode(mode)
 		return d, nil

@@ -1,17 +1,21 @@
 package sessionconfig
 
-import "github.com/airwire/airwire/adapter/airmeta"
+import (
+	"github.com/airwire/airwire/adapter/airmeta"
+
+	"github.com/airwire/airwire/internal/lookup"
+)
 
 // modeKinds is the presentation kind of each permission mode (contract:
 // "Presentation hints"): the mode config option and the session modes of
 // an AIR client carry it at `_meta.jetbrains.air.kind`. The old `_meta.kind`
 // goes to no client ("Removed keys").
-var modeKinds = map[string]string{
-	"default":           "standard",
-	"acceptEdits":       "standard",
-	"plan":              "plan",
-	"auto":              "auto_review",
-	"bypassPermissions": "full_access",
+var modeKinds = lookup.Map{
+	{"default", "standard"},
+	{"acceptEdits", "standard"},
+	{"plan", "plan"},
+	{"auto", "auto_review"},
+	{"bypassPermissions", "full_access"},
 }
 
 // withModeKinds returns modes with their AIR kind when hints is true.
@@ -21,7 +25,7 @@ func withModeKinds(modes []Mode, hints bool) []Mode {
 	}
 	out := make([]Mode, len(modes))
 	for i, m := range modes {
-		if kind, ok := modeKinds[m.ID]; ok {
+		if kind, ok := modeKinds.Get(m.ID); ok {
 			m.Meta = airmeta.Merge(m.Meta, "kind", kind)
 		}
 		out[i] = m

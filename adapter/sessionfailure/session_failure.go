@@ -45,28 +45,35 @@ type policy struct {
 	fallback string
 }
 
-var policies = map[Kind]policy{
-	AccessDenied:     {"service", []string{"retry"}, "Claude could not use the account or the provider credentials."},
-	QuotaExhausted:   {"limit", []string{}, "The Claude account has no usage left."},
-	RateLimited:      {"limit", []string{"retry"}, "Claude is rate limited for now."},
-	ContextExhausted: {"limit", []string{"new_session"}, "This Claude turn reached its limit."},
-	BudgetExhausted:  {"limit", []string{"new_session"}, "This Claude session reached its budget."},
-	BadRequest:       {"request", []string{}, "Claude could not process the request."},
-	Overloaded:       {"service", []string{"retry"}, "Claude is overloaded for now."},
-	ProviderError:    {"service", []string{"retry"}, "The model provider reported an error."},
-	InternalError:    {"service", []string{"retry", "new_session"}, "The agent hit an internal error."},
-	TransportLost:    {"connection", []string{"new_session"}, "The connection to Claude was lost."},
-	WorkerShutdown:   {"connection", []string{"new_session"}, "The Claude worker is shutting down."},
-	Advisory:         {"unknown", []string{}, "Claude reported a notice."},
+// policies are the rows of the table, as static data (a map literal would
+// be built by init code at every start of the binary).
+var policies = [...]struct {
+	kind Kind
+	policy
+}{
+	{AccessDenied, policy{"service", []string{"retry"}, "Claude could not use the account or the provider credentials."}},
+	{QuotaExhausted, policy{"limit", []string{}, "The Claude account has no usage left."}},
+	{RateLimited, policy{"limit", []string{"retry"}, "Claude is rate limited for now."}},
+	{ContextExhausted, policy{"limit", []string{"new_session"}, "This Claude turn reached its limit."}},
+	{BudgetExhausted, policy{"limit", []string{"new_session"}, "This Claude session reached its budget."}},
+	{BadRequest, policy{"request", []string{}, "Claude could not process the request."}},
+	{Overloaded, policy{"service", []string{"retry"}, "Claude is overloaded for now."}},
+	{ProviderError, policy{"service", []string{"retry"}, "The model provider reported an error."}},
+	{InternalError, policy{"service", []string{"retry", "new_session"}, "The agent hit an internal error."}},
+	{TransportLost, policy{"connection", []string{"new_session"}, "The connection to Claude was lost."}},
+	{WorkerShutdown, policy{"connection", []string{"new_session"}, "The Claude worker is shutting down."}},
+	{Advisory, policy{"unknown", []string{}, "Claude reported a notice."}},
 }
 
 // policyOf is k's row; an unknown kind is a provider error ("An unknown
 // SDK error kind becomes `service`").
 func policyOf(k Kind) policy {
-	if p, ok := policies[k]; ok {
-		return p
+	for _, row := range policies {
+		if row.kind == k {
+			return row.policy
+		}
 	}
-	return policies[ProviderError]
+	return policyOf(ProviderError)
 }
 
 // Record is one `sessionFailure` payload ("Record").

@@ -386,3 +386,9 @@ func TestValidIDIsTheUUIDPattern(t *testing.T) {
 		}
 	}
 }
+
+func TestTimestampRE(t *testing.T) {
+	if got, want := timestampRE.String(), fieldExpr("timestamp"); got != want {
+		t.Errorf("timestampRE = %s, fieldExpr(\"timestamp\") = %s", got, want)
+	}
+}

@@ -352,19 +352,25 @@ func decodeJSONString(raw string) string {
 	return s
 }
 
-var fieldREs = map[string]*regexp.Regexp{}
+// timestampRE is fieldExpr("timestamp") written out (TestTimestampRE), so
+// that it is static data compiled on first use, not init code.
+var timestampRE = lazyre.New(`"timestamp":\s?"((?:[^"\\]|\\.)*)"`)
 
-func fieldRE(key string) *regexp.Regexp {
-	if re, ok := fieldREs[key]; ok {
-		return re
-	}
-	return regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `":\s?"((?:[^"\\]|\\.)*)"`)
+// fieldExpr matches `"key":"…"`, capturing the encoded string.
+func fieldExpr(key string) string {
+	return `"` + regexp.QuoteMeta(key) + `":\s?"((?:[^"\\]|\\.)*)"`
 }
 
-func init() {
-	for _, k := range []string{"timestamp", "customTitle", "aiTitle", "lastPrompt", "summary"} {
-		fieldREs[k] = fieldRE(k)
+// submatcher is what stringFields needs of an expression.
+type submatcher interface {
+	FindAllStringSubmatch(s string, n int) [][]string
+}
+
+func fieldRE(key string) submatcher {
+	if key == "timestamp" {
+		return timestampRE
 	}
+	return regexp.MustCompile(fieldExpr(key))
 }
 
 // stringFields are the decoded values of every `"key":"…"` of text.

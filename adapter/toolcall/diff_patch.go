@@ -140,7 +140,9 @@ func hunkRange(start, count int) string {
 }
 
 // gitPathEscapes are the C escapes Git uses in a quoted path.
-var gitPathEscapes = map[byte]byte{0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', '"': '"', '\\': '\\'}
+// By byte, 0 for none: an array literal is static data, where a map literal
+// is built by init code at every start.
+var gitPathEscapes = [256]byte{0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', '"': '"', '\\': '\\'}
 
 // quoteGitPath quotes a path as Git does with the default core.quotePath:
 // a double quote, a backslash, a control byte or a non-ASCII byte makes
@@ -150,7 +152,7 @@ func quoteGitPath(name string) string {
 	quoted := false
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if e, ok := gitPathEscapes[c]; ok {
+		if e := gitPathEscapes[c]; e != 0 {
 			b.WriteByte('\\')
 			b.WriteByte(e)
 			quoted = true

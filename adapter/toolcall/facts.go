@@ -115,41 +115,60 @@ type HookReporter interface {
 	HookResult(toolResponse json.RawMessage, ctx UseContext) ResultFacts
 }
 
-// reporters maps a Claude tool name to its reporter.
-var reporters = map[string]Reporter{
-	"Agent":           agentReporter{},
-	"Task":            agentReporter{},
-	"Bash":            bashReporter{},
-	"PowerShell":      bashReporter{},
-	"Read":            readReporter{},
-	"Write":           writeReporter{},
-	"Edit":            editReporter{},
-	"NotebookEdit":    notebookReporter{},
-	"Glob":            globReporter{},
-	"Grep":            grepReporter{},
-	"WebFetch":        webFetchReporter{},
-	"WebSearch":       webSearchReporter{},
-	"TodoWrite":       planToolReporter{"TodoWrite"},
-	"TaskCreate":      planToolReporter{"TaskCreate"},
-	"TaskUpdate":      planToolReporter{"TaskUpdate"},
-	"TaskList":        planToolReporter{"TaskList"},
-	"TaskGet":         planToolReporter{"TaskGet"},
-	"ReportFindings":  findingsReporter{},
-	"EnterPlanMode":   enterPlanReporter{},
-	"ExitPlanMode":    exitPlanReporter{},
-	"AskUserQuestion": questionReporter{},
-	"Skill":           skillReporter{},
-	"SendMessage":     genericReporter{"SendMessage"},
-	"TaskStop":        genericReporter{"TaskStop"},
-	"ListAgents":      genericReporter{"ListAgents"},
-	"Monitor":         genericReporter{"Monitor"},
-}
-
 // reporterFor is the reporter of a tool: MCP and unknown tools get the
 // generic one.
+// (A switch, not a package-level map: a map literal is built by init code
+// at every start of the binary.)
 func reporterFor(name string) Reporter {
-	if r, ok := reporters[name]; ok {
-		return r
+	switch name {
+	case "Agent", "Task":
+		return agentReporter{}
+	case "Bash", "PowerShell":
+		return bashReporter{}
+	case "Read":
+		return readReporter{}
+	case "Write":
+		return writeReporter{}
+	case "Edit":
+		return editReporter{}
+	case "NotebookEdit":
+		return notebookReporter{}
+	case "Glob":
+		return globReporter{}
+	case "Grep":
+		return grepReporter{}
+	case "WebFetch":
+		return webFetchReporter{}
+	case "WebSearch":
+		return webSearchReporter{}
+	case "TodoWrite":
+		return planToolReporter{"TodoWrite"}
+	case "TaskCreate":
+		return planToolReporter{"TaskCreate"}
+	case "TaskUpdate":
+		return planToolReporter{"TaskUpdate"}
+	case "TaskList":
+		return planToolReporter{"TaskList"}
+	case "TaskGet":
+		return planToolReporter{"TaskGet"}
+	case "ReportFindings":
+		return findingsReporter{}
+	case "EnterPlanMode":
+		return enterPlanReporter{}
+	case "ExitPlanMode":
+		return exitPlanReporter{}
+	case "AskUserQuestion":
+		return questionReporter{}
+	case "Skill":
+		return skillReporter{}
+	case "SendMessage":
+		return genericReporter{"SendMessage"}
+	case "TaskStop":
+		return genericReporter{"TaskStop"}
+	case "ListAgents":
+		return genericReporter{"ListAgents"}
+	case "Monitor":
+		return genericReporter{"Monitor"}
 	}
 	return genericReporter{name}
 }

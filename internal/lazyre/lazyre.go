@@ -18,14 +18,25 @@ import (
 
 // Regexp is a regexp.Regexp compiled on first use. It is safe for
 // concurrent use.
+//
+// A package-level `var x = New(expr)` is static data: the compiler inlines
+// New into a composite literal, so the package gets no init code for it
+// (an init function runs at every start and maps its page of the binary).
 type Regexp struct {
-	expr string
-	re   func() *regexp.Regexp
+	expr     string
+	once     sync.Once
+	compiled *regexp.Regexp
 }
 
 // New is the expression expr, not yet compiled.
 func New(expr string) *Regexp {
-	return &Regexp{expr: expr, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+	return &Regexp{expr: expr}
+}
+
+// re compiles the expression on the first call.
+func (r *Regexp) re() *regexp.Regexp {
+	r.once.Do(func() { r.compiled = regexp.MustCompile(r.expr) })
+	return r.compiled
 }
 
 // Compiled is the compiled expression (compiling it if need be).
