@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // DefaultModelUpstream is the model API used when the agent's environment
@@ -40,8 +41,8 @@ const spawnWait = 5 * time.Second
 const RedactedHeader = "<redacted:header>"
 
 // credentialHeaders are never journaled (canonical names).
-var credentialHeaders = map[string]bool{
-	"X-Api-Key": true, "Authorization": true, "Proxy-Authorization": true, "Cookie": true, "Set-Cookie": true,
+var credentialHeaders = lookup.Set{
+	"X-Api-Key", "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
 }
 
 // hopHeaders are hop-by-hop (RFC 9110 §7.6.1): not forwarded.
@@ -256,7 +257,7 @@ func apiError(w http.ResponseWriter, status int, msg string) {
 func journalHeaders(h http.Header) (out map[string][]string, n int) {
 	out = make(map[string][]string, len(h))
 	for k, v := range h {
-		if credentialHeaders[http.CanonicalHeaderKey(k)] {
+		if credentialHeaders.Has(http.CanonicalHeaderKey(k)) {
 			r := make([]string, len(v))
 			for i := range r {
 				r[i] = RedactedHeader

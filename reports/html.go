@@ -18,14 +18,24 @@ const HTMLFile = "index.html"
 //go:embed index.html.tmpl
 var pageText string
 
-// page is the parsed template, parsed on first use: every airwire verb
-// links this package, and only a report needs it.
-var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(template.FuncMap{
-		"fileURL": fileURL,
-		"seconds": seconds,
-	}).Parse(pageText))
-})
+// The parsed template, parsed on first use: every airwire verb links this
+// package, and only a report needs it. (A sync.Once and a variable, not a
+// package-level sync.OnceValue call: that is init code run at every start.)
+var (
+	pageOnce   sync.Once
+	pageParsed *template.Template
+)
+
+// page is the parsed template.
+func page() *template.Template {
+	pageOnce.Do(func() {
+		pageParsed = template.Must(template.New("page").Funcs(template.FuncMap{
+			"fileURL": fileURL,
+			"seconds": seconds,
+		}).Parse(pageText))
+	})
+	return pageParsed
+}
 
 // pageData is what the template renders.
 type pageData struct {

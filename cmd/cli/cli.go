@@ -204,7 +204,3 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 	}
 	return cmdutil.FlagErrorf("%s", msg)
 }
-
-// registry holds the constructors of commands that register themselves from
-// commands.go, so that adding a verb touches one line.
-var registry []func(*factory.Factory) *cobra.Command

@@ -17,17 +17,19 @@ import (
 	"github.com/airwire/airwire/cmd/validate"
 )
 
-// Commands added by other packages are listed here, one line each.
-func init() {
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return record.NewCmdRecord(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return journal.NewCmdJournal(f) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return clishim.NewCmdCLIShim(f) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return conform.NewCmdConform(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return report.NewCmdReport(f) })
-	registry = append(registry, func(f *factory.Factory) *cobra.Command { return reach.NewCmdReach(f, nil) })
+// registry holds the constructors of the commands, one line each, so that
+// adding a verb touches one line. A slice literal, not an init function:
+// package init code runs at every start of every verb.
+var registry = []func(*factory.Factory) *cobra.Command{
+	func(f *factory.Factory) *cobra.Command { return record.NewCmdRecord(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return journal.NewCmdJournal(f) },
+	func(f *factory.Factory) *cobra.Command { return clishim.NewCmdCLIShim(f) },
+	func(f *factory.Factory) *cobra.Command { return fakecli.NewCmdFakeCLI(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return conform.NewCmdConform(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return validate.NewCmdValidate(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return mockapi.NewCmdMockAPI(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return agent.NewCmdAgent(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) },
+	func(f *factory.Factory) *cobra.Command { return report.NewCmdReport(f) },
+	func(f *factory.Factory) *cobra.Command { return reach.NewCmdReach(f, nil) },
 }

@@ -74,8 +74,18 @@ func newRunner(opts *ConformOptions, total int, g *golden.Golden, baseline *repo
 		g: g, baseline: baseline, rep: rep}
 }
 
-// statusWords are the status column of the progress lines.
-var statusWords = map[reports.Status]string{reports.StatusPass: "ok  ", reports.StatusFail: "FAIL", reports.StatusExpectedFail: "xfail"}
+// statusWord is the status column of the progress lines.
+func statusWord(s reports.Status) string {
+	switch s {
+	case reports.StatusPass:
+		return "ok  "
+	case reports.StatusFail:
+		return "FAIL"
+	case reports.StatusExpectedFail:
+		return "xfail"
+	}
+	return ""
+}
 
 // runAll runs jobs on opts.Jobs workers until they are done or the runner
 // stops; each run gets its own --run-timeout.
@@ -144,7 +154,7 @@ func (r *runner) report(o outcome) {
 	o.run = runOf(o, r.g, r.opts.Keep)
 	mislisted := r.baseline.Mark(&o.run)
 	r.rep.Add(o.run)
-	status := statusWords[o.run.Status]
+	status := statusWord(o.run.Status)
 	if o.run.Status == reports.StatusFail {
 		r.failed = append(r.failed, o.name())
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -547,7 +546,7 @@ var (
 	shimRE = lazyre.New(`airwire-shim-[0-9]+`)
 	apiRE  = lazyre.New(`127\.0\.0\.1:[0-9]+`)
 	// textDurRE is a duration the CLI writes into a subagent's result text.
-	textDurRE = regexp.MustCompile(textDurPrefix + `[0-9]+`)
+	textDurRE = lazyre.New(`duration_ms: [0-9]+`) // textDurPrefix, then digits: TestScriptedDay
 	// planRE is a plan file the CLI names with random words.
 	planRE   = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
 	tsRE     = lazyre.New(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
@@ -557,10 +556,13 @@ var (
 // textDurPrefix starts a duration in a subagent's result text.
 const textDurPrefix = "duration_ms: "
 
-var (
-	scriptedDay    = scenario.ClockBase.Format("2006-01-02")
-	scriptedMsFrom = scenario.ClockBase.UnixMilli()
-	scriptedMsTo   = scenario.ClockBase.UnixMilli() + 86_400_000
+// The scripted clock's day and its bounds in Unix milliseconds: constants,
+// so that no init code computes them at every start (TestScriptedDay checks
+// the day against scenario.ClockBase).
+const (
+	scriptedDay    = "2026-01-01"
+	scriptedMsFrom = scenario.ClockBaseMilli
+	scriptedMsTo   = scenario.ClockBaseMilli + 86_400_000
 )
 
 // FixDurations records the durations the CLI side of the run wrote to the
@@ -693,12 +695,12 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 // wherever they appear (a task's output path, a notice's text).
 var madeIDs = []struct {
 	keys        []string
-	shape       *regexp.Regexp
+	shape       *lazyre.Regexp
 	placeholder string
 }{
-	{[]string{"agentId", "agent_id", "subagentSessionId", "senderTaskId", "from", "sessionId"}, regexp.MustCompile(`^a[0-9a-f]{16}$`), "agent"},
-	{[]string{"asyncTaskId", "backgroundTaskId", "taskId", "task_id"}, regexp.MustCompile(`^[a-z][0-9a-z]{8}$`), "task"},
-	{[]string{"runId", "run_id"}, regexp.MustCompile(`^[0-9a-z]+-[0-9a-f]+$`), "run"},
+	{[]string{"agentId", "agent_id", "subagentSessionId", "senderTaskId", "from", "sessionId"}, lazyre.New(`^a[0-9a-f]{16}$`), "agent"},
+	{[]string{"asyncTaskId", "backgroundTaskId", "taskId", "task_id"}, lazyre.New(`^[a-z][0-9a-z]{8}$`), "task"},
+	{[]string{"runId", "run_id"}, lazyre.New(`^[0-9a-z]+-[0-9a-f]+$`), "run"},
 }
 
 func (n *Normalizer) collectMade(key, v string) {

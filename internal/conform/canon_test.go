@@ -2,6 +2,7 @@ package conform
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -345,5 +346,14 @@ func TestDurationsInTextAndMasking(t *testing.T) {
 	want := "client agent->editor {\"a\":\"duration_ms: <duration>\",\"b\":\"duration_ms: <duration>\",\"durationMs\":\"<duration>\"}\ncli:run spawn {\"argv\":[\"auth\"]}\n"
 	if masked := string(MaskMeasured([]byte(canon))); masked != want {
 		t.Errorf("masked:\n%s\nwant:\n%s", masked, want)
+	}
+}
+
+func TestScriptedDay(t *testing.T) {
+	if got := scenario.ClockBase().Format("2006-01-02"); got != scriptedDay {
+		t.Errorf("scriptedDay = %q, but scenario.ClockBase is on %q", scriptedDay, got)
+	}
+	if got, want := textDurRE.String(), regexp.QuoteMeta(textDurPrefix)+"[0-9]+"; got != want {
+		t.Errorf("textDurRE = %s, want %s", got, want)
 	}
 }

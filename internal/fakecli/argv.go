@@ -3,6 +3,8 @@ package fakecli
 import (
 	"fmt"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Mode is what an argv asks the CLI to do.
@@ -81,26 +83,42 @@ const (
 // options lists every option the SDK (0.3.318) can put on the CLI's argv,
 // plus the CLI's own short forms. Anything else is rejected the way the
 // real CLI (commander) does: "error: unknown option '--x'".
-var options = map[string]optKind{
-	"output-format": optValue, "input-format": optValue, "verbose": optBool, "debug": optBool, "debug-file": optValue,
-	"print": optBool, "version": optBool, "help": optBool, "json": optBool, "text": optBool,
-	"permission-prompt-tool": optValue, "permission-prompts": optValue, "permission-mode": optValue,
-	"allow-dangerously-skip-permissions": optBool, "dangerously-skip-permissions": optBool,
-	"model": optValue, "fallback-model": optValue, "agent": optValue, "betas": optValue,
-	"thinking": optValue, "max-thinking-tokens": optValue, "thinking-display": optValue, "effort": optValue,
-	"max-turns": optValue, "max-budget-usd": optValue, "task-budget": optValue, "json-schema": optValue,
-	"continue": optBool, "resume": optValue, "fork-session": optBool, "resume-session-at": optValue,
-	"resume-drops-turn": optValue, "session-id": optValue, "no-session-persistence": optBool, "session-mirror": optBool,
-	"channels": optValue, "allowedTools": optValue, "disallowedTools": optValue, "tools": optValue,
-	"mcp-config": optValue, "strict-mcp-config": optBool, "setting-sources": optValue, "settings": optValue,
-	"managed-settings": optValue, "include-hook-events": optBool, "include-partial-messages": optBool,
-	"replay-user-messages": optBool, "project-config-root": optValue, "add-dir": optValue,
-	"plugin-dir": optValue, "plugin-dir-no-mcp": optValue, "await-initialize": optBool,
-	"system-prompt": optValue, "append-system-prompt": optValue,
-	"claudeai": optBool, "console": optBool,
+var options = [...]struct {
+	name string
+	kind optKind
+}{
+	{"output-format", optValue}, {"input-format", optValue}, {"verbose", optBool}, {"debug", optBool},
+	{"debug-file", optValue}, {"print", optBool}, {"version", optBool}, {"help", optBool}, {"json", optBool},
+	{"text", optBool}, {"permission-prompt-tool", optValue}, {"permission-prompts", optValue},
+	{"permission-mode", optValue}, {"allow-dangerously-skip-permissions", optBool},
+	{"dangerously-skip-permissions", optBool}, {"model", optValue}, {"fallback-model", optValue},
+	{"agent", optValue}, {"betas", optValue}, {"thinking", optValue}, {"max-thinking-tokens", optValue},
+	{"thinking-display", optValue}, {"effort", optValue}, {"max-turns", optValue}, {"max-budget-usd", optValue},
+	{"task-budget", optValue}, {"json-schema", optValue}, {"continue", optBool}, {"resume", optValue},
+	{"fork-session", optBool}, {"resume-session-at", optValue}, {"resume-drops-turn", optValue},
+	{"session-id", optValue}, {"no-session-persistence", optBool}, {"session-mirror", optBool},
+	{"channels", optValue}, {"allowedTools", optValue}, {"disallowedTools", optValue}, {"tools", optValue},
+	{"mcp-config", optValue}, {"strict-mcp-config", optBool}, {"setting-sources", optValue},
+	{"settings", optValue}, {"managed-settings", optValue}, {"include-hook-events", optBool},
+	{"include-partial-messages", optBool}, {"replay-user-messages", optBool}, {"project-config-root", optValue},
+	{"add-dir", optValue}, {"plugin-dir", optValue}, {"plugin-dir-no-mcp", optValue},
+	{"await-initialize", optBool}, {"system-prompt", optValue}, {"append-system-prompt", optValue},
+	{"claudeai", optBool}, {"console", optBool},
 }
 
-var shortOptions = map[string]string{"v": "version", "h": "help", "p": "print", "c": "continue", "d": "debug", "r": "resume"}
+// optionKind is the kind of the long option name, if the CLI has it. (A
+// table, not a map literal: those are built by init code at every start of
+// the binary.)
+func optionKind(name string) (optKind, bool) {
+	for _, o := range options {
+		if o.name == name {
+			return o.kind, true
+		}
+	}
+	return 0, false
+}
+
+var shortOptions = lookup.Map{{"v", "version"}, {"h", "help"}, {"p", "print"}, {"c", "continue"}, {"d", "debug"}, {"r", "resume"}}
 
 // ParseArgs parses argv (without the program name) like the real CLI:
 // --k=v and --k v for options with values, bare flags otherwise.
@@ -125,7 +143,7 @@ func ParseArgs(argv []string) (*Args, error) {
 				name, value, hasValue = name[:eq], name[eq+1:], true
 			}
 		case strings.HasPrefix(arg, "-") && len(arg) == 2:
-			long, ok := shortOptions[arg[1:]]
+			long, ok := shortOptions.Get(arg[1:])
 			if !ok {
 				return nil, fmt.Errorf("error: unknown option '%s'", arg)
 			}
@@ -136,7 +154,7 @@ func ParseArgs(argv []string) (*Args, error) {
 			}
 			continue
 		}
-		kind, ok := options[name]
+		kind, ok := optionKind(name)
 		if !ok {
 			return nil, fmt.Errorf("error: unknown option '--%s'", name)
 		}
@@ -219,7 +237,7 @@ func (a *Args) set(name, value string) {
 	case "add-dir":
 		a.AddDirs = append(a.AddDirs, value)
 	}
-	if value == "" && options[name] == optBool {
+	if kind, _ := optionKind(name); value == "" && kind == optBool {
 		value = "set"
 	}
 	a.Options[name] = value

@@ -25,84 +25,88 @@ type reply struct {
 type controlHandler func(c *cli, req map[string]any) reply
 
 // controlHandlers are the built-in answers, by subtype. Anything else gets
-// the real CLI's error: "Unsupported control request subtype: X".
-var controlHandlers = map[string]controlHandler{
-	"initialize": func(c *cli, req map[string]any) reply {
-		c.registerHooks(req["hooks"])
-		c.setPromptSuggestions(req["promptSuggestions"])
-		var after []map[string]any
-		for _, st := range c.script.Start {
-			for _, a := range c.builder.Step(st) {
-				after = append(after, a.Frame)
+// the real CLI's error: "Unsupported control request subtype: X". Made on
+// each call: a package-level map literal is init code run at every start of
+// the binary.
+func controlHandlers() map[string]controlHandler {
+	return map[string]controlHandler{
+		"initialize": func(c *cli, req map[string]any) reply {
+			c.registerHooks(req["hooks"])
+			c.setPromptSuggestions(req["promptSuggestions"])
+			var after []map[string]any
+			for _, st := range c.script.Start {
+				for _, a := range c.builder.Step(st) {
+					after = append(after, a.Frame)
+				}
 			}
-		}
-		return reply{body: c.initializeResponse(), after: after}
-	},
-	"interrupt": func(c *cli, req map[string]any) reply {
-		return reply{body: map[string]any{"still_queued": []any{}}}
-	},
-	"set_permission_mode": func(c *cli, req map[string]any) reply {
-		mode, _ := req["mode"].(string)
-		switch mode {
-		case "default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto":
-		default:
-			return reply{err: fmt.Sprintf("Invalid permission mode: %s", mode)}
-		}
-		c.mu.Lock()
-		c.permissionMode = mode
-		c.mu.Unlock()
-		return reply{body: map[string]any{"mode": mode},
-			after: []map[string]any{{"type": "system", "subtype": "status", "status": nil, "permissionMode": mode}}}
-	},
-	"set_model": func(c *cli, req map[string]any) reply {
-		m, _ := req["model"].(string)
-		if m == "" {
-			m = "default"
-		}
-		c.mu.Lock()
-		c.model = resolveModel(m)
-		c.builder.Model = c.model
-		c.mu.Unlock()
-		return reply{body: map[string]any{"model": m}}
-	},
-	"set_max_thinking_tokens": func(c *cli, req map[string]any) reply { return reply{} },
-	"get_settings": func(c *cli, req map[string]any) reply {
-		return reply{body: map[string]any{"effective": map[string]any{}, "sources": []any{},
-			"applied": map[string]any{"model": c.currentModel(), "effort": "medium"}}}
-	},
-	"apply_flag_settings": func(c *cli, req map[string]any) reply { return reply{} },
-	"get_context_usage":   func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },
-	"mcp_status": func(c *cli, req map[string]any) reply {
-		return reply{body: map[string]any{"mcpServers": []any{}}}
-	},
-	"list_models": func(c *cli, req map[string]any) reply {
-		return reply{body: map[string]any{"models": defaultModels()}}
-	},
-	"rewind_files": func(c *cli, req map[string]any) reply {
-		return reply{body: map[string]any{"canRewind": true, "filesChanged": []any{}, "insertions": 0, "deletions": 0}}
-	},
-	"rename_session": func(c *cli, req map[string]any) reply {
-		title, _ := req["title"].(string)
-		c.transcript.title(title)
-		return reply{before: []map[string]any{{"type": "system", "subtype": "session_title_changed", "title": title}}}
-	},
-	"generate_session_title": func(c *cli, req map[string]any) reply {
-		desc, _ := req["description"].(string)
-		title := fakeTitle(desc)
-		if title == "" {
-			return reply{body: map[string]any{"title": nil}}
-		}
-		if persist, _ := req["persist"].(bool); persist {
-			c.transcript.aiTitle(title)
-		}
-		return reply{body: map[string]any{"title": title}}
-	},
-	"stop_task": func(c *cli, req map[string]any) reply {
-		if id, _ := req["task_id"].(string); id == "" {
-			return reply{err: "stop_task requires task_id"}
-		}
-		return reply{}
-	},
+			return reply{body: c.initializeResponse(), after: after}
+		},
+		"interrupt": func(c *cli, req map[string]any) reply {
+			return reply{body: map[string]any{"still_queued": []any{}}}
+		},
+		"set_permission_mode": func(c *cli, req map[string]any) reply {
+			mode, _ := req["mode"].(string)
+			switch mode {
+			case "default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto":
+			default:
+				return reply{err: fmt.Sprintf("Invalid permission mode: %s", mode)}
+			}
+			c.mu.Lock()
+			c.permissionMode = mode
+			c.mu.Unlock()
+			return reply{body: map[string]any{"mode": mode},
+				after: []map[string]any{{"type": "system", "subtype": "status", "status": nil, "permissionMode": mode}}}
+		},
+		"set_model": func(c *cli, req map[string]any) reply {
+			m, _ := req["model"].(string)
+			if m == "" {
+				m = "default"
+			}
+			c.mu.Lock()
+			c.model = resolveModel(m)
+			c.builder.Model = c.model
+			c.mu.Unlock()
+			return reply{body: map[string]any{"model": m}}
+		},
+		"set_max_thinking_tokens": func(c *cli, req map[string]any) reply { return reply{} },
+		"get_settings": func(c *cli, req map[string]any) reply {
+			return reply{body: map[string]any{"effective": map[string]any{}, "sources": []any{},
+				"applied": map[string]any{"model": c.currentModel(), "effort": "medium"}}}
+		},
+		"apply_flag_settings": func(c *cli, req map[string]any) reply { return reply{} },
+		"get_context_usage":   func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },
+		"mcp_status": func(c *cli, req map[string]any) reply {
+			return reply{body: map[string]any{"mcpServers": []any{}}}
+		},
+		"list_models": func(c *cli, req map[string]any) reply {
+			return reply{body: map[string]any{"models": defaultModels()}}
+		},
+		"rewind_files": func(c *cli, req map[string]any) reply {
+			return reply{body: map[string]any{"canRewind": true, "filesChanged": []any{}, "insertions": 0, "deletions": 0}}
+		},
+		"rename_session": func(c *cli, req map[string]any) reply {
+			title, _ := req["title"].(string)
+			c.transcript.title(title)
+			return reply{before: []map[string]any{{"type": "system", "subtype": "session_title_changed", "title": title}}}
+		},
+		"generate_session_title": func(c *cli, req map[string]any) reply {
+			desc, _ := req["description"].(string)
+			title := fakeTitle(desc)
+			if title == "" {
+				return reply{body: map[string]any{"title": nil}}
+			}
+			if persist, _ := req["persist"].(bool); persist {
+				c.transcript.aiTitle(title)
+			}
+			return reply{body: map[string]any{"title": title}}
+		},
+		"stop_task": func(c *cli, req map[string]any) reply {
+			if id, _ := req["task_id"].(string); id == "" {
+				return reply{err: "stop_task requires task_id"}
+			}
+			return reply{}
+		},
+	}
 }
 
 // fakeTitle makes a deterministic session title from a description: its
@@ -141,7 +145,7 @@ func (c *cli) handleControl(msg map[string]any) {
 			c.registerHooks(req["hooks"])
 			c.setPromptSuggestions(req["promptSuggestions"])
 		}
-	} else if h, ok := controlHandlers[sub]; ok {
+	} else if h, ok := controlHandlers()[sub]; ok {
 		r = h(c, req)
 	} else {
 		r = reply{err: "Unsupported control request subtype: " + sub}
@@ -153,7 +157,7 @@ func (c *cli) handleControl(msg map[string]any) {
 		resp := map[string]any{"subtype": "success", "request_id": id}
 		if r.err != "" {
 			resp = map[string]any{"subtype": "error", "request_id": id, "error": r.err}
-			if _, known := controlHandlers[sub]; !known {
+			if _, known := controlHandlers()[sub]; !known {
 				resp["error_code"] = "unsupported_request"
 			}
 		} else if r.body != nil {

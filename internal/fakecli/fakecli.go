@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airwire/airwire/internal/lookup"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -389,7 +390,9 @@ func (c *cli) writeNow(f map[string]any) {
 }
 
 // noEnvelope lists frame types the CLI writes without uuid and session_id.
-var noEnvelope = map[string]bool{"control_request": true, "control_response": true, "control_cancel_request": true, "keep_alive": true, "transcript_mirror": true}
+var noEnvelope = lookup.Set{
+	"control_request", "control_response", "control_cancel_request", "keep_alive", "transcript_mirror",
+}
 
 // emit fills in placeholders, uuid, session_id and timestamp, writes the
 // frame and records it in the transcript. It returns the frame as written.
@@ -400,7 +403,7 @@ func (c *cli) emit(f map[string]any, extra map[string]string) map[string]any {
 	}
 	f = scenario.Expand(f, vars).(map[string]any)
 	typ, _ := f["type"].(string)
-	if !noEnvelope[typ] {
+	if !noEnvelope.Has(typ) {
 		if _, ok := f["uuid"]; !ok {
 			f["uuid"] = c.uuid()
 		}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Script is the model script: what the mock model answers. It decodes from
@@ -273,7 +275,10 @@ func (s *Script) Validate() error {
 	return nil
 }
 
-var stopReasons = map[string]bool{"end_turn": true, "tool_use": true, "max_tokens": true, "stop_sequence": true, "pause_turn": true, "refusal": true}
+var stopReasons = lookup.Set{
+	"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
+	"refusal",
+}
 
 func (t Turn) validate() error {
 	if t.When.Text == "" && t.When.ToolResult == "" && t.When.Reminder == "" {
@@ -285,7 +290,7 @@ func (t Turn) validate() error {
 	if t.RepeatErrors && len(t.Errors) == 0 {
 		return errors.New("repeatErrors: true needs errors")
 	}
-	if t.StopReason != "" && !stopReasons[t.StopReason] {
+	if t.StopReason != "" && !stopReasons.Has(t.StopReason) {
 		return fmt.Errorf("stopReason: unknown %q", t.StopReason)
 	}
 	for j, b := range t.Reply {
@@ -297,7 +302,7 @@ func (t Turn) validate() error {
 		return err
 	}
 	for j, e := range t.Errors {
-		if _, ok := errorTypes[e.Status]; !ok {
+		if errorType(e.Status) == "" {
 			return fmt.Errorf("errors[%d]: status %d: want one of 400, 401, 403, 404, 413, 429, 500, 529", j, e.Status)
 		}
 	}
@@ -348,36 +353,48 @@ func (t Turn) stopReason() string {
 	return "end_turn"
 }
 
-// errorTypes maps each supported status to its default error.type.
-var errorTypes = map[int]string{
-	400: "invalid_request_error",
-	401: "authentication_error",
-	403: "permission_error",
-	404: "not_found_error",
-	413: "request_too_large",
-	429: "rate_limit_error",
-	500: "api_error",
-	529: "overloaded_error",
+// errorType is the default error.type of each supported status ("" for
+// another status).
+func errorType(status int) string {
+	switch status {
+	case 400:
+		return "invalid_request_error"
+	case 401:
+		return "authentication_error"
+	case 403:
+		return "permission_error"
+	case 404:
+		return "not_found_error"
+	case 413:
+		return "request_too_large"
+	case 429:
+		return "rate_limit_error"
+	case 500:
+		return "api_error"
+	case 529:
+		return "overloaded_error"
+	}
+	return ""
 }
 
-var errorMessages = map[string]string{
-	"invalid_request_error": "Invalid request",
-	"authentication_error":  "invalid x-api-key",
-	"permission_error":      "Your API key does not have permission to use the specified resource.",
-	"not_found_error":       "Not found",
-	"request_too_large":     "Request exceeds the maximum allowed number of bytes.",
-	"rate_limit_error":      "Number of request tokens has exceeded your per-minute rate limit",
-	"api_error":             "Internal server error",
-	"overloaded_error":      "Overloaded",
+var errorMessages = lookup.Map{
+	{"invalid_request_error", "Invalid request"},
+	{"authentication_error", "invalid x-api-key"},
+	{"permission_error", "Your API key does not have permission to use the specified resource."},
+	{"not_found_error", "Not found"},
+	{"request_too_large", "Request exceeds the maximum allowed number of bytes."},
+	{"rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"},
+	{"api_error", "Internal server error"},
+	{"overloaded_error", "Overloaded"},
 }
 
 // withDefaults returns e with Type and Message filled in.
 func (e APIError) withDefaults() APIError {
 	if e.Type == "" {
-		e.Type = errorTypes[e.Status]
+		e.Type = errorType(e.Status)
 	}
 	if e.Message == "" {
-		e.Message = errorMessages[e.Type]
+		e.Message = errorMessages.Value(e.Type)
 	}
 	return e
 }

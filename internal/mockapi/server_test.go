@@ -187,7 +187,7 @@ turns:
 		retryAfter string
 	}{
 		{529, "overloaded_error", "Overloaded", ""},
-		{429, "rate_limit_error", errorMessages["rate_limit_error"], "3"},
+		{429, "rate_limit_error", errorMessages.Value("rate_limit_error"), "3"},
 		{500, "api_error", "boom", ""},
 	}
 	for i, w := range want {

@@ -67,8 +67,13 @@ type Clock struct {
 	n    int64
 }
 
+// ClockBaseMilli is the first timestamp of every scripted run
+// (2026-01-01T00:00:00Z) in Unix milliseconds. A constant, not a
+// package-level time.Date: that would be init code run at every start.
+const ClockBaseMilli = 1_767_225_600_000
+
 // ClockBase is the first timestamp of every scripted run.
-var ClockBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+func ClockBase() time.Time { return time.UnixMilli(ClockBaseMilli).UTC() }
 
 // Next returns the next timestamp in the CLI's format (RFC 3339, millisecond
 // precision, Z).
@@ -76,7 +81,7 @@ func (c *Clock) Next() string {
 	c.n++
 	base := c.Base
 	if base.IsZero() {
-		base = ClockBase
+		base = ClockBase()
 	}
 	return base.Add(time.Duration(c.n) * time.Millisecond).Format("2006-01-02T15:04:05.000Z")
 }

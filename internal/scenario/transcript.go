@@ -260,7 +260,7 @@ func (s *Scenario) WriteSessions(configDir, runCwd string, vars map[string]strin
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			return err
 		}
-		at := ClockBase
+		at := ClockBase()
 		if t.Modified != "" {
 			at, _ = time.Parse(time.RFC3339, t.Modified)
 		}

@@ -1,18 +1,20 @@
 package scenario
 
+import "github.com/airwire/airwire/internal/lookup"
+
 // Uncovered holds the contract subsections ("Section > Subsection") that no
 // scenario's covers names, each with the reason: a subsection that says
 // nothing the wire shows, or one whose branch no scenario reaches yet.
 // TestSubsectionCoverage fails when a subsection is neither covered nor
 // listed here, or listed here and covered.
-var Uncovered = map[string]string{
-	"Diff patch > Fallback": "not reached yet: every Edit and Write of the scenarios gets its exact patch; " +
+var Uncovered = lookup.Map{
+	{"Diff patch > Fallback", "not reached yet: every Edit and Write of the scenarios gets its exact patch; " +
 		"the patch-less diffs in edit-with-permission, edit-rejected and file-change-report-reported are the streamed " +
-		"input's snippet diff (the tool_call_update before the file is read), not this fallback",
-	"Permission presentation > Client requirements": "requirements on the client (render, keep option ids, settle on cancel); the suite's client is scripted and the adapter's wire does not change with them",
-	"Permission presentation > Current limits":      "lists what version 1 does not implement; there is nothing on the wire to observe",
-	"Recommended config values > SDK upgrade check": "a maintainer's procedure before an SDK update (a live vitest run), not wire behaviour",
-	"Session failure > Recovery":                    "recovery is internal adapter state and is not sent (the subsection says so); its effect on later records is not observable in one scenario's run",
-	"Session index > Relation to the RFDs":          "maps the extension to two ACP RFDs; documentation, no wire behaviour of its own",
-	"Session index > Relation to ACP RFD #2161":     "states how the archive differs from RFD #2161; the behaviours it names are those of Session index > Archive and List request, covered there",
+		"input's snippet diff (the tool_call_update before the file is read), not this fallback"},
+	{"Permission presentation > Client requirements", "requirements on the client (render, keep option ids, settle on cancel); the suite's client is scripted and the adapter's wire does not change with them"},
+	{"Permission presentation > Current limits", "lists what version 1 does not implement; there is nothing on the wire to observe"},
+	{"Recommended config values > SDK upgrade check", "a maintainer's procedure before an SDK update (a live vitest run), not wire behaviour"},
+	{"Session failure > Recovery", "recovery is internal adapter state and is not sent (the subsection says so); its effect on later records is not observable in one scenario's run"},
+	{"Session index > Relation to the RFDs", "maps the extension to two ACP RFDs; documentation, no wire behaviour of its own"},
+	{"Session index > Relation to ACP RFD #2161", "states how the archive differs from RFD #2161; the behaviours it names are those of Session index > Archive and List request, covered there"},
 }

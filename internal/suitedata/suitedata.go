@@ -2,6 +2,7 @@ package suitedata
 
 import (
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -23,10 +24,12 @@ type Dirs struct {
 }
 
 // sources are the built-in trees, by the name of their directory.
+// (Pointers: copying the embed.FS values would be init code run at every
+// start of the binary.)
 var sources = []struct {
 	name string
-	fsys fs.FS
-}{{"scenarios", airwire.Scenarios}, {"goldens", airwire.Goldens}}
+	fsys *embed.FS
+}{{"scenarios", &airwire.Scenarios}, {"goldens", &airwire.Goldens}}
 
 // Unpack returns the built-in data under cache (the user cache directory),
 // writing it there first unless a copy of the same content is there.

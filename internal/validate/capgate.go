@@ -3,6 +3,8 @@ package validate
 import (
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // The ACP schema's own capability gates. Its descriptions say which
@@ -38,66 +40,78 @@ func (r capRef) String() string {
 }
 
 // methodGates gate a whole request or notification method.
-var methodGates = map[string]capRef{
-	"fs/read_text_file":      clientCap("fs", "readTextFile"),
-	"fs/write_text_file":     clientCap("fs", "writeTextFile"),
-	"terminal/create":        clientCap("terminal"),
-	"terminal/output":        clientCap("terminal"),
-	"terminal/wait_for_exit": clientCap("terminal"),
-	"terminal/kill":          clientCap("terminal"),
-	"terminal/release":       clientCap("terminal"),
-	// CompleteElicitationNotification: sent when a URL-based elicitation
-	// completes, so only to a client that takes URL elicitations.
-	"elicitation/complete": clientCap("elicitation", "url"),
-	"session/load":         agentCap("loadSession"),
-	"session/list":         agentCap("sessionCapabilities", "list"),
-	"session/delete":       agentCap("sessionCapabilities", "delete"),
-	"session/resume":       agentCap("sessionCapabilities", "resume"),
-	"session/close":        agentCap("sessionCapabilities", "close"),
-	"session/fork":         agentCap("sessionCapabilities", "fork"),
-	"session/archive":      agentCap("sessionCapabilities", "archive"),
-	"session/unarchive":    agentCap("sessionCapabilities", "archive"),
-	"session/status":       agentCap("sessionCapabilities", "status"),
-	"session/set_title":    agentCap("sessionCapabilities", "title"),
-	"logout":               agentCap("auth", "logout"),
-	"auth/status":          agentCap("auth", "status"),
-	// AuthStatusUpdateNotification: "Only sent by agents that advertise the
-	// auth.status capability" — the agent's own declaration.
-	"auth/status_update": agentCap("auth", "status"),
-	"providers/list":     agentCap("providers"),
-	"providers/set":      agentCap("providers"),
-	"providers/disable":  agentCap("providers"),
-}
+var methodGates = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+	return map[string]capRef{
+		"fs/read_text_file":      clientCap("fs", "readTextFile"),
+		"fs/write_text_file":     clientCap("fs", "writeTextFile"),
+		"terminal/create":        clientCap("terminal"),
+		"terminal/output":        clientCap("terminal"),
+		"terminal/wait_for_exit": clientCap("terminal"),
+		"terminal/kill":          clientCap("terminal"),
+		"terminal/release":       clientCap("terminal"),
+		// CompleteElicitationNotification: sent when a URL-based elicitation
+		// completes, so only to a client that takes URL elicitations.
+		"elicitation/complete": clientCap("elicitation", "url"),
+		"session/load":         agentCap("loadSession"),
+		"session/list":         agentCap("sessionCapabilities", "list"),
+		"session/delete":       agentCap("sessionCapabilities", "delete"),
+		"session/resume":       agentCap("sessionCapabilities", "resume"),
+		"session/close":        agentCap("sessionCapabilities", "close"),
+		"session/fork":         agentCap("sessionCapabilities", "fork"),
+		"session/archive":      agentCap("sessionCapabilities", "archive"),
+		"session/unarchive":    agentCap("sessionCapabilities", "archive"),
+		"session/status":       agentCap("sessionCapabilities", "status"),
+		"session/set_title":    agentCap("sessionCapabilities", "title"),
+		"logout":               agentCap("auth", "logout"),
+		"auth/status":          agentCap("auth", "status"),
+		// AuthStatusUpdateNotification: "Only sent by agents that advertise the
+		// auth.status capability" — the agent's own declaration.
+		"auth/status_update": agentCap("auth", "status"),
+		"providers/list":     agentCap("providers"),
+		"providers/set":      agentCap("providers"),
+		"providers/disable":  agentCap("providers"),
+	}
+}}
 
 // updateGates gate a session/update kind (always sent by the agent).
-var updateGates = map[string]capRef{
-	"notice":                   clientCap("session", "notices"),
-	"compaction_update":        clientCap("session", "compaction"),
-	"compaction_summary_chunk": clientCap("session", "compaction"),
-	"plan_update":              clientCap("plan"),
-	"plan_removed":             clientCap("plan"),
-	"subagent_update":          clientCap("subagents"),
-	"session_message":          clientCap("subagents"),
-	"session_message_chunk":    clientCap("subagents"),
-}
+var updateGates = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+	return map[string]capRef{
+		"notice":                   clientCap("session", "notices"),
+		"compaction_update":        clientCap("session", "compaction"),
+		"compaction_summary_chunk": clientCap("session", "compaction"),
+		"plan_update":              clientCap("plan"),
+		"plan_removed":             clientCap("plan"),
+		"subagent_update":          clientCap("subagents"),
+		"session_message":          clientCap("subagents"),
+		"session_message_chunk":    clientCap("subagents"),
+	}
+}}
 
 // typeGates gate the "type" of the elements of an array: prompt content
 // blocks by PromptCapabilities, MCP server transports by McpCapabilities,
 // boolean config options by the client's configOptions.boolean, terminal
 // auth methods by the client's auth.terminal.
 var (
-	promptTypes = map[string]capRef{
-		"image":    agentCap("promptCapabilities", "image"),
-		"audio":    agentCap("promptCapabilities", "audio"),
-		"resource": agentCap("promptCapabilities", "embeddedContext"),
-	}
-	mcpTypes = map[string]capRef{
-		"http": agentCap("mcpCapabilities", "http"),
-		"sse":  agentCap("mcpCapabilities", "sse"),
-		"acp":  agentCap("mcpCapabilities", "acp"),
-	}
-	configTypes     = map[string]capRef{"boolean": clientCap("session", "configOptions", "boolean")}
-	authMethodTypes = map[string]capRef{"terminal": clientCap("auth", "terminal")}
+	promptTypes = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+		return map[string]capRef{
+			"image":    agentCap("promptCapabilities", "image"),
+			"audio":    agentCap("promptCapabilities", "audio"),
+			"resource": agentCap("promptCapabilities", "embeddedContext"),
+		}
+	}}
+	mcpTypes = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+		return map[string]capRef{
+			"http": agentCap("mcpCapabilities", "http"),
+			"sse":  agentCap("mcpCapabilities", "sse"),
+			"acp":  agentCap("mcpCapabilities", "acp"),
+		}
+	}}
+	configTypes = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+		return map[string]capRef{"boolean": clientCap("session", "configOptions", "boolean")}
+	}}
+	authMethodTypes = lookup.Lazy[map[string]capRef]{Build: func() map[string]capRef {
+		return map[string]capRef{"terminal": clientCap("auth", "terminal")}
+	}}
 )
 
 // lifecycle are the session lifecycle requests that carry mcpServers,
@@ -140,7 +154,7 @@ func (c *checker) capabilityGates() {
 	params := c.doc["params"]
 	switch c.kind {
 	case "request", "notification":
-		if r, ok := methodGates[c.method]; ok {
+		if r, ok := methodGates.Get()[c.method]; ok {
 			c.gate("/method", r, c.method)
 		}
 		c.gateParams(params)
@@ -152,14 +166,14 @@ func (c *checker) capabilityGates() {
 func (c *checker) gateParams(params any) {
 	switch {
 	case c.method == "session/update":
-		if r, ok := updateGates[c.update]; ok {
+		if r, ok := updateGates.Get()[c.update]; ok {
 			c.gate("/params/update/sessionUpdate", r, "session/update "+c.update)
 		}
 		if c.update == "config_option_update" {
-			c.gateTypes("/params/update/configOptions", field(field(params, "update"), "configOptions"), configTypes, "a config option")
+			c.gateTypes("/params/update/configOptions", field(field(params, "update"), "configOptions"), configTypes.Get(), "a config option")
 		}
 	case c.method == "session/prompt":
-		c.gateTypes("/params/prompt", field(params, "prompt"), promptTypes, "a prompt content block")
+		c.gateTypes("/params/prompt", field(params, "prompt"), promptTypes.Get(), "a prompt content block")
 	case c.method == "session/list":
 		if v := field(params, "archived"); v != nil {
 			c.gate("/params/archived", agentCap("sessionCapabilities", "archive"), "session/list archived")
@@ -182,7 +196,7 @@ func (c *checker) gateParams(params any) {
 
 // gateLifecycle checks the fields of a session lifecycle request.
 func (c *checker) gateLifecycle(params any) {
-	c.gateTypes("/params/mcpServers", field(params, "mcpServers"), mcpTypes, "an MCP server")
+	c.gateTypes("/params/mcpServers", field(params, "mcpServers"), mcpTypes.Get(), "an MCP server")
 	if dirs, _ := field(params, "additionalDirectories").([]any); len(dirs) > 0 {
 		c.gate("/params/additionalDirectories", agentCap("sessionCapabilities", "additionalDirectories"), c.method+" additionalDirectories")
 	}
@@ -199,9 +213,9 @@ func (c *checker) gateLifecycle(params any) {
 func (c *checker) gateResult(result any) {
 	switch {
 	case c.method == "initialize":
-		c.gateTypes("/result/authMethods", field(result, "authMethods"), authMethodTypes, "an auth method")
+		c.gateTypes("/result/authMethods", field(result, "authMethods"), authMethodTypes.Get(), "an auth method")
 	case contains(configResults, c.method):
-		c.gateTypes("/result/configOptions", field(result, "configOptions"), configTypes, "a config option")
+		c.gateTypes("/result/configOptions", field(result, "configOptions"), configTypes.Get(), "a config option")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Report is the outcome over a whole journal.
@@ -79,8 +80,10 @@ func (v *Validator) nonJSON(e journal.Entry) []Finding {
 }
 
 // knownKinds are the entry kinds of journal format version 1.
-var knownKinds = map[journal.Kind]bool{journal.KindMsg: true, journal.KindNonJSON: true, journal.KindStderr: true,
-	journal.KindSpawn: true, journal.KindExit: true, journal.KindNote: true}
+var knownKinds = lookup.Lazy[map[journal.Kind]bool]{Build: func() map[journal.Kind]bool {
+	return map[journal.Kind]bool{journal.KindMsg: true, journal.KindNonJSON: true, journal.KindStderr: true,
+		journal.KindSpawn: true, journal.KindExit: true, journal.KindNote: true}
+}}
 
 // entryFindings checks one entry against the journal format (docs/journal.md,
 // "Entries"): seq rises (from 1: 0 is no seq), t_ns is not negative, kind
@@ -104,7 +107,7 @@ func (v *Validator) entryFindings(e journal.Entry, seen bool, last uint64) []Fin
 	}
 	frame := e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON
 	switch {
-	case !knownKinds[e.Kind]:
+	case !knownKinds.Get()[e.Kind]:
 		add("kind %q is not an entry kind of journal version %d (msg, non_json, stderr, spawn, exit, note)", e.Kind, journal.Version)
 	case frame && e.Lane == journal.LaneClient && e.Dir != journal.DirEditor && e.Dir != journal.DirAgent:
 		add("%s; the frame is not checked", dirText(string(e.Dir)))

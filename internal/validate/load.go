@@ -18,7 +18,7 @@ type schemas struct {
 
 var (
 	loadMu sync.Mutex
-	loaded = map[string]*schemas{}
+	loaded map[string]*schemas // made on first use, not by init code at every start
 )
 
 // LoadDir returns the ACP v1 schema of dir (the unstable superset, which
@@ -33,6 +33,9 @@ var (
 //	for each client-lane message: findings = append(findings, v.Check(m)...)
 func LoadDir(dir string) (*acp.Schema, *air.Set, error) {
 	loadMu.Lock()
+	if loaded == nil {
+		loaded = map[string]*schemas{}
+	}
 	s := loaded[dir]
 	if s == nil {
 		s = &schemas{}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // hookCtx is what a key rule sees: the payload, the _meta.jetbrains.air
@@ -39,70 +41,80 @@ type place struct {
 var (
 	sessionResults = []string{"session/new", "session/load", "session/fork", "session/resume", "session/set_config_option", "session/set_mode"}
 	toolUpdates    = []string{"tool_call", "tool_call_update"}
-	modeKind       = map[string]airKey{"kind": {schema: "mode-kind"}}
-	recommended    = map[string]airKey{"recommendedValue": {schema: "recommended-value", gate: "recommendedValue", hook: hookRecommendedValue}}
-	diffPatchKey   = map[string]airKey{"diffPatch": {schema: "diff-patch", gate: "diffPatch", hook: hookDiffPatch}}
-	rowKeys        = map[string]airKey{"archived": {}, "lastPromptAt": {}, "model": {}, "forkedFrom": {}, "state": {}, "lastTurnEndedAt": {}, "cost": {}}
+	modeKind       = lookup.Lazy[map[string]airKey]{Build: func() map[string]airKey {
+		return map[string]airKey{"kind": {schema: "mode-kind"}}
+	}}
+	recommended = lookup.Lazy[map[string]airKey]{Build: func() map[string]airKey {
+		return map[string]airKey{"recommendedValue": {schema: "recommended-value", gate: "recommendedValue", hook: hookRecommendedValue}}
+	}}
+	diffPatchKey = lookup.Lazy[map[string]airKey]{Build: func() map[string]airKey {
+		return map[string]airKey{"diffPatch": {schema: "diff-patch", gate: "diffPatch", hook: hookDiffPatch}}
+	}}
+	rowKeys = lookup.Lazy[map[string]airKey]{Build: func() map[string]airKey {
+		return map[string]airKey{"archived": {}, "lastPromptAt": {}, "model": {}, "forkedFrom": {}, "state": {}, "lastTurnEndedAt": {}, "cost": {}}
+	}}
 )
 
 func p(s ...string) []string { return s }
 
 // places is the locator table, built from the contract's "AIR metadata keys"
 // table and the sections it links.
-var places = []place{
-	{kind: "request", methods: p("initialize"), pattern: p("params", "clientCapabilities", "_meta"), sender: DirEditor,
-		section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
-	{kind: "result", methods: p("initialize"), pattern: p("result", "_meta"), sender: DirAgent,
-		section: SectionAgentDecl, container: "agent-declaration", keys: map[string]airKey{"capabilities": {}, "goal": {}}},
-	{kind: "notification", methods: p("session/update"), updates: p("session_info_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
-		section: SectionKeys, keys: map[string]airKey{
-			"goal":                  {schema: "goal-snapshot"},
-			"agentFileChangeReport": {schema: "file-change-report", gate: "agentFileChangeReport"},
-			"sessionFailure":        {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure},
-			"archived":              {schema: "session-archived", gate: "sessionIndex"},
-		}},
-	{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "_meta"), sender: DirAgent,
-		section: SectionKeys, keys: map[string]airKey{
-			"commandTitle":      {schema: "command-title"},
-			"subagent":          {schema: "subagent-marker"},
-			"skill":             {schema: "skill"},
-			"contextCompaction": {schema: "context-compaction"},
-			"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
-		}},
-	{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
-		section: SectionDiffPatch, keys: diffPatchKey},
-	{kind: "request", methods: p("session/request_permission"), pattern: p("params", "_meta"), sender: DirAgent,
-		section: SectionPermission, keys: map[string]airKey{"permission": {schema: "permission"}}},
-	{kind: "request", methods: p("session/request_permission"), pattern: p("params", "toolCall", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
-		section: SectionDiffPatch, keys: diffPatchKey},
-	{kind: "notification", methods: p("session/update"), updates: p("compaction_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
-		section: "Context compaction", keys: map[string]airKey{"contextCompaction": {schema: "context-compaction-update"}}},
-	{kind: "notification", methods: p("session/update"), updates: p("available_commands_update"), pattern: p("params", "update", "availableCommands", "*", "_meta"), sender: DirAgent,
-		section: SectionKeys, keys: map[string]airKey{"kind": {schema: "skill-kind"}, "skillPath": {schema: "skill-path", hook: hookSkillPath}}},
-	{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "_meta"), sender: DirAgent, section: SectionRecommended, keys: recommended},
-	{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "_meta"), sender: DirAgent, section: SectionRecommended, keys: recommended},
-	{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind},
-	{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "options", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind},
-	{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind},
-	{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "options", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind},
-	{kind: "result", methods: sessionResults, pattern: p("result", "modes", "availableModes", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind},
-	{kind: "request", methods: p("session/prompt"), pattern: p("params", "_meta"), sender: DirEditor,
-		section: "Agent file-change report", keys: map[string]airKey{"agentFileChangeReportRequest": {schema: "file-change-report-request", gate: "agentFileChangeReport"}}},
-	{kind: "result", methods: p("session/prompt"), pattern: p("result", "_meta"), sender: DirAgent,
-		section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
-	{kind: "request", methods: p("session/fork"), pattern: p("params", "_meta"), sender: DirEditor,
-		section: "Session fork point", keys: map[string]airKey{"fork": {schema: "fork"}}},
-	{kind: "request", methods: p("session/list"), pattern: p("params", "_meta"), sender: DirEditor,
-		section: SectionSessionIndex, keys: map[string]airKey{"list": {schema: "session-list-options", gate: "sessionIndex"}}},
-	{kind: "result", methods: p("session/list"), pattern: p("result", "sessions", "*", "_meta"), sender: DirAgent,
-		section: SectionSessionIndex, container: "session-row-meta", gate: "sessionIndex", keys: rowKeys},
-	// The notification schema already validates these rows; the place only
-	// admits the keys.
-	{kind: "notification", methods: p("_session/list/changes"), pattern: p("params", "sessions", "*", "_meta"), sender: DirAgent,
-		section: SectionSessionIndex, keys: rowKeys},
-	{kind: "request", methods: p("elicitation/create"), pattern: p("params", "requestedSchema", "properties", "*", "_meta"), sender: DirAgent,
-		section: SectionQuestions, keys: map[string]airKey{"customAnswer": {schema: "custom-answer", hook: hookCustomAnswer}}},
-}
+var places = lookup.Lazy[[]place]{Build: func() []place {
+	return []place{
+		{kind: "request", methods: p("initialize"), pattern: p("params", "clientCapabilities", "_meta"), sender: DirEditor,
+			section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
+		{kind: "result", methods: p("initialize"), pattern: p("result", "_meta"), sender: DirAgent,
+			section: SectionAgentDecl, container: "agent-declaration", keys: map[string]airKey{"capabilities": {}, "goal": {}}},
+		{kind: "notification", methods: p("session/update"), updates: p("session_info_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
+			section: SectionKeys, keys: map[string]airKey{
+				"goal":                  {schema: "goal-snapshot"},
+				"agentFileChangeReport": {schema: "file-change-report", gate: "agentFileChangeReport"},
+				"sessionFailure":        {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure},
+				"archived":              {schema: "session-archived", gate: "sessionIndex"},
+			}},
+		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "_meta"), sender: DirAgent,
+			section: SectionKeys, keys: map[string]airKey{
+				"commandTitle":      {schema: "command-title"},
+				"subagent":          {schema: "subagent-marker"},
+				"skill":             {schema: "skill"},
+				"contextCompaction": {schema: "context-compaction"},
+				"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
+			}},
+		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
+			section: SectionDiffPatch, keys: diffPatchKey.Get()},
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "_meta"), sender: DirAgent,
+			section: SectionPermission, keys: map[string]airKey{"permission": {schema: "permission"}}},
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "toolCall", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
+			section: SectionDiffPatch, keys: diffPatchKey.Get()},
+		{kind: "notification", methods: p("session/update"), updates: p("compaction_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
+			section: "Context compaction", keys: map[string]airKey{"contextCompaction": {schema: "context-compaction-update"}}},
+		{kind: "notification", methods: p("session/update"), updates: p("available_commands_update"), pattern: p("params", "update", "availableCommands", "*", "_meta"), sender: DirAgent,
+			section: SectionKeys, keys: map[string]airKey{"kind": {schema: "skill-kind"}, "skillPath": {schema: "skill-path", hook: hookSkillPath}}},
+		{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "_meta"), sender: DirAgent, section: SectionRecommended, keys: recommended.Get()},
+		{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "_meta"), sender: DirAgent, section: SectionRecommended, keys: recommended.Get()},
+		{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind.Get()},
+		{kind: "result", methods: sessionResults, pattern: p("result", "configOptions", "*", "options", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind.Get()},
+		{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind.Get()},
+		{kind: "notification", methods: p("session/update"), updates: p("config_option_update"), pattern: p("params", "update", "configOptions", "*", "options", "*", "options", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind.Get()},
+		{kind: "result", methods: sessionResults, pattern: p("result", "modes", "availableModes", "*", "_meta"), sender: DirAgent, section: "Presentation hints", keys: modeKind.Get()},
+		{kind: "request", methods: p("session/prompt"), pattern: p("params", "_meta"), sender: DirEditor,
+			section: "Agent file-change report", keys: map[string]airKey{"agentFileChangeReportRequest": {schema: "file-change-report-request", gate: "agentFileChangeReport"}}},
+		{kind: "result", methods: p("session/prompt"), pattern: p("result", "_meta"), sender: DirAgent,
+			section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
+		{kind: "request", methods: p("session/fork"), pattern: p("params", "_meta"), sender: DirEditor,
+			section: "Session fork point", keys: map[string]airKey{"fork": {schema: "fork"}}},
+		{kind: "request", methods: p("session/list"), pattern: p("params", "_meta"), sender: DirEditor,
+			section: SectionSessionIndex, keys: map[string]airKey{"list": {schema: "session-list-options", gate: "sessionIndex"}}},
+		{kind: "result", methods: p("session/list"), pattern: p("result", "sessions", "*", "_meta"), sender: DirAgent,
+			section: SectionSessionIndex, container: "session-row-meta", gate: "sessionIndex", keys: rowKeys.Get()},
+		// The notification schema already validates these rows; the place only
+		// admits the keys.
+		{kind: "notification", methods: p("_session/list/changes"), pattern: p("params", "sessions", "*", "_meta"), sender: DirAgent,
+			section: SectionSessionIndex, keys: rowKeys.Get()},
+		{kind: "request", methods: p("elicitation/create"), pattern: p("params", "requestedSchema", "properties", "*", "_meta"), sender: DirAgent,
+			section: SectionQuestions, keys: map[string]airKey{"customAnswer": {schema: "custom-answer", hook: hookCustomAnswer}}},
+	}
+}}
 
 func (pl *place) matches(c *checker, segs []string, parent map[string]any) bool {
 	if pl.kind != c.kind || len(pl.pattern) != len(segs) {
@@ -144,7 +156,9 @@ type metaSite struct {
 
 // skipped are fields whose content is tool data, not protocol: a _meta
 // inside them is not the adapter's.
-var skipped = map[string]bool{"rawInput": true, "rawOutput": true}
+var skipped = lookup.Lazy[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{"rawInput": true, "rawOutput": true}
+}}
 
 func findMeta(v any, segs []string, anc []any, out *[]metaSite) {
 	switch t := v.(type) {
@@ -154,7 +168,7 @@ func findMeta(v any, segs []string, anc []any, out *[]metaSite) {
 		}
 		keys := sortedKeys(t)
 		for _, k := range keys {
-			if k == "_meta" || skipped[k] {
+			if k == "_meta" || skipped.Get()[k] {
 				continue
 			}
 			findMeta(t[k], append(segs, k), append(anc, t), out)
@@ -219,9 +233,9 @@ func (c *checker) airObject(s metaSite, a any) {
 		return
 	}
 	var pl *place
-	for i := range places {
-		if places[i].matches(c, s.segs, s.parent) {
-			pl = &places[i]
+	for i := range places.Get() {
+		if places.Get()[i].matches(c, s.segs, s.parent) {
+			pl = &places.Get()[i]
 			break
 		}
 	}

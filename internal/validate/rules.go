@@ -6,17 +6,31 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // extUpdates are the AIR session update kinds that ACP v1 does not define.
-var extUpdates = map[string]struct {
-	schema, section string
-}{
-	"async_task_spawned":      {"async-task-spawned", SectionAsyncTasks},
-	"async_task_progress":     {"async-task-progress", SectionAsyncTasks},
-	"async_task_state_update": {"async-task-state-update", SectionAsyncTasks},
-	"subagent_spawned":        {"subagent-spawned", SectionSubagents},
-	"subagent_state_update":   {"subagent-state-update", SectionSubagents},
+// (A table, not a map literal: those are built by init code at every start
+// of the binary.)
+var extUpdates = [...]extUpdate{
+	{"async_task_spawned", "async-task-spawned", SectionAsyncTasks},
+	{"async_task_progress", "async-task-progress", SectionAsyncTasks},
+	{"async_task_state_update", "async-task-state-update", SectionAsyncTasks},
+	{"subagent_spawned", "subagent-spawned", SectionSubagents},
+	{"subagent_state_update", "subagent-state-update", SectionSubagents},
+}
+
+// extUpdate is the schema and section of an extension update kind.
+type extUpdate struct{ kind, schema, section string }
+
+// extUpdateOf is the row of kind in extUpdates.
+func extUpdateOf(kind string) (extUpdate, bool) {
+	for _, e := range extUpdates {
+		if e.kind == kind {
+			return e, true
+		}
+	}
+	return extUpdate{}, false
 }
 
 func (c *checker) sessionUpdate(params any) {
@@ -24,7 +38,7 @@ func (c *checker) sessionUpdate(params any) {
 	c.update, _ = field(upd, "sessionUpdate").(string)
 	sid, _ := field(params, "sessionId").(string)
 	st := &c.v.st
-	if ext, ok := extUpdates[c.update]; ok {
+	if ext, ok := extUpdateOf(c.update); ok {
 		if !c.fromAgent() {
 			c.add("/method", "acp-method-side", SectionACP, SeverityError, "only the agent sends session/update")
 		}
@@ -95,7 +109,7 @@ func (c *checker) onInitializeRequest(params any) {
 	for i, x := range list {
 		if s, ok := x.(string); ok {
 			st.caps[s] = true
-			if !ClientCapabilities[s] {
+			if !ClientCapabilities.Get()[s] {
 				c.add("/params/clientCapabilities/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionClientDecl, SeverityWarning,
 					"%s is not a capability of the contract (the agent ignores it)", s)
 			}
@@ -107,19 +121,23 @@ var sessionIndexFamily = []string{"sessionIndex", "sessionArchive", "sessionRena
 
 // AgentCapabilities are the capability names of the contract's
 // "Capabilities" table that an agent may advertise.
-var AgentCapabilities = map[string]bool{
-	"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
-	"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "sessionArchive": true, "sessionRename": true,
-	"sessionListSubscribe": true,
-}
+var AgentCapabilities = lookup.Lazy[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{
+		"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
+		"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "sessionArchive": true, "sessionRename": true,
+		"sessionListSubscribe": true,
+	}
+}}
 
 // ClientCapabilities are the capability names a client may declare: the
 // advertised ones that the client declares, plus rawInputRendering and
 // planContentDelta (which the adapter ignores).
-var ClientCapabilities = map[string]bool{
-	"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
-	"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "rawInputRendering": true, "planContentDelta": true,
-}
+var ClientCapabilities = lookup.Lazy[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{
+		"diffPatch": true, "sessionFailure": true, "recommendedValue": true, "asyncTasks": true, "agentFileChangeReport": true,
+		"nativeSubagentSessions": true, "planFile": true, "sessionIndex": true, "rawInputRendering": true, "planContentDelta": true,
+	}
+}}
 
 func (c *checker) onInitializeResponse(result any) {
 	st := &c.v.st
@@ -137,7 +155,7 @@ func (c *checker) onInitializeResponse(result any) {
 	for i, x := range list {
 		if s, ok := x.(string); ok {
 			adv[s] = true
-			if !AgentCapabilities[s] {
+			if !AgentCapabilities.Get()[s] {
 				c.add("/result/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionAgentDecl, SeverityWarning,
 					"%s is not a capability of the contract's Capabilities table", s)
 			}
@@ -156,13 +174,17 @@ func (c *checker) onInitializeResponse(result any) {
 }
 
 // PermissionOptionIDs is the fixed option id set of "Permission presentation".
-var PermissionOptionIDs = map[string]bool{
-	"allow-once": true, "allow-with-updates": true, "allow-skill-exact": true, "allow-skill-prefix": true,
-	"exit-plan-auto": true, "exit-plan-bypass": true, "exit-plan-accept-edits": true, "exit-plan-default": true,
-	"exit-plan-clear-auto": true, "exit-plan-clear-bypass": true, "exit-plan-clear-accept-edits": true, "reject": true,
-}
+var PermissionOptionIDs = lookup.Lazy[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{
+		"allow-once": true, "allow-with-updates": true, "allow-skill-exact": true, "allow-skill-prefix": true,
+		"exit-plan-auto": true, "exit-plan-bypass": true, "exit-plan-accept-edits": true, "exit-plan-default": true,
+		"exit-plan-clear-auto": true, "exit-plan-clear-bypass": true, "exit-plan-clear-accept-edits": true, "reject": true,
+	}
+}}
 
-var kindRank = map[string]int{"allow_once": 0, "allow_always": 1, "reject_once": 2, "reject_always": 2}
+var kindRank = lookup.Lazy[map[string]int]{Build: func() map[string]int {
+	return map[string]int{"allow_once": 0, "allow_always": 1, "reject_once": 2, "reject_always": 2}
+}}
 
 func (c *checker) permissionRequest(params any) {
 	if !c.fromAgent() {
@@ -181,10 +203,10 @@ func (c *checker) permissionRequest(params any) {
 		id, _ := field(o, "optionId").(string)
 		kind, _ := field(o, "kind").(string)
 		base := "/params/options/" + strconv.Itoa(i)
-		if !PermissionOptionIDs[id] {
+		if !PermissionOptionIDs.Get()[id] {
 			c.add(base+"/optionId", "permission-option-id", SectionPermission, SeverityError, "option id %q is not in the fixed set", id)
 		}
-		if r, ok := kindRank[kind]; ok {
+		if r, ok := kindRank.Get()[kind]; ok {
 			if r < last {
 				c.add(base+"/kind", "permission-option-order", SectionPermission, SeverityError, "options are grouped allow_once, then allow_always, then reject; %s comes after a later group", kind)
 			}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/internal/lookup"
 	"github.com/airwire/airwire/schemas/acp"
 	"github.com/airwire/airwire/schemas/air"
 	"github.com/airwire/airwire/schemas/verdict"
@@ -497,19 +498,21 @@ type extMethod struct {
 }
 
 // extMethods are the AIR extension methods that have schemas.
-var extMethods = map[string]extMethod{
-	"_session/rename":           {params: "session-rename-params", result: "session-rename-result", section: SectionSessionIndex},
-	"_session/archive":          {params: "session-archive-params", result: "session-archive-result", section: SectionSessionIndex},
-	"_session/unarchive":        {params: "session-unarchive-params", result: "session-unarchive-result", section: SectionSessionIndex},
-	"_session/list/subscribe":   {params: "session-list-subscribe-params", result: "session-list-subscribe-result", section: SectionSessionIndex},
-	"_session/list/unsubscribe": {params: "session-list-unsubscribe-params", result: "session-list-unsubscribe-result", section: SectionSessionIndex},
-	"_session/list/changes":     {notification: "session-list-changes", section: SectionSessionIndex, gate: "sessionIndex"},
-	"_session/goal":             {params: "session-goal-params", result: "session-goal-result", section: "Goal"},
-	"_session/async_task/stop":  {params: "session-async-task-stop-params", result: "session-async-task-stop-result", section: SectionAsyncTasks},
-}
+var extMethods = lookup.Lazy[map[string]extMethod]{Build: func() map[string]extMethod {
+	return map[string]extMethod{
+		"_session/rename":           {params: "session-rename-params", result: "session-rename-result", section: SectionSessionIndex},
+		"_session/archive":          {params: "session-archive-params", result: "session-archive-result", section: SectionSessionIndex},
+		"_session/unarchive":        {params: "session-unarchive-params", result: "session-unarchive-result", section: SectionSessionIndex},
+		"_session/list/subscribe":   {params: "session-list-subscribe-params", result: "session-list-subscribe-result", section: SectionSessionIndex},
+		"_session/list/unsubscribe": {params: "session-list-unsubscribe-params", result: "session-list-unsubscribe-result", section: SectionSessionIndex},
+		"_session/list/changes":     {notification: "session-list-changes", section: SectionSessionIndex, gate: "sessionIndex"},
+		"_session/goal":             {params: "session-goal-params", result: "session-goal-result", section: "Goal"},
+		"_session/async_task/stop":  {params: "session-async-task-stop-params", result: "session-async-task-stop-result", section: SectionAsyncTasks},
+	}
+}}
 
 func (c *checker) extMethod(method, kind string, val any, ptr string) {
-	e, ok := extMethods[method]
+	e, ok := extMethods.Get()[method]
 	if !ok {
 		return // another extension: ACP lets it through
 	}

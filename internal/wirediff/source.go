@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/reports"
 )
 
@@ -178,7 +178,8 @@ func (reportFile) Detect(_ string, isDir bool, head []byte) bool {
 }
 
 // reportSchemaRE finds a report's schema key, however the JSON is spaced.
-var reportSchemaRE = regexp.MustCompile(`"schema"\s*:\s*"` + regexp.QuoteMeta(reports.Schema) + `"`)
+// (reports.Schema written out: TestReportSchemaLiteral.)
+var reportSchemaRE = lazyre.New(`"schema"\s*:\s*"airwire-report/1"`)
 
 func (reportFile) Load(path string) (Set, error) {
 	r, err := reports.Read(path)

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // Redactor finds and replaces secrets. The zero value is not usable; call New.
@@ -83,27 +84,27 @@ func (r *Redactor) Token(secret []byte) string {
 	return "<redacted:" + hex.EncodeToString(m.Sum(nil)[:4]) + ">"
 }
 
-var envParts = map[string]bool{
-	"KEY": true, "APIKEY": true, "TOKEN": true, "SECRET": true, "PASSWORD": true, "PASSWD": true,
-	"PASS": true, "CREDENTIAL": true, "CREDENTIALS": true, "AUTH": true, "COOKIE": true, "PAT": true,
-	"PRIVATE": true, "SESSIONKEY": true,
+var envParts = lookup.Set{
+	"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD",
+	"PASSWD", "PASS", "CREDENTIAL", "CREDENTIALS", "AUTH",
+	"COOKIE", "PAT", "PRIVATE", "SESSIONKEY",
 }
 
 // SecretEnv reports whether an environment variable's name looks secret:
 // one of its _-separated parts is KEY, TOKEN, SECRET, PASSWORD, AUTH, … .
 func SecretEnv(name string) bool {
 	for _, p := range strings.Split(strings.ToUpper(name), "_") {
-		if envParts[p] {
+		if envParts.Has(p) {
 			return true
 		}
 	}
 	return false
 }
 
-var keyExact = map[string]bool{
-	"apikey": true, "xapikey": true, "token": true, "authorization": true, "proxyauthorization": true,
-	"password": true, "passwd": true, "secret": true, "cookie": true, "setcookie": true,
-	"credentials": true, "credential": true, "privatekey": true, "authtoken": true, "bearer": true,
+var keyExact = lookup.Set{
+	"apikey", "xapikey", "token", "authorization", "proxyauthorization",
+	"password", "passwd", "secret", "cookie", "setcookie",
+	"credentials", "credential", "privatekey", "authtoken", "bearer",
 }
 
 var keySuffixes = []string{"apikey", "secret", "password", "token", "privatekey", "credentials"}
@@ -134,7 +135,7 @@ func SecretKey(key []byte) bool {
 		n++
 	}
 	k := string(buf[:n])
-	if keyExact[k] {
+	if keyExact.Has(k) {
 		return true
 	}
 	if countingKey(k) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/xeipuuv/gojsonschema"
 
+	"github.com/airwire/airwire/internal/lookup"
 	"github.com/airwire/airwire/schemas/verdict"
 )
 
@@ -202,7 +203,9 @@ var forbidden = []string{"prefixItems", "$dynamicRef", "$dynamicAnchor", "$recur
 
 // schemaMaps are keywords whose value maps names to schemas: their keys are
 // names, not keywords.
-var schemaMaps = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true}
+var schemaMaps = lookup.Set{
+	"properties", "$defs", "definitions", "patternProperties",
+}
 
 // CheckKeywords fails when a schema uses a keyword that gojsonschema would
 // ignore silently: see forbidden, and unevaluatedProperties other than true.
@@ -224,7 +227,7 @@ func CheckKeywords(doc any) error {
 						errs = append(errs, p+" (not true)")
 					}
 				}
-				if schemaMaps[k] {
+				if schemaMaps.Has(k) {
 					if m, ok := c.(map[string]any); ok {
 						for name, sub := range m {
 							walk(sub, p+"/"+name)
