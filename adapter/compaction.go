@@ -109,20 +109,22 @@ func (c *compaction) heartbeat(fallbackID string, chunk *string) []map[string]an
 }
 
 // recordSummary keeps the PostCompact hook's summary (compaction_update
-// only) for the compaction under way, or the next one.
-func (c *compaction) recordSummary(raw string) {
+// only) for the compaction under way, or the next one, and reports
+// whether it kept one.
+func (c *compaction) recordSummary(raw string) bool {
 	if c.interrupted || !c.updates {
-		return
+		return false
 	}
 	summary, ok := compactionSummaryText(raw)
 	if !ok {
-		return
+		return false
 	}
 	if c.active != nil && c.active.terminal == "" {
 		c.active.summary = &summary
 	} else {
 		c.pendingSummary = &summary
 	}
+	return true
 }
 
 // finish handles a terminal signal. enrich lets a later terminal signal
