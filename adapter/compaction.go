@@ -20,7 +20,8 @@ import (
 // and the PostCompact hook (the summary). The CLI can repeat a terminal
 // status and can skip the opening one, so the state lives until the
 // turn's result. AIR's `_meta.jetbrains.air.contextCompaction` is in
-// context_compaction.go. Not modelled: the idle compaction the reference
+// context_compaction.go; the replay of a compaction's stored summary on
+// session/load in compaction_replay.go. Not modelled: the idle compaction the reference
 // starts by itself.
 
 type compaction struct {
