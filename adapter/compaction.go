@@ -20,7 +20,8 @@ import (
 // and the PostCompact hook (the summary). The CLI can repeat a terminal
 // status and can skip the opening one, so the state lives until the
 // turn's result. AIR's `_meta.jetbrains.air.contextCompaction` is in
-// context_compaction.go. Not modelled: the idle compaction the reference
+// context_compaction.go; the replay of a compaction's stored summary on
+// session/load in compaction_replay.go. Not modelled: the idle compaction the reference
 // starts by itself.
 
 type compaction struct {
@@ -113,20 +114,22 @@ func (c *compaction) heartbeat(fallbackID string, chunk *string) []map[string]an
 }
 
 // recordSummary keeps the PostCompact hook's summary (compaction_update
-// only) for the compaction under way, or the next one.
-func (c *compaction) recordSummary(raw string) {
+// only) for the compaction under way, or the next one, and reports
+// whether it kept one.
+func (c *compaction) recordSummary(raw string) bool {
 	if c.interrupted || !c.updates {
-		return
+		return false
 	}
 	summary, ok := compactionSummaryText(raw)
 	if !ok {
-		return
+		return false
 	}
 	if c.active != nil && c.active.terminal == "" {
 		c.active.summary = &summary
 	} else {
 		c.pendingSummary = &summary
 	}
+	return true
 }
 
 // finish handles a terminal signal. enrich lets a later terminal signal

@@ -15,7 +15,7 @@ import (
 // transcript is at path as updates, before the load's answer.
 func (s *Session) replayMessages(path string, msgs []history.Message, render toolcall.Renderer) {
 	rp := history.NewReplayer(render, s.tr.tools)
-	swap := s.replayedFailures()
+	swap := s.replaySwaps()
 	if subagentForm(s.agent.clientCaps()) != "air" {
 		for _, m := range msgs {
 			for _, u := range replayOne(rp, swap, m) {

@@ -25,7 +25,9 @@
 //     later turns go on from. ReplayWith lets the caller swap a message's
 //     updates for its own (the AIR session failure replay). A Replayer
 //     replays one message at a time, for a caller that sends each
-//     message's updates to a session of its own.
+//     message's updates to a session of its own. MessageText is the text
+//     of a stored API message (the adapter's compaction replay reads a
+//     compaction summary with it).
 //   - Subagents reads the metadata files of a session's subagent
 //     transcripts (<session>/subagents/agent-<id>.meta.json: the launching
 //     tool use, name, type, description, background launch);

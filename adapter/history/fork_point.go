@@ -152,7 +152,7 @@ func agentGroups(rows []*entry) (map[string]*agentGroup, []string) {
 			order = append(order, id)
 		}
 		g.uuid = e.UUID
-		g.text += messageText(e.Message)
+		g.text += MessageText(e.Message)
 	}
 	return groups, order
 }
@@ -220,9 +220,9 @@ func fingerprint(text string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// messageText is the text of an API message: a string content, or its
-// text blocks joined.
-func messageText(message json.RawMessage) string {
+// MessageText is the text of an API message: a string content, or its
+// text blocks joined ("" when it has none).
+func MessageText(message json.RawMessage) string {
 	var m struct {
 		Content json.RawMessage `json:"content"`
 	}
