@@ -455,6 +455,8 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
 //	            turn's runId → <run-N>, numbered by first appearance
 //	CLI text    a plan file …/plans/<random words>.md → …/plans/<plan-file>.md
+//	generation  the epoch milliseconds that number a restored subagent
+//	            session, <agent id>:generation:<ms> → …:generation:<epoch-ms>
 //	model API   127.0.0.1:<port> → <model-api>: the only loopback server a
 //	            run talks to is the model API (the mock, the recorder's model
 //	            proxy in front of it, or the unused address of a replay), and
@@ -549,9 +551,12 @@ var (
 	// textDurRE is a duration the CLI writes into a subagent's result text.
 	textDurRE = regexp.MustCompile(textDurPrefix + `[0-9]+`)
 	// planRE is a plan file the CLI names with random words.
-	planRE   = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
-	tsRE     = lazyre.New(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
-	durKeyRE = lazyre.New(`(?i)duration|elapsed|latency`)
+	planRE = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
+	// restoredGenRE is the generation of a subagent session restored
+	// after a load or resume: the adapter's clock in epoch milliseconds.
+	restoredGenRE = lazyre.New(`(:generation:)1[5-9][0-9]{11}\b`)
+	tsRE          = lazyre.New(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
+	durKeyRE      = lazyre.New(`(?i)duration|elapsed|latency`)
 )
 
 // textDurPrefix starts a duration in a subagent's result text.
@@ -852,6 +857,7 @@ func (n *Normalizer) str(s string) string {
 		return textDurPrefix + "<duration>"
 	})
 	s = planRE.ReplaceAllString(s, "${1}<plan-file>.md")
+	s = restoredGenRE.ReplaceAllString(s, "${1}<epoch-ms>")
 	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		u = strings.ToLower(u)
 		if p, ok := n.ids[u]; ok {
