@@ -124,7 +124,9 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 		}
 		_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
 	}
-	return newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
+	r := newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
+	r.restore.history = storedSubagentHistory{s}
+	return r
 }
 
 // subagentAssistant handles a consolidated message of a subagent: its
