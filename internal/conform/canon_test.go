@@ -40,6 +40,8 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"p":"/h/.claude/plans/<plan-file>.md","t":"tool_uses: 1\nduration_ms: <duration></usage>"}`},
 		{name: "restored subagent generations", in: `{"subagentSessionId":"a9d369fae923f64f9:generation:1796141372319","b":"a9d369fae923f64f9:generation:2"}`,
 			want: `{"b":"a9d369fae923f64f9:generation:2","subagentSessionId":"a9d369fae923f64f9:generation:<epoch-ms>"}`},
+		{name: "a SendMessage resume: the id's prefix and the pin's ref", in: `{"text":"{\"success\":true,\"message\":\"Resuming agent abd15c5\",\"pin\":{\"id\":\"x\",\"ref\":\"1d797d\"}}"}`,
+			want: `{"text":"{\"success\":true,\"message\":\"Resuming agent <agent-prefix>\",\"pin\":{\"id\":\"x\",\"ref\":\"<pin-ref>\"}}"}`},
 		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
 	}
 	for _, tt := range tests {
