@@ -20,7 +20,10 @@ import (
 // native_subagent_sessions_route.go routes the output,
 // native_subagent_sessions_lifecycle.go opens and ends the children,
 // native_subagent_sessions_config.go reports their configuration, and
-// native_subagent_sessions_replay.go rebuilds them on `session/load`.
+// native_subagent_sessions_replay.go rebuilds them on `session/load`, and
+// native_subagent_sessions_restore.go opens a new generation of an agent
+// that runs again (a SendMessage resume), restoring one from before a
+// load or resume from the subagent history.
 //
 // Not implemented: the RFD form of a client that is not AIR
 // (`subagent_update`, `session_message`), which stays on the root session;
@@ -124,7 +127,9 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 		}
 		_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
 	}
-	return newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
+	r := newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
+	r.restore.history = storedSubagentHistory{s}
+	return r
 }
 
 // subagentAssistant handles a consolidated message of a subagent: its

@@ -48,6 +48,9 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 		switch f.Patch.Status {
 		case "completed", "failed", "killed":
 			r.finishTask(f.TaskID, f.Patch.Status, "")
+		case "running", "pending":
+			// the CLI can resume a finished agent without a new task_started
+			r.taskResumed(f.TaskID, r.sendMessagePrompt(f.TaskID, nil))
 		}
 	}
 }
@@ -55,6 +58,9 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 // taskStarted opens a child for a subagent task; a task that is not a
 // subagent forgets what waited under its tool call.
 func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
+	if r.restoreStarted(f) {
+		return
+	}
 	if f.SubagentType == "" {
 		if f.ToolUseID != "" {
 			r.dropPending(f.ToolUseID)
@@ -76,14 +82,20 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 		name:            subagentName(id.Name, orElse(id.Description, f.Description), orElse(id.SubagentType, f.SubagentType), f.TaskID),
 		task:            subagentTask(orElse(id.Prompt, f.Prompt), orElse(id.Description, f.Description)),
 		prompt:          orElse(f.Prompt, id.Prompt)}
-	if cc.parentSession != "" {
-		c.parentSessionID = cc.parentSession
+	// a new generation of an agent that finished (a SendMessage resume)
+	// has its parent already
+	parent := cc.parentSession
+	if parent == "" && previous != nil {
+		parent = r.resumedParent(previous)
+	}
+	if parent != "" {
+		c.parentSessionID = parent
 	}
 	r.children = append(r.children, c)
 	if f.ToolUseID != "" {
 		r.byLaunch[f.ToolUseID] = c
 	}
-	if cc.parentSession != "" || f.ToolUseID == "" {
+	if parent != "" || f.ToolUseID == "" {
 		r.announce(c)
 		r.flush(f.ToolUseID)
 	}
@@ -193,4 +205,5 @@ func (r *subagentRouter) finishAll(state string) {
 	}
 	clear(r.pending)
 	r.npending = 0
+	r.forgetRestores()
 }

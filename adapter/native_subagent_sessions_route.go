@@ -45,6 +45,7 @@ type subagentRouter struct {
 	npending int
 	configs  map[string]*childConfig // by child session id (or agent id)
 	gens     map[string]int          // generations per task id
+	restore  subagentRestore         // resumed and restored agents
 }
 
 // childSession is one generation of a subagent.
@@ -104,6 +105,7 @@ func (r *subagentRouter) toolUpdate(u toolcall.Update) {
 		return
 	}
 	info := r.callInfo(u)
+	r.noteSendMessage(u)
 	r.route(routed{update: u, toolCall: &u, parent: info.parent})
 }
 
@@ -162,6 +164,9 @@ func (r *subagentRouter) route(u routed) {
 		owner = r.byLaunch[u.parent]
 		if owner == nil || !owner.announced {
 			r.buffer(u.parent, u)
+			if owner == nil && r.unseenLaunch(u.parent) {
+				r.restoreLaunch(u.parent)
+			}
 			return
 		}
 	}

@@ -91,7 +91,7 @@ func goldenUpdates(t *testing.T, path string) []sentUpdate {
 func TestChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 	root := moduleRoot(t)
 	for _, name := range []string{"subagent-native-sessions", "subagent-agent-async", "subagent-late-child-update",
-		"subagent-nested", "subagent-task-legacy"} {
+		"subagent-nested", "subagent-task-legacy", "subagent-sendmessage-resume"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, "goldens", name)
 			want := childLane("<session-1>", goldenUpdates(t, filepath.Join(dir, "air.golden")))
@@ -194,6 +194,7 @@ func feedFrame(t *testing.T, tr *translator, msg json.RawMessage, subHooks map[s
 		tr.assistantOfSubagent(msg)
 		tr.sendAll(tr.toolUpdates(h.Type, msg))
 	case h.Type == "user":
+		tr.sub.userFrame(msg)
 		tr.sendAll(tr.toolUpdates(h.Type, msg))
 	case h.Type == "system" && strings.HasPrefix(h.Subtype, "task_"):
 		if h.Subtype == "task_started" && h.SubType != "" && !slices.Contains(agents, h.TaskID) {

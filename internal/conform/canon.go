@@ -454,6 +454,11 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
 //	            turn's runId → <run-N>, numbered by first appearance
 //	CLI text    a plan file …/plans/<random words>.md → …/plans/<plan-file>.md
+//	            a SendMessage result that resumed an agent: "Resuming agent
+//	            <first 7 hex>" → "Resuming agent <agent-prefix>", its
+//	            pin's "ref" → "<pin-ref>"
+//	generation  the epoch milliseconds that number a restored subagent
+//	            session, <agent id>:generation:<ms> → …:generation:<epoch-ms>
 //	model API   127.0.0.1:<port> → <model-api>: the only loopback server a
 //	            run talks to is the model API (the mock, the recorder's model
 //	            proxy in front of it, or the unused address of a replay), and
@@ -548,7 +553,13 @@ var (
 	// textDurRE is a duration the CLI writes into a subagent's result text.
 	textDurRE = lazyre.New(`duration_ms: [0-9]+`) // textDurPrefix, then digits: TestScriptedDay
 	// planRE is a plan file the CLI names with random words.
-	planRE   = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
+	planRE = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
+	// restoredGenRE is the generation of a subagent session restored
+	// after a load or resume: the adapter's clock in epoch milliseconds.
+	restoredGenRE = lazyre.New(`(:generation:)1[5-9][0-9]{11}\b`)
+	// resumeRE is what a SendMessage result that resumed an agent says of
+	// it besides its id: the id's first 7 hex digits and the pin's ref.
+	resumeRE = lazyre.New(`(Resuming agent )[0-9a-f]{7}\b|("pin":\{[^{}]*"ref":")[0-9a-f]{6}"`)
 	tsRE     = lazyre.New(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$`)
 	durKeyRE = lazyre.New(`(?i)duration|elapsed|latency`)
 )
@@ -854,6 +865,13 @@ func (n *Normalizer) str(s string) string {
 		return textDurPrefix + "<duration>"
 	})
 	s = planRE.ReplaceAllString(s, "${1}<plan-file>.md")
+	s = restoredGenRE.ReplaceAllString(s, "${1}<epoch-ms>")
+	s = resumeRE.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasPrefix(m, "Resuming agent ") {
+			return "Resuming agent <agent-prefix>"
+		}
+		return m[:len(m)-7] + `<pin-ref>"`
+	})
 	s = uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		u = strings.ToLower(u)
 		if p, ok := n.ids[u]; ok {

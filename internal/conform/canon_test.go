@@ -39,6 +39,10 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"a":{"agentId":"<agent-1>"},"b":{"asyncTaskId":"<task-1>","runId":"<run-1>"},"c":"ID: <task-1> at tasks/<task-1>.output, agent <agent-1>","d":"background","e":"a74ccbed12a3c2e9"}`},
 		{name: "CLI text: subagent durations, plan files", in: `{"t":"tool_uses: 1\nduration_ms: 2232</usage>","p":"/h/.claude/plans/plan-a-fix-for-brave-otter.md"}`,
 			want: `{"p":"/h/.claude/plans/<plan-file>.md","t":"tool_uses: 1\nduration_ms: <duration></usage>"}`},
+		{name: "restored subagent generations", in: `{"subagentSessionId":"a9d369fae923f64f9:generation:1796141372319","b":"a9d369fae923f64f9:generation:2"}`,
+			want: `{"b":"a9d369fae923f64f9:generation:2","subagentSessionId":"a9d369fae923f64f9:generation:<epoch-ms>"}`},
+		{name: "a SendMessage resume: the id's prefix and the pin's ref", in: `{"text":"{\"success\":true,\"message\":\"Resuming agent abd15c5\",\"pin\":{\"id\":\"x\",\"ref\":\"1d797d\"}}"}`,
+			want: `{"text":"{\"success\":true,\"message\":\"Resuming agent <agent-prefix>\",\"pin\":{\"id\":\"x\",\"ref\":\"<pin-ref>\"}}"}`},
 		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
 	}
 	for _, tt := range tests {
