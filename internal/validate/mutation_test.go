@@ -165,6 +165,11 @@ func TestMutations(t *testing.T) {
 				o[0], o[2] = o[2], o[0]
 			},
 			rule: "permission-option-order"},
+		{name: "defaultToNo with the allow options first", journal: "air-session", marker: `"session/request_permission"`,
+			change: func(m map[string]any) {
+				obj(m, "params", "_meta", "jetbrains", "air", "permission")["defaultToNo"] = true
+			},
+			rule: "permission-option-order"},
 		{name: "session/update before session/new", journal: "air-session", marker: `"available_commands_update"`,
 			change: func(m map[string]any) { obj(m, "params")["sessionId"] = "other-session" },
 			rule:   "session-update-before-session", pointer: "/params/sessionId"},
@@ -274,4 +279,28 @@ func countRule(fs []validate.Finding, rule string) int {
 		}
 	}
 	return n
+}
+
+// TestDefaultToNoPutsRejectFirst: with defaultToNo the reject options come
+// first ("Permission presentation > Request"), and that order is no finding.
+func TestDefaultToNoPutsRejectFirst(t *testing.T) {
+	base := messages(t, "air-session")
+	got := run(t, mutate(t, base, `"session/request_permission"`, func(m map[string]any) {
+		obj(m, "params", "_meta", "jetbrains", "air", "permission")["defaultToNo"] = true
+		o := obj(m, "params")["options"].([]any)
+		var reject, allow []any
+		for _, x := range o {
+			if k, _ := x.(map[string]any)["kind"].(string); strings.HasPrefix(k, "reject") {
+				reject = append(reject, x)
+			} else {
+				allow = append(allow, x)
+			}
+		}
+		obj(m, "params")["options"] = append(reject, allow...)
+	}))
+	for _, f := range got {
+		if f.Rule == "permission-option-order" {
+			t.Errorf("reject-first options with defaultToNo: %s", f)
+		}
+	}
 }

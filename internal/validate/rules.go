@@ -182,9 +182,32 @@ var PermissionOptionIDs = lookup.Lazy[map[string]bool]{Build: func() map[string]
 	}
 }}
 
-var kindRank = lookup.Lazy[map[string]int]{Build: func() map[string]int {
-	return map[string]int{"allow_once": 0, "allow_always": 1, "reject_once": 2, "reject_always": 2}
-}}
+// kindRank is the group of a permission option kind in the request's
+// order: allow_once, allow_always, then the reject options; with
+// `defaultToNo` ("Permission presentation > Request": "The reject options
+// come first") the reject options, then allow_once, allow_always. -1 for
+// another kind.
+func kindRank(kind string, defaultToNo bool) int {
+	switch kind {
+	case "allow_once":
+		return b2i(defaultToNo)
+	case "allow_always":
+		return 1 + b2i(defaultToNo)
+	case "reject_once", "reject_always":
+		if defaultToNo {
+			return 0
+		}
+		return 2
+	}
+	return -1
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func (c *checker) permissionRequest(params any) {
 	if !c.fromAgent() {
@@ -198,6 +221,11 @@ func (c *checker) permissionRequest(params any) {
 			"the tool_call %s must go out before its session/request_permission", tc)
 	}
 	opts, _ := field(params, "options").([]any)
+	defaultToNo := path(params, "_meta", "jetbrains", "air", "permission", "defaultToNo") == true
+	order := "allow_once, then allow_always, then reject"
+	if defaultToNo {
+		order = "reject first (defaultToNo), then allow_once, then allow_always"
+	}
 	last := -1
 	for i, o := range opts {
 		id, _ := field(o, "optionId").(string)
@@ -206,9 +234,9 @@ func (c *checker) permissionRequest(params any) {
 		if !PermissionOptionIDs.Get()[id] {
 			c.add(base+"/optionId", "permission-option-id", SectionPermission, SeverityError, "option id %q is not in the fixed set", id)
 		}
-		if r, ok := kindRank.Get()[kind]; ok {
+		if r := kindRank(kind, defaultToNo); r >= 0 {
 			if r < last {
-				c.add(base+"/kind", "permission-option-order", SectionPermission, SeverityError, "options are grouped allow_once, then allow_always, then reject; %s comes after a later group", kind)
+				c.add(base+"/kind", "permission-option-order", SectionPermission, SeverityError, "options are grouped %s; %s comes after a later group", order, kind)
 			}
 			if r > last {
 				last = r
