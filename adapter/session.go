@@ -255,12 +255,23 @@ func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest
 }
 
 // hook is the agent's one hook func: hooks only observe, and PostToolUse
-// reports a tool's final response.
+// reports a tool's final response. A main-session EnterPlanMode that ran
+// moved the CLI to plan mode: the editor hears of it first (Permission
+// modes), before the tool's final report.
 func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claude.Reply) {
+	if entersPlanMode(cb.Input) {
+		s.adoptMode("plan")
+	}
 	frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": map[string]any{
 		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
 	s.tr.hook(frame)
 	reply(claude.HookContinue, nil)
+}
+
+// entersPlanMode says a hook reports that the main session's EnterPlanMode
+// ran: a subagent's plan mode is its own.
+func entersPlanMode(in claude.HookInput) bool {
+	return in.HookEventName == "PostToolUse" && in.ToolName == "EnterPlanMode" && in.AgentID == ""
 }
 
 // publishCommands sends the session's slash commands.
