@@ -241,14 +241,17 @@ func (s *Session) HandleMessage(m claude.Message) {
 	s.tr.message(h.Type, h.Raw)
 }
 
-// HandleControl implements claude.Handler: permission requests and MCP
-// elicitations go to the editor; anything else is refused, never ignored.
+// HandleControl implements claude.Handler: permission requests, MCP
+// elicitations and the CLI's dialogs go to the editor; anything else is
+// refused, never ignored.
 func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
 	switch req.Subtype {
 	case "can_use_tool":
 		s.canUseTool(ctx, req.Body, reply)
 	case "elicitation":
 		s.elicitation(ctx, req.Body, reply)
+	case "request_user_dialog":
+		s.userDialog(ctx, req.Body, reply)
 	default:
 		reply(nil, fmt.Errorf("Unsupported control request subtype: %s", req.Subtype))
 	}
