@@ -188,3 +188,25 @@ func (s *Session) elicitation(ctx context.Context, params json.RawMessage, reply
 	}
 	s.askEditor(ctx, prompt, reply, nil)
 }
+
+// userDialog answers a dialog the CLI asks the host to show
+// (request_user_dialog): the refusal-fallback consent goes to the editor as
+// a form elicitation; any other kind, or a payload it cannot read, is
+// answered cancelled at once (the CLI keeps its default, the refusal).
+func (s *Session) userDialog(ctx context.Context, params json.RawMessage, reply claude.Reply) {
+	d, err := permission.ParseUserDialog(params)
+	if err != nil {
+		reply(nil, errors.New("malformed request_user_dialog request"))
+		return
+	}
+	prompt, dec, bad := permission.AskDialog(d, s.ID, s.agent.clientCaps())
+	if bad {
+		s.agent.opts.Log.Error("refusal_fallback_prompt payload had an unexpected shape; cancelling the dialog",
+			"session", s.ID, "payload", string(d.Payload))
+	}
+	if dec != nil {
+		reply(s.decided(*dec))
+		return
+	}
+	s.askEditor(ctx, prompt, reply, nil)
+}

@@ -241,26 +241,40 @@ func (s *Session) HandleMessage(m claude.Message) {
 	s.tr.message(h.Type, h.Raw)
 }
 
-// HandleControl implements claude.Handler: permission requests and MCP
-// elicitations go to the editor; anything else is refused, never ignored.
+// HandleControl implements claude.Handler: permission requests, MCP
+// elicitations and the CLI's dialogs go to the editor; anything else is
+// refused, never ignored.
 func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
 	switch req.Subtype {
 	case "can_use_tool":
 		s.canUseTool(ctx, req.Body, reply)
 	case "elicitation":
 		s.elicitation(ctx, req.Body, reply)
+	case "request_user_dialog":
+		s.userDialog(ctx, req.Body, reply)
 	default:
 		reply(nil, fmt.Errorf("Unsupported control request subtype: %s", req.Subtype))
 	}
 }
 
 // hook is the agent's one hook func: hooks only observe, and PostToolUse
-// reports a tool's final response.
+// reports a tool's final response. A main-session EnterPlanMode that ran
+// moved the CLI to plan mode: the editor hears of it first (Permission
+// modes), before the tool's final report.
 func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claude.Reply) {
+	if entersPlanMode(cb.Input) {
+		s.adoptMode("plan")
+	}
 	frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": map[string]any{
 		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
 	s.tr.hook(frame)
 	reply(claude.HookContinue, nil)
+}
+
+// entersPlanMode says a hook reports that the main session's EnterPlanMode
+// ran: a subagent's plan mode is its own.
+func entersPlanMode(in claude.HookInput) bool {
+	return in.HookEventName == "PostToolUse" && in.ToolName == "EnterPlanMode" && in.AgentID == ""
 }
 
 // publishCommands sends the session's slash commands.

@@ -16,6 +16,8 @@ func (p *Prompt) Answer(editorResult json.RawMessage) Decision {
 		return p.answerQuestion(editorResult)
 	case kindMCP:
 		return mcpAnswer(editorResult)
+	case kindDialog:
+		return dialogAnswer(editorResult)
 	}
 	return p.answerPermission(editorResult)
 }
@@ -25,8 +27,11 @@ func (p *Prompt) Answer(editorResult json.RawMessage) Decision {
 // the turn was cancelled (Cancellation and failures). The caller also sends
 // the editor `$/cancel_request`.
 func (p *Prompt) Aborted() Decision {
-	if p.kind == kindMCP {
+	switch p.kind {
+	case kindMCP:
 		return mcpCancel()
+	case kindDialog:
+		return dialogCancel()
 	}
 	return aborted()
 }
@@ -39,6 +44,8 @@ func (p *Prompt) Fail(message string) Decision {
 		return Deny(p.req, "Could not present the question to the user.")
 	case kindMCP:
 		return mcpCancel()
+	case kindDialog:
+		return dialogCancel()
 	}
 	return Decision{Error: message}
 }

@@ -25,7 +25,9 @@
 //	// then act on d.Mode, d.ClearContextMode (with d.Plan), d.AutoFallback, d.Interrupt
 //
 // An MCP `elicitation` control request goes the same way through
-// ParseMCPElicitation and AskMCP. DisallowedTools gives the tools the CLI
+// ParseMCPElicitation and AskMCP, and a `request_user_dialog` (the
+// refusal-fallback consent, DialogRefusalFallback) through ParseUserDialog
+// and AskDialog. DisallowedTools gives the tools the CLI
 // must disable for an editor without form elicitation.
 //
 // The package never renders the tool call itself: adapter/toolcall does.

@@ -69,6 +69,7 @@ func cliRequests(t *testing.T, root, scenario, profile, subtype string) []contro
 		t.Fatal(err)
 	}
 	data = bytes.ReplaceAll(data, []byte("{{cwd}}"), []byte(testCwd))
+	data = bytes.ReplaceAll(data, []byte("{{config_dir}}"), []byte(testHome+"/.claude"))
 	data = bytes.ReplaceAll(data, []byte("{{home}}"), []byte(testHome))
 	var out []controlFrame
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -222,6 +223,7 @@ func cassetteAnswer(t *testing.T, root, scenario, profile, requestID string) jso
 		t.Fatal(err)
 	}
 	data = bytes.ReplaceAll(data, []byte("{{cwd}}"), []byte(testCwd))
+	data = bytes.ReplaceAll(data, []byte("{{config_dir}}"), []byte(testHome+"/.claude"))
 	data = bytes.ReplaceAll(data, []byte("{{home}}"), []byte(testHome))
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		var row struct {
@@ -290,11 +292,12 @@ func goldenSession(t *testing.T, lines []goldenLine) Session {
 // toLive and toGolden swap the golden's path placeholders and the test
 // paths.
 func toLive(raw json.RawMessage) json.RawMessage {
-	return json.RawMessage(strings.NewReplacer("<cwd>", testCwd, "<home>", testHome).Replace(string(raw)))
+	return json.RawMessage(strings.NewReplacer("<cwd>", testCwd, "<config>", testHome+"/.claude", "<home>", testHome).Replace(string(raw)))
 }
 
 func toGolden(raw json.RawMessage) json.RawMessage {
-	return json.RawMessage(strings.NewReplacer(testCwd, "<cwd>", testHome, "<home>").Replace(string(raw)))
+	// the CLI's config directory first: the golden writes it <config>
+	return json.RawMessage(strings.NewReplacer(testCwd, "<cwd>", testHome+"/.claude", "<config>", testHome, "<home>").Replace(string(raw)))
 }
 
 // canonical re-encodes raw with sorted keys, as the goldens are written.
@@ -335,6 +338,8 @@ var permissionScenarios = []string{
 	"permission-answer-cancelled", "edit-with-permission", "edit-rejected",
 	"network-permission", "exit-plan-approve", "exit-plan-reject",
 	"cancel-mid-permission", "bash-foreground", "ask-user-question",
+	"ask-user-question-multiselect", "permission-skill-exact", "permission-read-outside",
+	"permission-bash-outside-paths", "permission-claude-settings-edit",
 }
 
 // TestGoldenPermissions replays each can_use_tool request of the recorded

@@ -56,6 +56,9 @@ const (
 	kindQuestion
 	// kindMCP is an MCP server's elicitation.
 	kindMCP
+	// kindDialog is a CLI dialog (request_user_dialog) as a form
+	// elicitation.
+	kindDialog
 )
 
 // Prompt is one request to the editor, open until its answer (Answer),
