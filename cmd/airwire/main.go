@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/airwire/airwire/cmd/cli"
+	_ "github.com/airwire/airwire/internal/agentprocs" // first: one P for the agent
 )
 
 func main() {
