@@ -85,7 +85,7 @@ func notifyContext(parent context.Context) (ctx context.Context, stop func()) {
 
 // Run executes the root command with args and maps its error to an exit code.
 func Run(ctx context.Context, f *factory.Factory, args []string) ExitCode {
-	root := NewCmdRoot(f)
+	root := NewCmdRoot(f, verbOf(args))
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	return exitCode(ctx, f, cmd, err)
@@ -124,8 +124,31 @@ func exitCode(ctx context.Context, f *factory.Factory, cmd *cobra.Command, err e
 	return ExitError
 }
 
-// NewCmdRoot builds the airwire command tree.
-func NewCmdRoot(f *factory.Factory) *cobra.Command {
+// verb is one command of the registry.
+type verb struct {
+	name string // the command's Name
+	make func(*factory.Factory) *cobra.Command
+}
+
+// verbOf is the registry verb that args run, "" when they run another
+// command (help, completion, version) or none.
+func verbOf(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for _, v := range registry {
+		if v.name == args[0] {
+			return v.name
+		}
+	}
+	return ""
+}
+
+// NewCmdRoot builds the airwire command tree: every command, or only the
+// registry verb only when it is not "". One verb is what a run needs:
+// building the others touched their code and allocated their flag sets at
+// every start of, say, `airwire agent` (its RSS, internal/agentbench).
+func NewCmdRoot(f *factory.Factory, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "airwire <command>",
 		Short: "ACP agent, recording proxy and conformance suite for Claude Code",
@@ -154,12 +177,18 @@ command in the editor's agent settings to record a real session.`,
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	root.AddCommand(version.NewCmdVersion(f, nil))
-	for _, add := range registry {
-		root.AddCommand(add(f))
+	if only == "" {
+		root.AddCommand(version.NewCmdVersion(f, nil))
 	}
-	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
+	for _, v := range registry {
+		if only == "" || v.name == only {
+			root.AddCommand(v.make(f))
+		}
+	}
+	if only == "" {
+		root.InitDefaultHelpCmd()
+		root.InitDefaultCompletionCmd()
+	}
 	markUsageErrors(root)
 	return root
 }

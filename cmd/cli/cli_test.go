@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,5 +50,41 @@ func TestRunExitCodes(t *testing.T) {
 				t.Fatalf("code %d (want %d)\nstdout: %s\nstderr: %s", code, tt.code, out.String(), errOut.String())
 			}
 		})
+	}
+}
+
+// TestRegistryNames: each registry name is its command's Name, so that
+// Run finds the one command it builds.
+func TestRegistryNames(t *testing.T) {
+	f := factory.New("test", factory.WithIO(strings.NewReader(""), io.Discard, io.Discard))
+	for _, v := range registry {
+		if got := v.make(f).Name(); got != v.name {
+			t.Errorf("registry name %q builds command %q", v.name, got)
+		}
+	}
+}
+
+// TestOneVerbHelpIsTheFullTreeHelp: a verb's help is the same whether Run
+// builds only that verb or the whole tree.
+func TestOneVerbHelpIsTheFullTreeHelp(t *testing.T) {
+	for _, v := range registry {
+		if v.make(factory.New("test")).DisableFlagParsing {
+			continue // __cli-shim: every argument is the CLI's
+		}
+		var lazy, full strings.Builder
+		for _, c := range []struct {
+			only string
+			out  *strings.Builder
+		}{{v.name, &lazy}, {"", &full}} {
+			f := factory.New("test", factory.WithIO(strings.NewReader(""), c.out, io.Discard))
+			root := NewCmdRoot(f, c.only)
+			root.SetArgs([]string{v.name, "--help"})
+			if err := root.Execute(); err != nil {
+				t.Fatalf("%s --help: %v", v.name, err)
+			}
+		}
+		if lazy.String() != full.String() || lazy.Len() == 0 {
+			t.Errorf("%s --help differs when only %q is built:\n%s\n---\n%s", v.name, v.name, lazy.String(), full.String())
+		}
 	}
 }
