@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +19,8 @@ import (
 func shard(t *testing.T, i int, runs map[string]reports.Status) string {
 	t.Helper()
 	r := &reports.Report{Agent: "node dist/index.js", Shard: &reports.ShardSpec{Index: i, Total: 2}}
-	for id, st := range runs {
+	for _, id := range slices.Sorted(maps.Keys(runs)) { // in one order: the duplicate named below is the first
+		st := runs[id]
 		sc, p, _ := strings.Cut(id, "/")
 		run := reports.Run{Scenario: sc, Profile: p, Status: st, DurationMS: 1000}
 		if st == reports.StatusFail || st == reports.StatusExpectedFail {
