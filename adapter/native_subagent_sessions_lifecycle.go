@@ -22,8 +22,10 @@ type subagentTaskFrame struct {
 	Description  string `json:"description"`
 	Prompt       string `json:"prompt"`
 	Status       string `json:"status"`
+	Reason       string `json:"reason"`
 	Patch        struct {
 		Status string `json:"status"`
+		Error  string `json:"error"`
 	} `json:"patch"`
 }
 
@@ -40,14 +42,18 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 	case "task_started":
 		r.taskStarted(f)
 	case "task_notification":
-		r.finishTask(f.TaskID, f.Status, f.ToolUseID)
+		r.finishTask(f.TaskID, f.Status, f.ToolUseID, taskEnd{reason: f.Reason})
 		if f.ToolUseID != "" {
 			r.dropPending(f.ToolUseID)
 		}
 	case "task_updated":
 		switch f.Patch.Status {
 		case "completed", "failed", "killed":
-			r.finishTask(f.TaskID, f.Patch.Status, "")
+			end := taskEnd{}
+			if f.Patch.Status == "failed" {
+				end.err = f.Patch.Error
+			}
+			r.finishTask(f.TaskID, f.Patch.Status, "", end)
 		}
 	}
 }
@@ -79,6 +85,7 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 	if cc.parentSession != "" {
 		c.parentSessionID = cc.parentSession
 	}
+	c.setLabels(id.Name, orElse(id.SubagentType, f.SubagentType), orElse(id.Description, f.Description))
 	r.children = append(r.children, c)
 	if f.ToolUseID != "" {
 		r.byLaunch[f.ToolUseID] = c
@@ -132,6 +139,11 @@ func (r *subagentRouter) announce(c *childSession) {
 	if c.announced {
 		return
 	}
+	if r.rfd {
+		r.rfdAnnounce(c)
+		r.publishConfig(c, nil)
+		return
+	}
 	u := map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": c.sessionID,
 		"name": c.name, "task": c.task, "capabilities": map[string]any{}}
 	if c.prompt != "" {
@@ -157,7 +169,7 @@ func nativeSubagentState(status string) string {
 // finishTask ends the child of task id (or of the tool call launch): it
 // is announced if it was not, gets what waited for it, and its end goes
 // to its parent session. A child ends once.
-func (r *subagentRouter) finishTask(taskID, status, launch string) {
+func (r *subagentRouter) finishTask(taskID, status, launch string, end taskEnd) {
 	state := nativeSubagentState(status)
 	c := r.childOfTask(taskID)
 	if launch != "" {
@@ -167,6 +179,10 @@ func (r *subagentRouter) finishTask(taskID, status, launch string) {
 		}
 	}
 	if state == "" || c == nil || c.ended {
+		return
+	}
+	if r.rfd {
+		r.rfdFinish(c, state, launch, end)
 		return
 	}
 	r.announce(c)
@@ -188,7 +204,7 @@ func (r *subagentRouter) finishAll(state string) {
 	}
 	for _, c := range slices.Backward(r.children) {
 		if !c.ended {
-			r.finishTask(c.taskID, state, "")
+			r.finishTask(c.taskID, state, "", taskEnd{unexplained: true})
 		}
 	}
 	clear(r.pending)

@@ -45,6 +45,7 @@ type subagentRouter struct {
 	npending int
 	configs  map[string]*childConfig // by child session id (or agent id)
 	gens     map[string]int          // generations per task id
+	rfdRouter
 }
 
 // childSession is one generation of a subagent.
@@ -52,6 +53,7 @@ type childSession struct {
 	taskID, sessionID, parentSessionID, launchID string
 	name, task, prompt                           string
 	announced, ended                             bool
+	rfdChild
 }
 
 // callInfo is what the first report of a tool call said of its routing:
@@ -91,7 +93,8 @@ func newSubagentRouter(on bool, root string, send func(string, any), config chil
 	return &subagentRouter{on: on, root: root, send: send, config: config,
 		byLaunch: map[string]*childSession{}, byCall: map[string]*childSession{}, calls: map[string]callInfo{},
 		control: map[string]*controlCall{}, pending: map[string][]routed{}, configs: map[string]*childConfig{},
-		gens: map[string]int{}}
+		gens: map[string]int{}, rfdRouter: rfdRouter{hiddenLaunches: map[string]*hiddenLaunch{},
+			hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}}}
 }
 
 // isControlTool reports an Agent or Task tool: the launch of a subagent.
@@ -150,7 +153,8 @@ func (r *subagentRouter) chunk(update map[string]any, parent string) {
 // route sends one update where it belongs, buffers it for a child that is
 // not announced yet, or drops it.
 func (r *subagentRouter) route(u routed) {
-	if u.toolCall != nil && u.toolCall.ToolCallID != "" && r.calls[u.toolCall.ToolCallID].control {
+	if u.toolCall != nil && u.toolCall.ToolCallID != "" && r.calls[u.toolCall.ToolCallID].control &&
+		!r.rfdParentPending(u.parent) {
 		r.controlUpdate(*u.toolCall, u.parent)
 		return
 	}
@@ -166,14 +170,26 @@ func (r *subagentRouter) route(u routed) {
 		}
 	}
 	if owner == nil {
-		r.send(r.root, u.update)
+		r.emit(r.root, u)
 		return
 	}
 	if u.modelOnly != nil {
 		r.reportConfig(owner.sessionID, u.modelOnly, u.reportMeta)
 		return
 	}
+	if r.rfd && u.toolCall != nil && r.rfdHandback(*u.toolCall, u.parent, owner) {
+		return
+	}
 	r.toChild(owner, u)
+}
+
+// emit sends u to the session sessionID; in the RFD form, a SendMessage
+// call waits for its final report (see rfdSendMessage).
+func (r *subagentRouter) emit(sessionID string, u routed) {
+	if r.rfd && u.toolCall != nil && u.toolCall.ToolCallID != "" && r.rfdSendMessage(sessionID, *u.toolCall) {
+		return
+	}
+	r.send(sessionID, u.update)
 }
 
 // toChild sends u to the child session; a child that ended gets nothing.
@@ -187,7 +203,7 @@ func (r *subagentRouter) toChild(c *childSession, u routed) {
 		}
 		r.byCall[u.toolCall.ToolCallID] = c
 	}
-	r.send(c.sessionID, u.update)
+	r.emit(c.sessionID, u)
 }
 
 // controlUpdate takes a report of an Agent or Task call, which the client
@@ -222,6 +238,10 @@ func (r *subagentRouter) controlUpdate(u toolcall.Update, parent string) {
 		child.applyIdentity(cc.identity)
 		r.announce(child)
 		r.flush(u.ToolCallID)
+	}
+	if r.rfd {
+		r.rfdLaunch(u, child, cc.parentSession)
+		return
 	}
 	if child == nil && u.Status == "failed" {
 		r.dropPending(u.ToolCallID)
@@ -279,6 +299,7 @@ func (c *childSession) applyIdentity(id subagentIdentity) {
 	if c.prompt == "" {
 		c.prompt = id.Prompt
 	}
+	c.setLabels(id.Name, orElse(id.SubagentType, c.role), id.Description)
 }
 
 // subagentName is the display name of a child: the explicit name, the

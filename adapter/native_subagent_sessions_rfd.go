@@ -1,0 +1,378 @@
+package adapter
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/airwire/airwire/adapter/toolcall"
+)
+
+// Contract "Native subagent sessions", RFD form: a client that is not AIR
+// and declares `clientCapabilities.subagents: {}` (the draft ACP subagent
+// RFD) gets each Agent or Task subagent as a child session that its parent
+// announces and follows with `subagent_update` (labels, `cancel`
+// capability, work state `running`, then `idle` with a stop reason), and
+// the messages between the sessions as linked `session_message` pairs
+// instead of the tool calls that carried them: the launch's prompt, a
+// SubagentHandback report, a SendMessage that reached a child, and the
+// reply of a foreground launch. An idle child is not ended: it can run
+// again, and its late updates still reach it. The contract names no wire
+// for this form; the reference adapter's is reproduced.
+
+// rfdRouter is the RFD form's state of a subagentRouter.
+type rfdRouter struct {
+	rfd bool // the client takes the RFD form
+	// hiddenLaunches are the Agent/Task calls not shown yet, by id.
+	hiddenLaunches map[string]*hiddenLaunch
+	// hiddenSends are the SendMessage calls not shown yet, by id.
+	hiddenSends map[string]*hiddenSend
+	// handbacks are the SubagentHandback calls of children not shown yet.
+	handbacks map[string]*handback
+}
+
+// rfdChild is the RFD form's state of a child session.
+type rfdChild struct {
+	title, role, description string
+	workState                string          // running, requires_action, idle, unknown
+	missingError             bool            // failed, its error text not known yet
+	promptIDs                map[string]bool // the prompts its transcript has
+	handedBack               map[string]bool // delegations whose report it handed back
+	endedRuns                map[string]bool // delegations whose run ended
+}
+
+// hiddenLaunch is an Agent/Task call that the client is not shown.
+type hiddenLaunch struct{ background bool }
+
+// hiddenSend is a SendMessage call that the client is not shown, with its
+// first report and the session that made it.
+type hiddenSend struct {
+	initial   toolcall.Update
+	sender    string
+	delivered bool
+}
+
+// handback is a SubagentHandback call: its first report, its report text,
+// and the delegation whose report it is.
+type handback struct {
+	initial    toolcall.Update
+	message    string
+	delegation string
+}
+
+// isFinalStatus reports a tool call status that ends the call.
+func isFinalStatus(status string) bool { return status == "completed" || status == "failed" }
+
+// setLabels gives the child the parent's labels for it: the title tells
+// siblings apart (the agent's name, else the task's short description,
+// else its role, the subagent type); the description is the role unless
+// it is the title (the reference's rfdLabels).
+func (c *childSession) setLabels(name, role, description string) {
+	role = strings.TrimSpace(role)
+	title := orElse(strings.TrimSpace(name), orElse(strings.TrimSpace(description), role))
+	c.title = orElse(title, c.title)
+	c.role = orElse(role, c.role)
+	if c.role != "" && c.role != c.title {
+		c.description = c.role
+	}
+}
+
+// rfdAnnounce announces the child on its parent as running, with its
+// `cancel` capability, then sends its prompt as the parent's message to
+// it, which replaces the launch call.
+func (r *subagentRouter) rfdAnnounce(c *childSession) {
+	u := map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID,
+		"capabilities": map[string]any{"cancel": map[string]any{}}, "state": map[string]any{"state": "running"}}
+	if c.title != "" {
+		u["title"] = c.title
+	}
+	if c.description != "" {
+		u["description"] = c.description
+	}
+	c.workState = "running"
+	r.send(c.parentSessionID, u)
+	c.announced = true
+	if c.prompt != "" {
+		r.publishPrompt(c, c.prompt, c.launchID, c.parentSessionID, true)
+	}
+}
+
+// publishPrompt sends a message to the child, once per tool use that sent
+// it (id, the launch or a SendMessage call). When the message replaces its
+// call (replaces), the sender gets its outgoing view too.
+func (r *subagentRouter) publishPrompt(c *childSession, prompt, id, sender string, replaces bool) {
+	if c.promptIDs == nil {
+		c.promptIDs = map[string]bool{}
+	}
+	messageID := id
+	if messageID == "" {
+		messageID = c.sessionID + ":prompt:" + strconv.Itoa(len(c.promptIDs)+1)
+	}
+	if c.promptIDs[messageID] {
+		return
+	}
+	c.promptIDs[messageID] = true
+	if replaces && sender != "" && id != "" {
+		r.sendLinked(id, sender, c.sessionID, prompt)
+		return
+	}
+	u := map[string]any{"sessionUpdate": "session_message", "messageId": messageID,
+		"recipientSessionId": c.sessionID, "content": textContent(prompt)}
+	if sender != "" {
+		u["senderSessionId"] = sender
+	}
+	r.send(c.sessionID, u)
+}
+
+// sendLinked sends a message that the tool call id carried as two session
+// messages, each naming the other: the sender's outgoing view, then the
+// recipient's incoming one.
+func (r *subagentRouter) sendLinked(id, sender, recipient, text string) {
+	message := func(link string) map[string]any {
+		return map[string]any{"sessionUpdate": "session_message", "messageId": id, "senderSessionId": sender,
+			"recipientSessionId": recipient, "content": textContent(text), link: id}
+	}
+	r.send(sender, message("recipientMessageId"))
+	r.send(recipient, message("senderMessageId"))
+}
+
+func textContent(text string) []any {
+	return []any{map[string]any{"type": "text", "text": text}}
+}
+
+// rfdLaunch takes a report of an Agent/Task call, which the client is not
+// shown until its final report: the reply of a foreground child that did
+// not hand its report back replaces its result. Only a launch whose child
+// was never announced is shown, as one tool call with its final status; a
+// background launch completes before its child starts, so its completion
+// is not such a case.
+func (r *subagentRouter) rfdLaunch(u toolcall.Update, child *childSession, parentSession string) {
+	launch := r.hiddenLaunches[u.ToolCallID]
+	if launch == nil {
+		launch = &hiddenLaunch{}
+	}
+	var in struct {
+		Background bool `json:"run_in_background"`
+	}
+	if json.Unmarshal(u.RawInput, &in) == nil && in.Background {
+		launch.background = true
+	}
+	if !isFinalStatus(u.Status) {
+		r.hiddenLaunches[u.ToolCallID] = launch
+		return
+	}
+	delete(r.hiddenLaunches, u.ToolCallID)
+	if child != nil && child.announced {
+		if u.Status == "completed" && !launch.background && !child.handedBack[u.ToolCallID] {
+			r.launchReply(u, child)
+		}
+		return
+	}
+	if launch.background && u.Status == "completed" {
+		return
+	}
+	r.dropPending(u.ToolCallID)
+	var initial *toolcall.Update
+	if cc := r.control[u.ToolCallID]; cc != nil {
+		initial = cc.initial
+	}
+	delete(r.control, u.ToolCallID)
+	r.send(parentSession, unexposedLaunch(initial, u))
+}
+
+// launchReply sends the text of a completed launch's result as the child's
+// message in its parent's transcript (its id `<launch>:reply`); a result
+// without text sends nothing.
+func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
+	var content []any
+	if u.Content != nil {
+		for _, raw := range *u.Content {
+			var item struct {
+				Type    string `json:"type"`
+				Content struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				} `json:"content"`
+			}
+			if json.Unmarshal(raw, &item) == nil && item.Type == "content" && item.Content.Type == "text" &&
+				strings.TrimSpace(item.Content.Text) != "" {
+				content = append(content, map[string]any{"type": "text", "text": item.Content.Text})
+			}
+		}
+	}
+	if len(content) == 0 {
+		return
+	}
+	r.send(child.parentSessionID, map[string]any{"sessionUpdate": "session_message",
+		"messageId": u.ToolCallID + ":reply", "senderSessionId": child.sessionID,
+		"recipientSessionId": child.parentSessionID, "content": content})
+}
+
+// rfdHandback takes a report of a SubagentHandback call of the announced
+// child c, which the client is not shown: once it completes, its report
+// goes as the child's message to its parent. A failed call delivered
+// nothing, so the child is shown the call after all. ok is false for an
+// update of another call.
+func (r *subagentRouter) rfdHandback(u toolcall.Update, parent string, c *childSession) (ok bool) {
+	h := r.handbacks[u.ToolCallID]
+	if h == nil {
+		if u.Meta == nil || u.Meta.ClaudeCode == nil || u.Meta.ClaudeCode.ToolName != "SubagentHandback" {
+			return false
+		}
+		h = &handback{initial: u, delegation: orElse(parent, c.launchID)}
+		r.handbacks[u.ToolCallID] = h
+	}
+	var in struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(u.RawInput, &in) == nil && strings.TrimSpace(in.Message) != "" {
+		h.message = in.Message
+	}
+	if !isFinalStatus(u.Status) {
+		return true
+	}
+	delete(r.handbacks, u.ToolCallID)
+	if u.Status == "completed" && h.message != "" {
+		r.sendLinked(u.ToolCallID, c.sessionID, c.parentSessionID, h.message)
+		if h.delegation != "" {
+			if c.handedBack == nil {
+				c.handedBack = map[string]bool{}
+			}
+			c.handedBack[h.delegation] = true
+		}
+		return true
+	}
+	r.send(c.sessionID, unexposedLaunch(&h.initial, u))
+	return true
+}
+
+// rfdSendMessage takes a report of a SendMessage call on its way to the
+// session sessionID: the client is not shown it until its final report,
+// and then only when its message reached no announced child, as one tool
+// call with its final status. ok is false for an update of another call.
+func (r *subagentRouter) rfdSendMessage(sessionID string, u toolcall.Update) (ok bool) {
+	s := r.hiddenSends[u.ToolCallID]
+	if s == nil {
+		if u.SessionUpdate != "tool_call" || u.Meta == nil || u.Meta.ClaudeCode == nil ||
+			u.Meta.ClaudeCode.ToolName != "SendMessage" {
+			return false
+		}
+		s = &hiddenSend{initial: u, sender: sessionID}
+		r.hiddenSends[u.ToolCallID] = s
+	}
+	if !isFinalStatus(u.Status) {
+		return true
+	}
+	delete(r.hiddenSends, u.ToolCallID)
+	if !s.delivered {
+		r.send(s.sender, unexposedLaunch(&s.initial, u))
+	}
+	return true
+}
+
+// rfdParentPending reports a call made inside a child that is not
+// announced yet: it establishes no parent (the RFD forbids announcing a
+// child under the root or before its parent), so it waits for its child.
+func (r *subagentRouter) rfdParentPending(parent string) bool {
+	if !r.rfd || parent == "" {
+		return false
+	}
+	p := r.byLaunch[parent]
+	return p == nil || !p.announced
+}
+
+// rfdFinish reports the end of the child's work: idle, with the stop
+// reason of its end. A child that ends before its parent is known stays
+// unexposed and is forgotten; the end of an earlier delegation ends
+// nothing; an idle child only takes a late error text.
+func (r *subagentRouter) rfdFinish(c *childSession, state, launch string, end taskEnd) {
+	if launch != "" && c.launchID != launch && r.byLaunch[launch] == c {
+		return
+	}
+	if !c.announced {
+		r.withdraw(c)
+		return
+	}
+	if c.workState == "idle" {
+		if state == "failed" && end.err != "" && c.missingError {
+			r.reportState(c, rfdEndState("failed", end))
+		}
+		return
+	}
+	if c.launchID != "" {
+		r.flush(c.launchID)
+	}
+	r.reportState(c, rfdEndState(state, end))
+	c.missingError = state == "failed" && end.err == "" && !end.unexplained
+	if c.launchID != "" {
+		if c.endedRuns == nil {
+			c.endedRuns = map[string]bool{}
+		}
+		c.endedRuns[c.launchID] = true
+		delete(r.control, c.launchID)
+	}
+}
+
+// taskEnd is what the CLI says of a task's end: the error text of a
+// failure, its reason; unexplained for an end the agent did not see.
+type taskEnd struct {
+	err, reason string
+	unexplained bool
+}
+
+// rfdEndState is the work state at the end of a child's work: idle with
+// the stop reason (a failure with its error as an internal error), idle
+// without one when the cause is unknown (a worker restart, an end the
+// agent did not see), unknown for a child that can no longer be observed.
+func rfdEndState(state string, end taskEnd) map[string]any {
+	if end.unexplained || end.reason == "worker_restart" {
+		return map[string]any{"state": "idle"}
+	}
+	switch state {
+	case "completed":
+		return map[string]any{"state": "idle", "stopReason": "end_turn"}
+	case "cancelled":
+		return map[string]any{"state": "idle", "stopReason": "cancelled"}
+	case "failed":
+		out := map[string]any{"state": "idle", "stopReason": "error"}
+		if end.err != "" {
+			out["error"] = map[string]any{"code": -32603, "message": end.err}
+		}
+		return out
+	}
+	return map[string]any{"state": "unknown"}
+}
+
+// reportState sends the child's work state on its parent.
+func (r *subagentRouter) reportState(c *childSession, state map[string]any) {
+	c.workState, _ = state["state"].(string)
+	c.missingError = false
+	r.send(c.parentSessionID, map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID,
+		"state": state})
+}
+
+// withdraw forgets a child that was never announced, and what waited for it.
+func (r *subagentRouter) withdraw(c *childSession) {
+	for i, x := range r.children {
+		if x == c {
+			r.children = append(r.children[:i], r.children[i+1:]...)
+			break
+		}
+	}
+	delete(r.configs, c.sessionID)
+	if c.launchID != "" {
+		r.dropPending(c.launchID)
+		delete(r.control, c.launchID)
+		delete(r.byLaunch, c.launchID)
+	}
+}
+
+// parentCancelled takes a `session/cancel` of the root session. The AIR
+// form ends every child as cancelled; the RFD form reports nothing, since
+// a cancel is no evidence that a child stopped: the CLI's task events
+// report each child it stopped.
+func (r *subagentRouter) parentCancelled() {
+	if !r.rfd {
+		r.finishAll("cancelled")
+	}
+}
