@@ -54,6 +54,11 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 				end.err = f.Patch.Error
 			}
 			r.finishTask(f.TaskID, f.Patch.Status, "", end)
+		case "running", "pending":
+			// The CLI can run a finished agent again without a new task_started.
+			if c := r.childOfTask(f.TaskID); c != nil && r.rfd {
+				r.rfdResume(c, "", "")
+			}
 		}
 	}
 }
@@ -69,6 +74,10 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 		return
 	}
 	previous := r.childOfTask(f.TaskID)
+	if previous != nil && r.rfd {
+		r.rfdResume(previous, f.Prompt, f.ToolUseID)
+		return
+	}
 	if previous != nil && !previous.ended {
 		return
 	}

@@ -270,6 +270,39 @@ func (r *subagentRouter) rfdSendMessage(sessionID string, u toolcall.Update) (ok
 	return true
 }
 
+// rfdResume takes a new delegation of the known child c, which keeps its
+// session: its `task_started` again, under the call that delegated
+// (usually a SendMessage, launch) with its prompt. That call becomes the
+// child's current delegation, whose end ends the run; a child that is not
+// working runs again; the prompt goes to the child once, as the SendMessage
+// call's linked messages when it replaces that call.
+func (r *subagentRouter) rfdResume(c *childSession, prompt, launch string) {
+	if !c.announced {
+		return
+	}
+	if launch != "" && launch != c.launchID {
+		r.byLaunch[launch] = c
+		c.launchID = launch
+	}
+	if c.workState != "running" && c.workState != "requires_action" {
+		r.reportState(c, map[string]any{"state": "running"})
+	}
+	if strings.TrimSpace(prompt) != "" && launch != "" {
+		sender := r.root
+		s := r.hiddenSends[launch]
+		if s != nil {
+			sender = s.sender
+		}
+		r.publishPrompt(c, prompt, launch, sender, s != nil)
+		if s != nil {
+			s.delivered = true
+		}
+	}
+	if launch != "" {
+		r.flush(launch)
+	}
+}
+
 // rfdParentPending reports a call made inside a child that is not
 // announced yet: it establishes no parent (the RFD forbids announcing a
 // child under the root or before its parent), so it waits for its child.
