@@ -1,10 +1,14 @@
 package adapter
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -408,4 +412,44 @@ func (r *subagentRouter) parentCancelled() {
 	if !r.rfd {
 		r.finishAll("cancelled")
 	}
+}
+
+// childTask is the task id of the announced child whose session id is id,
+// in the RFD form; ok is false for any other id.
+func (r *subagentRouter) childTask(id string) (taskID string, ok bool) {
+	if r == nil || !r.rfd {
+		return "", false
+	}
+	for _, c := range r.children {
+		if c.sessionID == id && c.announced {
+			return c.taskID, true
+		}
+	}
+	return "", false
+}
+
+// cancelChildSession takes a `session/cancel` of a child session, which its
+// `cancel` capability permits: the CLI stops the child's task (stop_task),
+// which stops its current work and the foreground subagents it waits on,
+// and the parent's work goes on. The CLI's task events report the child
+// idle and cancelled; nothing is reported here, since accepting the stop is
+// no evidence that it stopped. It reports false when no session has a
+// child with that id.
+func (a *Agent) cancelChildSession(ctx context.Context, id string) bool {
+	a.mu.Lock()
+	sessions := slices.Collect(maps.Values(a.sessions))
+	a.mu.Unlock()
+	for _, s := range sessions {
+		s.tr.mu.Lock()
+		taskID, ok := s.tr.sub.childTask(id)
+		s.tr.mu.Unlock()
+		if !ok {
+			continue
+		}
+		if p := s.cli(); p != nil {
+			go func() { _ = p.Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: taskID}, nil) }()
+		}
+		return true
+	}
+	return false
 }

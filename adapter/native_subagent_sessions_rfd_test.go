@@ -70,7 +70,8 @@ var cassettePlaceholders = strings.NewReplacer("{{tmpdir}}", `\u003ctmp\u003e/tm
 // a launch, the child's own updates, and its end (idle, end_turn).
 func TestRFDChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 	root := moduleRoot(t)
-	for _, name := range []string{"subagent-rfd-sessions", "subagent-rfd-foreground", "subagent-rfd-send-message"} {
+	for _, name := range []string{"subagent-rfd-sessions", "subagent-rfd-foreground", "subagent-rfd-send-message",
+		"subagent-rfd-cancel-child"} {
 		for _, profile := range []string{"plain", "zed"} {
 			t.Run(name+"/"+profile, func(t *testing.T) {
 				dir := filepath.Join(root, "goldens", name)
