@@ -33,6 +33,8 @@ type rfdRouter struct {
 	hiddenSends map[string]*hiddenSend
 	// handbacks are the SubagentHandback calls of children not shown yet.
 	handbacks map[string]*handback
+	// parentCancels counts the root session's cancels (see cancelsAbove).
+	parentCancels int
 }
 
 // rfdChild is the RFD form's state of a child session.
@@ -43,6 +45,8 @@ type rfdChild struct {
 	promptIDs                map[string]bool // the prompts its transcript has
 	handedBack               map[string]bool // delegations whose report it handed back
 	endedRuns                map[string]bool // delegations whose run ended
+	openRequests             int             // its permission and question requests still open
+	cancels                  int             // the client's cancels of its session
 }
 
 // hiddenLaunch is an Agent/Task call that the client is not shown.
@@ -289,7 +293,11 @@ func (r *subagentRouter) rfdResume(c *childSession, prompt, launch string) {
 		c.launchID = launch
 	}
 	if c.workState != "running" && c.workState != "requires_action" {
-		r.reportState(c, map[string]any{"state": "running"})
+		state := "running"
+		if c.openRequests > 0 {
+			state = "requires_action"
+		}
+		r.reportState(c, map[string]any{"state": state})
 	}
 	if strings.TrimSpace(prompt) != "" && launch != "" {
 		sender := r.root
@@ -409,19 +417,22 @@ func (r *subagentRouter) withdraw(c *childSession) {
 // a cancel is no evidence that a child stopped: the CLI's task events
 // report each child it stopped.
 func (r *subagentRouter) parentCancelled() {
-	if !r.rfd {
-		r.finishAll("cancelled")
+	if r.rfd {
+		r.parentCancels++
+		return
 	}
+	r.finishAll("cancelled")
 }
 
 // childTask is the task id of the announced child whose session id is id,
-// in the RFD form; ok is false for any other id.
+// in the RFD form, which the client cancels; ok is false for any other id.
 func (r *subagentRouter) childTask(id string) (taskID string, ok bool) {
 	if r == nil || !r.rfd {
 		return "", false
 	}
 	for _, c := range r.children {
 		if c.sessionID == id && c.announced {
+			c.cancels++
 			return c.taskID, true
 		}
 	}
@@ -452,4 +463,57 @@ func (a *Agent) cancelChildSession(ctx context.Context, id string) bool {
 		return true
 	}
 	return false
+}
+
+// awaitUser opens a permission or question request whose params are
+// params (RFD form): a child session that asks waits on the user, so its
+// first open request makes a running child requires_action. The returned
+// func closes the request: the last one makes the child running again,
+// unless the request was withdrawn (withdrawn) after a cancel that reaches
+// the child (its own, an ancestor's or the root's) came while it was open:
+// the CLI withdrew it as it stopped the child, whose task events report it
+// idle next.
+func (t *translator) awaitUser(params json.RawMessage) (done func(withdrawn bool)) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(params, &p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.sub
+	var c *childSession
+	if r != nil && r.rfd {
+		c = r.childOfSession(p.SessionID)
+	}
+	if c == nil || !c.announced {
+		return func(bool) {}
+	}
+	atOpen := r.cancelsAbove(c)
+	c.openRequests++
+	if c.openRequests == 1 && c.workState == "running" {
+		r.reportState(c, map[string]any{"state": "requires_action"})
+	}
+	return func(withdrawn bool) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		c.openRequests--
+		stopped := withdrawn && r.cancelsAbove(c) != atOpen
+		if c.openRequests == 0 && c.workState == "requires_action" && !stopped {
+			r.reportState(c, map[string]any{"state": "running"})
+		}
+	}
+}
+
+// cancelsAbove counts the cancels that reach the child c: its own, its
+// ancestors' and the root's. The counts only grow, so a changed sum shows
+// that such a cancel came.
+func (r *subagentRouter) cancelsAbove(c *childSession) int {
+	n := r.parentCancels
+	seen := map[*childSession]bool{}
+	for c != nil && !seen[c] {
+		seen[c] = true
+		n += c.cancels
+		c = r.childOfSession(c.parentSessionID)
+	}
+	return n
 }

@@ -157,3 +157,31 @@ func TestRFDRoutingRules(t *testing.T) {
 		t.Errorf("failure = %q", got)
 	}
 }
+
+// TestRFDAwaitingUser: a child that asks is requires_action while its
+// requests are open and running after the last one; a request withdrawn
+// after a cancel of the root reports no running (the child is being
+// stopped); a request of the root session changes nothing.
+func TestRFDAwaitingUser(t *testing.T) {
+	var states []string
+	tr := &translator{}
+	tr.sub = newSubagentRouter(true, "root", func(_ string, u any) {
+		if m, ok := u.(map[string]any); ok && m["sessionUpdate"] == "subagent_update" {
+			states = append(states, m["state"].(map[string]any)["state"].(string))
+		}
+	}, nil)
+	tr.sub.rfd = true
+	tr.sub.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"c1","subagent_type":"general-purpose"}`))
+	child, root := json.RawMessage(`{"sessionId":"c1"}`), json.RawMessage(`{"sessionId":"root"}`)
+	first, second := tr.awaitUser(child), tr.awaitUser(child)
+	tr.awaitUser(root)(false)
+	first(false)
+	second(false)
+	third := tr.awaitUser(child)
+	tr.sub.parentCancelled()
+	third(true)
+	want := []string{"running", "requires_action", "running", "requires_action"}
+	if !slices.Equal(states, want) {
+		t.Errorf("states = %v, want %v", states, want)
+	}
+}
