@@ -71,7 +71,7 @@ var cassettePlaceholders = strings.NewReplacer("{{tmpdir}}", `\u003ctmp\u003e/tm
 func TestRFDChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 	root := moduleRoot(t)
 	for _, name := range []string{"subagent-rfd-sessions", "subagent-rfd-foreground", "subagent-rfd-send-message",
-		"subagent-rfd-cancel-child", "subagent-rfd-cancel"} {
+		"subagent-rfd-cancel-child", "subagent-rfd-cancel", "subagent-rfd-nested"} {
 		for _, profile := range []string{"plain", "zed"} {
 			t.Run(name+"/"+profile, func(t *testing.T) {
 				dir := filepath.Join(root, "goldens", name)
