@@ -111,7 +111,7 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 	}
 	form := subagentForm(c)
 	r := newSubagentRouter(form != "", s.ID, send, sessionChildConfig{s})
-	r.rfd = form == "rfd"
+	r.rfd, r.cwd = form == "rfd", s.Cwd
 	return r
 }
 

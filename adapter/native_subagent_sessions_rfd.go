@@ -35,6 +35,10 @@ type rfdRouter struct {
 	handbacks map[string]*handback
 	// parentCancels counts the root session's cancels (see cancelsAbove).
 	parentCancels int
+	// cwd is the root session's working directory; cwds are the children's,
+	// by session id (or agent id), as their hooks last named them.
+	cwd  string
+	cwds map[string]string
 }
 
 // rfdChild is the RFD form's state of a child session.
@@ -47,6 +51,7 @@ type rfdChild struct {
 	endedRuns                map[string]bool // delegations whose run ended
 	openRequests             int             // its permission and question requests still open
 	cancels                  int             // the client's cancels of its session
+	reportedCwd              string          // the `cwd` the client holds, "" for its parent's
 }
 
 // hiddenLaunch is an Agent/Task call that the client is not shown.
@@ -86,8 +91,9 @@ func (c *childSession) setLabels(name, role, description string) {
 }
 
 // rfdAnnounce announces the child on its parent as running, with its
-// `cancel` capability, then sends its prompt as the parent's message to
-// it, which replaces the launch call.
+// `cancel` capability and its `cwd` when it differs from its parent's,
+// then sends its prompt as the parent's message to it, which replaces the
+// launch call.
 func (r *subagentRouter) rfdAnnounce(c *childSession) {
 	u := map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID,
 		"capabilities": map[string]any{"cancel": map[string]any{}}, "state": map[string]any{"state": "running"}}
@@ -97,12 +103,18 @@ func (r *subagentRouter) rfdAnnounce(c *childSession) {
 	if c.description != "" {
 		u["description"] = c.description
 	}
+	cwd, _ := r.unreportedCwd(c)
+	if cwd != "" {
+		u["cwd"] = cwd
+	}
 	c.workState = "running"
 	r.send(c.parentSessionID, u)
+	c.reportedCwd = cwd
 	c.announced = true
 	if c.prompt != "" {
 		r.publishPrompt(c, c.prompt, c.launchID, c.parentSessionID, true)
 	}
+	r.publishCwd(c)
 }
 
 // publishPrompt sends a message to the child, once per tool use that sent
@@ -405,6 +417,7 @@ func (r *subagentRouter) withdraw(c *childSession) {
 		}
 	}
 	delete(r.configs, c.sessionID)
+	delete(r.cwds, c.sessionID)
 	if c.launchID != "" {
 		r.dropPending(c.launchID)
 		delete(r.control, c.launchID)

@@ -94,7 +94,7 @@ func newSubagentRouter(on bool, root string, send func(string, any), config chil
 		byLaunch: map[string]*childSession{}, byCall: map[string]*childSession{}, calls: map[string]callInfo{},
 		control: map[string]*controlCall{}, pending: map[string][]routed{}, configs: map[string]*childConfig{},
 		gens: map[string]int{}, rfdRouter: rfdRouter{hiddenLaunches: map[string]*hiddenLaunch{},
-			hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}}}
+			hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}, cwds: map[string]string{}}}
 }
 
 // isControlTool reports an Agent or Task tool: the launch of a subagent.
