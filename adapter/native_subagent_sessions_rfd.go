@@ -62,6 +62,7 @@ type hiddenLaunch struct{ background bool }
 type hiddenSend struct {
 	initial   toolcall.Update
 	sender    string
+	message   string // its input's message, the prompt of a resumed child
 	delivered bool
 }
 
@@ -279,6 +280,13 @@ func (r *subagentRouter) rfdSendMessage(sessionID string, u toolcall.Update) (ok
 		}
 		s = &hiddenSend{initial: u, sender: sessionID}
 		r.hiddenSends[u.ToolCallID] = s
+	}
+	var in struct {
+		Message json.RawMessage `json:"message"`
+	}
+	var text string
+	if json.Unmarshal(u.RawInput, &in) == nil && json.Unmarshal(in.Message, &text) == nil && strings.TrimSpace(text) != "" {
+		s.message = text
 	}
 	if !isFinalStatus(u.Status) {
 		return true
@@ -529,4 +537,46 @@ func (r *subagentRouter) cancelsAbove(c *childSession) int {
 		c = r.childOfSession(c.parentSessionID)
 	}
 	return n
+}
+
+// sendMessageResult takes a user frame of the CLI (RFD form): a successful
+// SendMessage result that names the agent it resumed (tool_use_result
+// `resumedAgentId`) is a delegation of that child, which it takes unless
+// that run already ended (the result can come after it). It usually
+// follows the child's `task_started`, which took the delegation already.
+func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
+	if !r.rfd {
+		return
+	}
+	var f struct {
+		Result struct {
+			Success bool   `json:"success"`
+			Resumed string `json:"resumedAgentId"`
+		} `json:"tool_use_result"`
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &f) != nil || !f.Result.Success || strings.TrimSpace(f.Result.Resumed) == "" {
+		return
+	}
+	c := r.childOfTask(strings.TrimSpace(f.Result.Resumed))
+	if c == nil {
+		return
+	}
+	var blocks []struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	_ = json.Unmarshal(f.Message.Content, &blocks)
+	for _, b := range blocks {
+		s := r.hiddenSends[b.ToolUseID]
+		if b.Type != "tool_result" || s == nil {
+			continue
+		}
+		if !c.endedRuns[b.ToolUseID] {
+			r.rfdResume(c, s.message, b.ToolUseID)
+		}
+		return
+	}
 }

@@ -185,3 +185,47 @@ func TestRFDAwaitingUser(t *testing.T) {
 		t.Errorf("states = %v, want %v", states, want)
 	}
 }
+
+// TestRFDSendMessageResult: a SendMessage result that resumed an idle
+// child, with no task_started before it, runs the child again and gives
+// it the message as linked session messages, which replace the call; a
+// result for a run that already ended resumes nothing.
+func TestRFDSendMessageResult(t *testing.T) {
+	var sent []string
+	r := newSubagentRouter(true, "root", func(id string, u any) {
+		if tu, ok := u.(toolcall.Update); ok {
+			u = tu.JSON()
+		}
+		raw, _ := json.Marshal(u)
+		sent = append(sent, id+" "+string(raw))
+	}, nil)
+	r.rfd = true
+	r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"c1","subagent_type":"Explore"}`))
+	r.taskFrame(json.RawMessage(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
+	sent = nil
+	send := func(status string) {
+		r.toolUpdate(toolcall.Update{ToolCallID: "s1", SessionUpdate: map[bool]string{true: "tool_call", false: "tool_call_update"}[status == "pending"],
+			Status: status, RawInput: json.RawMessage(`{"to":"c1","message":"More, please."}`),
+			Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "SendMessage"}}})
+	}
+	result := json.RawMessage(`{"type":"user","tool_use_result":{"success":true,"resumedAgentId":"c1"},` +
+		`"message":{"content":[{"type":"tool_result","tool_use_id":"s1"}]}}`)
+	send("pending")
+	r.sendMessageResult(result)
+	send("completed")
+	want := []string{
+		`root {"sessionId":"c1","sessionUpdate":"subagent_update","state":{"state":"running"}}`,
+		`root {"content":[{"text":"More, please.","type":"text"}],"messageId":"s1","recipientMessageId":"s1","recipientSessionId":"c1","senderSessionId":"root","sessionUpdate":"session_message"}`,
+		`c1 {"content":[{"text":"More, please.","type":"text"}],"messageId":"s1","recipientSessionId":"c1","senderMessageId":"s1","senderSessionId":"root","sessionUpdate":"session_message"}`,
+	}
+	if !slices.Equal(sent, want) {
+		t.Errorf("sent\n%s\nwant\n%s", strings.Join(sent, "\n"), strings.Join(want, "\n"))
+	}
+	r.taskFrame(json.RawMessage(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
+	sent = nil
+	send("pending")
+	r.sendMessageResult(result)
+	if len(sent) != 0 {
+		t.Errorf("a result of an ended run sent %q", sent)
+	}
+}

@@ -126,6 +126,9 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "prompt_suggestion":
 		t.s.suggestion(line)
 	}
+	if kind == "user" {
+		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
+	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
 		t.s.notify(u)
