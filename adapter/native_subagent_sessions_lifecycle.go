@@ -10,7 +10,9 @@ import (
 // session. Claude Code's `task_started` of a subagent opens it (announced
 // once the session that launched it is known), its end (`task_updated`
 // or `task_notification`) closes it with `subagent_state_update`; a
-// cancel of the root session ends every child as cancelled.
+// cancel of the root session ends every child as cancelled. In the RFD
+// form a child's end makes it idle, and a new `task_started` of a known
+// child is a new delegation of it (native_subagent_sessions_rfd.go).
 
 // subagentTask is the part of a task lifecycle frame that the child
 // sessions read.

@@ -16,7 +16,9 @@ import (
 // call is not the subagent card"). A child keeps its session id, the SDK
 // agent id, for its generation; an update for a child that ended is
 // dropped. Updates of a child that is not announced yet wait, bounded, for
-// its announcement.
+// its announcement. The same router serves the RFD form of a client that
+// is not AIR; what that form does differently is in
+// native_subagent_sessions_rfd.go.
 
 // Buffer bounds of the updates that wait for a child's announcement.
 const (
@@ -29,7 +31,7 @@ const (
 // subagentRouter follows the child sessions of one root session. It is
 // used under the translator's lock; it sends through send.
 type subagentRouter struct {
-	on      bool   // the client takes the AIR form
+	on      bool   // the client takes native subagent sessions (either form)
 	forward bool   // the CLI forwards subagent text (native or transcript)
 	root    string // the root session id
 	send    func(sessionID string, update any)
