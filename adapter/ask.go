@@ -99,6 +99,7 @@ func (s *Session) permissionSession() permission.Session {
 func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := s.trackAsk(cancel)
+	awaited := s.tr.awaitUser(prompt.Params) // native_subagent_sessions_rfd.go
 	call, err := s.agent.conn.Start(prompt.Method, prompt.Params)
 	go func() {
 		defer s.untrackAsk(key)
@@ -119,6 +120,7 @@ func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, repl
 		default:
 			dec = prompt.Aborted()
 		}
+		awaited(err != nil && !errors.As(err, &we))
 		reply(s.decided(dec))
 	}()
 }

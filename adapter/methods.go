@@ -150,6 +150,9 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	}
 	s, err := a.session(p.SessionID)
 	if err != nil {
+		if a.cancelChildSession(ctx, p.SessionID) {
+			return nil, nil
+		}
 		return nil, err
 	}
 	s.interrupt(ctx)

@@ -16,39 +16,28 @@ import (
 // told for such a client (the subagent text is forwarded, and one
 // configuration hook observes each subagent's start, stop, tools and model
 // switches: the reference's subagentConfigurationHook) and the translator's
-// hooks into the child sessions of the AIR form:
+// hooks into the child sessions:
 // native_subagent_sessions_route.go routes the output,
 // native_subagent_sessions_lifecycle.go opens and ends the children,
-// native_subagent_sessions_config.go reports their configuration, and
-// native_subagent_sessions_replay.go rebuilds them on `session/load`, and
-// native_subagent_sessions_restore.go opens a new generation of an agent
-// that runs again (a SendMessage resume), restoring one from before a
-// load or resume from the subagent history.
-//
-// Not implemented: the RFD form of a client that is not AIR
-// (`subagent_update`, `session_message`), which stays on the root session;
-// the routing of a child's permission requests to it.
+// native_subagent_sessions_config.go reports their configuration,
+// native_subagent_sessions_replay.go rebuilds them on `session/load` (AIR
+// form), native_subagent_sessions_restore.go opens a new generation of an
+// agent that runs again (a SendMessage resume), restoring one from before a
+// load or resume from the subagent history (AIR form), and
+// native_subagent_sessions_rfd.go holds what the RFD form of a client that
+// is not AIR does differently (`subagent_update`, `session_message`).
 
 // subagentForm is how a client takes native subagent sessions: "rfd" for
 // the canonical capability, "air" for an AIR client (either signal), ""
 // for none. The canonical field takes precedence.
 func subagentForm(c caps.Client) string {
-	if !declaresSubagents(c) && !c.AIR.Has(caps.NativeSubagentSessions) {
+	if !c.Subagents && !c.AIR.Has(caps.NativeSubagentSessions) {
 		return ""
 	}
 	if c.AIR.Client {
 		return "air"
 	}
 	return "rfd"
-}
-
-// declaresSubagents reports `clientCapabilities.subagents: {}`.
-func declaresSubagents(c caps.Client) bool {
-	var decl struct {
-		Subagents json.RawMessage `json:"subagents"`
-	}
-	_ = json.Unmarshal(c.Raw, &decl)
-	return isJSONObject(decl.Subagents)
 }
 
 // declaresSubagentTranscript reports the older
@@ -63,11 +52,6 @@ func declaresSubagentTranscript(c caps.Client) bool {
 	_ = json.Unmarshal(c.Raw, &decl)
 	var on bool
 	return json.Unmarshal(decl.Meta.Transcript, &on) == nil && on
-}
-
-func isJSONObject(raw json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	return json.Unmarshal(raw, &m) == nil && m != nil
 }
 
 // forwardsSubagentText reports whether the CLI forwards a subagent's text
@@ -119,7 +103,7 @@ func (s *Session) subagentHook(_ context.Context, cb *claude.HookCallback, reply
 }
 
 // newSessionSubagents is the child session router of s: active for a
-// client that takes the AIR form.
+// client that takes native subagent sessions, in its form.
 func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 	send := func(sessionID string, update any) {
 		if u, ok := update.(toolcall.Update); ok {
@@ -127,8 +111,12 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 		}
 		_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
 	}
-	r := newSubagentRouter(subagentForm(c) == "air", s.ID, send, sessionChildConfig{s})
-	r.restore.history = storedSubagentHistory{s}
+	form := subagentForm(c)
+	r := newSubagentRouter(form != "", s.ID, send, sessionChildConfig{s})
+	r.rfd, r.cwd = form == "rfd", s.Cwd
+	if form == "air" { // the RFD form does not restore agents yet
+		r.restore.history = storedSubagentHistory{s}
+	}
 	return r
 }
 

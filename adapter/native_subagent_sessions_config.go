@@ -176,6 +176,7 @@ func shownModel(raw json.RawMessage) modelEntry {
 // the child's configuration.
 type subagentHookInput struct {
 	AgentID        string `json:"agent_id"`
+	Cwd            string `json:"cwd"`
 	AgentType      string `json:"agent_type"`
 	HookEventName  string `json:"hook_event_name"`
 	PermissionMode string `json:"permission_mode"`
@@ -213,11 +214,12 @@ func (r *subagentRouter) hookOptions(in subagentHookInput) []childOption {
 }
 
 // subagentHookReport reports the configuration a subagent hook tells of
-// its child.
+// its child, and in the RFD form its working directory.
 func (r *subagentRouter) subagentHookReport(input json.RawMessage) {
 	var in subagentHookInput
 	if !r.on || json.Unmarshal(input, &in) != nil || in.AgentID == "" {
 		return
 	}
+	r.reportCwd(in.AgentID, in.Cwd) // native_subagent_sessions_rfd_cwd.go
 	r.reportConfig(in.AgentID, r.hookOptions(in), nil)
 }

@@ -10,7 +10,9 @@ import (
 // session. Claude Code's `task_started` of a subagent opens it (announced
 // once the session that launched it is known), its end (`task_updated`
 // or `task_notification`) closes it with `subagent_state_update`; a
-// cancel of the root session ends every child as cancelled.
+// cancel of the root session ends every child as cancelled. In the RFD
+// form a child's end makes it idle, and a new `task_started` of a known
+// child is a new delegation of it (native_subagent_sessions_rfd.go).
 
 // subagentTask is the part of a task lifecycle frame that the child
 // sessions read.
@@ -22,8 +24,10 @@ type subagentTaskFrame struct {
 	Description  string `json:"description"`
 	Prompt       string `json:"prompt"`
 	Status       string `json:"status"`
+	Reason       string `json:"reason"`
 	Patch        struct {
 		Status string `json:"status"`
+		Error  string `json:"error"`
 	} `json:"patch"`
 }
 
@@ -40,17 +44,25 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 	case "task_started":
 		r.taskStarted(f)
 	case "task_notification":
-		r.finishTask(f.TaskID, f.Status, f.ToolUseID)
+		r.finishTask(f.TaskID, f.Status, f.ToolUseID, taskEnd{reason: f.Reason})
 		if f.ToolUseID != "" {
 			r.dropPending(f.ToolUseID)
 		}
 	case "task_updated":
 		switch f.Patch.Status {
 		case "completed", "failed", "killed":
-			r.finishTask(f.TaskID, f.Patch.Status, "")
+			end := taskEnd{}
+			if f.Patch.Status == "failed" {
+				end.err = f.Patch.Error
+			}
+			r.finishTask(f.TaskID, f.Patch.Status, "", end)
 		case "running", "pending":
-			// the CLI can resume a finished agent without a new task_started
-			r.taskResumed(f.TaskID, r.sendMessagePrompt(f.TaskID, nil))
+			// The CLI can run a finished agent again without a new task_started.
+			if !r.rfd {
+				r.taskResumed(f.TaskID, r.sendMessagePrompt(f.TaskID, nil))
+			} else if c := r.childOfTask(f.TaskID); c != nil {
+				r.rfdResume(c, "", "")
+			}
 		}
 	}
 }
@@ -69,6 +81,10 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 		return
 	}
 	previous := r.childOfTask(f.TaskID)
+	if previous != nil && r.rfd {
+		r.rfdResume(previous, f.Prompt, f.ToolUseID)
+		return
+	}
 	if previous != nil && !previous.ended {
 		return
 	}
@@ -91,6 +107,7 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 	if parent != "" {
 		c.parentSessionID = parent
 	}
+	c.setLabels(id.Name, orElse(id.SubagentType, f.SubagentType), orElse(id.Description, f.Description))
 	r.children = append(r.children, c)
 	if f.ToolUseID != "" {
 		r.byLaunch[f.ToolUseID] = c
@@ -144,6 +161,11 @@ func (r *subagentRouter) announce(c *childSession) {
 	if c.announced {
 		return
 	}
+	if r.rfd {
+		r.rfdAnnounce(c)
+		r.publishConfig(c, nil)
+		return
+	}
 	u := map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": c.sessionID,
 		"name": c.name, "task": c.task, "capabilities": map[string]any{}}
 	if c.prompt != "" {
@@ -169,7 +191,7 @@ func nativeSubagentState(status string) string {
 // finishTask ends the child of task id (or of the tool call launch): it
 // is announced if it was not, gets what waited for it, and its end goes
 // to its parent session. A child ends once.
-func (r *subagentRouter) finishTask(taskID, status, launch string) {
+func (r *subagentRouter) finishTask(taskID, status, launch string, end taskEnd) {
 	state := nativeSubagentState(status)
 	c := r.childOfTask(taskID)
 	if launch != "" {
@@ -179,6 +201,10 @@ func (r *subagentRouter) finishTask(taskID, status, launch string) {
 		}
 	}
 	if state == "" || c == nil || c.ended {
+		return
+	}
+	if r.rfd {
+		r.rfdFinish(c, state, launch, end)
 		return
 	}
 	r.announce(c)
@@ -200,7 +226,7 @@ func (r *subagentRouter) finishAll(state string) {
 	}
 	for _, c := range slices.Backward(r.children) {
 		if !c.ended {
-			r.finishTask(c.taskID, state, "")
+			r.finishTask(c.taskID, state, "", taskEnd{unexplained: true})
 		}
 	}
 	clear(r.pending)

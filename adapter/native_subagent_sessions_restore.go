@@ -258,7 +258,7 @@ func (r *subagentRouter) restoreLaunch(launch string) {
 // userFrame takes a SendMessage result that resumed an agent
 // (`tool_use_result.resumedAgentId` of a successful result).
 func (r *subagentRouter) userFrame(line json.RawMessage) {
-	if !r.on {
+	if !r.on || r.rfd {
 		return
 	}
 	var m struct {

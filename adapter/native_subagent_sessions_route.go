@@ -16,7 +16,9 @@ import (
 // call is not the subagent card"). A child keeps its session id, the SDK
 // agent id, for its generation; an update for a child that ended is
 // dropped. Updates of a child that is not announced yet wait, bounded, for
-// its announcement.
+// its announcement. The same router serves the RFD form of a client that
+// is not AIR; what that form does differently is in
+// native_subagent_sessions_rfd.go.
 
 // Buffer bounds of the updates that wait for a child's announcement.
 const (
@@ -29,7 +31,7 @@ const (
 // subagentRouter follows the child sessions of one root session. It is
 // used under the translator's lock; it sends through send.
 type subagentRouter struct {
-	on      bool   // the client takes the AIR form
+	on      bool   // the client takes native subagent sessions (either form)
 	forward bool   // the CLI forwards subagent text (native or transcript)
 	root    string // the root session id
 	send    func(sessionID string, update any)
@@ -46,6 +48,7 @@ type subagentRouter struct {
 	configs  map[string]*childConfig // by child session id (or agent id)
 	gens     map[string]int          // generations per task id
 	restore  subagentRestore         // resumed and restored agents
+	rfdRouter
 }
 
 // childSession is one generation of a subagent.
@@ -53,6 +56,7 @@ type childSession struct {
 	taskID, sessionID, parentSessionID, launchID string
 	name, task, prompt                           string
 	announced, ended                             bool
+	rfdChild
 }
 
 // callInfo is what the first report of a tool call said of its routing:
@@ -92,7 +96,8 @@ func newSubagentRouter(on bool, root string, send func(string, any), config chil
 	return &subagentRouter{on: on, root: root, send: send, config: config,
 		byLaunch: map[string]*childSession{}, byCall: map[string]*childSession{}, calls: map[string]callInfo{},
 		control: map[string]*controlCall{}, pending: map[string][]routed{}, configs: map[string]*childConfig{},
-		gens: map[string]int{}}
+		gens: map[string]int{}, rfdRouter: rfdRouter{hiddenLaunches: map[string]*hiddenLaunch{},
+			hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}, cwds: map[string]string{}}}
 }
 
 // isControlTool reports an Agent or Task tool: the launch of a subagent.
@@ -152,7 +157,8 @@ func (r *subagentRouter) chunk(update map[string]any, parent string) {
 // route sends one update where it belongs, buffers it for a child that is
 // not announced yet, or drops it.
 func (r *subagentRouter) route(u routed) {
-	if u.toolCall != nil && u.toolCall.ToolCallID != "" && r.calls[u.toolCall.ToolCallID].control {
+	if u.toolCall != nil && u.toolCall.ToolCallID != "" && r.calls[u.toolCall.ToolCallID].control &&
+		!r.rfdParentPending(u.parent) {
 		r.controlUpdate(*u.toolCall, u.parent)
 		return
 	}
@@ -171,14 +177,26 @@ func (r *subagentRouter) route(u routed) {
 		}
 	}
 	if owner == nil {
-		r.send(r.root, u.update)
+		r.emit(r.root, u)
 		return
 	}
 	if u.modelOnly != nil {
 		r.reportConfig(owner.sessionID, u.modelOnly, u.reportMeta)
 		return
 	}
+	if r.rfd && u.toolCall != nil && r.rfdHandback(*u.toolCall, u.parent, owner) {
+		return
+	}
 	r.toChild(owner, u)
+}
+
+// emit sends u to the session sessionID; in the RFD form, a SendMessage
+// call waits for its final report (see rfdSendMessage).
+func (r *subagentRouter) emit(sessionID string, u routed) {
+	if r.rfd && u.toolCall != nil && u.toolCall.ToolCallID != "" && r.rfdSendMessage(sessionID, *u.toolCall) {
+		return
+	}
+	r.send(sessionID, u.update)
 }
 
 // toChild sends u to the child session; a child that ended gets nothing.
@@ -192,7 +210,7 @@ func (r *subagentRouter) toChild(c *childSession, u routed) {
 		}
 		r.byCall[u.toolCall.ToolCallID] = c
 	}
-	r.send(c.sessionID, u.update)
+	r.emit(c.sessionID, u)
 }
 
 // controlUpdate takes a report of an Agent or Task call, which the client
@@ -227,6 +245,10 @@ func (r *subagentRouter) controlUpdate(u toolcall.Update, parent string) {
 		child.applyIdentity(cc.identity)
 		r.announce(child)
 		r.flush(u.ToolCallID)
+	}
+	if r.rfd {
+		r.rfdLaunch(u, child, cc.parentSession)
+		return
 	}
 	if child == nil && u.Status == "failed" {
 		r.dropPending(u.ToolCallID)
@@ -284,6 +306,7 @@ func (c *childSession) applyIdentity(id subagentIdentity) {
 	if c.prompt == "" {
 		c.prompt = id.Prompt
 	}
+	c.setLabels(id.Name, orElse(id.SubagentType, c.role), id.Description)
 }
 
 // subagentName is the display name of a child: the explicit name, the

@@ -95,7 +95,7 @@ func TestChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, "goldens", name)
 			want := childLane("<session-1>", goldenUpdates(t, filepath.Join(dir, "air.golden")))
-			got := childLane("<session-1>", replayChildSessions(t, filepath.Join(dir, "air.cassette")))
+			got := childLane("<session-1>", replayChildSessions(t, filepath.Join(dir, "air.cassette"), airSubagentCaps()))
 			if len(want) == 0 {
 				t.Fatal("the golden has no child session update")
 			}
@@ -108,13 +108,12 @@ func TestChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 
 // replayChildSessions runs a cassette's CLI frames through a router and
 // returns what it sent, with the normalization of the goldens.
-func replayChildSessions(t *testing.T, path string) []sentUpdate {
+func replayChildSessions(t *testing.T, path string, cl caps.Client) []sentUpdate {
 	t.Helper()
 	c, err := cassette.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := airSubagentCaps()
 	var sent []sentUpdate
 	tr := &translator{tools: toolcall.NewSession(cl, "{{cwd}}"), bg: newBackground(cl)}
 	tr.sub = newSubagentRouter(true, "<session-1>", func(id string, u any) {
@@ -124,6 +123,7 @@ func replayChildSessions(t *testing.T, path string) []sentUpdate {
 		raw, _ := json.Marshal(u)
 		sent = append(sent, sentUpdate{id, raw})
 	}, nil)
+	tr.sub.rfd = subagentForm(cl) == "rfd"
 	tr.sub.forward = true
 	subHooks, agents := map[string]bool{}, []string{}
 	for _, ev := range c.Processes[0].Events {
@@ -184,7 +184,7 @@ func feedFrame(t *testing.T, tr *translator, msg json.RawMessage, subHooks map[s
 			t.Fatal(err)
 		}
 		cfg := sessionconfig.New(in, sessionconfig.Settings{}, sessionconfig.Options{Mode: "auto", BuiltInDefault: true,
-			AllowAuto: true, AllowBypass: true, Recommended: true, PresentationHints: cl.AIR.Client})
+			AllowAuto: true, AllowBypass: true, Recommended: cl.AIR.Has(caps.RecommendedValue), PresentationHints: cl.AIR.Client})
 		tr.sub.config = sessionChildConfig{&Session{cfg: cfg}}
 	case h.Type == "control_request" && h.Request.Subtype == "hook_callback" && subHooks[h.Request.CallbackID]:
 		tr.sub.subagentHookReport(h.Request.Input)

@@ -127,7 +127,8 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.s.suggestion(line)
 	}
 	if kind == "user" {
-		t.sub.userFrame(line)
+		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
+		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
 	if u, ok := t.usage.Frame(line, autonomous); ok {

@@ -34,6 +34,9 @@ type Client struct {
 	Terminal      bool // terminal
 	FormElicit    bool // elicitation.form
 	AuthTerminal  bool // auth.terminal
+	// Subagents is `subagents: {}`, the draft ACP subagent RFD: native
+	// subagent sessions (contract: "Native subagent sessions").
+	Subagents bool
 
 	// ACP session capabilities (objects under `session`).
 	Compaction bool // session.compaction: compaction_update instead of a tool call
@@ -79,7 +82,8 @@ type wireCaps struct {
 	Auth struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
-	Session struct {
+	Subagents json.RawMessage `json:"subagents"`
+	Session   struct {
 		Compaction json.RawMessage `json:"compaction"`
 		Notices    json.RawMessage `json:"notices"`
 	} `json:"session"`
@@ -99,6 +103,7 @@ func Parse(raw json.RawMessage) Client {
 	c.Terminal = w.Terminal
 	c.FormElicit = isObject(w.Elicitation.Form)
 	c.AuthTerminal = w.Auth.Terminal
+	c.Subagents = isObject(w.Subagents)
 	c.Compaction, c.Notices = isObject(w.Session.Compaction), isObject(w.Session.Notices)
 	c.TerminalOutput = isTrue(w.Meta["terminal_output"])
 	c.TerminalOutputDelta = isTrue(w.Meta["terminal_output_delta"])
@@ -119,6 +124,7 @@ func tolerant(raw json.RawMessage, w *wireCaps) {
 	_ = json.Unmarshal(parts["elicitation"], &w.Elicitation)
 	_ = json.Unmarshal(parts["auth"], &w.Auth)
 	_ = json.Unmarshal(parts["session"], &w.Session)
+	w.Subagents = parts["subagents"]
 	_ = json.Unmarshal(parts["_meta"], &w.Meta)
 }
 

@@ -51,3 +51,22 @@ func TestAIRDeclaration(t *testing.T) {
 		t.Errorf("absent capabilities = %+v", c)
 	}
 }
+
+// Contract "Native subagent sessions": `subagents` declares the draft RFD
+// only as an object (the reference's clientSupportsSubagents); an array,
+// null or a boolean declares nothing, and one ill-typed part elsewhere does
+// not hide it.
+func TestSubagentsDeclaration(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"subagents":{}}`:                        true,
+		`{"subagents":{"x":1},"fs":"odd"}`:        true,
+		`{"subagents":[]}`:                        false,
+		`{"subagents":null}`:                      false,
+		`{"subagents":true}`:                      false,
+		`{"_meta":{"subagents":{}},"terminal":1}`: false,
+	} {
+		if got := Parse(json.RawMessage(raw)).Subagents; got != want {
+			t.Errorf("%s: Subagents = %v, want %v", raw, got, want)
+		}
+	}
+}

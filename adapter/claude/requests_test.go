@@ -57,16 +57,17 @@ func typedRequest(t *testing.T, subtype string, body json.RawMessage) ControlReq
 func initializeOf(t *testing.T, body json.RawMessage) Initialize {
 	t.Helper()
 	var rec struct {
-		Hooks                orderedRaw `json:"hooks"`
-		PromptSuggestions    *bool      `json:"promptSuggestions"`
-		ForwardSubagentText  *bool      `json:"forwardSubagentText"`
-		SupportedDialogKinds []string   `json:"supportedDialogKinds"`
+		Hooks                 orderedRaw `json:"hooks"`
+		PromptSuggestions     *bool      `json:"promptSuggestions"`
+		ForwardSubagentText   *bool      `json:"forwardSubagentText"`
+		SupportedDialogKinds  []string   `json:"supportedDialogKinds"`
+		PerTaskStopAffordance *bool      `json:"perTaskStopAffordance"`
 	}
 	if err := json.Unmarshal(body, &rec); err != nil {
 		t.Fatal(err)
 	}
 	init := Initialize{PromptSuggestions: rec.PromptSuggestions, ForwardSubagentText: rec.ForwardSubagentText,
-		SupportedDialogKinds: rec.SupportedDialogKinds}
+		SupportedDialogKinds: rec.SupportedDialogKinds, PerTaskStopAffordance: rec.PerTaskStopAffordance}
 	for _, ev := range rec.Hooks {
 		var matchers []struct {
 			Matcher         string   `json:"matcher"`
