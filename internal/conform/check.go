@@ -70,9 +70,9 @@ type Outcome struct {
 // the client lane, renders the canonical transcript and matches it with its
 // golden in g, as ApplyDeviations leaves it for the declarations in g's
 // directory. The error is the run's (*RunError), ErrEditorInvalid, a lane
-// error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate), or the
-// golden's (*golden.MismatchError, golden.ErrMissing). The directory is
-// removed unless keep is true.
+// error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate,
+// ErrDeviationGone), or the golden's (*golden.MismatchError,
+// golden.ErrMissing). The directory is removed unless keep is true.
 func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
 	out := &Outcome{}
 	dir, err := runDir()
@@ -137,10 +137,12 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 }
 
 // match compares canon with its golden after applying the declared
-// deviations of its adapter (DeviationsFile), which it records in
-// out.Deviations. Updating writes canon as it is. When measured (a live
-// run: the real CLI measured its durations anew), both sides are compared
-// with their durations masked (MaskMeasured).
+// deviations of its adapter (DeviationsFile) for the run name, which it
+// records in out.Deviations; a declaration limited to runs that masks
+// nothing in one of them is ErrDeviationGone. Updating writes canon as it
+// is. When measured (a live run: the real CLI measured its durations
+// anew), both sides are compared with their durations masked
+// (MaskMeasured).
 func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation, measured bool) error {
 	if g.Updating() {
 		return g.Match(name, canon)
@@ -148,6 +150,12 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	want, err := os.ReadFile(g.File(name))
 	if err != nil {
 		return g.Match(name, canon) // the golden's own error
+	}
+	devs = ForRun(devs, name)
+	if gone := GoneDeviations(devs, name, want, canon); len(gone) > 0 {
+		d := gone[0]
+		return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
+			ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
 	}
 	canon, out.Deviations = ApplyDeviations(devs, want, canon)
 	if measured {

@@ -46,6 +46,50 @@ func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []Applied
 	return at.bytes(), applied
 }
 
+// ForRun keeps the declarations that apply to the run whose golden is
+// name (<scenario>/<profile>): those without Runs, and those one of whose
+// Runs patterns matches name.
+func ForRun(devs []Deviation, name string) []Deviation {
+	var out []Deviation
+	for _, d := range devs {
+		if d.namesRun(name) || len(d.Runs) == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// namesRun reports whether one of d's Runs patterns matches name.
+func (d *Deviation) namesRun(name string) bool {
+	for _, r := range d.Runs {
+		if ok, _ := path.Match(r, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// GoneDeviations returns the declarations of devs that name the run
+// (Runs) and are for actual's adapter, but mask nothing when actual is
+// compared with golden: the difference each declares is gone. The
+// goldens' own adapter needs none.
+func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Deviation {
+	agent := newTranscript(actual).agentName()
+	if agent == "" || agent == newTranscript(golden).agentName() {
+		return nil
+	}
+	var gone []Deviation
+	for _, d := range devs {
+		if d.Agent != agent || !d.namesRun(name) {
+			continue
+		}
+		if _, applied := ApplyDeviations([]Deviation{d}, golden, actual); len(applied) == 0 {
+			gone = append(gone, d)
+		}
+	}
+	return gone
+}
+
 // DeclaresFor reports whether devs has a declaration for the adapter that
 // produced canon (by its initialize agentInfo.name).
 func DeclaresFor(devs []Deviation, canon []byte) bool {

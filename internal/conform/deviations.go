@@ -38,6 +38,11 @@ var ErrBadDeviation = errors.New("bad deviation declaration")
 // only.
 var ErrDeviatingUpdate = errors.New("goldens are recorded from the reference adapter only, not from an adapter with declared deviations")
 
+// ErrDeviationGone means a declaration limited to some runs (Runs) masked
+// nothing in one of them: the adapter no longer shows the difference it
+// declares, so the declaration (and its DEVIATIONS.md entry) is stale.
+var ErrDeviationGone = errors.New("a declared deviation masked nothing in a run it names")
+
 // Deviation is one declared difference: in the runs of the adapter whose
 // initialize result says agentInfo.name == Agent, on the canonical lines
 // tagged Tag that Method or Response select, the values at Paths are
@@ -66,6 +71,13 @@ type Deviation struct {
 	// $.result.agentInfo.name, $.a["b-c"][0], with [*] for every element
 	// of an array.
 	Paths []string `json:"paths"`
+	// Runs, when set, limits the declaration to the runs whose golden name
+	// (<scenario>/<profile>) one of these path.Match patterns matches, for
+	// a difference that only some runs show and that must not mask the
+	// same path in every other run. Such a declaration is also required:
+	// a run it names in which it masks nothing fails (ErrDeviationGone),
+	// since the difference it declares is gone.
+	Runs []string `json:"runs,omitempty"`
 	// Reason says in one sentence why the difference is kept.
 	Reason string `json:"reason"`
 
@@ -158,6 +170,11 @@ func (d *Deviation) check(entries map[int]string) error {
 	}
 	if _, err := path.Match(d.Tag, ""); err != nil {
 		return fmt.Errorf("tag %q: %v", d.Tag, err)
+	}
+	for _, r := range d.Runs {
+		if _, err := path.Match(r, ""); err != nil || r == "" {
+			return fmt.Errorf("runs: bad pattern %q", r)
+		}
 	}
 	d.steps, d.when = nil, nil
 	if d.When != "" {

@@ -206,7 +206,9 @@ func TestParseDeviations(t *testing.T) {
 	entries := map[int]string{7: "x"}
 	ok := `"entry":7,"agent":"airwire","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"`
 	tests := map[string]string{
-		"unknown field":          `[{` + ok + `,"runs":["a"]}]`,
+		"unknown field":          `[{` + ok + `,"scenario":"a"}]`,
+		"bad runs pattern":       `[{` + ok + `,"runs":["a["]}]`,
+		"empty runs pattern":     `[{` + ok + `,"runs":[""]}]`,
 		"no reason":              `[{` + strings.Replace(ok, `"reason":"r"`, `"reason":""`, 1) + `}]`,
 		"no agent":               `[{` + strings.Replace(ok, `"airwire"`, `""`, 1) + `}]`,
 		"no paths":               `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `[]`, 1) + `}]`,
@@ -259,7 +261,8 @@ func TestLoadDeviationsFiles(t *testing.T) {
 // TestCommittedDeviations: every committed declaration names an existing
 // DEVIATIONS.md entry of the "Our adapter" section, never the adapter the
 // goldens were recorded from, and each of its paths holds a value in at
-// least one golden line it selects (an unused declaration fails here).
+// least one golden line it selects (an unused declaration fails here); a
+// declaration limited to runs needs one of its paths held in their goldens.
 func TestCommittedDeviations(t *testing.T) {
 	devs := committedDeviations(t)
 	doc, err := os.ReadFile(filepath.Join(goldensDir, DeviationsDoc))
@@ -292,21 +295,35 @@ func TestCommittedDeviations(t *testing.T) {
 		}
 		tr := newTranscript(b)
 		ref := tr.agentName()
+		run := filepath.Base(filepath.Dir(f)) + "/" + strings.TrimSuffix(filepath.Base(f), golden.Suffix)
 		for i, d := range devs {
 			if d.Agent == ref {
 				t.Fatalf("declaration %d names %q, the adapter %s was recorded from", i, ref, f)
+			}
+			if len(d.Runs) > 0 && !d.namesRun(run) {
+				continue
 			}
 			for _, line := range tr.selected(&devs[i]) {
 				v := tr.value(line)
 				for k, s := range d.steps {
 					if hasPath(v, s) {
 						used[fmt.Sprint(i, d.Paths[k])] = true
+						used[fmt.Sprint(i)] = true
 					}
 				}
 			}
 		}
 	}
 	for i, d := range devs {
+		if len(d.Runs) > 0 {
+			// A path may be a key only our adapter sends (the golden has
+			// none to hold); the run itself fails when the declaration
+			// masks nothing there (ErrDeviationGone).
+			if !used[fmt.Sprint(i)] {
+				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths", i, d.Entry, d.Runs)
+			}
+			continue
+		}
 		for _, p := range d.Paths {
 			if !used[fmt.Sprint(i, p)] {
 				t.Errorf("declaration %d (entry %d): no golden line it selects has %s", i, d.Entry, p)
@@ -401,5 +418,70 @@ func TestApplyDeviationsWhen(t *testing.T) {
 	}
 	if _, err := ParseDeviations([]byte(`[{"entry":1,"agent":"a","tag":"t","when":"$.[","paths":["$.x"],"reason":"r"}]`), map[int]string{1: "x"}); err == nil {
 		t.Error("a bad when path was accepted")
+	}
+}
+
+// subagentEditReport is the file-change report of
+// file-change-report-subagent-edit/air.golden (the reference's, DEVIATIONS
+// 23) and the one our adapter sends instead.
+const (
+	refSubagentReport = `"agentFileChangeReport":{"declaredComplete":false,"paths":["<cwd>/NOTES.md"],"requestId":"report-3","status":"reported","truncated":false,"version":1}`
+	ourSubagentReport = `"agentFileChangeReport":{"reason":"invalidOutput","requestId":"report-3","status":"unavailable","version":1}`
+)
+
+// TestRunScopedDeviation: the committed entry-23 declaration masks the
+// report of the run it names, fails that run once our report is the
+// reference's again (ErrDeviationGone), and masks nothing in another
+// run's report (file-change-report-reported), whose differences still fail.
+func TestRunScopedDeviation(t *testing.T) {
+	devs := committedDeviations(t)
+	const run, other = "file-change-report-subagent-edit/air", "file-change-report-reported/air"
+	dir := t.TempDir()
+	gd := golden.New(dir, golden.WithUpdate(false))
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(goldensDir, name+golden.Suffix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(gd.File(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(gd.File(name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	g := read(run)
+	if !bytes.Contains(g, []byte(refSubagentReport)) {
+		t.Fatalf("%s no longer holds the reference's report %s", run, refSubagentReport)
+	}
+	out := &Outcome{}
+	if err := out.match(gd, run, ours(g, refSubagentReport, ourSubagentReport), devs, false); err != nil {
+		t.Fatalf("our report: %v", err)
+	}
+	var masked []string
+	for _, a := range out.Deviations {
+		if a.Entry == 23 {
+			masked = append(masked, a.Path)
+		}
+	}
+	if len(masked) != 5 {
+		t.Errorf("entry 23 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
+	}
+	if err := (&Outcome{}).match(gd, run, ours(g), devs, false); !errors.Is(err, ErrDeviationGone) {
+		t.Errorf("our report equal to the reference's: err = %v, want ErrDeviationGone", err)
+	}
+	if err := (&Outcome{}).match(gd, run, g, devs, false); err != nil {
+		t.Errorf("the reference's own run: %v", err)
+	}
+	o := read(other)
+	const reported = `"status":"reported"`
+	if !bytes.Contains(o, []byte(reported)) {
+		t.Fatalf("%s no longer holds %s", other, reported)
+	}
+	err := (&Outcome{}).match(gd, other, ours(o, reported, `"status":"unavailable"`), devs, false)
+	var mm *golden.MismatchError
+	if !errors.As(err, &mm) || !strings.HasSuffix(mm.Path, ".agentFileChangeReport.status") {
+		t.Errorf("another run's report status: err = %v, want a mismatch at its status", err)
 	}
 }

@@ -114,6 +114,11 @@
 // value it masked (Outcome.Deviations, counted by `airwire conform`).
 // Everything else must still match, and --update is refused for an adapter
 // with declarations (ErrDeviatingUpdate): goldens come from the reference.
+// A declaration may name its runs (Deviation.Runs, <scenario>/<profile>
+// patterns) when only they show the difference: it then applies to those
+// runs only (ForRun), and a run it names where it masks nothing fails
+// (GoneDeviations, ErrDeviationGone), so a difference that disappears does
+// not leave a stale declaration behind.
 //
 // It never compares (internal/golden does), never validates (issue 4,
 // internal/validate) and never edits a scenario file.
