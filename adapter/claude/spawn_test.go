@@ -55,7 +55,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
-	clearMode := "" // the mode of an ExitPlanMode clear-context answer
+	clearMode := ""             // the mode of an ExitPlanMode clear-context answer
 	live := map[string]string{} // sessionId -> mode, of the sessions new made
 	newIDs := map[string]bool{} // ids of session/new requests
 	for _, l := range lines {
