@@ -41,6 +41,7 @@ type Agent struct {
 	sessions   map[string]*Session
 	authStatus *agentinfo.AuthStatus // last pushed
 	index      *sessionindex.Service // the session index of an AIR client (stored.go)
+	windows    contextWindows        // windows results confirmed (context_window_cache.go)
 
 	authProbing sync.Mutex // held while an auth status probe runs
 

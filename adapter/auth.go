@@ -43,6 +43,7 @@ func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		a.opts.Log.Error("claude auth logout failed", "err", err, "stderr", stderr.String())
 		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed")
 	}
+	a.windows.forget()
 	a.mu.Lock()
 	a.authStatus = nil
 	a.mu.Unlock()

@@ -60,6 +60,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	}
 	s := a.newSessionState(newUUID(), p.Cwd, false)
 	s.mode = "auto"
+	s.fingerprint = sessionFingerprint(req.Params)
 	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
 		return nil, err
 	}
@@ -78,6 +79,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
+	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
 }
 

@@ -30,6 +30,12 @@ type Session struct {
 	proc  *claude.Process // the current CLI (cli()); replaced by a clear-context restart
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
+	// fingerprint is sessionFingerprint of the params that opened the
+	// session: a load or resume with other ones restarts it (live_session.go).
+	fingerprint string
+	// windowKnown: the CLI started with a window an earlier result
+	// confirmed, so it is asked for none (context_window_cache.go).
+	windowKnown bool
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart

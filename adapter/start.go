@@ -32,7 +32,9 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 	if err := s.spawn(ctx, st); err != nil {
 		return err
 	}
-	go s.refreshContextUsage(ctx)
+	if !s.windowKnown {
+		go s.refreshContextUsage(ctx)
+	}
 	return nil
 }
 
@@ -127,6 +129,14 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	if len(in.Models) > 0 {
 		m := in.Models[0]
 		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
+		model := m.ResolvedModel
+		if model == "" {
+			model = m.Value
+		}
+		if w, ok := s.agent.windows.known(windowKey(s.agent.opts.Getenv, model)); ok {
+			s.tr.usage.SetWindow(w)
+			s.windowKnown = true
+		}
 	}
 	return nil
 }

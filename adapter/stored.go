@@ -46,32 +46,53 @@ func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay boo
 	if p.Cwd == "" || !history.ValidID(p.SessionID) {
 		return nil, invalidParams("sessionId and cwd are required")
 	}
+	if live, err := a.session(p.SessionID); err == nil {
+		return a.openLive(ctx, req, live, p, replay)
+	}
 	path, ok := history.Find(a.configDir(), p.SessionID)
 	if !ok {
 		return nil, sessionNotFound(p.SessionID)
 	}
 	s := a.newSessionState(p.SessionID, p.Cwd, true)
 	s.index.resumed = true
+	s.fingerprint = sessionFingerprint(req.Params)
 	if replay {
 		if err := s.replay(path); err != nil {
-			return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot read the stored session")
+			return nil, errReplay
 		}
 	}
 	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: p.SessionID})
 }
 
+// errReplay is the answer of a load whose transcript cannot be read.
+var errReplay = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot read the stored session")
+
 // continueStored starts the CLI of a stored session in the mode its
 // transcript ended in, answers, and publishes the commands.
 func (a *Agent) continueStored(ctx context.Context, req *jsonrpc.Request, s *Session, path string, p storedParams, st claude.SessionStart) (any, error) {
 	tail, _ := history.ReadTail(path, false)
-	s.mode = tail.PermissionMode
+	if err := s.startStored(ctx, st, tail.PermissionMode, p); err != nil {
+		return nil, err
+	}
+	return a.answerOpened(req, s)
+}
+
+// startStored starts the CLI of a loaded, resumed or forked session in
+// mode ("default" when none is known), with the request's MCP servers and
+// _meta.
+func (s *Session) startStored(ctx context.Context, st claude.SessionStart, mode string, p storedParams) error {
+	s.mode = mode
 	if s.mode == "" {
 		s.mode = "default"
 	}
 	st.PermissionMode, st.MCPServers, st.Meta = s.mode, newSessionParams{MCPServers: p.MCPServers}.MCPServersRaw(), p.Meta
-	if err := s.start(ctx, st); err != nil {
-		return nil, err
-	}
+	return s.start(ctx, st)
+}
+
+// answerOpened makes s a session of this connection, answers its load,
+// resume or fork, and then publishes the refined child models and the
+// commands.
+func (a *Agent) answerOpened(req *jsonrpc.Request, s *Session) (any, error) {
 	a.mu.Lock()
 	a.sessions[s.ID] = s
 	a.mu.Unlock()
@@ -124,6 +145,7 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 	path, _ := history.Find(a.configDir(), id)
 	s := a.newSessionState(id, p.Cwd, true)
 	s.index.resumed = true
+	s.fingerprint = sessionFingerprint(req.Params)
 	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: id})
 }
 

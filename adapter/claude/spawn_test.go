@@ -16,6 +16,7 @@ type acpMessage struct {
 	Method string          `json:"method"`
 	Params struct {
 		SessionID             string          `json:"sessionId"`
+		ModeID                string          `json:"modeId"`
 		MCPServers            json.RawMessage `json:"mcpServers"`
 		AdditionalDirectories []string        `json:"additionalDirectories"`
 		Meta                  json.RawMessage `json:"_meta"`
@@ -28,6 +29,9 @@ type acpMessage struct {
 	Result struct {
 		SessionID string `json:"sessionId"`
 	} `json:"result"`
+	// liveMode is, for a load or resume of a session live in the agent,
+	// its permission mode then: a restart keeps it.
+	liveMode string
 }
 
 var sessionMethods = []string{"session/new", "session/load", "session/resume", "session/fork"}
@@ -51,7 +55,9 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
-	clearMode := "" // the mode of an ExitPlanMode clear-context answer
+	clearMode := ""             // the mode of an ExitPlanMode clear-context answer
+	live := map[string]string{} // sessionId -> mode, of the sessions new made
+	newIDs := map[string]bool{} // ids of session/new requests
 	for _, l := range lines {
 		var m acpMessage
 		if json.Unmarshal(l.JSON, &m) != nil {
@@ -64,9 +70,16 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		case l.Tag == "client editor->agent" && m.Method == "initialize":
 			form = m.Params.ClientCapabilities.Elicitation.Form != nil
 		case l.Tag == "client editor->agent" && slices.Contains(sessionMethods, m.Method):
+			m.liveMode = live[m.Params.SessionID]
+			newIDs[string(m.ID)] = m.Method == "session/new"
 			reqs = append(reqs, m)
+		case l.Tag == "client editor->agent" && m.Method == "session/set_mode" && live[m.Params.SessionID] != "":
+			live[m.Params.SessionID] = m.Params.ModeID
 		case l.Tag == "client agent->editor" && m.Method == "" && ids[string(m.ID)] == "":
 			ids[string(m.ID)] = m.Result.SessionID
+			if newIDs[string(m.ID)] && m.Result.SessionID != "" {
+				live[m.Result.SessionID] = "auto"
+			}
 		}
 	}
 	var out []spawnCase
@@ -102,6 +115,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			s.Resume = ids[string(req.ID)]
 		default:
 			s.Resume = req.Params.SessionID
+			s.PermissionMode = cmp.Or(req.liveMode, s.PermissionMode)
 		}
 		out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 	}

@@ -89,6 +89,7 @@ func (t *Tracker) result(raw json.RawMessage, autonomous bool) (Update, bool) {
 	if match != "" {
 		if w := usages[match].ContextWindow; w != nil && *w > 0 {
 			t.window = Window{Size: int(*w), Authoritative: true}
+			t.learned(match, int(*w))
 		}
 	}
 	if t.total == nil {
@@ -176,4 +177,16 @@ func matchingKey(keys []string, model string) string {
 		}
 	}
 	return best
+}
+
+// learned passes a window a result confirmed to the OnWindow callback,
+// under the modelUsage key and the turn's own model spelling.
+func (t *Tracker) learned(key string, size int) {
+	if t.onWindow == nil {
+		return
+	}
+	t.onWindow(key, size)
+	if t.model != "" && t.model != key {
+		t.onWindow(t.model, size)
+	}
 }

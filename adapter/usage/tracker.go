@@ -49,7 +49,15 @@ type Tracker struct {
 	byModel modelTally
 	reading modelTally
 	seeded  bool
+	// onWindow learns each window a result confirms (OnWindow).
+	onWindow func(model string, size int)
 }
+
+// OnWindow sets f to learn each context window a result's modelUsage
+// confirms, under each spelling of its model (the modelUsage key, the
+// assistant message's model), so that a later CLI of the same model can
+// start with it.
+func (t *Tracker) OnWindow(f func(model string, size int)) { t.onWindow = f }
 
 // NewTracker starts a session's tracker on window w. resumed is true for a
 // session/load or session/resume, whose first result's modelUsage holds

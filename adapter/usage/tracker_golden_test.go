@@ -59,8 +59,13 @@ func wantedOf(t *testing.T, path string) wanted {
 func replay(t *testing.T, c *cassette.Cassette) wanted {
 	var got wanted
 	var handedOn *Tracker
+	// the windows results confirmed, which a later process of the same
+	// model starts with (the adapter's cross-session cache)
+	learned := map[string]int{}
 	for _, p := range c.Processes {
 		r := newReplayer(t, p)
+		r.learned = learned
+		r.tr.OnWindow(func(model string, size int) { learned[model] = size })
 		if handedOn != nil {
 			r.tr, r.active, r.windowSeeded, r.continuing = handedOn, true, true, true
 			got.updates = append(got.updates, canon(t, handedOn.FreshContext()))
@@ -89,6 +94,7 @@ type replayer struct {
 	cancelled    bool
 	resumed      bool
 	windowSeeded bool
+	learned      map[string]int // windows earlier results confirmed, by model
 	// clearing: a clear-context answer interrupted the cycle; restart: its
 	// result came, the turn goes on in the next process; continuing: this
 	// process is that fresh context, whose first prompt is the turn's.
@@ -158,7 +164,7 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 	}
 	switch {
 	case f.Type == "control_response" && !r.windowSeeded && modelsOf(f.Response.Response) != nil:
-		r.tr.SetWindow(seedWindow(modelsOf(f.Response.Response)))
+		r.tr.SetWindow(seedWindow(modelsOf(f.Response.Response), r.learned))
 		r.windowSeeded = true
 	case f.Type == "control_response" && r.contextReqs[f.Response.RequestID]:
 		r.tr.ContextUsage(f.Response.Response)
@@ -209,8 +215,11 @@ func modelsOf(resp json.RawMessage) []modelInfo {
 	return r.Models
 }
 
-func seedWindow(models []modelInfo) Window {
+func seedWindow(models []modelInfo, learned map[string]int) Window {
 	m := models[0]
+	if size, ok := learned[cmpOr(m.ResolvedModel, m.Value)]; ok {
+		return Window{Size: size, Authoritative: true}
+	}
 	return GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description)
 }
 
@@ -268,4 +277,11 @@ func normalize(lines []string) {
 		l = agentIDRE.ReplaceAllString(l, "<agent>")
 		lines[i] = runIDRE.ReplaceAllString(l, `"runId":"<run>"`)
 	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
