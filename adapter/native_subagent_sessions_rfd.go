@@ -205,6 +205,15 @@ func (r *subagentRouter) rfdLaunch(u toolcall.Update, child *childSession, paren
 // message in its parent's transcript (its id `<launch>:reply`); a result
 // without text sends nothing.
 func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
+	if reply := launchReplyMessage(u, child.sessionID, child.parentSessionID); reply != nil {
+		r.send(child.parentSessionID, reply)
+	}
+}
+
+// launchReplyMessage is the `session_message` of the child sessionID to its
+// parent that carries the text of a completed launch's result; nil for a
+// result without text.
+func launchReplyMessage(u toolcall.Update, sessionID, parent string) map[string]any {
 	var content []any
 	if u.Content != nil {
 		for _, raw := range *u.Content {
@@ -222,11 +231,10 @@ func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
 		}
 	}
 	if len(content) == 0 {
-		return
+		return nil
 	}
-	r.send(child.parentSessionID, map[string]any{"sessionUpdate": "session_message",
-		"messageId": u.ToolCallID + ":reply", "senderSessionId": child.sessionID,
-		"recipientSessionId": child.parentSessionID, "content": content})
+	return map[string]any{"sessionUpdate": "session_message", "messageId": u.ToolCallID + ":reply",
+		"senderSessionId": sessionID, "recipientSessionId": parent, "content": content}
 }
 
 // rfdHandback takes a report of a SubagentHandback call of the announced

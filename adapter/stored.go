@@ -78,6 +78,7 @@ func (a *Agent) continueStored(ctx context.Context, req *jsonrpc.Request, s *Ses
 	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
 	s.publishReplayedChildModels()
 	s.publishCommands()
+	s.publishRfdReplayModels()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
