@@ -114,7 +114,7 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 	form := subagentForm(c)
 	r := newSubagentRouter(form != "", s.ID, send, sessionChildConfig{s})
 	r.rfd, r.cwd = form == "rfd", s.Cwd
-	if form == "air" { // the RFD form does not restore agents yet
+	if form != "" {
 		r.restore.history = storedSubagentHistory{s}
 	}
 	return r

@@ -551,7 +551,8 @@ func (r *subagentRouter) cancelsAbove(c *childSession) int {
 // SendMessage result that names the agent it resumed (tool_use_result
 // `resumedAgentId`) is a delegation of that child, which it takes unless
 // that run already ended (the result can come after it). It usually
-// follows the child's `task_started`, which took the delegation already.
+// follows the child's `task_started`, which took the delegation already. An
+// agent from before a load or resume is restored first (rfdRestore).
 func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 	if !r.rfd {
 		return
@@ -568,10 +569,7 @@ func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 	if json.Unmarshal(line, &f) != nil || !f.Result.Success || strings.TrimSpace(f.Result.Resumed) == "" {
 		return
 	}
-	c := r.childOfTask(strings.TrimSpace(f.Result.Resumed))
-	if c == nil {
-		return
-	}
+	agentID := strings.TrimSpace(f.Result.Resumed)
 	var blocks []struct {
 		Type      string `json:"type"`
 		ToolUseID string `json:"tool_use_id"`
@@ -582,7 +580,11 @@ func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 		if b.Type != "tool_result" || s == nil {
 			continue
 		}
-		if !c.endedRuns[b.ToolUseID] {
+		c := r.childOfTask(agentID)
+		if c == nil {
+			c = r.rfdRestore(agentID, b.ToolUseID)
+		}
+		if c != nil && !c.endedRuns[b.ToolUseID] {
 			r.rfdResume(c, s.message, b.ToolUseID)
 		}
 		return
