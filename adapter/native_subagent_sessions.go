@@ -25,7 +25,10 @@ import (
 // agent that runs again (a SendMessage resume), restoring one from before a
 // load or resume from the subagent history (AIR form), and
 // native_subagent_sessions_rfd.go holds what the RFD form of a client that
-// is not AIR does differently (`subagent_update`, `session_message`).
+// is not AIR does differently (`subagent_update`, `session_message`), with
+// its replay on `session/load` (native_subagent_sessions_rfd_replay.go) and
+// its restore of an agent from before a load or resume that a SendMessage
+// call resumes (native_subagent_sessions_rfd_restore.go).
 
 // subagentForm is how a client takes native subagent sessions: "rfd" for
 // the canonical capability, "air" for an AIR client (either signal), ""
@@ -114,7 +117,7 @@ func newSessionSubagents(s *Session, c caps.Client) *subagentRouter {
 	form := subagentForm(c)
 	r := newSubagentRouter(form != "", s.ID, send, sessionChildConfig{s})
 	r.rfd, r.cwd = form == "rfd", s.Cwd
-	if form == "air" { // the RFD form does not restore agents yet
+	if form != "" {
 		r.restore.history = storedSubagentHistory{s}
 	}
 	return r

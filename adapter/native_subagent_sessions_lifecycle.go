@@ -81,6 +81,13 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 		return
 	}
 	previous := r.childOfTask(f.TaskID)
+	if previous == nil && r.rfd {
+		// native_subagent_sessions_rfd_restore.go
+		if c := r.rfdRestore(f.TaskID, f.ToolUseID); c != nil {
+			r.deferResume(c, f.Prompt, f.ToolUseID)
+			return
+		}
+	}
 	if previous != nil && r.rfd {
 		r.rfdResume(previous, f.Prompt, f.ToolUseID)
 		return

@@ -16,7 +16,11 @@ import (
 func (s *Session) replayMessages(path string, msgs []history.Message, render toolcall.Renderer) {
 	rp := history.NewReplayer(render, s.tr.tools)
 	swap := s.replaySwaps()
-	if subagentForm(s.agent.clientCaps()) != "air" {
+	switch subagentForm(s.agent.clientCaps()) {
+	case "rfd":
+		s.replayRfd(path, msgs, rp, swap)
+		return
+	case "":
 		for _, m := range msgs {
 			for _, u := range replayOne(rp, swap, m) {
 				s.notify(u)
@@ -96,6 +100,7 @@ func (x *childReplay) message(m history.Message) {
 // model it maps to another entry than the one the replay sent gets that
 // entry (the reference's publishReplayedChildModels).
 func (s *Session) publishReplayedChildModels() {
+	s.publishRfdReplayStates()
 	models := s.replayedChildModels
 	s.replayedChildModels = nil
 	for _, c := range models {

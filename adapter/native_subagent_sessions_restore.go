@@ -129,7 +129,7 @@ func (r *subagentRouter) sendMessagePrompt(agentID string, ids []string) string 
 // or resume, which the CLI starts under the SendMessage call that resumed
 // it; true when it restored the agent.
 func (r *subagentRouter) restoreStarted(f subagentTaskFrame) bool {
-	if f.SubagentType == "" || f.ToolUseID == "" || r.childOfTask(f.TaskID) != nil {
+	if r.rfd || f.SubagentType == "" || f.ToolUseID == "" || r.childOfTask(f.TaskID) != nil {
 		return false
 	}
 	if _, ok := r.restore.sends[f.ToolUseID]; !ok {
@@ -234,10 +234,10 @@ func (r *subagentRouter) restoredSessionID(agentID string) string {
 	return fmt.Sprintf("%s:generation:%d", agentID, g)
 }
 
-// unseenLaunch reports a launch call that this process never saw: no
-// child, no report of the call, and not looked up before.
+// unseenLaunch reports a launch call that this process never saw (AIR
+// form): no child, no report of the call, and not looked up before.
 func (r *subagentRouter) unseenLaunch(launch string) bool {
-	return r.restore.history != nil && !r.restore.unresolved[launch] && r.byLaunch[launch] == nil &&
+	return !r.rfd && r.restore.history != nil && !r.restore.unresolved[launch] && r.byLaunch[launch] == nil &&
 		r.control[launch] == nil && !r.calls[launch].control
 }
 

@@ -205,6 +205,15 @@ func (r *subagentRouter) rfdLaunch(u toolcall.Update, child *childSession, paren
 // message in its parent's transcript (its id `<launch>:reply`); a result
 // without text sends nothing.
 func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
+	if reply := launchReplyMessage(u, child.sessionID, child.parentSessionID); reply != nil {
+		r.send(child.parentSessionID, reply)
+	}
+}
+
+// launchReplyMessage is the `session_message` of the child sessionID to its
+// parent that carries the text of a completed launch's result; nil for a
+// result without text.
+func launchReplyMessage(u toolcall.Update, sessionID, parent string) map[string]any {
 	var content []any
 	if u.Content != nil {
 		for _, raw := range *u.Content {
@@ -222,11 +231,10 @@ func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
 		}
 	}
 	if len(content) == 0 {
-		return
+		return nil
 	}
-	r.send(child.parentSessionID, map[string]any{"sessionUpdate": "session_message",
-		"messageId": u.ToolCallID + ":reply", "senderSessionId": child.sessionID,
-		"recipientSessionId": child.parentSessionID, "content": content})
+	return map[string]any{"sessionUpdate": "session_message", "messageId": u.ToolCallID + ":reply",
+		"senderSessionId": sessionID, "recipientSessionId": parent, "content": content}
 }
 
 // rfdHandback takes a report of a SubagentHandback call of the announced
@@ -543,7 +551,8 @@ func (r *subagentRouter) cancelsAbove(c *childSession) int {
 // SendMessage result that names the agent it resumed (tool_use_result
 // `resumedAgentId`) is a delegation of that child, which it takes unless
 // that run already ended (the result can come after it). It usually
-// follows the child's `task_started`, which took the delegation already.
+// follows the child's `task_started`, which took the delegation already. An
+// agent from before a load or resume is restored first (rfdRestore).
 func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 	if !r.rfd {
 		return
@@ -560,10 +569,7 @@ func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 	if json.Unmarshal(line, &f) != nil || !f.Result.Success || strings.TrimSpace(f.Result.Resumed) == "" {
 		return
 	}
-	c := r.childOfTask(strings.TrimSpace(f.Result.Resumed))
-	if c == nil {
-		return
-	}
+	agentID := strings.TrimSpace(f.Result.Resumed)
 	var blocks []struct {
 		Type      string `json:"type"`
 		ToolUseID string `json:"tool_use_id"`
@@ -574,7 +580,11 @@ func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
 		if b.Type != "tool_result" || s == nil {
 			continue
 		}
-		if !c.endedRuns[b.ToolUseID] {
+		c := r.childOfTask(agentID)
+		if c == nil {
+			c = r.rfdRestore(agentID, b.ToolUseID)
+		}
+		if c != nil && !c.endedRuns[b.ToolUseID] {
 			r.rfdResume(c, s.message, b.ToolUseID)
 		}
 		return

@@ -48,6 +48,9 @@ type subagentRouter struct {
 	configs  map[string]*childConfig // by child session id (or agent id)
 	gens     map[string]int          // generations per task id
 	restore  subagentRestore         // resumed and restored agents
+	// deferred is the delegation of an agent restored on its task_started
+	// (RFD form), taken at the next frame (see deferResume).
+	deferred func()
 	rfdRouter
 }
 

@@ -77,6 +77,9 @@ type Session struct {
 	// child sessions, refined after the load's answer
 	// (native_subagent_sessions_load.go).
 	replayedChildModels []replayedChildModel
+	// rfdReplayed is the load's RFD replay, for its children's current
+	// states after the answer (publishRfdReplayStates).
+	rfdReplayed *rfdReplay
 }
 
 // turn is one session/prompt: the editor's request, answered when the

@@ -99,6 +99,7 @@ func (a *Agent) answerOpened(req *jsonrpc.Request, s *Session) (any, error) {
 	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
 	s.publishReplayedChildModels()
 	s.publishCommands()
+	s.publishRfdReplayModels()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 

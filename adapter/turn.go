@@ -98,6 +98,7 @@ func (t *translator) sent(uuid string) {
 func (t *translator) message(kind string, line json.RawMessage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.sub.resumeDeferred() // native_subagent_sessions_rfd_restore.go
 	var h frameHead
 	if json.Unmarshal(line, &h) != nil {
 		return

@@ -365,3 +365,10 @@ func marshal(v any) json.RawMessage {
 	}
 	return json.RawMessage(strings.TrimRight(b.String(), "\n"))
 }
+
+// UserContent is the content of a stored user message as the replay shows
+// it, without the transcript markers of its text; false when nothing is
+// left to show.
+func UserContent(content json.RawMessage) (json.RawMessage, bool) {
+	return stripUserContent(content)
+}
