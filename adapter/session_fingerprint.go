@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // optionRebuildsSession names the `_meta.claudeCode.options` keys whose
@@ -12,21 +14,17 @@ import (
 // new CLI: the SDK options read when the CLI starts. Other keys (the ones
 // the adapter manages, the per-call resume controls, callbacks, unknown
 // keys) do not count.
-var optionRebuildsSession = map[string]bool{
-	"additionalDirectories": true, "agentProgressSummaries": true, "agents": true,
-	"allowDangerouslySkipPermissions": true, "allowedTools": true, "betas": true, "debug": true,
-	"debugFile": true, "disallowedTools": true, "effort": true, "enableFileCheckpointing": true,
-	"env": true, "executableArgs": true, "extraArgs": true, "fallbackModel": true,
-	"forwardSubagentText": true, "includeHookEvents": true, "managedSettings": true,
-	"maxBudgetUsd": true, "maxThinkingTokens": true, "maxTurns": true, "mcpServers": true,
-	"model": true, "outputFormat": true, "pathToClaudeCodeExecutable": true,
-	"permissionPrompts": true, "permissionPromptToolName": true, "persistSession": true,
-	"perTaskStopAffordance": true, "planModeInstructions": true, "pluginDelivery": true,
-	"plugins": true, "projectConfigRoot": true, "promptSuggestions": true, "sandbox": true,
-	"sessionStoreFlush": true, "settings": true, "settingSources": true, "skills": true,
-	"strictMcpConfig": true, "supportedDialogKinds": true, "systemPrompt": true,
-	"taskBudget": true, "thinking": true, "toolAliases": true, "toolConfig": true, "tools": true,
-	"verbatimPrompts": true,
+var optionRebuildsSession = lookup.Set{
+	"additionalDirectories", "agentProgressSummaries", "agents", "allowDangerouslySkipPermissions", "allowedTools",
+	"betas", "debug", "debugFile", "disallowedTools", "effort",
+	"enableFileCheckpointing", "env", "executableArgs", "extraArgs", "fallbackModel",
+	"forwardSubagentText", "includeHookEvents", "managedSettings", "maxBudgetUsd", "maxThinkingTokens",
+	"maxTurns", "mcpServers", "model", "outputFormat", "pathToClaudeCodeExecutable",
+	"permissionPrompts", "permissionPromptToolName", "persistSession", "perTaskStopAffordance", "planModeInstructions",
+	"pluginDelivery", "plugins", "projectConfigRoot", "promptSuggestions", "sandbox",
+	"sessionStoreFlush", "settings", "settingSources", "skills", "strictMcpConfig",
+	"supportedDialogKinds", "systemPrompt", "taskBudget", "thinking", "toolAliases",
+	"toolConfig", "tools", "verbatimPrompts",
 }
 
 // fingerprintParams are the session-defining params of session/new,
@@ -64,7 +62,7 @@ func sessionFingerprint(params json.RawMessage) string {
 	sort.SliceStable(servers, func(i, j int) bool { return serverName(servers[i]) < serverName(servers[j]) })
 	options := map[string]any{}
 	for k, v := range p.Meta.ClaudeCode.Options {
-		if optionRebuildsSession[k] {
+		if optionRebuildsSession.Has(k) {
 			options[k] = fingerprintValue(v)
 		}
 	}

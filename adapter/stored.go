@@ -65,7 +65,7 @@ func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay boo
 }
 
 // errReplay is the answer of a load whose transcript cannot be read.
-var errReplay = jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: cannot read the stored session")
+var errReplay = &jsonrpc.WireError{Code: -32603, Message: "Internal error: cannot read the stored session"}
 
 // continueStored starts the CLI of a stored session in the mode its
 // transcript ended in, answers, and publishes the commands.
