@@ -54,6 +54,7 @@ type rfdReplayChild struct {
 	handedBack                bool
 	launchEnd, notified       string     // the end its launch's result, its task notification tell
 	model                     modelEntry // the model entry it was sent
+	cwd                       string     // the cwd it was announced with
 	responseModel             string     // the model id it came from
 }
 
@@ -217,8 +218,9 @@ func firstResponseModel(msgs []history.Message) string {
 	return ""
 }
 
-// announce announces c on its parent as running, with the parent's labels,
-// then sends it the model of its first response.
+// announce announces c on its parent as running, with the parent's labels
+// and its own directory (announcedCwd), then sends it the model of its
+// first response.
 func (x *rfdReplay) announce(c *rfdReplayChild, firstModel string) {
 	var labels childSession
 	labels.setLabels(orElse(c.rec.Name, c.in.Name), orElse(c.rec.AgentType, c.in.SubagentType),
@@ -230,6 +232,9 @@ func (x *rfdReplay) announce(c *rfdReplayChild, firstModel string) {
 	}
 	if labels.description != "" {
 		u["description"] = labels.description
+	}
+	if c.cwd = x.announcedCwd(c); c.cwd != "" {
+		u["cwd"] = c.cwd
 	}
 	x.send(c.parent, u)
 	c.announced = true
@@ -457,7 +462,7 @@ func (x *rfdReplay) sendState(c *rfdReplayChild) {
 func (s *Session) publishRfdReplayStates() {
 	if x := s.rfdReplayed; x != nil {
 		if i := slices.IndexFunc(x.order, func(c *rfdReplayChild) bool { return c.announced }); i >= 0 {
-			x.sendState(x.order[i])
+			x.sendCurrentState(x.order[i])
 		}
 	}
 }
@@ -477,7 +482,7 @@ func (s *Session) publishRfdReplayModels() {
 			continue
 		}
 		if !first {
-			x.sendState(c)
+			x.sendCurrentState(c)
 		}
 		first = false
 		if e, ok := (sessionChildConfig{s}).modelEntry(c.responseModel); ok && e != c.model {

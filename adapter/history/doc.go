@@ -30,7 +30,9 @@
 //     compaction summary with it).
 //   - Subagents reads the metadata files of a session's subagent
 //     transcripts (<session>/subagents/agent-<id>.meta.json: the launching
-//     tool use, name, type, description, background launch);
+//     tool use, name, type, description, background launch, and the
+//     directory it ran in when the metadata places it: Subagent.Cwd, the
+//     first absolute cwd of its transcript's rows, else the metadata's);
 //     ReadSubagent reads one subagent's transcript as the SDK's
 //     getSubagentMessages gives it (the chain that ends at its last
 //     message, meta rows kept, a fork child's inherited context cut), each

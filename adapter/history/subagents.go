@@ -24,6 +24,9 @@ type Subagent struct {
 	AgentID                      string
 	Name, AgentType, Description string
 	Background, StoppedByUser    bool
+	// Cwd is the directory the subagent ran in, when its metadata places
+	// it (see subagentCwd); "" otherwise.
+	Cwd string
 }
 
 // subagentsDir is the folder of the subagent transcripts of the session
@@ -55,7 +58,8 @@ func Subagents(transcript string) map[string]Subagent {
 			continue
 		}
 		out[meta.ToolUseID] = Subagent{AgentID: m[1], Name: meta.Name, AgentType: meta.AgentType,
-			Description: meta.Description, Background: meta.RequestShape == "background", StoppedByUser: meta.StoppedByUser}
+			Description: meta.Description, Background: meta.RequestShape == "background", StoppedByUser: meta.StoppedByUser,
+			Cwd: subagentCwd(meta.placement, filepath.Join(dir, "agent-"+m[1]+".jsonl"))}
 	}
 	return out
 }
@@ -68,6 +72,9 @@ type subagentMeta struct {
 	Description   string `json:"description"`
 	RequestShape  string `json:"requestShape"`
 	StoppedByUser bool   `json:"stoppedByUser"`
+	// placement is the first absolute path of the file's cwd,
+	// worktreePath and inheritedWorktreePath ("" for none).
+	placement string
 }
 
 func readSubagentMeta(path string) (subagentMeta, bool) {
@@ -78,6 +85,9 @@ func readSubagentMeta(path string) (subagentMeta, bool) {
 		Description   any `json:"description"`
 		RequestShape  any `json:"requestShape"`
 		StoppedByUser any `json:"stoppedByUser"`
+		Cwd           any `json:"cwd"`
+		Worktree      any `json:"worktreePath"`
+		Inherited     any `json:"inheritedWorktreePath"`
 	}
 	data, err := os.ReadFile(path)
 	if err != nil || json.Unmarshal(data, &raw) != nil {
@@ -89,7 +99,8 @@ func readSubagentMeta(path string) (subagentMeta, bool) {
 	}
 	text := func(v any) string { s, _ := v.(string); return s }
 	return subagentMeta{ToolUseID: id, Name: text(raw.Name), AgentType: text(raw.AgentType), Description: text(raw.Description),
-		RequestShape: text(raw.RequestShape), StoppedByUser: raw.StoppedByUser == true}, true
+		RequestShape: text(raw.RequestShape), StoppedByUser: raw.StoppedByUser == true,
+		placement: firstAbsolute(text(raw.Cwd), text(raw.Worktree), text(raw.Inherited))}, true
 }
 
 // toolUseIDPattern is what the SDK accepts as a parent tool use id.
