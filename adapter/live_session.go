@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"slices"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
@@ -20,7 +21,7 @@ import (
 // openLive is a load (replay) or resume of the live session live.
 func (a *Agent) openLive(ctx context.Context, req *jsonrpc.Request, live *Session, p storedParams, replay bool) (any, error) {
 	path, stored := history.Find(a.configDir(), p.SessionID)
-	if sessionFingerprint(req.Params) != live.fingerprint {
+	if sessionFingerprint(req.Params) != sessionFingerprint(live.opened) {
 		return a.recreateLive(ctx, req, live, p, path, stored, replay)
 	}
 	if replay && stored {
@@ -41,7 +42,7 @@ func (a *Agent) recreateLive(ctx context.Context, req *jsonrpc.Request, live *Se
 	a.closeLoaded(live.ID)
 	s := a.newSessionState(p.SessionID, p.Cwd, stored)
 	s.index.resumed = stored
-	s.fingerprint = sessionFingerprint(req.Params)
+	s.opened = slices.Clone(req.Params)
 	st := claude.SessionStart{Resume: p.SessionID}
 	if !stored {
 		st = claude.SessionStart{SessionID: p.SessionID}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/airwire/airwire/adapter/sessionfailure"
+	"slices"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -60,7 +61,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	}
 	s := a.newSessionState(newUUID(), p.Cwd, false)
 	s.mode = "auto"
-	s.fingerprint = sessionFingerprint(req.Params)
+	s.opened = slices.Clone(req.Params)
 	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
 		return nil, err
 	}

@@ -30,9 +30,10 @@ type Session struct {
 	proc  *claude.Process // the current CLI (cli()); replaced by a clear-context restart
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
-	// fingerprint is sessionFingerprint of the params that opened the
-	// session: a load or resume with other ones restarts it (live_session.go).
-	fingerprint string
+	// opened are the params that opened the session: a load or resume
+	// whose sessionFingerprint differs restarts it (live_session.go). Kept
+	// raw, fingerprinted only then: session/new does not pay for it.
+	opened json.RawMessage
 	// windowKnown: the CLI started with a window an earlier result
 	// confirmed, so it is asked for none (context_window_cache.go).
 	windowKnown bool

@@ -55,7 +55,7 @@ func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay boo
 	}
 	s := a.newSessionState(p.SessionID, p.Cwd, true)
 	s.index.resumed = true
-	s.fingerprint = sessionFingerprint(req.Params)
+	s.opened = slices.Clone(req.Params)
 	if replay {
 		if err := s.replay(path); err != nil {
 			return nil, errReplay
@@ -146,7 +146,7 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 	path, _ := history.Find(a.configDir(), id)
 	s := a.newSessionState(id, p.Cwd, true)
 	s.index.resumed = true
-	s.fingerprint = sessionFingerprint(req.Params)
+	s.opened = slices.Clone(req.Params)
 	return a.continueStored(ctx, req, s, path, p, claude.SessionStart{Resume: id})
 }
 
