@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -48,10 +50,11 @@ type spawnCase struct {
 // with the N-th session request of its client lane. The session id is the
 // one the editor named (load, resume) or got back (new, fork: a fork
 // resumes the copy). The permission mode is the session layer's input:
-// "auto" for a new session (the reference's default here), "default" for a
-// stored one (what its transcript recorded).
+// "auto" for a new session (the reference's default here), for a stored one
+// what its transcript recorded (storedMode).
 func spawnCases(t *testing.T, path string) []spawnCase {
 	lines := readGolden(t, path)
+	stored := storedMode(t, path)
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
@@ -107,7 +110,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		}
 		req := reqs[n-1]
 		s := SessionStart{AllowBypass: true, FormElicitation: form, MCPServers: req.Params.MCPServers,
-			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: "default"}
+			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: stored}
 		switch req.Method {
 		case "session/new":
 			s.SessionID, s.PermissionMode = ids[string(req.ID)], "auto"
@@ -121,6 +124,25 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	}
 	return out
 }
+
+// storedMode is the permission mode the stored transcript of a golden's
+// scenario ends in (the last `permissionMode` of its rows, as the CLI
+// records it), "default" when it records none.
+func storedMode(t *testing.T, goldenPath string) string {
+	t.Helper()
+	name := filepath.Base(filepath.Dir(goldenPath))
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(goldenPath))), "scenarios", name+".yaml"))
+	if err != nil {
+		t.Fatalf("the scenario of %s: %v", goldenPath, err)
+	}
+	mode := "default"
+	for _, m := range permissionModeRE.FindAllStringSubmatch(string(data), -1) {
+		mode = m[1]
+	}
+	return mode
+}
+
+var permissionModeRE = regexp.MustCompile(`"?permissionMode"?:\s*"?(\w+)`)
 
 // clearContextMode is the mode of an ExitPlanMode clear-context option the
 // editor picked in line, or "".
