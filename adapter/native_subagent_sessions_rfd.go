@@ -96,22 +96,9 @@ func (c *childSession) setLabels(name, role, description string) {
 // then sends its prompt as the parent's message to it, which replaces the
 // launch call.
 func (r *subagentRouter) rfdAnnounce(c *childSession) {
-	u := map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID,
-		"capabilities": map[string]any{"cancel": map[string]any{}}, "state": map[string]any{"state": "running"}}
-	if c.title != "" {
-		u["title"] = c.title
-	}
-	if c.description != "" {
-		u["description"] = c.description
-	}
-	cwd, _ := r.unreportedCwd(c)
-	if cwd != "" {
-		u["cwd"] = cwd
-	}
 	c.workState = "running"
-	r.send(c.parentSessionID, u)
-	c.reportedCwd = cwd
-	c.announced = true
+	r.rfdAnnounceWith(c, map[string]any{"capabilities": map[string]any{"cancel": map[string]any{}},
+		"state": map[string]any{"state": "running"}})
 	if c.prompt != "" {
 		r.publishPrompt(c, c.prompt, c.launchID, c.parentSessionID, true)
 	}

@@ -67,7 +67,13 @@ func (r *subagentRouter) restoredChild(agentID, launch, parentAgentID string) *c
 // announceAncestor announces a restored ancestor of a resumed agent on its
 // parent, with its labels and no work state.
 func (r *subagentRouter) announceAncestor(c *childSession) {
-	u := map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID}
+	r.rfdAnnounceWith(c, map[string]any{})
+}
+
+// rfdAnnounceWith sends the `subagent_update` u that announces c on its
+// parent, with c's labels and its `cwd` when the parent does not hold it.
+func (r *subagentRouter) rfdAnnounceWith(c *childSession, u map[string]any) {
+	u["sessionUpdate"], u["sessionId"] = "subagent_update", c.sessionID
 	if c.title != "" {
 		u["title"] = c.title
 	}

@@ -28,13 +28,7 @@ func (h lineageHistory) launchedBy(string) string { return "" }
 // frame (the order of the golden subagent-rfd-restore-after-load).
 func TestRfdRestoreAfterLoad(t *testing.T) {
 	var sent []string
-	r := newSubagentRouter(true, "root", func(id string, u any) {
-		if tu, ok := u.(toolcall.Update); ok {
-			u = tu.JSON()
-		}
-		raw, _ := json.Marshal(u)
-		sent = append(sent, id+" "+string(raw))
-	}, nil)
+	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, id+" "+string(raw)) }), nil)
 	r.rfd = true
 	r.restore.history = lineageHistory{
 		{AgentID: "parent", LaunchID: "toolu_parent", Name: "Planner"},

@@ -103,13 +103,7 @@ func TestRFDChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 // nothing.
 func TestRFDRoutingRules(t *testing.T) {
 	var sent []sentUpdate
-	r := newSubagentRouter(true, "root", func(id string, u any) {
-		if tu, ok := u.(toolcall.Update); ok {
-			u = tu.JSON()
-		}
-		raw, _ := json.Marshal(u)
-		sent = append(sent, sentUpdate{id, raw})
-	}, nil)
+	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
 	r.rfd = true
 	call := func(id, kind, tool, status, parent, input string) {
 		u := toolcall.Update{ToolCallID: id, SessionUpdate: kind, Status: status, RawInput: json.RawMessage(input),
@@ -192,13 +186,7 @@ func TestRFDAwaitingUser(t *testing.T) {
 // result for a run that already ended resumes nothing.
 func TestRFDSendMessageResult(t *testing.T) {
 	var sent []string
-	r := newSubagentRouter(true, "root", func(id string, u any) {
-		if tu, ok := u.(toolcall.Update); ok {
-			u = tu.JSON()
-		}
-		raw, _ := json.Marshal(u)
-		sent = append(sent, id+" "+string(raw))
-	}, nil)
+	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, id+" "+string(raw)) }), nil)
 	r.rfd = true
 	r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"c1","subagent_type":"Explore"}`))
 	r.taskFrame(json.RawMessage(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))

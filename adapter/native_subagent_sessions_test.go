@@ -236,13 +236,7 @@ func normalizeChildIDs(sent []sentUpdate, agents []string) []sentUpdate {
 // everything on the root session.
 func TestChildSessionRoutingRules(t *testing.T) {
 	var sent []sentUpdate
-	r := newSubagentRouter(true, "root", func(id string, u any) {
-		if tu, ok := u.(toolcall.Update); ok {
-			u = tu.JSON()
-		}
-		raw, _ := json.Marshal(u)
-		sent = append(sent, sentUpdate{id, raw})
-	}, nil)
+	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
 	child := func(tool, id, parent string) toolcall.Update {
 		return toolcall.Update{SessionUpdate: "tool_call", ToolCallID: id,
 			Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: tool, ParentToolUseID: parent}}}
@@ -375,13 +369,7 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 // session, also after the child ended; a task of the root stays there.
 func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 	var sent []sentUpdate
-	r := newSubagentRouter(true, "root", func(id string, u any) {
-		if tu, ok := u.(toolcall.Update); ok {
-			u = tu.JSON()
-		}
-		raw, _ := json.Marshal(u)
-		sent = append(sent, sentUpdate{id, raw})
-	}, nil)
+	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
 	tasks := newAsyncTasks(true, false, func(u any) { r.send("root", u) })
 	tasks.routeOf = r.routeOfCall
 	r.toolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "L1",
@@ -407,5 +395,16 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 	want := []string{"A1 async_task_spawned b1", "root async_task_spawned b2", "A1 async_task_state_update b1"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("sent %q, want %q", got, want)
+	}
+}
+
+// sendRecorder is a router's send that hands record each update as JSON.
+func sendRecorder(record func(id string, raw []byte)) func(string, any) {
+	return func(id string, u any) {
+		if tu, ok := u.(toolcall.Update); ok {
+			u = tu.JSON()
+		}
+		raw, _ := json.Marshal(u)
+		record(id, raw)
 	}
 }
