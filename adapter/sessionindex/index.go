@@ -71,7 +71,7 @@ func (ix *Index) candidates(dirs map[string]string) []candidate {
 		}
 		out = append(out, cands...)
 	}
-	slices.SortFunc(out, newestFirst)
+	slices.SortFunc(out, func(a, b candidate) int { return newestFirst(&a, &b) })
 	return out
 }
 
@@ -108,7 +108,7 @@ func (ix *Index) metaOf(c candidate) *rowMeta {
 	ix.mu.Lock()
 	e, ok := ix.cache[c.path]
 	ix.mu.Unlock()
-	if ok && e.mtimeNs == c.mtime.UnixNano() && e.size == c.size && e.ino == c.ino {
+	if ok && e.mtimeNs == c.mtimeNs && e.size == c.size && e.ino == c.ino {
 		return e.meta
 	}
 	m, err := ix.readMeta(c)
@@ -116,7 +116,7 @@ func (ix *Index) metaOf(c candidate) *rowMeta {
 		return nil // unreadable now: retried next time
 	}
 	ix.mu.Lock()
-	ix.cache[c.path] = cacheEntry{mtimeNs: c.mtime.UnixNano(), size: c.size, ino: c.ino, meta: m}
+	ix.cache[c.path] = cacheEntry{mtimeNs: c.mtimeNs, size: c.size, ino: c.ino, meta: m}
 	if m != nil && m.fileCwd != "" {
 		ix.dirCwds[c.dirName] = m.fileCwd
 	}
@@ -326,7 +326,7 @@ func (ix *Index) cached(c candidate) bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	e, ok := ix.cache[c.path]
-	return ok && e.mtimeNs == c.mtime.UnixNano() && e.size == c.size && e.ino == c.ino
+	return ok && e.mtimeNs == c.mtimeNs && e.size == c.size && e.ino == c.ino
 }
 
 // inScope: a transcript of a long-named directory counts only when it

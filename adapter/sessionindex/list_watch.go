@@ -145,7 +145,7 @@ func (g *group) statScope() map[string]string {
 	sort.Slice(cands, func(i, j int) bool { return cands[i].path < cands[j].path })
 	out := map[string]string{}
 	for _, c := range cands {
-		out[c.sessionID] += c.path + ":" + strconv.FormatInt(c.mtime.UnixNano(), 10) + ":" + strconv.FormatInt(c.size, 10) + ";"
+		out[c.sessionID] += c.path + ":" + strconv.FormatInt(c.mtimeNs, 10) + ":" + strconv.FormatInt(c.size, 10) + ";"
 	}
 	return out
 }

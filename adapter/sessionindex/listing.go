@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/airwire/airwire/internal/parallel"
 )
 
 // Directory listings (issue 10: the common case cheap): the transcripts of
@@ -76,7 +74,7 @@ func (ls *listings) candidates(dir string) []candidate {
 	wd, watched := ls.watch(dir)
 	// The watch is in place before the read: no later change is lost.
 	l := &dirListing{dirty: map[string]bool{}, at: time.Now(), wd: wd}
-	l.sorted = sortCandidates(readListing(dir))
+	l.sorted = readListing(dir)
 	if watched {
 		ls.dirs[dir] = l
 		ls.drain()
@@ -177,58 +175,6 @@ func transcriptName(name string) (string, bool) {
 	return id, ok && ValidID(id)
 }
 
-// readBatch is how many names readListing reads at a time.
-const readBatch = 512
-
-// statBatch is a batch of transcript names and their stat.
-type statBatch struct {
-	names []string
-	found []candidate
-	ok    []bool
-}
-
-// readListing reads a directory and stats its transcripts, relative to
-// the open directory, several at once: each batch of names is stat'ed
-// while the next is read (parallel.Stream).
-func readListing(dir string) []candidate {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fd := int(f.Fd())
-	var batches []*statBatch
-	parallel.Stream(func(send func(*statBatch)) {
-		for {
-			names, err := f.Readdirnames(readBatch)
-			names = slices.DeleteFunc(names, func(n string) bool { _, ok := transcriptName(n); return !ok })
-			if len(names) > 0 {
-				b := &statBatch{names: names, found: make([]candidate, len(names)), ok: make([]bool, len(names))}
-				batches = append(batches, b)
-				send(b)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}, func(b *statBatch) {
-		for i, name := range b.names {
-			b.found[i], b.ok[i] = statFd(fd, dir, name)
-		}
-	})
-	var out []candidate
-	for _, b := range batches {
-		for i, name := range b.names {
-			if b.ok[i] {
-				c := b.found[i]
-				c.sessionID = strings.TrimSuffix(name, ".jsonl")
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // statAt stats dir/name.
 func statAt(dir, name string) (candidate, bool) {
 	f, err := os.Open(dir)
@@ -246,14 +192,14 @@ func sortCandidates(cands []candidate) []candidate {
 	keys := make([]int64, len(cands))
 	order := make([]int32, len(cands))
 	for i, c := range cands {
-		keys[i], order[i] = c.mtime.UnixNano(), int32(i)
+		keys[i], order[i] = c.mtimeNs, int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		if c := cmp.Compare(keys[b], keys[a]); c != 0 {
 			return c
 		}
 		return strings.Compare(cands[a].path, cands[b].path)
-	})
+	}) // newestFirst on the keys
 	out := make([]candidate, len(cands))
 	for i, j := range order {
 		out[i] = cands[j]
@@ -261,8 +207,9 @@ func sortCandidates(cands []candidate) []candidate {
 	return out
 }
 
-func newestFirst(a, b candidate) int {
-	if c := b.mtime.Compare(a.mtime); c != 0 {
+// newestFirst orders transcripts by mtime, newest first, then by path.
+func newestFirst(a, b *candidate) int {
+	if c := cmp.Compare(b.mtimeNs, a.mtimeNs); c != 0 {
 		return c
 	}
 	return strings.Compare(a.path, b.path)

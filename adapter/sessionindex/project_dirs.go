@@ -49,12 +49,12 @@ type candidate struct {
 	// projectPath is the scope path whose directory this is ("" when
 	// every project is listed).
 	projectPath string
-	mtime       time.Time
+	mtimeNs     int64 // modification time, ns since the epoch
 	size        int64
 	ino         uint64
 }
 
-func (c candidate) mtimeMs() int64 { return c.mtime.UnixMilli() }
+func (c candidate) mtimeMs() int64 { return c.mtimeNs / int64(time.Millisecond) }
 
 // scopeDirs are the project directories of paths, with the path each
 // belongs to; every project directory (path "") when paths is nil.
@@ -120,7 +120,7 @@ func statCandidate(path string) (candidate, bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return candidate{}, false
 	}
-	c := candidate{path: path, mtime: st.ModTime(), size: st.Size()}
+	c := candidate{path: path, mtimeNs: st.ModTime().UnixNano(), size: st.Size()}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		c.ino = uint64(sys.Ino)
 	}

@@ -3,7 +3,6 @@ package sessionindex
 import (
 	"bytes"
 	"path/filepath"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -49,7 +48,7 @@ func statFd(fd int, dir, name string) (candidate, bool) {
 	}
 	// dir is clean and name one plain element: no filepath.Join (10,000
 	// of them a cold list).
-	return candidate{path: dir + string(filepath.Separator) + name, mtime: time.Unix(st.Mtim.Unix()), size: st.Size, ino: st.Ino}, true
+	return candidate{path: dir + string(filepath.Separator) + name, mtimeNs: st.Mtim.Nano(), size: st.Size, ino: st.Ino}, true
 }
 
 // read returns the queued events, and whether the kernel dropped some.

@@ -1,0 +1,173 @@
+package sessionindex
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/airwire/airwire/internal/parallel"
+)
+
+// A cold list stats every transcript of its scope (issue 10: 10,000 of
+// them take most of a cold page). The kernel's part, getdents and one
+// fstatat per transcript, is the floor; readListing adds little to it:
+// the directory is read a large buffer at a time with no string per
+// entry, each buffer's transcripts are stat'ed while the next is read,
+// and the paths of a buffer's transcripts share one allocation.
+
+// direntBufSize is the getdents buffer: about a thousand entries.
+const direntBufSize = 64 << 10
+
+// Offsets in a linux_dirent64 record: d_reclen, then d_name.
+const (
+	direntReclen = 16
+	direntName   = 19
+)
+
+// statBatch is the transcripts of one getdents buffer and their stat.
+type statBatch struct {
+	found  []candidate // path and session id set; the stat once stat'ed
+	order  []int32     // the regular files of found, newest first
+	next   int         // the first of order not yet merged
+	nameAt int         // where the file name begins in each path
+}
+
+// readListing reads a directory and stats its transcripts, relative to
+// the open directory, several at once: each buffer of entries is stat'ed
+// and sorted while the next is read (parallel.Stream). The transcripts
+// are newest first (newestFirst): the sorted batches merge.
+func readListing(dir string) []candidate {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	var batches []*statBatch
+	total := 0
+	parallel.Stream(func(send func(*statBatch)) {
+		buf := make([]byte, direntBufSize)
+		for {
+			n, err := unix.Getdents(fd, buf)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || n <= 0 {
+				return
+			}
+			if b := transcriptBatch(dir, buf[:n]); b != nil {
+				batches, total = append(batches, b), total+len(b.found)
+				send(b)
+			}
+		}
+	}, func(b *statBatch) { b.stat(fd) })
+	return mergeNewest(batches, total)
+}
+
+// transcriptBatch is the transcripts buf names (linux_dirent64 records),
+// nil for none. Their paths (dir/name) are one allocation; a session id
+// is a part of its path.
+func transcriptBatch(dir string, buf []byte) *statBatch {
+	var names []string // in buf: valid until the next getdents
+	size := 0
+	for off := 0; off+direntName < len(buf); {
+		reclen := int(binary.NativeEndian.Uint16(buf[off+direntReclen:]))
+		if reclen <= direntName || off+reclen > len(buf) {
+			break
+		}
+		name := cString(buf[off+direntName : off+reclen])
+		if _, ok := transcriptName(name); ok {
+			names = append(names, name)
+			size += len(dir) + 1 + len(name)
+		}
+		off += reclen
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	b := &statBatch{found: make([]candidate, len(names)), nameAt: len(dir) + 1}
+	arena := make([]byte, 0, size)
+	for i, name := range names {
+		from := len(arena)
+		arena = append(append(append(arena, dir...), '/'), name...)
+		path := unsafe.String(&arena[from], len(arena)-from) // arena is never written again
+		b.found[i] = candidate{path: path, sessionID: path[b.nameAt : len(path)-len(".jsonl")]}
+	}
+	return b
+}
+
+// cString is the NUL-terminated string at the start of b, sharing b.
+func cString(b []byte) string {
+	for i, c := range b {
+		if c == 0 {
+			b = b[:i]
+			break
+		}
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// stat stats each transcript of b relative to the open directory fd,
+// following a symlink as a path stat does, and orders the regular files
+// newest first.
+func (b *statBatch) stat(fd int) {
+	var st unix.Stat_t
+	b.order = make([]int32, 0, len(b.found))
+	for i := range b.found {
+		c := &b.found[i]
+		if unix.Fstatat(fd, c.path[b.nameAt:], &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		c.mtimeNs, c.size, c.ino = st.Mtim.Nano(), st.Size, st.Ino
+		b.order = append(b.order, int32(i))
+	}
+	slices.SortFunc(b.order, func(x, y int32) int { return newestFirst(&b.found[x], &b.found[y]) })
+}
+
+// head is the batch's next transcript to merge.
+func (b *statBatch) head() *candidate { return &b.found[b.order[b.next]] }
+
+// mergeNewest merges the sorted batches into one slice of total
+// transcripts, newest first, through a heap of the batches by their head.
+func mergeNewest(batches []*statBatch, total int) []candidate {
+	h := make([]*statBatch, 0, len(batches))
+	for _, b := range batches {
+		if len(b.order) > 0 {
+			h = append(h, b)
+		}
+	}
+	down := func(i int) {
+		for {
+			first := 2*i + 1
+			if first >= len(h) {
+				return
+			}
+			if r := first + 1; r < len(h) && newestFirst(h[r].head(), h[first].head()) < 0 {
+				first = r
+			}
+			if newestFirst(h[first].head(), h[i].head()) >= 0 {
+				return
+			}
+			h[i], h[first] = h[first], h[i]
+			i = first
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	out := make([]candidate, 0, total)
+	for len(h) > 0 {
+		b := h[0]
+		out = append(out, *b.head())
+		if b.next++; b.next == len(b.order) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+	return out
+}
