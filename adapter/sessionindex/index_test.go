@@ -217,23 +217,28 @@ func writeSessionsAt(t *testing.T, cfg, cwd, id string) string {
 	return id
 }
 
-// lastField finds from the end what the pattern finds from the start.
-func TestLastFieldMatchesThePattern(t *testing.T) {
+// lastField and firstField find what the pattern finds.
+func TestFieldsMatchThePattern(t *testing.T) {
 	for _, text := range []string{
 		`{"customTitle":"a"}` + "\n" + `{"customTitle": "b\"c"}`,
 		`{"customTitle":"a"}` + "\n" + `{"x":"\"customTitle\":\"no\""}`,
 		`{"customTitle":"a"}` + "\n" + `{"customTitle":"torn`,
+		`{"customTitle":null}` + "\n" + `{"customTitle":  "two spaces"}` + "\n" + `{"customTitle":` + "\t" + `"tab"}`,
+		`{"customTitle":"line\\` + "\n" + `"}` + "\n" + `{"customTitle":"raw` + "\n" + `newline"}`,
 		`{"customTitle":""}`,
 		`{"customTitle":"\u00e9\\"}`,
 		`no field`,
 	} {
 		vals := stringFields(text, "customTitle")
-		want := ""
+		first, last := "", ""
 		if len(vals) > 0 {
-			want = vals[len(vals)-1]
+			first, last = vals[0], vals[len(vals)-1]
 		}
-		if got := lastField(text, "customTitle"); got != want {
-			t.Errorf("lastField(%q) = %q, the pattern's last match %q", text, got, want)
+		if got := lastField(text, "customTitle"); got != last {
+			t.Errorf("lastField(%q) = %q, the pattern's last match %q", text, got, last)
+		}
+		if got := firstField(text, "customTitle"); got != first {
+			t.Errorf("firstField(%q) = %q, the pattern's first match %q", text, got, first)
 		}
 	}
 }

@@ -1,8 +1,10 @@
 package sessionindex
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math/bits"
 	"os"
 	"regexp"
 	"strings"
@@ -97,20 +99,18 @@ type facts struct {
 
 var (
 	forkedFromRE = lazyre.New(`"forkedFrom":\s?\{"sessionId":\s?"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"`)
-	cwdRE        = lazyre.New(`"cwd":\s?"((?:[^"\\]|\\.)*)"`)
 )
 
 // entry is the part of a transcript record the scan reads.
 type entry struct {
-	Type              string          `json:"type"`
-	Subtype           string          `json:"subtype"`
-	Timestamp         string          `json:"timestamp"`
-	Cwd               string          `json:"cwd"`
-	IsSidechain       bool            `json:"isSidechain"`
-	IsMeta            bool            `json:"isMeta"`
-	IsCompactSummary  bool            `json:"isCompactSummary"`
-	IsAPIErrorMessage bool            `json:"isApiErrorMessage"`
-	Message           json.RawMessage `json:"message"`
+	Type              string `json:"type"`
+	Subtype           string `json:"subtype"`
+	Timestamp         string `json:"timestamp"`
+	Cwd               string `json:"cwd"`
+	IsSidechain       bool   `json:"isSidechain"`
+	IsMeta            bool   `json:"isMeta"`
+	IsCompactSummary  bool   `json:"isCompactSummary"`
+	IsAPIErrorMessage bool   `json:"isApiErrorMessage"`
 }
 
 type message struct {
@@ -119,14 +119,26 @@ type message struct {
 	Content    json.RawMessage `json:"content"`
 }
 
+// parseEntry decodes a record line; false when it is not JSON.
 func parseEntry(line string) (entry, message, bool) {
-	var e entry
-	if json.Unmarshal([]byte(line), &e) != nil {
-		return e, message{}, false
+	if e, m, valid, handled := decodeRecord(line); handled {
+		return e, m, valid
+	}
+	return parseEntryJSON(line)
+}
+
+// parseEntryJSON is parseEntry through encoding/json, for every form.
+func parseEntryJSON(line string) (entry, message, bool) {
+	var r struct {
+		entry
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal([]byte(line), &r) != nil {
+		return r.entry, message{}, false
 	}
 	var m message
-	_ = json.Unmarshal(e.Message, &m)
-	return e, m, true
+	_ = json.Unmarshal(r.Message, &m)
+	return r.entry, m, true
 }
 
 func millis(ts string) int64 {
@@ -176,13 +188,11 @@ func hasMessageMarker(s string) bool {
 // last line backwards.
 func scanTranscript(ht headTail) facts {
 	f := facts{hasMessages: hasMessageMarker(ht.head) || (!ht.whole && hasMessageMarker(ht.tail))}
-	if m := cwdRE.FindStringSubmatch(ht.head); m != nil {
-		f.headCwd = decodeJSONString(m[1])
-	}
+	f.headCwd = firstField(ht.head, "cwd")
 	f.forkedFrom = forkParent(ht.head)
 	var s tailScan
 	for rest := ht.tail; !s.done(&f); {
-		i := strings.LastIndexByte(rest, '\n')
+		i := lastNewline(rest)
 		s.line(&f, rest[i+1:])
 		if i < 0 {
 			break
@@ -190,6 +200,24 @@ func scanTranscript(ht headTail) facts {
 		rest = rest[:i]
 	}
 	return f
+}
+
+// lastNewline is strings.LastIndexByte(s, '\n') eight bytes at a time: a
+// tail scan walks back over most of its window, and LastIndexByte's byte
+// loop was a fifth of the scan.
+func lastNewline(s string) int {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	const newlines = 0x0a0a0a0a0a0a0a0a
+	i := len(s)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i-8:]), 8)) ^ newlines
+		// The high bit of each byte of x that is zero (a newline of s),
+		// and of no other: nothing carries from one byte to the next.
+		if zero := ^(((x & low7) + low7) | x) & high; zero != 0 {
+			return i - 8 + 7 - bits.LeadingZeros64(zero)/8
+		}
+	}
+	return strings.LastIndexByte(s[:i], '\n')
 }
 
 // forkParent is the forkedFrom session id of a head ("" for none); the key
@@ -385,16 +413,16 @@ func stringFields(text, key string) []string {
 	return out
 }
 
-// lastField is the decoded value of the last `"key":"…"` of text ("" for
-// none): the last match of stringFields' pattern, found with a plain
-// substring search (in JSON text an unescaped quote never occurs inside a
-// string, so every occurrence of the key is a match or no match at all).
-func lastField(text, key string) string {
-	last, found := "", false
+// eachField calls f with the raw value of each `"key":"…"` of text, in
+// order, while f returns true: the matches of stringFields' pattern, found
+// with a plain substring search (in JSON text an unescaped quote never
+// occurs inside a string, so every occurrence of the key is a match or no
+// match at all).
+func eachField(text, key string, f func(raw string) bool) {
 	for rest := text; ; {
 		at := indexKey(rest, key)
 		if at < 0 {
-			break
+			return
 		}
 		rest = rest[at:]
 		v := rest
@@ -402,14 +430,40 @@ func lastField(text, key string) string {
 			v = v[1:]
 		}
 		if raw, ok := stringBody(v); ok {
-			last, found = raw, true
+			if !f(raw) {
+				return
+			}
 			rest = v[len(raw)+2:]
 		}
 	}
+}
+
+// lastField is the decoded value of the last `"key":"…"` of text ("" for
+// none).
+func lastField(text, key string) string {
+	last, found := "", false
+	eachField(text, key, func(raw string) bool {
+		last, found = raw, true
+		return true
+	})
 	if !found {
 		return ""
 	}
 	return decodeJSONString(last)
+}
+
+// firstField is the decoded value of the first `"key":"…"` of text (""
+// for none).
+func firstField(text, key string) string {
+	first, found := "", false
+	eachField(text, key, func(raw string) bool {
+		first, found = raw, true
+		return false
+	})
+	if !found {
+		return ""
+	}
+	return decodeJSONString(first)
 }
 
 // indexKey is where the value of the first `"key":` of text begins (just
