@@ -1,6 +1,7 @@
 package sessionindex
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -135,7 +136,7 @@ func (ix *Index) forget(paths ...string) {
 
 // readMeta reads one transcript: nil for one the list never shows.
 func (ix *Index) readMeta(c candidate) (*rowMeta, error) {
-	f, _, err := openStat(c.path)
+	f, err := os.Open(c.path) // its stat is c's
 	if err != nil {
 		return nil, err
 	}

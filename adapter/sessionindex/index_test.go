@@ -217,7 +217,8 @@ func writeSessionsAt(t *testing.T, cfg, cwd, id string) string {
 	return id
 }
 
-// lastField and firstField find what the pattern finds.
+// lastField and firstField find what the pattern finds; lastTitles what
+// lastField finds of both title keys.
 func TestFieldsMatchThePattern(t *testing.T) {
 	for _, text := range []string{
 		`{"customTitle":"a"}` + "\n" + `{"customTitle": "b\"c"}`,
@@ -227,8 +228,14 @@ func TestFieldsMatchThePattern(t *testing.T) {
 		`{"customTitle":"line\\` + "\n" + `"}` + "\n" + `{"customTitle":"raw` + "\n" + `newline"}`,
 		`{"customTitle":""}`,
 		`{"customTitle":"\u00e9\\"}`,
+		`{"aiTitle":"a"}` + "\n" + `{"customTitle":"b","aiTitle":"c"}` + "\n" + `{"xaiTitle":"no","sessionTitle":"no"}`,
+		`{"aiTitle":"x\"customTitle\":\"no"}` + "\n" + `{"aiTitle": null,"customTitle":"Title\":"}`,
+		`{"aiTitle":"torn`,
 		`no field`,
 	} {
+		if got, want := lastTitles(text), (windowTitles{lastField(text, "customTitle"), lastField(text, "aiTitle")}); got != want {
+			t.Errorf("lastTitles(%q) = %+v, lastField gives %+v", text, got, want)
+		}
 		vals := stringFields(text, "customTitle")
 		first, last := "", ""
 		if len(vals) > 0 {

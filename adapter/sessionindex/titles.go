@@ -169,30 +169,76 @@ func mediaPrompt(head string) string {
 	return ""
 }
 
-// sdkTitles are the custom title and the summary the SDK reports; sidecar
-// counts only when the tail has no custom title.
-func sdkTitles(ht headTail, sidecar string) (customTitle, summary string) {
-	return sdkTitlesWith(ht, lastField(ht.sdkTail, "customTitle"), sidecar)
-}
-
-// sdkTitlesWith is sdkTitles given the tail's custom title. A transcript
-// within one window has its head as its tail: that is read once.
-func sdkTitlesWith(ht headTail, tailCustom, sidecar string) (customTitle, summary string) {
-	tail := ht.sdkTail
-	headField := func(key string) string {
-		if ht.whole {
-			return ""
-		}
-		return lastField(ht.head, key)
+// sdkTitlesWith is the custom title and the summary the SDK reports,
+// given the tail's titles; the sidecar counts only when the tail has no
+// custom title. A transcript within one window has its head as its tail:
+// that is read once, and the head only when the tail lacks a title.
+func sdkTitlesWith(ht headTail, tail windowTitles, sidecar string) (customTitle, summary string) {
+	var head windowTitles
+	if !ht.whole && tail.custom == "" && sidecar == "" {
+		head = lastTitles(ht.head)
 	}
-	customTitle = firstNonEmpty(tailCustom, sidecar, headField("customTitle"))
+	customTitle = firstNonEmpty(tail.custom, sidecar, head.custom)
 	if customTitle == "" {
-		customTitle = firstNonEmpty(lastField(tail, "aiTitle"), headField("aiTitle"))
+		customTitle = firstNonEmpty(tail.ai, head.ai)
 	}
 	if customTitle != "" {
 		return customTitle, customTitle
 	}
-	return "", firstNonEmpty(lastField(tail, "lastPrompt"), lastField(tail, "summary"), firstPrompt(ht.head))
+	// Each source is read only when the ones before it are empty.
+	if p := lastField(ht.sdkTail, "lastPrompt"); p != "" {
+		return "", p
+	}
+	if s := lastField(ht.sdkTail, "summary"); s != "" {
+		return "", s
+	}
+	return "", firstPrompt(ht.head)
+}
+
+// windowTitles are the last custom and AI titles of a window.
+type windowTitles struct{ custom, ai string }
+
+// titleAnchor ends both title keys: a window is searched for it once.
+const titleAnchor = `Title":`
+
+// lastTitles is lastField(text, "customTitle") and lastField(text,
+// "aiTitle"), from one pass over text.
+func lastTitles(text string) windowTitles {
+	var raw [2]string
+	var found [2]bool
+	for off := 0; ; {
+		i := strings.Index(text[off:], titleAnchor)
+		if i < 0 {
+			break
+		}
+		at := off + i
+		off = at + 1
+		key := -1
+		switch {
+		case strings.HasSuffix(text[:at], `"custom`):
+			key = 0
+		case strings.HasSuffix(text[:at], `"ai`):
+			key = 1
+		}
+		if key < 0 {
+			continue
+		}
+		v := text[at+len(titleAnchor):]
+		if v != "" && strings.IndexByte(" \t\n\f\r", v[0]) >= 0 {
+			v = v[1:]
+		}
+		if body, ok := stringBody(v); ok {
+			raw[key], found[key] = body, true
+			off = len(text) - len(v) + len(body) + 2
+		}
+	}
+	var out [2]string
+	for k := range raw {
+		if found[k] {
+			out[k] = decodeJSONString(raw[k])
+		}
+	}
+	return windowTitles{custom: out[0], ai: out[1]}
 }
 
 func firstNonEmpty(v ...string) string {
@@ -232,7 +278,10 @@ func transcriptAgentName(ht headTail) string {
 	if ht.whole {
 		return lastAgentName(ht.tail)
 	}
-	return firstNonEmpty(lastAgentName(ht.tail), lastAgentName(ht.head))
+	if name := lastAgentName(ht.tail); name != "" {
+		return name
+	}
+	return lastAgentName(ht.head)
 }
 
 // sidecarPath is <project dir>/<session id>/custom-title.json of a transcript.
@@ -266,11 +315,11 @@ func copyTitle(ht headTail, transcript string) (title string, archived bool) {
 
 // copyTitles is copyTitle and the custom title the SDK reports.
 func copyTitles(ht headTail, transcript string) (title string, archived bool, custom string) {
-	sidecar, tailCustom := "", lastField(ht.sdkTail, "customTitle")
-	if tailCustom == "" {
+	sidecar, tail := "", lastTitles(ht.sdkTail)
+	if tail.custom == "" {
 		sidecar = readSidecar(transcript)
 	}
-	custom, summary := sdkTitlesWith(ht, tailCustom, sidecar)
+	custom, summary := sdkTitlesWith(ht, tail, sidecar)
 	name := transcriptAgentName(ht)
 	archived = IsArchivedTitle(firstNonEmpty(name, custom))
 	return firstNonEmpty(name, summary), archived, custom
