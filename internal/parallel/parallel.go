@@ -128,13 +128,16 @@ func For(n int, f func(i int)) {
 
 // Stream calls f on every value produce sends, on several goroutines, in a
 // bulk phase, while produce goes on making more: reading a directory
-// overlaps with stat'ing what it has named so far. It returns when
-// produce has returned and every call of f has.
+// overlaps with stat'ing what it has named so far. While produce runs,
+// one goroutine fewer than the Ps calls f, so that produce, which every
+// call waits on, is not queued for a P behind them when a read returns;
+// then the goroutine of produce calls f too. It returns when produce has
+// returned and every call of f has.
 func Stream[T any](produce func(send func(T)), f func(T)) {
 	defer Bulk()()
-	work := make(chan T, 2*max(minWorkers, runtime.NumCPU()))
+	work := make(chan T, streamQueue)
 	var wg sync.WaitGroup
-	for range max(minWorkers, runtime.NumCPU()) {
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -145,5 +148,12 @@ func Stream[T any](produce func(send func(T)), f func(T)) {
 	}
 	produce(func(v T) { work <- v })
 	close(work)
+	for v := range work {
+		f(v)
+	}
 	wg.Wait()
 }
+
+// streamQueue is how many values Stream holds for its workers: produce
+// rarely waits for them to take one.
+const streamQueue = 256
