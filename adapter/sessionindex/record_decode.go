@@ -156,18 +156,7 @@ func (p *recordScan) space() {
 // object reads an object, calling field with each key (its raw text) once
 // the cursor is on the key's value; field reads the value.
 func (p *recordScan) object(field func(key string) bool) bool {
-	if p.depth++; p.depth > maxRecordDepth {
-		p.other = true
-		return false
-	}
-	p.i++ // '{'
-	p.space()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		p.depth--
-		return true
-	}
-	for {
+	return p.members('}', func() bool {
 		key, ok := p.str()
 		if !ok {
 			return false
@@ -178,42 +167,29 @@ func (p *recordScan) object(field func(key string) bool) bool {
 		}
 		p.i++
 		p.space()
-		if !field(key) || p.other {
-			return false
-		}
-		p.space()
-		if p.i >= len(p.s) {
-			return false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
-			p.depth--
-			return true
-		default:
-			return false
-		}
-	}
+		return field(key)
+	})
 }
 
 // array reads an array.
-func (p *recordScan) array() bool {
+func (p *recordScan) array() bool { return p.members(']', p.value) }
+
+// members reads an object or an array from its opening byte to end, one
+// member at a time with item, separated by commas.
+func (p *recordScan) members(end byte, item func() bool) bool {
 	if p.depth++; p.depth > maxRecordDepth {
 		p.other = true
 		return false
 	}
-	p.i++ // '['
+	p.i++ // the opening byte
 	p.space()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
+	if p.i < len(p.s) && p.s[p.i] == end {
 		p.i++
 		p.depth--
 		return true
 	}
 	for {
-		if !p.value() {
+		if !item() || p.other {
 			return false
 		}
 		p.space()
@@ -224,7 +200,7 @@ func (p *recordScan) array() bool {
 		case ',':
 			p.i++
 			p.space()
-		case ']':
+		case end:
 			p.i++
 			p.depth--
 			return true
