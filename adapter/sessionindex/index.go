@@ -66,7 +66,8 @@ func (ix *Index) candidates(dirs map[string]string) []candidate {
 	root := projectsDir(ix.configDir)
 	var out []candidate
 	for dirName, projectPath := range dirs {
-		cands := ix.decorate(dirName, projectPath, ix.listings.candidates(filepath.Join(root, dirName)))
+		sc := scope{dirName: dirName, projectPath: projectPath}
+		cands := ix.decorate(sc, ix.listings.candidates(filepath.Join(root, dirName), sc))
 		if len(dirs) == 1 {
 			return cands
 		}
@@ -82,21 +83,22 @@ type decorated struct {
 	src, out []candidate
 }
 
-// decorate is src with dirName and projectPath set, from the cache when
-// src is the listing it was made from.
-func (ix *Index) decorate(dirName, projectPath string, src []candidate) []candidate {
-	key := dirName + "\x00" + projectPath
+// decorate is src with scope sc set: src itself when it has (a listing
+// has the scope it was read for), else a copy, from the cache when src is
+// the listing it was made from.
+func (ix *Index) decorate(sc scope, src []candidate) []candidate {
+	if len(src) == 0 || (src[0].dirName == sc.dirName && src[0].projectPath == sc.projectPath) {
+		return src
+	}
+	key := sc.dirName + "\x00" + sc.projectPath
 	ix.mu.Lock()
 	d, ok := ix.decorated[key]
 	ix.mu.Unlock()
 	if ok && len(d.src) == len(src) && (len(src) == 0 || &d.src[0] == &src[0]) {
 		return d.out
 	}
-	out := make([]candidate, len(src))
-	for i, c := range src {
-		c.dirName, c.projectPath = dirName, projectPath
-		out[i] = c
-	}
+	out := slices.Clone(src)
+	sc.set(out)
 	ix.mu.Lock()
 	ix.decorated[key] = decorated{src: src, out: out}
 	ix.mu.Unlock()

@@ -31,6 +31,7 @@ const (
 // dirListing is the cached listing of one project directory.
 type dirListing struct {
 	sorted []candidate     // the transcripts, by mtime, newest first
+	scope  scope           // set on each of sorted
 	dirty  map[string]bool // file names an event named since the listing
 	at     time.Time       // when it was read
 	wd     int             // its watch
@@ -61,9 +62,21 @@ func (ls *listings) close() {
 	ls.off, ls.dirs, ls.byWD = true, map[string]*dirListing{}, map[int]string{}
 }
 
+// scope is what a list scope sets on the candidates of a directory: its
+// name and the scope path it belongs to.
+type scope struct{ dirName, projectPath string }
+
+// set sets sc on each of cands.
+func (sc scope) set(cands []candidate) {
+	for i := range cands {
+		cands[i].dirName, cands[i].projectPath = sc.dirName, sc.projectPath
+	}
+}
+
 // candidates are the transcripts of dir (a project directory path), newest
-// first; the slice is shared: callers do not change it.
-func (ls *listings) candidates(dir string) []candidate {
+// first; the slice is shared: callers do not change it. A listing read
+// now has sc set; one read before keeps the scope it was read for.
+func (ls *listings) candidates(dir string, sc scope) []candidate {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	ls.drain()
@@ -73,8 +86,9 @@ func (ls *listings) candidates(dir string) []candidate {
 	}
 	wd, watched := ls.watch(dir)
 	// The watch is in place before the read: no later change is lost.
-	l := &dirListing{dirty: map[string]bool{}, at: time.Now(), wd: wd}
+	l := &dirListing{dirty: map[string]bool{}, at: time.Now(), wd: wd, scope: sc}
 	l.sorted = readListing(dir)
+	sc.set(l.sorted)
 	if watched {
 		ls.dirs[dir] = l
 		ls.drain()
@@ -162,7 +176,7 @@ func (ls *listings) refresh(dir string, l *dirListing) {
 	}
 	for id := range ids {
 		if c, ok := statAt(dir, id+".jsonl"); ok {
-			c.sessionID = id
+			c.sessionID, c.dirName, c.projectPath = id, l.scope.dirName, l.scope.projectPath
 			kept = append(kept, c)
 		}
 	}

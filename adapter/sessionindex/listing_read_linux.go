@@ -30,6 +30,7 @@ const (
 type statBatch struct {
 	found  []candidate // path and session id set; the stat once stat'ed
 	order  []int32     // the regular files of found, newest first
+	mtimes []int64     // their mtimes, in that order
 	next   int         // the first of order not yet merged
 	nameAt int         // where the file name begins in each path
 }
@@ -126,10 +127,23 @@ func (b *statBatch) stat(fd int) {
 		b.order = append(b.order, int32(i))
 	}
 	slices.SortFunc(b.order, func(x, y int32) int { return newestFirst(&b.found[x], &b.found[y]) })
+	b.mtimes = make([]int64, len(b.order))
+	for i, j := range b.order {
+		b.mtimes[i] = b.found[j].mtimeNs
+	}
 }
 
 // head is the batch's next transcript to merge.
 func (b *statBatch) head() *candidate { return &b.found[b.order[b.next]] }
+
+// before reports whether b's head comes before o's (newestFirst), on
+// their mtimes first.
+func (b *statBatch) before(o *statBatch) bool {
+	if x, y := b.mtimes[b.next], o.mtimes[o.next]; x != y {
+		return x > y
+	}
+	return newestFirst(b.head(), o.head()) < 0
+}
 
 // mergeNewest merges the sorted batches into one slice of total
 // transcripts, newest first, through a heap of the batches by their head.
@@ -146,10 +160,10 @@ func mergeNewest(batches []*statBatch, total int) []candidate {
 			if first >= len(h) {
 				return
 			}
-			if r := first + 1; r < len(h) && newestFirst(h[r].head(), h[first].head()) < 0 {
+			if r := first + 1; r < len(h) && h[r].before(h[first]) {
 				first = r
 			}
-			if newestFirst(h[first].head(), h[i].head()) >= 0 {
+			if !h[first].before(h[i]) {
 				return
 			}
 			h[i], h[first] = h[first], h[i]
