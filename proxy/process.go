@@ -1,18 +1,16 @@
 package proxy
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/proctree"
 )
 
 // forwardedSignals are passed on to the child unchanged.
@@ -104,33 +102,6 @@ func becomeSubreaper() {
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 }
 
-// children lists the pids whose parent is this process.
-func children() []int {
-	self := os.Getpid()
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	var out []int
-	for _, p := range stats {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(string(f[1])); ppid == self {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // reapOrphans waits up to grace for adopted descendants to exit, then kills
 // the rest, and reaps them all. Call it only once every child this process
 // started itself has been waited for.
@@ -144,7 +115,7 @@ func reapOrphans(grace time.Duration) {
 				break
 			}
 		}
-		kids := children()
+		kids := proctree.Children(os.Getpid())
 		if len(kids) == 0 {
 			return
 		}

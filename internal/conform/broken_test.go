@@ -1,11 +1,15 @@
 package conform_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,7 +97,9 @@ func TestRunAgentPrintsNonJSONAndExits(t *testing.T) {
 // by the context's deadline even for an agent that ignores stdin EOF and
 // SIGTERM (issue 11, item 17).
 func TestRunTimeoutIsAHardCap(t *testing.T) {
-	agent := brokenAgent(t, `trap '' TERM; echo started >&2; while :; do sleep 0.1; done`)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	agent := brokenAgent(t, `trap '' TERM; echo $$ > '`+pidFile+`'; echo started >&2; while :; do sleep 0.1; done`)
+	airwire(t) // built before the clock starts: alone, the build took the run's time
 	const limit = 2 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -106,5 +112,32 @@ func TestRunTimeoutIsAHardCap(t *testing.T) {
 	}
 	if !strings.Contains(re.Exit, "SIGKILL") {
 		t.Errorf("Exit = %q, want the SIGKILL the client sent", re.Exit)
+	}
+	// The agent, which ignores SIGTERM, does not outlive the run.
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if !gone(pid, 2*time.Second) {
+		t.Errorf("the agent (pid %d) outlived the run", pid)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// gone waits up to limit for pid to end: no process, or a zombie left for
+// its new parent to reap.
+func gone(pid int, limit time.Duration) bool {
+	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
 	}
 }

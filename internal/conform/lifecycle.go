@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/airwire/airwire/internal/proctree"
 )
 
 // The end of a run. A run's context deadline (`airwire conform
@@ -89,7 +91,16 @@ func (d *driver) stop(ctx context.Context, cmd *exec.Cmd, waited <-chan error, f
 		return ending{err: err, signal: "SIGTERM", state: cmd.ProcessState}
 	case <-time.After(term):
 	}
+	// The recorder's agent is in a process group of its own, and the
+	// kernel sends it only SIGTERM when the recorder dies (Pdeathsig): an
+	// agent that ignores SIGTERM would outlive the run. It is killed with
+	// its group too, found before the recorder's death reparents it.
+	agents := proctree.Children(cmd.Process.Pid)
 	_ = syscall.Kill(pgid, syscall.SIGKILL)
+	for _, pid := range agents {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
 	err := <-waited
 	return ending{err: err, signal: "SIGKILL", state: cmd.ProcessState}
 }
