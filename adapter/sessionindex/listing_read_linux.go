@@ -28,17 +28,20 @@ const (
 
 // statBatch is the transcripts of one getdents buffer and their stat.
 type statBatch struct {
-	found  []candidate // path and session id set; the stat once stat'ed
-	order  []int32     // the regular files of found, newest first
-	mtimes []int64     // their mtimes, in that order
-	next   int         // the first of order not yet merged
-	nameAt int         // where the file name begins in each path
+	dirents []byte      // what getdents read, until picked
+	found   []candidate // path and session id set; the stat once stat'ed
+	order   []int32     // the regular files of found, newest first
+	mtimes  []int64     // their mtimes, in that order
+	next    int         // the first of order not yet merged
+	nameAt  int         // where the file name begins in each path
 }
 
 // readListing reads a directory and stats its transcripts, relative to
-// the open directory, several at once: each buffer of entries is stat'ed
-// and sorted while the next is read (parallel.Stream). The transcripts
-// are newest first (newestFirst): the sorted batches merge.
+// the open directory, several at once: while the next buffer of entries
+// is read, a worker picks the transcripts of each one out, stats and
+// sorts them (parallel.Stream); the reading goroutine, which every stat
+// waits on, only reads. The transcripts are newest first (newestFirst):
+// the sorted batches merge.
 func readListing(dir string) []candidate {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -46,10 +49,9 @@ func readListing(dir string) []candidate {
 	}
 	defer unix.Close(fd)
 	var batches []*statBatch
-	total := 0
 	parallel.Stream(func(send func(*statBatch)) {
-		buf := make([]byte, direntBufSize)
 		for {
+			buf := make([]byte, direntBufSize) // the batch's until it is picked
 			n, err := unix.Getdents(fd, buf)
 			if err == unix.EINTR {
 				continue
@@ -57,20 +59,28 @@ func readListing(dir string) []candidate {
 			if err != nil || n <= 0 {
 				return
 			}
-			if b := transcriptBatch(dir, buf[:n]); b != nil {
-				batches, total = append(batches, b), total+len(b.found)
-				send(b)
-			}
+			b := &statBatch{dirents: buf[:n]}
+			batches = append(batches, b)
+			send(b)
 		}
-	}, func(b *statBatch) { b.stat(fd) })
+	}, func(b *statBatch) {
+		b.pick(dir)
+		b.stat(fd)
+	})
+	total := 0
+	for _, b := range batches {
+		total += len(b.order)
+	}
 	return mergeNewest(batches, total)
 }
 
-// transcriptBatch is the transcripts buf names (linux_dirent64 records),
-// nil for none. Their paths (dir/name) are one allocation; a session id
-// is a part of its path.
-func transcriptBatch(dir string, buf []byte) *statBatch {
-	var names []string // in buf: valid until the next getdents
+// pick sets found to the transcripts b's dirents name (linux_dirent64
+// records), and lets the dirents go. Their paths (dir/name) are one
+// allocation; a session id is a part of its path.
+func (b *statBatch) pick(dir string) {
+	buf := b.dirents
+	b.dirents = nil
+	var names []string // in buf
 	size := 0
 	for off := 0; off+direntName < len(buf); {
 		reclen := int(binary.NativeEndian.Uint16(buf[off+direntReclen:]))
@@ -84,10 +94,7 @@ func transcriptBatch(dir string, buf []byte) *statBatch {
 		}
 		off += reclen
 	}
-	if len(names) == 0 {
-		return nil
-	}
-	b := &statBatch{found: make([]candidate, len(names)), nameAt: len(dir) + 1}
+	b.found, b.nameAt = make([]candidate, len(names)), len(dir)+1
 	arena := make([]byte, 0, size)
 	for i, name := range names {
 		from := len(arena)
@@ -95,7 +102,6 @@ func transcriptBatch(dir string, buf []byte) *statBatch {
 		path := unsafe.String(&arena[from], len(arena)-from) // arena is never written again
 		b.found[i] = candidate{path: path, sessionID: path[b.nameAt : len(path)-len(".jsonl")]}
 	}
-	return b
 }
 
 // cString is the NUL-terminated string at the start of b, sharing b.
