@@ -90,7 +90,7 @@ func (b *statBatch) pick(dir string) {
 		name := cString(buf[off+direntName : off+reclen])
 		if _, ok := transcriptName(name); ok {
 			names = append(names, name)
-			size += len(dir) + 1 + len(name)
+			size += len(dir) + 1 + len(name) + 1
 		}
 		off += reclen
 	}
@@ -100,6 +100,7 @@ func (b *statBatch) pick(dir string) {
 		from := len(arena)
 		arena = append(append(append(arena, dir...), '/'), name...)
 		path := unsafe.String(&arena[from], len(arena)-from) // arena is never written again
+		arena = append(arena, 0)                             // the name is a C string for fstatat
 		b.found[i] = candidate{path: path, sessionID: path[b.nameAt : len(path)-len(".jsonl")]}
 	}
 }
@@ -126,7 +127,7 @@ func (b *statBatch) stat(fd int) {
 	b.order = make([]int32, 0, len(b.found))
 	for i := range b.found {
 		c := &b.found[i]
-		if unix.Fstatat(fd, c.path[b.nameAt:], &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		if fstatatName(fd, c.path[b.nameAt:], &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 			continue
 		}
 		c.mtimeNs, c.size, c.ino = st.Mtim.Nano(), st.Size, st.Ino
