@@ -45,10 +45,20 @@ type Scenario struct {
 	// Scripted says why the scenario is scripted (cli:) rather than driven
 	// through the real CLI (model:). Required with cli:.
 	Scripted string `yaml:"scripted,omitempty" json:"scripted,omitempty"`
+	// ReferenceRace says how the reference adapter races on this scenario
+	// on a loaded machine (what it then sends otherwise): the Ginkgo suite
+	// runs such a scenario up to ReferenceRaceAttempts times. The golden is
+	// what the reference sends when it wins the race; an adapter is still
+	// held to it, and `airwire conform` runs it once.
+	ReferenceRace string `yaml:"referenceRace,omitempty" json:"referenceRace,omitempty"`
 
 	// Path is the file the scenario was loaded from (not part of the YAML).
 	Path string `yaml:"-" json:"-"`
 }
+
+// ReferenceRaceAttempts is how many times the suite runs a scenario with a
+// ReferenceRace before it fails it.
+const ReferenceRaceAttempts = 6
 
 // Profile names one of the client profiles of the suite.
 type Profile string
