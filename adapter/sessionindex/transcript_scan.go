@@ -440,30 +440,24 @@ func eachField(text, key string, f func(raw string) bool) {
 
 // lastField is the decoded value of the last `"key":"…"` of text ("" for
 // none).
-func lastField(text, key string) string {
-	last, found := "", false
-	eachField(text, key, func(raw string) bool {
-		last, found = raw, true
-		return true
-	})
-	if !found {
-		return ""
-	}
-	return decodeJSONString(last)
-}
+func lastField(text, key string) string { return fieldValue(text, key, true) }
 
 // firstField is the decoded value of the first `"key":"…"` of text (""
 // for none).
-func firstField(text, key string) string {
-	first, found := "", false
-	eachField(text, key, func(raw string) bool {
-		first, found = raw, true
-		return false
+func firstField(text, key string) string { return fieldValue(text, key, false) }
+
+// fieldValue is the decoded value of the last `"key":"…"` of text, or of
+// the first; "" for none.
+func fieldValue(text, key string, last bool) string {
+	raw, found := "", false
+	eachField(text, key, func(r string) bool {
+		raw, found = r, true
+		return last
 	})
 	if !found {
 		return ""
 	}
-	return decodeJSONString(first)
+	return decodeJSONString(raw)
 }
 
 // indexKey is where the value of the first `"key":` of text begins (just
