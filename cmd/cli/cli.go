@@ -21,7 +21,8 @@ import (
 )
 
 // Version is set at build time with -ldflags "-X github.com/airwire/airwire/cmd/cli.Version=…".
-var Version = "dev"
+// Unset, Main reports the version the build information carries (version.Resolve).
+var Version = version.Dev
 
 // ExitCode is what airwire returns to the shell.
 type ExitCode int
@@ -43,7 +44,7 @@ const (
 func Main() ExitCode {
 	ctx, stop := notifyContext(context.Background())
 	defer stop()
-	f := factory.New(Version)
+	f := factory.New(version.Current(Version))
 	if path := os.Getenv("AIRWIRE_CPUPROFILE"); path != "" { // for benchmarks: go tool pprof
 		if pf, err := os.Create(path); err == nil {
 			if pprof.StartCPUProfile(pf) == nil {
@@ -170,7 +171,9 @@ command in the editor's agent settings to record a real session.`,
   airwire journal stats /tmp/s.jsonl`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       f.Version,
 	}
+	root.SetVersionTemplate(version.Line(f.Version))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cmdutil.FlagError{Err: err}
 	})
