@@ -24,10 +24,14 @@ func nonblocking(t *testing.T, fd int) bool {
 // A blocking pipe, as an editor hands the agent its stdin, is read through
 // the poller (non-blocking) and put back in blocking mode afterwards.
 func TestPollableSwitchesABlockingPipe(t *testing.T) {
+	// unix.Pipe, not os.Pipe (which hands back non-blocking ends) nor
+	// Pipe2 (which macOS lacks).
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+	if err := unix.Pipe(p[:]); err != nil {
 		t.Fatal(err)
 	}
+	unix.CloseOnExec(p[0])
+	unix.CloseOnExec(p[1])
 	r, w := os.NewFile(uintptr(p[0]), "stdin"), os.NewFile(uintptr(p[1]), "w")
 	defer r.Close()
 	if nonblocking(t, p[0]) {
