@@ -1,0 +1,87 @@
+package procgroup
+
+import (
+	"os/exec"
+	"time"
+)
+
+// Group is a child started in a process group of its own (a Job Object
+// on Windows): the child and whatever it starts, stopped and killed
+// together.
+type Group struct {
+	cmd *exec.Cmd
+	sys sysGroup
+}
+
+// options are what Start was asked for.
+type options struct {
+	parentDeath bool
+	deathGrace  time.Duration
+}
+
+// Option changes how Start starts a group.
+type Option func(*options)
+
+// WithParentDeath ends the group when this process dies, even by SIGKILL,
+// so that a recorder or a driver killed mid-run leaves no child behind: the
+// group gets SIGTERM, and SIGKILL after grace where the platform lets the
+// group be watched (the portable watchdog). On Linux the kernel sends the
+// leader SIGTERM (SIGKILL when grace is 0) and nothing after; on Windows
+// every group already ends with this process (the job is closed).
+func WithParentDeath(grace time.Duration) Option {
+	return func(o *options) { o.parentDeath, o.deathGrace = true, grace }
+}
+
+// Start starts cmd in a group of its own. It adds what it needs to
+// cmd.SysProcAttr; cmd must not have been started.
+func Start(cmd *exec.Cmd, opts ...Option) (*Group, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	g := &Group{cmd: cmd}
+	if err := g.start(o); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Pid is the child's process id.
+func (g *Group) Pid() int { return g.cmd.Process.Pid }
+
+// Terminate asks every process of the group to end: SIGTERM on Unix,
+// CTRL_BREAK_EVENT on Windows (which reaches only processes sharing this
+// process's console; Kill is the sure end).
+func (g *Group) Terminate() error { return g.terminate() }
+
+// Kill ends every process still in the group at once.
+func (g *Group) Kill() error { return g.kill() }
+
+// Alive reports whether any process of the group is still running (a
+// leader not yet waited for counts).
+func (g *Group) Alive() bool { return g.alive() }
+
+// Stop ends the group gracefully: Terminate, then Kill once exited is
+// closed or grace has passed, whichever comes first, so that children
+// which ignore the request end too.
+func (g *Group) Stop(exited <-chan struct{}, grace time.Duration) {
+	_ = g.terminate()
+	select {
+	case <-exited:
+	case <-time.After(grace):
+	}
+	_ = g.kill()
+}
+
+// Release lets go of the group once its leader has been waited for:
+// processes the leader left in the group get up to grace to end, then are
+// killed, and the parent-death guard is given up. Call it once.
+func (g *Group) Release(grace time.Duration) {
+	for end := time.Now().Add(grace); g.alive() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g.alive() {
+		_ = g.kill()
+	}
+	g.release()
+}
