@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // StatePath is the spawn counter file of one replayed run: EnvReplayState
@@ -38,10 +37,10 @@ func SpawnCounter(path string) func() (int, error) {
 			return 0, err
 		}
 		defer f.Close()
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lockFile(f); err != nil {
 			return 0, fmt.Errorf("lock %s: %w", path, err)
 		}
-		defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		defer unlockFile(f)
 		b := make([]byte, 32)
 		k, _ := f.ReadAt(b, 0)
 		n := 0
