@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf16"
@@ -388,7 +387,7 @@ func canonicalFromExistingAncestor(p string) string {
 			}
 			return real
 		}
-		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		if !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
 			return p
 		}
 		parent := filepath.Dir(cur)
