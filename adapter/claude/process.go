@@ -12,13 +12,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
-// DefaultKillGrace is how long Close waits after SIGTERM before SIGKILL.
+// DefaultKillGrace is how long Close waits after SIGTERM (Windows:
+// CTRL_BREAK_EVENT) before it kills the CLI's group.
 const DefaultKillGrace = 2 * time.Second
 
 // drainGrace is how long the reader may still find lines after the CLI
@@ -49,6 +50,7 @@ type Config struct {
 // internal/jsonrpc Conn with the StreamJSON codec) and its lifetime.
 type Process struct {
 	cmd     *exec.Cmd
+	group   *procgroup.Group
 	conn    *jsonrpc.Conn
 	stdin   io.WriteCloser
 	handler Handler
@@ -65,7 +67,8 @@ type Process struct {
 	closeOnce sync.Once
 }
 
-// Start starts the CLI in its own process group, reads its stdout as
+// Start starts the CLI in its own process group (Windows: a Job Object
+// that ends with the agent), reads its stdout as
 // stream-json (a line that is not JSON is logged and skipped) and logs its
 // stderr.
 func Start(cfg Config) (*Process, error) {
@@ -92,9 +95,8 @@ func Start(cfg Config) (*Process, error) {
 	}
 	p.cmd = exec.Command(cfg.Path, cfg.Args...)
 	p.cmd.Env, p.cmd.Dir, p.cmd.Stdout, p.cmd.Stderr = cfg.Env, cfg.Dir, outW, errW
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if p.stdin, err = p.cmd.StdinPipe(); err == nil {
-		err = p.cmd.Start()
+		p.group, err = procgroup.Start(p.cmd)
 	}
 	outW.Close()
 	errW.Close()
@@ -131,6 +133,7 @@ func (p *Process) wait(outR, errR *os.File, stderrDone <-chan struct{}) {
 	}
 	outR.Close()
 	errR.Close()
+	p.group.Release(0) // what the CLI left in its group ends with it
 	p.exitErr = p.exitError(err)
 	p.handler.HandleExit(p.exitErr)
 	close(p.done)
@@ -145,14 +148,11 @@ func (p *Process) exitError(err error) error {
 	if st == nil {
 		return err
 	}
-	ws, _ := st.Sys().(syscall.WaitStatus)
-	switch {
-	case ws.Signaled():
-		return &ExitError{Code: -1, Signal: signalName(ws.Signal()), Stderr: p.stderr.String()}
-	case st.ExitCode() != 0:
-		return &ExitError{Code: st.ExitCode(), Stderr: p.stderr.String()}
+	end := procgroup.EndingOf(st)
+	if end.Signal == "" && end.Code == 0 {
+		return nil
 	}
-	return nil
+	return &ExitError{Code: end.Code, Signal: end.Signal, Stderr: p.stderr.String()}
 }
 
 // logf is the Conn's log: replies to ids this side never sent are the
@@ -269,22 +269,16 @@ func (p *Process) Send(u UserInput) error {
 	return p.conn.Notify("user", u)
 }
 
-// Close ends the CLI: stdin closed, SIGTERM to its process group, SIGKILL
-// to the group after the grace; it returns once the CLI is reaped and
-// HandleExit has run. It is safe to call more than once.
+// Close ends the CLI: stdin closed, SIGTERM to its process group
+// (Windows: CTRL_BREAK_EVENT), and after the grace whatever of the group
+// is left (the CLI, or children that ignore SIGTERM) is killed; it returns
+// once the CLI is reaped and HandleExit has run. It is safe to call more
+// than once.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.closing.Store(true)
 		_ = p.stdin.Close()
-		pgid := -p.cmd.Process.Pid
-		_ = syscall.Kill(pgid, syscall.SIGTERM)
-		select {
-		case <-p.exited:
-		case <-time.After(p.grace):
-		}
-		// Whatever of the group is left (the CLI, or children that
-		// ignore SIGTERM) dies now.
-		_ = syscall.Kill(pgid, syscall.SIGKILL)
+		p.group.Stop(p.exited, p.grace)
 	})
 	<-p.done
 	return nil
@@ -297,7 +291,7 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // Err is how the CLI ended (what HandleExit got); valid once Done is closed.
 func (p *Process) Err() error { return p.exitErr }
 
-// Pid is the CLI's process id (and its process group id).
+// Pid is the CLI's process id (and, on Unix, its process group id).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // ControlError is the CLI's error response to a control request.

@@ -2,12 +2,10 @@ package claude
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // stderrTail is how much of the CLI's stderr an ExitError keeps (the SDK
@@ -48,21 +46,4 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.ToValidUTF8(string(t.b), "")
-}
-
-// signalNames by number: an array literal is static data, where a map
-// literal would be built by init code at every start.
-var signalNames = [...]string{
-	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
-	syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
-	syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV", syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM",
-	syscall.SIGTERM: "SIGTERM", syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2",
-}
-
-// signalName is the SIGXXX name Node reports for a signal.
-func signalName(s syscall.Signal) string {
-	if s >= 0 && int(s) < len(signalNames) && signalNames[s] != "" {
-		return signalNames[s]
-	}
-	return fmt.Sprintf("signal %d", int(s))
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package claude
 
 import (
@@ -11,73 +13,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/procgroup"
 )
-
-// recorder is a Handler that keeps what it got, in order.
-type recorder struct {
-	mu      sync.Mutex
-	events  []string
-	msgs    []Message
-	exit    error
-	exits   int
-	control func(ctx context.Context, req *IncomingRequest, reply Reply)
-}
-
-func (r *recorder) HandleMessage(m Message) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, "message "+m.Head().Type)
-	r.msgs = append(r.msgs, m)
-}
-
-func (r *recorder) HandleControl(ctx context.Context, req *IncomingRequest, reply Reply) {
-	r.mu.Lock()
-	r.events = append(r.events, "control "+req.Subtype)
-	r.mu.Unlock()
-	if r.control != nil {
-		r.control(ctx, req, reply)
-		return
-	}
-	reply(nil, errors.New("no handler"))
-}
-
-func (r *recorder) HandleExit(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, "exit")
-	r.exit = err
-	r.exits++
-}
-
-func (r *recorder) snapshot() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.events...)
-}
-
-// syncBuffer is a log sink safe for the process's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startScript runs body as a /bin/sh CLI with the extra environment.
 func startScript(t *testing.T, body string, h Handler, env ...string) (*Process, *syncBuffer) {
@@ -100,7 +41,7 @@ func startScript(t *testing.T, body string, h Handler, env ...string) (*Process,
 		select {
 		case <-closed:
 		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
+			_ = p.group.Kill()
 			t.Error("Close hung")
 		}
 	})
@@ -164,9 +105,9 @@ func TestProcessKilledBySignal(t *testing.T) {
 }
 
 // gone reports whether pid no longer runs (absent, or a zombie waiting
-// for init).
+// for init, where /proc tells).
 func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+	if !procgroup.Running(pid) {
 		return true
 	}
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
