@@ -23,7 +23,7 @@ func (a *Agent) initializeResult(c caps.Client) json.RawMessage {
 	}
 	return agentinfo.Initialize(c, agentinfo.Options{
 		Version:  a.opts.Version,
-		Launcher: agentinfo.LauncherFromArgv(exe, a.opts.Argv),
+		Launcher: agentinfo.LauncherFromArgv(exe, a.opts.Argv, a.opts.ClaudePath),
 		Remote:   agentinfo.IsRemote(a.opts.Getenv),
 	})
 }

@@ -12,7 +12,10 @@ import (
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
-// claudePath resolves the CLI: --claude-path, CLAUDE_CODE_EXECUTABLE, PATH.
+// claudePath resolves the CLI: --claude-path, CLAUDE_CODE_EXECUTABLE, PATH,
+// then the installers' places. A relative path is taken from the directory
+// the agent started in (the process never changes it), not from the
+// session's cwd that the CLI is spawned in.
 func (a *Agent) claudePath() (string, error) {
 	return claude.ResolveExecutable(claude.Locator{Flag: a.opts.ClaudePath, Getenv: a.opts.Getenv})
 }

@@ -3,6 +3,7 @@ package agentinfo
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/airwire/airwire/adapter/caps"
 )
@@ -29,11 +30,24 @@ type Launcher struct {
 // LauncherFromArgv builds the Launcher from the agent's own executable path
 // and os.Args: the arguments it was started with are kept, so `airwire
 // agent --claude-path X` logs in with `airwire agent --claude-path X --cli
-// auth login …`.
-func LauncherFromArgv(executable string, argv []string) Launcher {
+// auth login …`. claudePath, when not "", is the CLI the agent resolved for
+// --claude-path and replaces its value: the editor's terminal may start in
+// another directory than the agent did, where a relative X names nothing.
+func LauncherFromArgv(executable string, argv []string, claudePath string) Launcher {
 	var args []string
 	if len(argv) > 1 {
 		args = slices.Clone(argv[1:])
+	}
+	if claudePath == "" {
+		return Launcher{Command: executable, Args: args}
+	}
+	for i, a := range args {
+		switch {
+		case a == "--claude-path" && i+1 < len(args):
+			args[i+1] = claudePath
+		case strings.HasPrefix(a, "--claude-path="):
+			args[i] = "--claude-path=" + claudePath
+		}
 	}
 	return Launcher{Command: executable, Args: args}
 }

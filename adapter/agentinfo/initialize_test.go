@@ -2,6 +2,7 @@ package agentinfo
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
@@ -118,11 +119,34 @@ func TestAuthMethods(t *testing.T) {
 }
 
 func TestLauncherKeepsFlags(t *testing.T) {
-	l := LauncherFromArgv("/usr/bin/airwire", []string{"airwire", "agent", "--claude-path", "/x/claude"})
+	l := LauncherFromArgv("/usr/bin/airwire", []string{"airwire", "agent", "--claude-path", "/x/claude"}, "")
 	raw, _ := json.Marshal(claudeLogin.method(caps.Client{TerminalAuth: true}, l).Meta)
 	want := `{"terminal-auth":{"args":["agent","--claude-path","/x/claude","--cli","auth","login","--claudeai"],"command":"/usr/bin/airwire","label":"Claude Login"}}`
 	if string(raw) != want {
 		t.Errorf("got %s\nwant %s", raw, want)
+	}
+}
+
+// The terminal a login runs in may start elsewhere: a relative
+// --claude-path is passed on as the agent resolved it, in either spelling.
+func TestLauncherResolvedClaudePath(t *testing.T) {
+	tests := []struct {
+		argv     []string
+		resolved string
+		want     []string
+	}{
+		{[]string{"airwire", "agent", "--claude-path", "./claude"}, "/start/claude",
+			[]string{"agent", "--claude-path", "/start/claude"}},
+		{[]string{"airwire", "agent", `--claude-path=bin\claude.exe`, "--log", "x"}, `C:\a b\bin\claude.exe`,
+			[]string{"agent", `--claude-path=C:\a b\bin\claude.exe`, "--log", "x"}},
+		{[]string{"airwire", "agent", "--log", "x"}, "",
+			[]string{"agent", "--log", "x"}},
+	}
+	for _, tt := range tests {
+		l := LauncherFromArgv("/usr/bin/airwire", tt.argv, tt.resolved)
+		if !slices.Equal(l.Args, tt.want) {
+			t.Errorf("LauncherFromArgv(%q, %q).Args = %q, want %q", tt.argv, tt.resolved, l.Args, tt.want)
+		}
 	}
 }
 

@@ -59,7 +59,11 @@ session. An editor launches it; you normally do not run it by hand.
 stdout carries only protocol. Logs go to stderr, or to --log FILE.
 
 The Claude CLI is --claude-path, else $CLAUDE_CODE_EXECUTABLE, else claude
-on PATH. Every CLI it starts is stopped when the editor closes the
+on PATH (claude.exe or claude.cmd on Windows), else where the Claude Code
+installers put it: ~/.local/bin, ~/.claude/local, /opt/homebrew/bin (macOS),
+/usr/local/bin, or npm's global prefix ($npm_config_prefix or $PREFIX, and
+%APPDATA%\npm on Windows). A relative path is taken from the directory the
+agent starts in. Every CLI it starts is stopped when the editor closes the
 connection or the agent gets SIGINT or SIGTERM.
 
 With --cli, the rest of the command line goes to the Claude CLI, run on this
@@ -131,6 +135,22 @@ func cliRun(ctx context.Context, opts *AgentOptions) error {
 	return err
 }
 
+// startClaudePath is --claude-path resolved once, as the agent starts: a
+// relative path or ~ names a file from the directory the agent was started
+// in, while each CLI runs in its session's cwd and a terminal login in the
+// editor's directory. A path that names nothing is kept as given; the
+// session that needs it reports it.
+func startClaudePath(opts *AgentOptions) string {
+	if opts.ClaudePath == "" {
+		return ""
+	}
+	p, err := claude.ResolveExecutable(claude.Locator{Flag: opts.ClaudePath, Getenv: opts.Getenv})
+	if err != nil {
+		return opts.ClaudePath
+	}
+	return p
+}
+
 func agentRun(ctx context.Context, opts *AgentOptions) error {
 	level, err := parseLevel(opts.LogLevel)
 	if err != nil {
@@ -151,7 +171,7 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a := adapter.NewAgent(adapter.Options{
-		ClaudePath: opts.ClaudePath,
+		ClaudePath: startClaudePath(opts),
 		Argv:       opts.Argv,
 		Version:    opts.Version,
 		Getenv:     opts.Getenv,
