@@ -1,7 +1,9 @@
 package procgroup
 
 import (
+	"errors"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -11,6 +13,11 @@ import (
 type Group struct {
 	cmd *exec.Cmd
 	sys sysGroup
+	// mu orders Release against the other methods: once released, the
+	// group id (a pid that may be reused, a closed handle) names nothing of
+	// ours, and they do nothing.
+	mu       sync.Mutex
+	released bool
 }
 
 // options are what Start was asked for.
@@ -52,36 +59,59 @@ func (g *Group) Pid() int { return g.cmd.Process.Pid }
 // Terminate asks every process of the group to end: SIGTERM on Unix,
 // CTRL_BREAK_EVENT on Windows (which reaches only processes sharing this
 // process's console; Kill is the sure end).
-func (g *Group) Terminate() error { return g.terminate() }
+func (g *Group) Terminate() error { return g.locked(g.terminate) }
 
 // Kill ends every process still in the group at once.
-func (g *Group) Kill() error { return g.kill() }
+func (g *Group) Kill() error { return g.locked(g.kill) }
 
 // Alive reports whether any process of the group is still running (a
-// leader not yet waited for counts).
-func (g *Group) Alive() bool { return g.alive() }
+// leader not yet waited for, or a zombie not yet reaped, counts).
+func (g *Group) Alive() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.released && g.alive()
+}
+
+// errReleased is what a released group's Terminate and Kill return.
+var errReleased = errors.New("procgroup: the group was released")
+
+// locked runs f unless the group was released.
+func (g *Group) locked(f func() error) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.released {
+		return errReleased
+	}
+	return f()
+}
 
 // Stop ends the group gracefully: Terminate, then Kill once exited is
 // closed or grace has passed, whichever comes first, so that children
 // which ignore the request end too.
 func (g *Group) Stop(exited <-chan struct{}, grace time.Duration) {
-	_ = g.terminate()
+	_ = g.Terminate()
 	select {
 	case <-exited:
 	case <-time.After(grace):
 	}
-	_ = g.kill()
+	_ = g.Kill()
 }
 
 // Release lets go of the group once its leader has been waited for:
 // processes the leader left in the group get up to grace to end, then are
-// killed, and the parent-death guard is given up. Call it once.
+// killed, and the parent-death guard is given up. Later calls do nothing.
 func (g *Group) Release(grace time.Duration) {
-	for end := time.Now().Add(grace); g.alive() && time.Now().Before(end); {
+	for end := time.Now().Add(grace); g.Alive() && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.released {
+		return
 	}
 	if g.alive() {
 		_ = g.kill()
 	}
+	g.released = true
 	g.release()
 }
