@@ -222,8 +222,12 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 			real = p
 		}
 	}
-	script := filepath.Join(shim.Dir(), "claude")
-	if err := os.WriteFile(script, execwrap.Script(shimArgv...), 0o700); err != nil {
+	script := filepath.Join(shim.Dir(), execwrap.Name("claude"))
+	text, err := execwrap.Script(shimArgv...)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(script, text, 0o700); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(env)+4)

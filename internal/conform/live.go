@@ -98,7 +98,11 @@ func (d *driver) layoutModel() error {
 		}
 		d.replay = c
 		d.modelBase = ReplayModelAPI
-		if err := os.WriteFile(d.p.CLI, execwrap.Script(d.o.Airwire, "fake-cli"), 0o755); err != nil {
+		text, err := execwrap.Script(d.o.Airwire, "fake-cli")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(d.p.CLI, text, 0o755); err != nil {
 			return err
 		}
 	}

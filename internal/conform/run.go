@@ -253,7 +253,7 @@ func (d *driver) layout() error {
 		root = r
 	}
 	d.p = Paths{Root: root, Cwd: filepath.Join(root, "work"), Home: filepath.Join(root, "home"),
-		Airwire: d.o.Airwire, Agent: d.o.Agent, CLI: filepath.Join(root, "bin", "claude")}
+		Airwire: d.o.Airwire, Agent: d.o.Agent, CLI: filepath.Join(root, "bin", execwrap.Name("claude"))}
 	d.p.ConfigDir = filepath.Join(d.p.Home, ".claude")
 	for _, dir := range []string{d.p.Cwd, d.p.ConfigDir, filepath.Join(root, "bin"), filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -310,7 +310,11 @@ func (d *driver) layoutScripted() error {
 	if d.o.Pace < 0 {
 		fake = []string{"fake-cli"}
 	}
-	return os.WriteFile(d.p.CLI, execwrap.Script(append([]string{d.o.Airwire}, fake...)...), 0o755)
+	text, err := execwrap.Script(append([]string{d.o.Airwire}, fake...)...)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(d.p.CLI, text, 0o755)
 }
 
 func (d *driver) env() []string {
