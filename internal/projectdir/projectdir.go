@@ -6,26 +6,32 @@
 package projectdir
 
 import (
-	"runtime"
 	"strconv"
+	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/airwire/airwire/internal/pathstyle"
 )
 
 // maxLength is where a long name is cut, in UTF-16 code units.
 const maxLength = 200
 
-// Name is the project directory name of cwd: every UTF-16 code unit of
-// the path outside [A-Za-z0-9] turned into '-' (a character outside the
-// BMP is two), and past 200 units, the first 200, '-' and the base-36
-// absolute value of the path's 32-bit Java string hash. On macOS the path
-// is taken in NFC first. The caller resolves symlinks (the CLI uses the
-// real path). Names are computed for every transcript a list shows: an
-// ASCII path allocates only the result.
-func Name(cwd string) string {
-	if runtime.GOOS == "darwin" {
-		cwd = norm.NFC.String(cwd)
-	}
+// Name is the project directory name of cwd on the running platform
+// (NameOn).
+func Name(cwd string) string { return NameOn(pathstyle.Native(), cwd) }
+
+// NameOn is the project directory name of cwd on platform f: every UTF-16
+// code unit of the path outside [A-Za-z0-9] turned into '-' (a character
+// outside the BMP is two), and past 200 units, the first 200, '-' and the
+// base-36 absolute value of the path's 32-bit Java string hash. On macOS
+// the path is taken in NFC first. A Windows path gets no rule of its own:
+// its drive colon and backslashes are dashes like any other character
+// (C:\Users\a is C--Users-a). The caller resolves symlinks (the CLI uses
+// the real path). Names are computed for every transcript a list shows:
+// an ASCII path allocates only the result.
+func NameOn(f pathstyle.Flavour, cwd string) string {
+	cwd = normalize(f, cwd)
 	b := make([]byte, 0, len(cwd))
 	for _, r := range cwd {
 		switch {
@@ -46,6 +52,50 @@ func Name(cwd string) string {
 		h = -h
 	}
 	return string(b[:maxLength]) + "-" + strconv.FormatInt(h, 36)
+}
+
+// normalize is cwd in NFC on macOS, as the SDK takes it there.
+func normalize(f pathstyle.Flavour, cwd string) string {
+	if f == pathstyle.Darwin {
+		return norm.NFC.String(cwd)
+	}
+	return cwd
+}
+
+// Matches reports whether dirName may hold the transcripts of cwd on
+// platform f: cwd's name, in any case on Windows (whose file names ignore
+// it), or for a name past 200 units the same cut with any hash (the CLI
+// and the SDK hash differently). The reference's projectDirMatches.
+func Matches(f pathstyle.Flavour, dirName, cwd string) bool {
+	name := NameOn(f, cwd)
+	if sameName(f, dirName, name) {
+		return true
+	}
+	if len(name) <= maxLength {
+		return false
+	}
+	prefix := name[:maxLength] + "-"
+	if f == pathstyle.Windows {
+		return strings.HasPrefix(strings.ToLower(dirName), strings.ToLower(prefix))
+	}
+	return strings.HasPrefix(dirName, prefix)
+}
+
+// IsExact reports whether dirName is cwd's own name on platform f, in any
+// case on Windows and macOS (the reference's isExactProjectDir: the SDK
+// finds the directory by stat, which ignores case there).
+func IsExact(f pathstyle.Flavour, dirName, cwd string) bool {
+	name := NameOn(f, cwd)
+	return sameName(f, dirName, name) || f == pathstyle.Darwin && strings.EqualFold(dirName, name)
+}
+
+// sameName compares directory names as the reference does: ignoring case
+// on Windows only.
+func sameName(f pathstyle.Flavour, a, b string) bool {
+	if f == pathstyle.Windows {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 // javaHash is JavaScript's `(h << 5) - h + charCodeAt(i) | 0` over the
