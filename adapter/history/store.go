@@ -8,16 +8,27 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/internal/pathstyle"
 	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // ConfigDir is the Claude configuration directory: CLAUDE_CONFIG_DIR, else
-// $HOME/.claude (getenv is os.Getenv or a test's stand-in).
+// .claude in the home directory (getenv is os.Getenv or a test's
+// stand-in).
 func ConfigDir(getenv func(string) string) string {
+	return configDirOn(pathstyle.Native(), getenv)
+}
+
+// configDirOn is ConfigDir on platform f: the home directory is $HOME, or
+// %USERPROFILE% on Windows (Node's os.homedir, which the SDK uses).
+func configDirOn(f pathstyle.Flavour, getenv func(string) string) string {
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(getenv("HOME"), ".claude")
+	if f == pathstyle.Windows {
+		return f.Join(getenv("USERPROFILE"), ".claude")
+	}
+	return f.Join(getenv("HOME"), ".claude")
 }
 
 // ValidID reports whether id can name a stored session: the CLI and the
@@ -59,16 +70,16 @@ func resolve(dir string) string {
 // the one named after its real path and, for a name the CLI cut to 200
 // characters, the ones with the same cut and another hash.
 func projectDirs(configDir, cwd string) []string {
-	name := projectdir.Name(resolve(cwd))
+	real, f := resolve(cwd), pathstyle.Native()
+	name := projectdir.NameOn(f, real)
 	root := projectsDir(configDir)
 	dirs := []string{filepath.Join(root, name)}
 	if len(name) <= 200 {
 		return dirs
 	}
-	prefix := name[:200] + "-"
 	ents, _ := os.ReadDir(root)
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != name && strings.HasPrefix(e.Name(), prefix) {
+		if e.IsDir() && !projectdir.IsExact(f, e.Name(), real) && projectdir.Matches(f, e.Name(), real) {
 			dirs = append(dirs, filepath.Join(root, e.Name()))
 		}
 	}
