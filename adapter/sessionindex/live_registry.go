@@ -2,7 +2,6 @@ package sessionindex
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,17 +9,17 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // The live Claude Code processes (contract: "List response", state): each
 // CLI writes <config>/sessions/<pid>.json. A record counts with the
 // liveness rules of Claude Desktop: kill(pid, 0) succeeds or fails with
-// EPERM, a recorded procStart matches the process, no foreign pidDomain,
-// and a record older than 24 hours only with a matching procStart. The
+// EPERM (on Windows: the process opens and has no exit code yet), a
+// recorded procStart matches the process, no foreign pidDomain, and a record older than 24 hours only with a matching procStart. The
 // `.key` files are never read and nothing there is written.
 
 const (
@@ -117,7 +116,7 @@ func (r *registry) record(name, domain string) (liveRecord, bool) {
 	if rec.PIDDomain != nil && *rec.PIDDomain != domain {
 		return liveRecord{}, false
 	}
-	if !alive(pid) {
+	if !procgroup.Running(pid) {
 		return liveRecord{}, false
 	}
 	matches := false
@@ -141,14 +140,6 @@ func deref(f *float64) float64 {
 		return 0
 	}
 	return *f
-}
-
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // procStart is the start time of pid as the CLI records it

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -65,8 +64,11 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 		if p.next == len(p.proc.Events) && killed(p.proc.Exit) {
 			// The recorded CLI was killed mid-run (nothing the adapter
 			// asked for: its shutdown ends a CLI with SIGTERM): die the same
-			// way once everything it wrote has been played.
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			// way once everything it wrote has been played (SIGKILL on
+			// Unix; on Windows, TerminateProcess, as a killed CLI ends).
+			if self, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = self.Kill()
+			}
 		}
 		var expire <-chan time.Time
 		var timer *time.Timer
