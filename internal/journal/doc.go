@@ -7,7 +7,8 @@
 // does). Writes are buffered, flushed as soon as no further entry is
 // waiting, fsynced at most every 200 ms while entries flow and on Close, so a
 // crash of the recorded agent or CLI loses nothing already appended. The
-// file is created 0600.
+// file is created private to its owner (0600; on Windows an owner-only
+// DACL).
 //
 // Format, version 1:
 //

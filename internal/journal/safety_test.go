@@ -6,9 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -33,17 +31,16 @@ func TestCreateRefusesSymlinksAndDevices(t *testing.T) {
 	os.WriteFile(target, []byte("keep me"), 0o644)
 	link := filepath.Join(dir, "link.jsonl")
 	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("no symlinks here: %v", err) // Windows without the privilege
 	}
 	dangling := filepath.Join(dir, "dangling.jsonl")
 	os.Symlink(filepath.Join(dir, "nowhere"), dangling)
 	paths := []string{link, dangling}
-	if os.Geteuid() == 0 { // a copy of /dev/null, as root would pass --journal /dev/null
-		dev := filepath.Join(dir, "null")
-		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
-			os.Chmod(dev, 0o666)
-			paths = append(paths, dev)
-		}
+	if dev, ok := nullDevice(dir); ok {
+		paths = append(paths, dev)
 	}
 	for _, p := range paths {
 		if _, err := Create(p, Header{}); err == nil {
@@ -124,50 +121,6 @@ func TestWriterKeepsEveryLineReadable(t *testing.T) {
 	}
 	if got[2].Kind != KindNonJSON || got[2].Reason != ReasonEntryTooLong || got[2].Method != "m" || got[2].Bytes != len(big) || !strings.HasPrefix(big, got[2].TextOf()) {
 		t.Errorf("oversized msg: %+v", got[2])
-	}
-}
-
-// Item 7 of issue 11: a write that fails (here a file size limit, as a full
-// disk) is reported once, when it happens; Close cuts the file back to its
-// last whole entry and ends it with a note saying from which seq on
-// entries are lost.
-func TestWriterReportsLossAndEndsWithNote(t *testing.T) {
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip(err)
-	}
-	path := filepath.Join(t.TempDir(), "j.jsonl")
-	var reported []error
-	w, err := Create(path, Header{}, WithOnError(func(err error) { reported = append(reported, err) }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := syscall.Rlimit{Cur: 64 << 10, Max: old.Max}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Skip(err)
-	}
-	defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
-	msg := []byte(`{"t":"` + strings.Repeat("x", 10<<10) + `"}`)
-	var appendErr error
-	for i := 0; i < 10 && appendErr == nil; i++ {
-		appendErr = w.Append(&Entry{Kind: KindMsg, Lane: LaneClient, Dir: DirAgent, Msg: msg})
-	}
-	if appendErr == nil || len(reported) != 1 {
-		t.Fatalf("append error %v, reported %d times", appendErr, len(reported))
-	}
-	w.Append(&Entry{Kind: KindMsg, Lane: LaneClient, Dir: DirAgent, Msg: msg})
-	if err := w.Close(); err == nil || len(reported) != 1 {
-		t.Fatalf("Close: %v, reported %d times", err, len(reported))
-	}
-	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
-	_, got, err := ReadAll(path)
-	if err != nil {
-		t.Fatalf("the journal does not read back: %v", err)
-	}
-	last := got[len(got)-1]
-	if last.Kind != KindNote || last.Seq != uint64(len(got)) || !strings.Contains(last.TextOf(), "cannot write the journal") ||
-		!strings.Contains(last.TextOf(), "entries from seq "+strconv.Itoa(len(got))+" on are lost") {
-		t.Fatalf("last entry %+v", last)
 	}
 }
 

@@ -12,9 +12,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/airwire/airwire/internal/privatefile"
 )
 
 // headerPad is the minimum size of the header line, so cli_cmd can be filled
@@ -64,8 +65,8 @@ func WithSyncInterval(d time.Duration) WriterOption { return func(w *Writer) { w
 // entry and tries to end it with a note saying what was lost.
 func WithOnError(f func(error)) WriterOption { return func(w *Writer) { w.onErr = f } }
 
-// Create creates path, which must not exist, with mode 0600 and writes the
-// header. It never follows a symlink and never writes into an existing
+// Create creates path, which must not exist, private to its owner (mode
+// 0600; an owner-only DACL on Windows) and writes the header. It never follows a symlink and never writes into an existing
 // file: an existing path fails with an error that wraps fs.ErrExist when it
 // is a regular file, and says what it is otherwise (a symlink, a device).
 func Create(path string, h Header, opts ...WriterOption) (*Writer, error) {
@@ -111,11 +112,11 @@ func CreateFresh(path string, h Header, opts ...WriterOption) (*Writer, string, 
 	}
 }
 
-// createNew opens path only if it does not exist yet (O_EXCL, O_NOFOLLOW),
-// so two recorders never share a file and a symlink or a device is never
-// written through.
+// createNew creates path, private to its owner, only if it does not exist
+// yet (privatefile.CreateNew), so two recorders never share a file and a
+// symlink, a reparse point or a device is never written through.
 func createNew(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := privatefile.CreateNew(path)
 	if err != nil {
 		if st, lerr := os.Lstat(path); lerr == nil && !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s is not a new regular file but %s: a journal is never written through a symlink or into a device", path, describeMode(st.Mode()))
