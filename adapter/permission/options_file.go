@@ -1,7 +1,7 @@
 package permission
 
 import (
-	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -86,8 +86,8 @@ func fileSessionLabel(c optionContext, filePath string, op fileOp) string {
 		return sameProjectLabel(op)
 	}
 	file := resolve(cwd, filePath)
-	claudePath := op == opWrite && (isInside(path.Join(cwd, ".claude"), file) ||
-		(c.session.Home != "" && isInside(path.Join(c.session.Home, ".claude"), file)))
+	claudePath := op == opWrite && (isInside(filepath.Join(cwd, ".claude"), file) ||
+		(c.session.Home != "" && isInside(filepath.Join(c.session.Home, ".claude"), file)))
 	covers := effectCoversFile(cs, file, op, cwd) || broad || (op == opWrite && !claudePath && acceptEditsMode(cs))
 	switch {
 	case !covers:
@@ -97,11 +97,11 @@ func fileSessionLabel(c optionContext, filePath string, op fileOp) string {
 	case isInside(cwd, file):
 		return sameProjectLabel(op)
 	}
-	dir := orDefault(nodeBase(path.Dir(file)), "this directory")
+	dir := orDefault(nodeBase(filepath.Dir(file)), "this directory")
 	if op == opRead {
-		return "Yes, allow reading from " + dir + "/ during this session"
+		return "Yes, allow reading from " + dir + sep + " during this session"
 	}
-	return "Yes, allow all edits in " + dir + "/ during this session"
+	return "Yes, allow all edits in " + dir + sep + " during this session"
 }
 
 // sameProjectLabel is the label of a grant inside the working directory.
@@ -141,7 +141,7 @@ func acceptEditsMode(cs *changeSet) bool {
 // effectCoversFile reports that a directory or a rule path of the bundle is
 // the file's directory or contains the file.
 func effectCoversFile(cs *changeSet, file string, op fileOp, cwd string) bool {
-	dir := path.Dir(file)
+	dir := filepath.Dir(file)
 	for _, p := range grantedPaths(cs, op) {
 		if r := resolve(cwd, p); r == dir || isInside(r, file) {
 			return true
@@ -173,16 +173,22 @@ func grantedPaths(cs *changeSet, op fileOp) []string {
 	return out
 }
 
+// sep is the platform's path separator: the reference words paths with
+// Node's native path module (path.sep, path.resolve …), and so does the
+// agent, with path/filepath.
+const sep = string(filepath.Separator)
+
 // resolve is path.resolve(cwd, p) for an absolute cwd.
 func resolve(cwd, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	return path.Join(cwd, p)
+	return filepath.Join(cwd, p)
 }
 
-// isInside reports that candidate is dir or lies under it.
+// isInside reports that candidate is dir or lies under it, as the
+// reference decides with path.relative (which ignores case on Windows).
 func isInside(dir, candidate string) bool {
-	d, c := path.Clean(dir), path.Clean(candidate)
-	return d == "/" || c == d || strings.HasPrefix(c, d+"/")
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(candidate))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+sep)
 }

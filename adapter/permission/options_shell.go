@@ -2,7 +2,8 @@ package permission
 
 import (
 	"fmt"
-	"path"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -107,8 +108,8 @@ func displayPaths(paths []string) string {
 	names := make([]string, len(norm))
 	for i := range norm {
 		names[i] = distinctSuffix(norm, i)
-		if !strings.HasSuffix(names[i], "/") {
-			names[i] += "/"
+		if !strings.HasSuffix(names[i], sep) {
+			names[i] += sep
 		}
 	}
 	if len(names) <= 2 {
@@ -122,14 +123,14 @@ func displayPaths(paths []string) string {
 func distinctSuffix(norm []string, i int) string {
 	segs := make([][]string, len(norm))
 	for j, p := range norm {
-		segs[j] = slices.DeleteFunc(strings.Split(p, "/"), func(s string) bool { return s == "" })
+		segs[j] = slices.DeleteFunc(strings.Split(p, sep), func(s string) bool { return s == "" })
 	}
 	suffix := func(j, depth int) string {
 		s := segs[j][max(0, len(segs[j])-depth):]
 		if len(s) == 0 {
 			return norm[j]
 		}
-		return strings.Join(s, "/")
+		return strings.Join(s, sep)
 	}
 	name := orDefault(nodeBase(norm[i]), norm[i])
 	for depth := 1; depth <= len(segs[i]); depth++ {
@@ -150,19 +151,20 @@ func distinctSuffix(norm []string, i int) string {
 	return name
 }
 
-// nodeNormalize cleans p as path.normalize does: a trailing slash stays.
+// nodeNormalize cleans p as path.normalize does: a trailing separator
+// stays.
 func nodeNormalize(p string) string {
-	n := path.Clean(p)
-	if strings.HasSuffix(p, "/") && n != "/" {
-		n += "/"
+	n := filepath.Clean(p)
+	if p != "" && os.IsPathSeparator(p[len(p)-1]) && !strings.HasSuffix(n, sep) {
+		n += sep
 	}
 	return n
 }
 
 // nodeBase is the last segment of p ("" for the root), as path.basename.
 func nodeBase(p string) string {
-	b := path.Base(strings.TrimRight(p, "/"))
-	if b == "/" || b == "." && p != "." {
+	b := filepath.Base(strings.TrimRight(p, sep+"/"))
+	if b == sep || b == "." && p != "." {
 		return ""
 	}
 	return b
