@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/internal/pathstyle"
+	"github.com/airwire/airwire/internal/projectdir"
 )
 
 // Index keeps what a list row needs of each transcript, keyed by path and
@@ -339,14 +341,14 @@ func (ix *Index) inScope(c candidate, m *rowMeta) bool {
 	if c.projectPath == "" {
 		return true
 	}
-	if c.dirName != encode(c.projectPath) {
-		return m.projectCwd != "" && canonical(m.projectCwd) == c.projectPath
+	if !projectdir.IsExact(pathstyle.Native(), c.dirName, c.projectPath) {
+		return m.projectCwd != "" && samePath(canonical(m.projectCwd), c.projectPath)
 	}
 	own := m.projectCwd
-	if own == "" || own == c.projectPath || !exists(own) {
+	if own == "" || samePath(own, c.projectPath) || !exists(own) {
 		return true
 	}
-	return canonical(own) == c.projectPath
+	return samePath(canonical(own), c.projectPath)
 }
 
 // continuedElsewhere: the SDK hides a transcript continued in a session

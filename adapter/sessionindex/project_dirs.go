@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airwire/airwire/internal/pathstyle"
 	"github.com/airwire/airwire/internal/projectdir"
 )
 
@@ -32,13 +33,34 @@ func canonical(path string) string {
 }
 
 // dirMatches reports whether dirName may hold the transcripts of path: its
-// exact encoding, or for a long path the cut prefix with any hash.
+// exact encoding (in any case where the platform's file system ignores
+// it), or for a long path the cut prefix with any hash.
 func dirMatches(dirName, path string) bool {
-	name := encode(path)
-	if dirName == name {
-		return true
+	f := pathstyle.Native()
+	return projectdir.Matches(f, dirName, path) || projectdir.IsExact(f, dirName, path)
+}
+
+// samePath compares two paths as the SDK does (its comparable): '/' for
+// '\' on Windows, NFC and any case on macOS and Windows.
+func samePath(a, b string) bool {
+	f := pathstyle.Native()
+	return f.Key(a) == f.Key(b)
+}
+
+// exactDir is the entry of ents that is path's own project directory:
+// name itself where names are case-sensitive; on macOS and Windows the
+// entry as it is spelled on disk, which may differ in case.
+func exactDir(ents []os.DirEntry, name, path string) string {
+	f := pathstyle.Native()
+	if !f.FoldsCase() {
+		return name
 	}
-	return len(name) > longNameLimit && strings.HasPrefix(dirName, name[:longNameLimit]+"-")
+	for _, e := range ents {
+		if projectdir.IsExact(f, e.Name(), path) {
+			return e.Name()
+		}
+	}
+	return name
 }
 
 // candidate is one transcript file of a listing scope.
@@ -74,7 +96,7 @@ func scopeDirs(configDir string, paths []string) map[string]string {
 		return out
 	}
 	for _, p := range paths {
-		name := encode(p)
+		name := exactDir(ents, encode(p), p)
 		if _, err := os.Stat(filepath.Join(root, name)); err == nil {
 			out[name] = p
 		}
