@@ -18,6 +18,7 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/pathstyle"
 )
 
 // Contract "Agent file-change report": an AIR client that declared
@@ -129,7 +130,7 @@ func (r *fileChanges) setRoots(cwd string, additional []string) {
 	root := canonicalFromExistingAncestor(resolvePath("/", cwd))
 	roots := []string{root}
 	for _, d := range additional {
-		if d = canonicalFromExistingAncestor(resolvePath(root, d)); !slices.Contains(roots, d) {
+		if d = canonicalFromExistingAncestor(resolvePath(root, d)); !isRoot(roots, d) {
 			roots = append(roots, d)
 		}
 	}
@@ -282,14 +283,14 @@ func reportedPaths(files []json.RawMessage, roots []string) (paths []string, tru
 			truncated = true
 			continue
 		}
-		if seen[p] {
+		if seen[fileKey(p)] {
 			continue
 		}
 		if len(paths) >= fileChangeMaxPaths || total+len(p) > fileChangeMaxBytes {
 			truncated = true
 			continue
 		}
-		seen[p] = true
+		seen[fileKey(p)] = true
 		paths = append(paths, p)
 		total += len(p)
 	}
@@ -305,7 +306,7 @@ func reportablePath(raw json.RawMessage, roots []string) (string, bool) {
 	}
 	abs := resolvePath(roots[0], p)
 	canonical := filepath.Join(canonicalFromExistingAncestor(filepath.Dir(abs)), filepath.Base(abs))
-	if !pathFits(canonical) || slices.Contains(roots, canonical) {
+	if !pathFits(canonical) || isRoot(roots, canonical) {
 		return "", false
 	}
 	for _, root := range roots {
@@ -397,6 +398,16 @@ func canonicalFromExistingAncestor(p string) string {
 		missing = append(missing, filepath.Base(cur))
 		cur = parent
 	}
+}
+
+// fileKey is a canonical path as the report compares it: in any case on
+// Windows (the reference's pathKey), so C:\Work\a.go and c:\work\A.go
+// count once.
+func fileKey(p string) string { return pathstyle.Native().NodeKey(p) }
+
+// isRoot reports whether p is one of the roots, compared by fileKey.
+func isRoot(roots []string, p string) bool {
+	return slices.ContainsFunc(roots, func(r string) bool { return fileKey(r) == fileKey(p) })
 }
 
 // withinRoot reports whether p lies in root (or is root).

@@ -147,15 +147,15 @@ func (f Flavour) Key(p string) string {
 	return p
 }
 
-// Within reports whether p is root or lies under it, comparing keys: on
-// Windows "c:\work\a.go" lies within "C:\Work".
-func (f Flavour) Within(root, p string) bool {
-	r, k := f.Key(root), f.Key(p)
-	r = strings.TrimRight(r, "/")
-	if r == "" {
-		return strings.HasPrefix(k, "/")
+// NodeKey is p as Node's path module of the platform compares resolved
+// paths: lower-cased on Windows only (path.win32 ignores case, path.posix
+// does not, also on macOS). The reference dedupes the paths of a file
+// change report so.
+func (f Flavour) NodeKey(p string) string {
+	if f == Windows {
+		return strings.ToLower(p)
 	}
-	return k == r || strings.HasPrefix(k, r+"/")
+	return p
 }
 
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }

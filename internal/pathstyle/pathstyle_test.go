@@ -119,34 +119,28 @@ func TestExt(t *testing.T) {
 	}
 }
 
-func TestKeyAndWithin(t *testing.T) {
+func TestKeys(t *testing.T) {
 	tests := []struct {
-		f       Flavour
-		root, p string
-		same    bool // equal keys
-		within  bool
+		f          Flavour
+		a, b       string
+		same, node bool // equal Key, equal NodeKey
 	}{
 		{Posix, "/work/App", "/work/app", false, false},
-		{Posix, "/work/app", "/work/app/x.go", false, true},
-		{Posix, "/work/app", "/work/apple", false, false},
-		{Posix, "/", "/etc/hosts", false, true},
-		{Darwin, "/Users/A/Work", "/users/a/work", true, true},
-		{Darwin, "/Users/a/Caf\u00e9", "/Users/a/Cafe\u0301", true, true}, // NFC
+		{Posix, "/work/app", "/work/app", true, true},
+		{Darwin, "/Users/A/Work", "/users/a/work", true, false},
+		{Darwin, "/Users/a/Caf\u00e9", "/Users/a/Cafe\u0301", true, false}, // NFC
 		{Darwin, "/Users/a/Work", "/Users/a/Work2", false, false},
-		{Windows, `C:\Users\a`, `c:/users/A`, true, true},
-		{Windows, `C:\Users\a`, `C:\USERS\A\src\main.go`, false, true},
-		{Windows, `C:\Users\a\`, `C:\Users\a\x`, false, true},
-		{Windows, `C:\`, `c:\x`, false, true},
-		{Windows, `C:\Users\a`, `D:\Users\a\x`, false, false},
-		{Windows, `\\srv\share\proj`, `\\SRV\Share\proj\a b.txt`, false, true},
+		{Windows, `C:\Users\a`, `c:\users\A`, true, true},
+		{Windows, `C:\Users\a`, `c:/users/A`, true, false}, // NodeKey takes resolved paths
+		{Windows, `\\srv\share\proj`, `\\SRV\Share\proj`, true, true},
 		{Windows, `C:\Users\ab`, `C:\Users\abc`, false, false},
 	}
 	for _, tt := range tests {
-		if got := tt.f.Key(tt.root) == tt.f.Key(tt.p); got != tt.same {
-			t.Errorf("%v: Key(%q) == Key(%q) is %v, want %v", tt.f, tt.root, tt.p, got, tt.same)
+		if got := tt.f.Key(tt.a) == tt.f.Key(tt.b); got != tt.same {
+			t.Errorf("%v: Key(%q) == Key(%q) is %v, want %v", tt.f, tt.a, tt.b, got, tt.same)
 		}
-		if got := tt.f.Within(tt.root, tt.p); got != tt.within {
-			t.Errorf("%v.Within(%q, %q) = %v, want %v", tt.f, tt.root, tt.p, got, tt.within)
+		if got := tt.f.NodeKey(tt.a) == tt.f.NodeKey(tt.b); got != tt.node {
+			t.Errorf("%v: NodeKey(%q) == NodeKey(%q) is %v, want %v", tt.f, tt.a, tt.b, got, tt.node)
 		}
 	}
 }
