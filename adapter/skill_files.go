@@ -3,7 +3,7 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"path"
+	"path/filepath"
 	"slices"
 
 	"github.com/airwire/airwire/adapter/airmeta"
@@ -55,7 +55,8 @@ func (s *Session) refreshSkillFiles() {
 }
 
 // parseSkillFiles keeps the skills of a get_context_usage answer; a
-// prompt command of .claude/commands (not a SKILL.md) is no skill.
+// prompt command of .claude/commands (not a SKILL.md) is no skill. The
+// path is the platform's, as the reference takes it (path.basename).
 func parseSkillFiles(resp json.RawMessage) []skillFile {
 	var f skillFrontmatter
 	if json.Unmarshal(resp, &f) != nil {
@@ -63,7 +64,7 @@ func parseSkillFiles(resp json.RawMessage) []skillFile {
 	}
 	out := []skillFile{}
 	for _, sk := range f.Skills.Frontmatter {
-		if sk.Path != "" && path.Base(sk.Path) != "SKILL.md" {
+		if sk.Path != "" && filepath.Base(sk.Path) != "SKILL.md" {
 			continue
 		}
 		out = append(out, skillFile{sk.Name, sk.Path})
