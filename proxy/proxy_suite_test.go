@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/internal/testroot"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
@@ -20,9 +22,9 @@ func TestProxy(t *testing.T) {
 var bins struct{ Airwire, Agent string }
 
 var _ = SynchronizedBeforeSuite(func() []byte {
-	aw, err := gexec.Build("github.com/airwire/airwire/cmd/airwire")
+	aw, err := gexec.Build("github.com/airwire/airwire/cmd/airwire", testroot.BuildFlags()...)
 	Expect(err).NotTo(HaveOccurred())
-	ag, err := gexec.Build("github.com/airwire/airwire/proxy/testdata/agent")
+	ag, err := gexec.Build("github.com/airwire/airwire/proxy/testdata/agent", testroot.BuildFlags()...)
 	Expect(err).NotTo(HaveOccurred())
 	return []byte(aw + "\n" + ag)
 }, func(paths []byte) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/procgroup"
 	"github.com/airwire/airwire/proxy/redact"
 )
 
@@ -134,14 +135,14 @@ func Record(ctx context.Context, opts RecordOptions) (RecordResult, error) {
 		return RecordResult{}, err
 	}
 
-	res, runErr := runAgent(rec, opts, env)
+	res, agent, runErr := runAgent(rec, opts, env)
 	if shim != nil {
 		shim.Close(opts.CLIGrace)
 	}
 	if model != nil {
 		model.Close() // after the CLIs: nothing is left to send requests
 	}
-	reapOrphans(time.Second)
+	reapOrphans(agent, time.Second)
 	rec.Close()
 	res.Entries = w.Seq()
 	cerr := w.Close()
@@ -256,33 +257,35 @@ func envNames(env []string) []string {
 	return names
 }
 
-func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, error) {
+// runAgent runs the agent to its exit; its group, returned, may still hold
+// processes it started.
+func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, *procgroup.Group, error) {
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Env = env
-	cmd.SysProcAttr = childAttr()
 	agentIn, err := cmd.StdinPipe()
 	if err != nil {
-		return RecordResult{}, err
+		return RecordResult{}, nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return RecordResult{}, err
+		return RecordResult{}, nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		return RecordResult{}, err
+		return RecordResult{}, nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	client := rec.NewConn(journal.LaneClient, "agent", journal.DirEditor, journal.DirAgent)
 	stderr := rec.NewStderr(journal.LaneClient, "agent")
-	if err := cmd.Start(); err != nil {
+	group, err := startChild(cmd)
+	if err != nil {
 		outR.Close()
 		errR.Close()
 		outW.Close()
 		errW.Close()
 		x := journal.Exit{Code: startCode(err)}
 		rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Argv: opts.Argv})
-		return RecordResult{Code: x.Code, Exit: x}, &StartError{Code: x.Code, Err: err}
+		return RecordResult{Code: x.Code, Exit: x}, nil, &StartError{Code: x.Code, Err: err}
 	}
 	outW.Close()
 	errW.Close()
@@ -322,7 +325,7 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, er
 	}
 	x, code := exitOf(state, werr)
 	rec.Event(journal.Entry{Kind: journal.KindExit, Lane: journal.LaneClient, Proc: "agent", Exit: &x, Pid: cmd.Process.Pid})
-	return RecordResult{Code: code, Exit: x}, nil
+	return RecordResult{Code: code, Exit: x}, group, nil
 }
 
 // drainAfterExit waits, once the agent is gone, for the pumps of its output

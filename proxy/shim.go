@@ -91,7 +91,6 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	defer rec.close()
 	cmd := exec.Command(real, opts.Args...)
 	cmd.Env = shimChildEnv(opts.Env, modelURL)
-	cmd.SysProcAttr = childAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return 1, err
@@ -105,7 +104,8 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 		return 1, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	if err := cmd.Start(); err != nil {
+	group, err := startChild(cmd)
+	if err != nil {
 		fmt.Fprintf(opts.Stderr, "airwire cli shim: cannot start the Claude CLI: %v\n", err)
 		return 127, nil
 	}
@@ -131,6 +131,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	x, code := exitOf(state, werr)
 	xb, _ := json.Marshal(x)
 	rec.send(frameExit, 0, xb)
+	group.Release(0) // what the CLI left in its group ends with it
 	return code, nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/journal"
@@ -202,8 +201,9 @@ func (l *ShimListener) Close(grace time.Duration) {
 		l.mu.Lock()
 		for c, pids := range l.cons {
 			for _, pid := range pids {
-				if pid > 0 {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
+				if p, err := os.FindProcess(pid); pid > 0 && err == nil {
+					_ = p.Kill()
+					_ = p.Release()
 				}
 			}
 			c.SetReadDeadline(time.Now().Add(time.Second))
