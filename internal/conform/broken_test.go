@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/internal/procgroup"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -121,18 +121,20 @@ func TestRunTimeoutIsAHardCap(t *testing.T) {
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if !gone(pid, 2*time.Second) {
 		t.Errorf("the agent (pid %d) outlived the run", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }
 
-// gone waits up to limit for pid to end: no process, or a zombie left for
-// its new parent to reap.
+// gone waits up to limit for pid to end: no process, or (where /proc
+// tells) a zombie left for its new parent to reap.
 func gone(pid int, limit time.Duration) bool {
 	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
+		if !procgroup.Running(pid) {
 			return true
 		}
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
 			return true
 		}

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
-	"github.com/airwire/airwire/internal/proctree"
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // The end of a run. A run's context deadline (`airwire conform
@@ -63,10 +62,12 @@ func (e ending) describe() string {
 }
 
 // stop ends the agent after the driver closed its stdin: it waits for the
-// process to exit, then sends SIGTERM to its process group, then SIGKILL.
-// Every wait ends before ctx's deadline; a run that already failed waits
-// at most FailedExitTimeout for the exit.
-func (d *driver) stop(ctx context.Context, cmd *exec.Cmd, waited <-chan error, failed bool) ending {
+// process to exit, then sends SIGTERM to its process group (Windows:
+// CTRL_BREAK_EVENT), then kills the group. Every wait ends before ctx's
+// deadline; a run that already failed waits at most FailedExitTimeout for
+// the exit. The group is released on return.
+func (d *driver) stop(ctx context.Context, g *procgroup.Group, cmd *exec.Cmd, waited <-chan error, failed bool) ending {
+	defer g.Release(0)
 	grace, term := d.o.ExitTimeout, TermTimeout
 	if failed {
 		grace = min(grace, FailedExitTimeout)
@@ -79,28 +80,20 @@ func (d *driver) stop(ctx context.Context, cmd *exec.Cmd, waited <-chan error, f
 	if ctx.Err() != nil {
 		grace = 0
 	}
-	pgid := -cmd.Process.Pid
 	select {
 	case err := <-waited:
 		return ending{err: err, state: cmd.ProcessState}
 	case <-time.After(grace):
 	}
-	_ = syscall.Kill(pgid, syscall.SIGTERM)
+	_ = g.Terminate()
 	select {
 	case err := <-waited:
 		return ending{err: err, signal: "SIGTERM", state: cmd.ProcessState}
 	case <-time.After(term):
 	}
-	// The recorder's agent is in a process group of its own, and the
-	// kernel sends it only SIGTERM when the recorder dies (Pdeathsig): an
-	// agent that ignores SIGTERM would outlive the run. It is killed with
-	// its group too, found before the recorder's death reparents it.
-	agents := proctree.Children(cmd.Process.Pid)
-	_ = syscall.Kill(pgid, syscall.SIGKILL)
-	for _, pid := range agents {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
+	agents := recorderAgents(cmd.Process.Pid)
+	_ = g.Kill()
+	killAgents(agents)
 	err := <-waited
 	return ending{err: err, signal: "SIGKILL", state: cmd.ProcessState}
 }

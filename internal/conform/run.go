@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/cassette"
 	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/mockapi"
+	"github.com/airwire/airwire/internal/procgroup"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -353,7 +353,8 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	group, err := procgroup.Start(cmd, procgroup.WithParentDeath(0))
+	if err != nil {
 		return nil, fmt.Errorf("starting airwire record: %w", err)
 	}
 	stepCtx, stopSteps := stepContext(ctx)
@@ -376,7 +377,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	d.a.late.Wait()
 	closedAt := time.Now()
 	stdin.Close()
-	d.end = d.stop(ctx, cmd, waited, stepErr != nil)
+	d.end = d.stop(ctx, group, cmd, waited, stepErr != nil)
 	if d.end.signal != "" && stepErr == nil {
 		stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
 	}
@@ -404,8 +405,9 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
-// command is the adapter behind `airwire record`, in its own process
-// group, writing the journal jpath.
+// command is the adapter behind `airwire record`, writing the journal
+// jpath; it is started in a process group of its own that dies with the
+// driver (SIGKILL).
 func (d *driver) command(jpath string) *exec.Cmd {
 	args := []string{"record", "--quiet", "--cli-lane", "--no-redact", "--journal", jpath}
 	if d.sc.Live() && d.o.Live {
@@ -415,7 +417,6 @@ func (d *driver) command(jpath string) *exec.Cmd {
 	cmd := exec.Command(d.o.Airwire, args...)
 	cmd.Dir = d.p.Cwd
 	cmd.Env = d.env()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var errOut io.Writer = &d.stderr
 	if d.o.Stderr != nil {
 		errOut = io.MultiWriter(&d.stderr, d.o.Stderr)

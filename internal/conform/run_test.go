@@ -11,6 +11,7 @@ import (
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 var (
@@ -42,7 +43,7 @@ func airwire(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", buildBin, "./cmd/airwire")
+		cmd := exec.Command("go", append(append([]string{"build"}, testroot.BuildFlags()...), "-o", buildBin, "./cmd/airwire")...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = err
