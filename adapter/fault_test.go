@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // The test binary doubles as a tiny Claude CLI when ADAPTER_TEST_CLI names
@@ -254,7 +256,7 @@ func TestEditorEOFMidTurnReapsEveryCLI(t *testing.T) {
 	for _, f := range strings.Fields(string(b)) {
 		var pid int
 		fmt.Sscan(f, &pid)
-		if syscall.Kill(pid, 0) == nil {
+		if procgroup.Running(pid) {
 			t.Errorf("CLI %d still runs after the agent stopped", pid)
 		}
 	}

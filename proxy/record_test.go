@@ -24,6 +24,7 @@ import (
 	"github.com/onsi/gomega/gbytes"
 
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // randomPayload mixes every kind of frame the proxy must pass unchanged.
@@ -154,12 +155,14 @@ var _ = Describe("airwire record", func() {
 		Expect(err).NotTo(HaveOccurred())
 		pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(ready, "ready ")))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(syscall.Kill(pid, syscall.SIGKILL)).To(Succeed())
+		agent, err := os.FindProcess(pid)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(agent.Kill()).To(Succeed())
 		err = cmd.Wait()
 		var ee *exec.ExitError
 		Expect(err).To(BeAssignableToTypeOf(ee))
 		Expect(cmd.ProcessState.ExitCode()).To(Equal(128 + 9))
-		Expect(syscall.Kill(pid, 0)).To(MatchError(syscall.ESRCH), "the agent survived")
+		Expect(procgroup.Running(pid)).To(BeFalse(), "the agent survived")
 
 		_, entries, err := journal.ReadAll(jpath)
 		Expect(err).NotTo(HaveOccurred())
@@ -192,7 +195,7 @@ var _ = Describe("airwire record", func() {
 		Expect(cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		_ = cmd.Wait()
 		Expect(cmd.ProcessState.ExitCode()).To(Equal(128 + 15))
-		Expect(syscall.Kill(pid, 0)).To(MatchError(syscall.ESRCH))
+		Expect(procgroup.Running(pid)).To(BeFalse())
 		_, entries, err := journal.ReadAll(jpath)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(entries[len(entries)-1].Exit).To(Equal(&journal.Exit{Code: -1, Signal: "SIGTERM"}))
@@ -306,7 +309,7 @@ var _ = Describe("airwire record", func() {
 		Expect(err).NotTo(HaveOccurred())
 		var hello struct{ Pid int }
 		Expect(json.Unmarshal(out, &hello)).To(Succeed(), string(out))
-		Expect(syscall.Kill(hello.Pid, 0)).To(MatchError(syscall.ESRCH), "the lingering CLI survived airwire record")
+		Expect(procgroup.Running(hello.Pid)).To(BeFalse(), "the lingering CLI survived airwire record")
 		_, entries, err := journal.ReadAll(jpath)
 		Expect(err).NotTo(HaveOccurred())
 		last := entries[len(entries)-1]
