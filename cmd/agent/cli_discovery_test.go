@@ -19,12 +19,18 @@ import (
 	"github.com/airwire/airwire/internal/mockapi"
 )
 
-// The agent finds the real Claude CLI where the native installer puts it
-// (~/.local/bin), with nothing on PATH, no --claude-path and no
-// CLAUDE_CODE_EXECUTABLE, and serves a session and a prompt with it (the
-// model is mock-api). The binary runs from outside the checkout.
-func TestAgentFindsInstalledCLI(t *testing.T) {
+// The agent finds the real Claude CLI from outside the checkout, where the
+// user put it, whatever the session's cwd.
+func TestAgentFindsTheCLI(t *testing.T) {
 	cli, airwire := realCLI(t), buildAirwire(t)
+	t.Run("installed", func(t *testing.T) { installedCLI(t, cli, airwire) })
+	t.Run("relative --claude-path", func(t *testing.T) { relativeClaudePath(t, cli, airwire) })
+}
+
+// installedCLI: the CLI where the native installer puts it (~/.local/bin),
+// with nothing on PATH, no --claude-path and no CLAUDE_CODE_EXECUTABLE,
+// serves a session and a prompt (the model is mock-api).
+func installedCLI(t *testing.T, cli, airwire string) {
 	home := t.TempDir()
 	linkCLI(t, cli, filepath.Join(home, ".local", "bin", exeName("claude")))
 	ed := startAgent(t, airwire, t.TempDir(), home, mockModel(t))
@@ -37,11 +43,10 @@ func TestAgentFindsInstalledCLI(t *testing.T) {
 	}
 }
 
-// A relative --claude-path names a file from the directory the agent
-// started in, also for a session whose cwd is elsewhere (its CLI is
-// spawned there).
-func TestAgentRelativeClaudePath(t *testing.T) {
-	cli, airwire := realCLI(t), buildAirwire(t)
+// relativeClaudePath: a relative --claude-path names a file from the
+// directory the agent started in, also for a session whose cwd is
+// elsewhere (its CLI is spawned there).
+func relativeClaudePath(t *testing.T, cli, airwire string) {
 	start := t.TempDir()
 	linkCLI(t, cli, filepath.Join(start, "vendor", exeName("claude")))
 	ed := startAgent(t, airwire, start, t.TempDir(), "", "--claude-path", filepath.Join(".", "vendor", exeName("claude")))
