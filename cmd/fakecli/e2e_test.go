@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airwire/airwire/internal/procgroup"
 	"github.com/airwire/airwire/internal/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
@@ -274,8 +275,8 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 		// Mutation runs: pass the knob through to the fake.
 		cmd.Env = append(cmd.Env, "AIRWIRE_FAKE_CLI_SKIP_HOOKS="+skip)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var g *procgroup.Group
+	cmd.Cancel = func() error { return g.Kill() }
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 	}
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
+	if g, err = procgroup.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	c := &acpClient{t: t, stdin: stdin, waits: map[int]chan map[string]any{}, answer: answer, done: make(chan struct{})}
@@ -303,8 +304,7 @@ func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[s
 			<-waited
 		}
 		cancel()
-		// Reap anything left in the group (the fake CLI children).
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		g.Release(0) // kills anything left in the group (the fake CLI children)
 		if dir := os.Getenv("AIRWIRE_SMOKE_DUMP"); dir != "" {
 			if b, err := os.ReadFile(logPath); err == nil {
 				os.MkdirAll(dir, 0o755)
@@ -562,13 +562,13 @@ func TestFakeCLIProcessExits(t *testing.T) {
 			cmd := exec.CommandContext(ctx, bin, argv...)
 			cmd.Dir = home
 			cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()
-			if err := cmd.Start(); err != nil {
+			g, err := procgroup.Start(cmd)
+			if err != nil {
 				t.Fatal(err)
 			}
-			defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			defer g.Release(0)
 			// Wait until the fake answers initialize, so it is serving.
 			fmt.Fprintln(stdin, `{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`)
 			line, err := bufio.NewReader(stdout).ReadString('\n')

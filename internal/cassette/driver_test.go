@@ -10,11 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // runDirs is one isolated run directory: the adapter's cwd, HOME,
@@ -60,8 +61,8 @@ func startACP(cmd *exec.Cmd) *acp {
 	out, err := cmd.StdoutPipe()
 	Expect(err).NotTo(HaveOccurred())
 	cmd.Stderr = GinkgoWriter
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	Expect(cmd.Start()).To(Succeed())
+	g, err := procgroup.Start(cmd)
+	Expect(err).NotTo(HaveOccurred())
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	DeferCleanup(func() {
@@ -69,9 +70,10 @@ func startACP(cmd *exec.Cmd) *acp {
 		select {
 		case <-exited:
 		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = g.Kill()
 			<-exited
 		}
+		g.Release(0)
 	})
 	go c.read(out)
 	return c

@@ -13,11 +13,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // These tests run the real Claude Code CLI (AIRWIRE_REFERENCE_CLI, installed
@@ -68,8 +68,8 @@ func startCLI(t *testing.T, baseURL string, env ...string) *cliRun {
 	}
 	cmd.Env = append(cmd.Env, env...) // a later KEY= wins
 
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var g *procgroup.Group
+	cmd.Cancel = func() error { return g.Kill() }
 	cmd.WaitDelay = 2 * time.Second
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -81,7 +81,7 @@ func startCLI(t *testing.T, baseURL string, env ...string) *cliRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if g, err = procgroup.Start(cmd); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
@@ -105,11 +105,11 @@ func startCLI(t *testing.T, baseURL string, env ...string) *cliRun {
 		select {
 		case <-done:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = g.Kill()
 			<-done
 		}
 		cancel()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // any grandchild left in the group
+		g.Release(0) // kills any grandchild left in the group
 		wg.Wait()
 		if t.Failed() && stderr.Len() > 0 {
 			t.Logf("CLI stderr:\n%s", stderr.String())
