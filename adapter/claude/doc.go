@@ -7,7 +7,10 @@
 // It owns:
 //
 //   - finding the CLI (executable.go): --claude-path, CLAUDE_CODE_EXECUTABLE,
-//     `claude` on PATH;
+//     `claude` on PATH (with PATHEXT on Windows), then where Claude Code's
+//     installers put it; a relative path is taken from the directory the
+//     agent started in, and the search is a function of the platform,
+//     home, environment and a stat func, so every platform's is tested;
 //   - its command line and environment (spawn.go, mcp.go, env.go), and the
 //     options the reference picks for a session (reference.go), checked
 //     against every `cli:N spawn` line of the goldens;
