@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli
 
 import (
@@ -7,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,52 +18,6 @@ import (
 	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/journal"
 )
-
-var (
-	buildOnce sync.Once
-	buildBin  string
-	buildErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildBin != "" {
-		os.RemoveAll(filepath.Dir(buildBin))
-	}
-	os.Exit(code)
-}
-
-// airwireBinary builds ./cmd/airwire once per test binary.
-func airwireBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		wd, err := os.Getwd()
-		if err != nil {
-			buildErr = err
-			return
-		}
-		root, err := deps.ModuleRoot(wd)
-		if err != nil {
-			buildErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "airwire-cli-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildBin = filepath.Join(dir, "airwire")
-		cmd := exec.Command("go", "build", "-o", buildBin, "./cmd/airwire")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v", buildErr)
-	}
-	return buildBin
-}
 
 // fifoJournal makes a named pipe that yields a journal header and one entry
 // and then stays open, as a journal still being written does: a reader
