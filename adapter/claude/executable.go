@@ -23,7 +23,7 @@ type NotFoundError struct {
 	// (--claude-path or CLAUDE_CODE_EXECUTABLE) and its value as given;
 	// both "" when the search ran.
 	Source, Given string
-	// Tried are the places searched, in order.
+	// Tried are the places searched after PATH, in order.
 	Tried []string
 }
 
@@ -31,7 +31,7 @@ func (e *NotFoundError) Error() string {
 	if e.Source != "" {
 		return ErrNoExecutable.Error() + ": " + e.Source + " " + e.Given + " is not an executable file"
 	}
-	return ErrNoExecutable.Error() + " in " + strings.Join(e.Tried, ", ") +
+	return ErrNoExecutable.Error() + " on PATH or in " + strings.Join(e.Tried, ", ") +
 		": install Claude Code, pass --claude-path, or set CLAUDE_CODE_EXECUTABLE"
 }
 
@@ -73,7 +73,7 @@ func ResolveExecutable(l Locator) (string, error) {
 	if p, ok := l.onPath("claude"); ok {
 		return p, nil
 	}
-	tried := []string{"PATH"}
+	var tried []string
 	for _, pl := range installPlaces(l.GOOS, l.Home, l.Getenv) {
 		if p, ok := l.inDir(pl.dir, "claude"); ok {
 			return p, nil

@@ -142,11 +142,11 @@ func TestResolveExecutableNotFound(t *testing.T) {
 		want       string
 	}{
 		{"linux", "/home/alice", vars{"PATH": "/usr/bin", "npm_config_prefix": "/home/alice/.npm"},
-			"PATH, ~/.local/bin, ~/.claude/local, /usr/local/bin, $npm_config_prefix/bin"},
+			"~/.local/bin, ~/.claude/local, /usr/local/bin, $npm_config_prefix/bin"},
 		{"darwin", "/Users/alice", vars{"PREFIX": "/secret/prefix"},
-			"PATH, ~/.local/bin, ~/.claude/local, /opt/homebrew/bin, /usr/local/bin, $PREFIX/bin"},
+			"~/.local/bin, ~/.claude/local, /opt/homebrew/bin, /usr/local/bin, $PREFIX/bin"},
 		{"windows", `C:\Users\alice`, vars{"APPDATA": `C:\Users\alice\AppData\Roaming`},
-			`PATH, %USERPROFILE%\.local\bin, %USERPROFILE%\.claude\local, %APPDATA%\npm`},
+			`%USERPROFILE%\.local\bin, %USERPROFILE%\.claude\local, %APPDATA%\npm`},
 	}
 	for _, tt := range tests {
 		_, err := ResolveExecutable(Locator{GOOS: tt.goos, Home: tt.home, WorkDir: "/start",
@@ -156,7 +156,7 @@ func TestResolveExecutableNotFound(t *testing.T) {
 			t.Fatalf("%s: err = %v", tt.goos, err)
 		}
 		msg := err.Error()
-		if !strings.Contains(msg, " in "+tt.want+": ") {
+		if !strings.Contains(msg, " on PATH or in "+tt.want+": ") {
 			t.Errorf("%s: %q does not list %q", tt.goos, msg, tt.want)
 		}
 		for _, leak := range []string{"alice", "secret"} {
