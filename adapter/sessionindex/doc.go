@@ -14,8 +14,9 @@
 // state), transcript_scan.go and titles.go (what a row reads of a
 // transcript), index.go (the cache by path, size, mtime and inode),
 // project_dirs.go, listing.go and watch_queue_*.go (the directory listings
-// a list reads, kept current by an inotify watch drained before each
-// list), worktrees.go, live_registry.go, rename.go
+// a list reads, kept current by a watch drained before each list: raw
+// inotify on Linux, fsnotify elsewhere or under -tags airwire_portable),
+// file_id_*.go (the inode, none on Windows), worktrees.go, live_registry.go, rename.go
 // (ParseRename, Service.Rename, the sidecar), archive.go (the title
 // prefix model, Service.Archive, ArchiveInsteadOfDelete, HiddenArchived),
 // list_subscription.go and list_watch.go (Service.Subscribe, Unsubscribe,

@@ -1,4 +1,4 @@
-//go:build linux && !(amd64 || arm64 || riscv64)
+//go:build linux && !airwire_portable && !(amd64 || arm64 || riscv64)
 
 package sessionindex
 

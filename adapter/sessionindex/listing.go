@@ -12,16 +12,18 @@ import (
 // Directory listings (issue 10: the common case cheap): the transcripts of
 // a project directory with their stat, kept between lists. The first use
 // of a directory reads it and stats each transcript (in parallel, relative
-// to the open directory); an inotify watch on it (no recursion) then names
-// each file that changes, and the next use stats only those. Each use
-// first drains the watch's queue without waiting: the kernel queues an
-// event before the write that causes it returns, so a list sees every
-// write that ended before it began. A listing is trusted for
-// listingMaxAge at most, and never after the queue overflowed: then the
-// directory is read again. Past maxWatchedDirs, or without inotify (not
-// Linux), every use reads the directory. The watch is the index's own: no
-// subscription starts and no client sees it (contract: "session/list
-// starts or renews nothing").
+// to the open directory); a watch on it (no recursion) then names each
+// file that changes, and the next use stats only those. Each use first
+// drains the watch's queue: on Linux a raw inotify queue read without
+// waiting (the kernel queues an event before the write that causes it
+// returns), elsewhere fsnotify read up to a probe of its own
+// (watch_queue_portable.go); either way a list sees every write that ended
+// before it began. A listing is trusted for listingMaxAge at most, and
+// never after the queue overflowed: then the directory is read again.
+// Past maxWatchedDirs, or without a watch (none available, or a directory
+// too large for kqueue), every use reads the directory. The watch is the
+// index's own: no subscription starts and no client sees it (contract:
+// "session/list starts or renews nothing").
 
 const (
 	maxWatchedDirs = 64

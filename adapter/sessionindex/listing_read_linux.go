@@ -1,3 +1,5 @@
+//go:build linux && !airwire_portable
+
 package sessionindex
 
 import (

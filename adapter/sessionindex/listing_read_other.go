@@ -1,9 +1,10 @@
-//go:build !linux
+//go:build !linux || airwire_portable
 
 package sessionindex
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,4 +62,10 @@ func readListing(dir string) []candidate {
 		}
 	}
 	return sortCandidates(out)
+}
+
+// statFd stats dir/name by its path: the portable twin of an fstatat on
+// the open directory.
+func statFd(_ int, dir, name string) (candidate, bool) {
+	return statCandidate(filepath.Join(dir, name))
 }

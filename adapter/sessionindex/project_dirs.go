@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/airwire/airwire/internal/pathstyle"
@@ -142,11 +141,7 @@ func statCandidate(path string) (candidate, bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return candidate{}, false
 	}
-	c := candidate{path: path, mtimeNs: st.ModTime().UnixNano(), size: st.Size()}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		c.ino = uint64(sys.Ino)
-	}
-	return c, true
+	return candidate{path: path, mtimeNs: st.ModTime().UnixNano(), size: st.Size(), ino: fileIno(st)}, true
 }
 
 // pathAndAncestors is path and each of its parents.
