@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix || airwire_portable
 
 package history
 
@@ -10,6 +10,8 @@ import (
 
 // dirTranscripts are the transcripts of dir (<session id>.jsonl) that are
 // regular files, and their modification times, in the directory's order.
+// The portable twin (Windows, and -tags airwire_portable): each is
+// stat'ed by its path, one after another.
 func dirTranscripts(dir string) (names []string, mtimes []time.Time) {
 	d, err := os.Open(dir)
 	if err != nil {
