@@ -61,7 +61,8 @@ type Locator struct {
 // claudeCliPath), else `claude` on PATH (claude.exe, claude.cmd … as
 // PATHEXT lists on Windows), else where Claude Code's installers put it.
 // A value given by the user that names no executable is an error, not a
-// reason to search on.
+// reason to search on. On Windows an npm claude.cmd shim gives way to the
+// native binary it starts (behindShim).
 func ResolveExecutable(l Locator) (string, error) {
 	l = l.withDefaults()
 	if l.Flag != "" {
@@ -166,14 +167,34 @@ func (l Locator) executable(p string) (string, bool) {
 	}
 	f := pathstyle.Windows
 	if f.Ext(p) != "" && l.isExecutable(p) {
-		return p, true
+		return l.behindShim(p), true
 	}
 	for _, ext := range pathExt(l.Getenv("PATHEXT")) {
 		if l.isExecutable(p + ext) {
-			return p + ext, true
+			return l.behindShim(p + ext), true
 		}
 	}
 	return "", false
+}
+
+// npmNative is where npm installs the CLI's native binary, relative to the
+// directory of the claude.cmd shim it writes (the global prefix).
+const npmNative = `node_modules\@anthropic-ai\claude-code\bin\claude.exe`
+
+// behindShim is the native claude.exe an npm claude.cmd (or .bat, .ps1)
+// shim starts, when it is there; p otherwise. Go quotes the arguments of
+// a process for the C runtime, not for cmd.exe, which runs a batch file:
+// the CLI's JSON arguments (--settings, --mcp-config) would reach it
+// mangled through the shim.
+func (l Locator) behindShim(p string) string {
+	f := pathstyle.Windows
+	switch strings.ToLower(f.Ext(p)) {
+	case ".cmd", ".bat", ".ps1":
+		if native := f.Join(f.Dir(p), npmNative); l.isExecutable(native) {
+			return native
+		}
+	}
+	return p
 }
 
 func (l Locator) isExecutable(p string) bool {

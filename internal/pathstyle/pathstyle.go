@@ -133,6 +133,17 @@ func (f Flavour) Ext(p string) string {
 	return ""
 }
 
+// Dir is p up to its last separator, as written ("C:\npm\claude.cmd" is
+// "C:\npm"); "" when p has no separator. Nothing is cleaned.
+func (f Flavour) Dir(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if f.IsSeparator(p[i]) {
+			return p[:i]
+		}
+	}
+	return ""
+}
+
 // Key is p as the platform compares paths: with '/' between elements on
 // Windows, in NFC on macOS, and lower-cased where the file system ignores
 // case. Two paths with equal keys name the same file as far as the names

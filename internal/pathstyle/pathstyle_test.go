@@ -144,3 +144,21 @@ func TestKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestDir(t *testing.T) {
+	tests := []struct {
+		f       Flavour
+		p, want string
+	}{
+		{Windows, `C:\Users\a\AppData\Roaming\npm\claude.cmd`, `C:\Users\a\AppData\Roaming\npm`},
+		{Windows, `D:/node/claude.cmd`, `D:/node`},
+		{Windows, `claude.cmd`, ""},
+		{Posix, `/usr/local/bin/claude`, "/usr/local/bin"},
+		{Posix, `/a\b`, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.f.Dir(tt.p); got != tt.want {
+			t.Errorf("%v.Dir(%q) = %q, want %q", tt.f, tt.p, got, tt.want)
+		}
+	}
+}
