@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/internal/replacefile"
 )
 
 // Rename (contract: "Session index", "Rename"): `_session/rename` stores the
@@ -301,7 +303,7 @@ func writeSidecar(transcript, title string) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp, target)
+		werr = replacefile.Rename(tmp, target) // closed first: Windows cannot rename an open file
 	}
 	if werr != nil {
 		_ = os.Remove(tmp)

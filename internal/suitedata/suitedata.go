@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/airwire/airwire"
+	"github.com/airwire/airwire/internal/replacefile"
 )
 
 // Dirs are the unpacked directories.
@@ -64,7 +65,7 @@ func Unpack(cache string) (Dirs, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return Dirs{}, err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := replacefile.Rename(tmp, dir); err != nil {
 		// Another airwire unpacked the same content meanwhile.
 		if _, serr := os.Stat(dir); serr == nil {
 			return dirs, nil
