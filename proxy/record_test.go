@@ -181,6 +181,32 @@ var _ = Describe("airwire record", func() {
 		Expect(last.Exit).To(Equal(&journal.Exit{Code: -1, Signal: "SIGKILL"}))
 	}, NodeTimeout(30*time.Second))
 
+	It("takes the agent along when it is killed itself (SIGKILL)", func() {
+		cmd := record(jpath, nil, bins.Agent, "stream", "1")
+		stderr, _ := cmd.StderrPipe()
+		cmd.Stdout = io.Discard
+		stdin, _ := cmd.StdinPipe()
+		defer stdin.Close()
+		Expect(cmd.Start()).To(Succeed())
+		DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		ready, err := bufio.NewReader(stderr).ReadString('\n')
+		Expect(err).NotTo(HaveOccurred())
+		pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(ready, "ready ")))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		})
+		Expect(cmd.Process.Kill()).To(Succeed())
+		_ = cmd.Wait()
+		// Pdeathsig on Linux, the watchdog in the portable twin, the job on
+		// Windows. A zombie counts as alive here, so the wait covers init
+		// reaping it.
+		Eventually(func() bool { return procgroup.Running(pid) }).WithTimeout(5*time.Second).
+			WithPolling(20*time.Millisecond).Should(BeFalse(), "the agent outlived airwire record")
+	})
+
 	It("forwards SIGTERM to the agent and exits with its status", func() {
 		cmd := record(jpath, nil, bins.Agent, "stream", "1")
 		stderr, _ := cmd.StderrPipe()
