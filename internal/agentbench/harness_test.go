@@ -11,13 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/airwire/airwire/internal/conform"
 	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/internal/procgroup"
 	"github.com/airwire/airwire/internal/scenario"
 )
 
@@ -131,6 +131,7 @@ type adapter struct {
 	name    string
 	profile scenario.Profile
 	cmd     *exec.Cmd
+	group   *procgroup.Group
 	stdin   io.WriteCloser
 	cwd     string
 	started time.Time
@@ -184,14 +185,15 @@ func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	a.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
 		"TMPDIR=" + filepath.Join(root, "tmp"), "IS_SANDBOX=1", "TZ=UTC", "LANG=C.UTF-8",
 		"CLAUDE_CODE_EXECUTABLE=" + bn.cli, fakecli.EnvScript + "=" + bn.script}
-	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	a.cmd.Stderr = &a.stderr
 	a.stdin, _ = a.cmd.StdinPipe()
 	stdout, _ := a.cmd.StdoutPipe()
 	a.started = time.Now()
-	if err := a.cmd.Start(); err != nil {
+	g, err := procgroup.Start(a.cmd, procgroup.WithParentDeath(0))
+	if err != nil {
 		b.Fatalf("%s: %v", name, err)
 	}
+	a.group = g
 	go a.read(stdout)
 	b.Cleanup(func() { a.stop(b) })
 	return a
@@ -350,18 +352,18 @@ func (a *adapter) stop(b testing.TB) {
 	if a.cmd.Process == nil || a.cmd.ProcessState != nil {
 		return
 	}
-	pgid := a.cmd.Process.Pid
-	children := Descendants(pgid)
+	pid := a.cmd.Process.Pid
+	children := Descendants(pid)
 	waited := make(chan error, 1)
 	go func() { waited <- a.cmd.Wait() }()
 	a.stdin.Close()
-	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
-		if sig != 0 {
-			_ = syscall.Kill(-pgid, sig)
+	for _, end := range []func() error{nil, a.group.Terminate, a.group.Kill} {
+		if end != nil {
+			_ = end()
 		}
 		select {
 		case <-waited:
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			a.group.Release(0)
 			<-a.readDone
 			if left := survivors(children, 2*time.Second); len(left) > 0 {
 				b.Errorf("%s: processes %v outlived it by 2 s; killed", a.name, left)
@@ -370,7 +372,7 @@ func (a *adapter) stop(b testing.TB) {
 		case <-time.After(5 * time.Second):
 		}
 	}
-	b.Errorf("%s (pid %d) survived SIGKILL", a.name, pgid)
+	b.Errorf("%s (pid %d) survived SIGKILL", a.name, pid)
 }
 
 // survivors waits up to grace for pids to exit and SIGKILLs those still
@@ -380,18 +382,28 @@ func survivors(pids []int, grace time.Duration) []int {
 	for {
 		var alive []int
 		for _, pid := range pids {
-			if f, err := statFields(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && f[0] != "Z" {
+			if procgroup.Running(pid) && !zombie(pid) {
 				alive = append(alive, pid)
 			}
 		}
 		if len(alive) == 0 || time.Now().After(deadline) {
 			for _, pid := range alive {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill()
+				}
 			}
 			return alive
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// zombie reports whether pid has exited and waits for its parent to reap
+// it, where /proc tells (elsewhere the parent, launchd, reaps at once).
+func zombie(pid int) bool {
+	stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && bytes.HasPrefix(stat[i+1:], []byte(" Z"))
 }
 
 // tailBuffer keeps the last 8 KiB written to it.
