@@ -1,7 +1,3 @@
-// Package proctree reads the process tree from /proc: which processes a
-// process started. The recorder reaps the orphans it adopted with it, and
-// the conformance driver finds the agent its recorder started, in a
-// process group of its own, to end it too.
 package proctree
 
 import (
