@@ -21,10 +21,11 @@ type statBatch struct {
 	ok    []bool
 }
 
-// readListing reads a directory and stats its transcripts, relative to
-// the open directory, several at once: each batch of names is stat'ed
-// while the next is read (parallel.Stream); the transcripts are newest
-// first (newestFirst).
+// readListing reads a directory and stats its transcripts by path (the
+// portable twin of the getdents and fstatat listing: macOS, Windows, and
+// -tags airwire_portable), several at once: each batch of names is
+// stat'ed while the next is read (parallel.Stream); the transcripts are
+// newest first (newestFirst).
 func readListing(dir string) []candidate {
 	f, err := os.Open(dir)
 	if err != nil {
