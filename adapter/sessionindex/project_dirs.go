@@ -46,11 +46,10 @@ func samePath(a, b string) bool {
 	return f.Key(a) == f.Key(b)
 }
 
-// exactDir is the entry of ents that is path's own project directory:
-// name itself where names are case-sensitive; on macOS and Windows the
-// entry as it is spelled on disk, which may differ in case.
-func exactDir(ents []os.DirEntry, name, path string) string {
-	f := pathstyle.Native()
+// exactDir is the entry of ents that is path's own project directory on
+// platform f: name itself where names are case-sensitive; on macOS and
+// Windows the entry as it is spelled on disk, which may differ in case.
+func exactDir(f pathstyle.Flavour, ents []os.DirEntry, name, path string) string {
 	if !f.FoldsCase() {
 		return name
 	}
@@ -95,7 +94,7 @@ func scopeDirs(configDir string, paths []string) map[string]string {
 		return out
 	}
 	for _, p := range paths {
-		name := exactDir(ents, encode(p), p)
+		name := exactDir(pathstyle.Native(), ents, encode(p), p)
 		if _, err := os.Stat(filepath.Join(root, name)); err == nil {
 			out[name] = p
 		}
