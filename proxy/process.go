@@ -16,9 +16,10 @@ import (
 // forwardedSignals are passed on to the child unchanged.
 var forwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-// forwardSignals relays the signals this process receives to p until stop
-// is closed.
-func forwardSignals(p *os.Process, stop <-chan struct{}) {
+// forwardSignals relays the signals this process receives to g's leader
+// (on Windows: Terminate, CTRL_BREAK_EVENT to its group) until stop is
+// closed.
+func forwardSignals(g *procgroup.Group, stop <-chan struct{}) {
 	ch := make(chan os.Signal, 8)
 	signal.Notify(ch, forwardedSignals...)
 	go func() {
@@ -26,7 +27,7 @@ func forwardSignals(p *os.Process, stop <-chan struct{}) {
 		for {
 			select {
 			case sig := <-ch:
-				_ = p.Signal(sig)
+				_ = g.Signal(sig)
 			case <-stop:
 				return
 			}

@@ -291,7 +291,7 @@ func runAgent(rec *Recorder, opts RecordOptions, env []string) (RecordResult, *p
 	errW.Close()
 	rec.Event(journal.Entry{Kind: journal.KindSpawn, Lane: journal.LaneClient, Proc: "agent", Argv: opts.Argv, Pid: cmd.Process.Pid})
 	stop := make(chan struct{})
-	forwardSignals(cmd.Process, stop)
+	forwardSignals(group, stop)
 
 	var drained sync.WaitGroup
 	drained.Add(2)

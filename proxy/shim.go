@@ -112,7 +112,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	outW.Close()
 	errW.Close()
 	stop := make(chan struct{})
-	forwardSignals(cmd.Process, stop)
+	forwardSignals(group, stop)
 	defer close(stop)
 
 	h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid()})

@@ -2,6 +2,7 @@ package procgroup
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -60,6 +61,13 @@ func (g *Group) Pid() int { return g.cmd.Process.Pid }
 // CTRL_BREAK_EVENT on Windows (which reaches only processes sharing this
 // process's console; Kill is the sure end).
 func (g *Group) Terminate() error { return g.locked(g.terminate) }
+
+// Signal passes sig on to the leader alone, as a shell passes on a
+// signal it got. Windows cannot send a process a signal: there any signal
+// becomes Terminate.
+func (g *Group) Signal(sig os.Signal) error {
+	return g.locked(func() error { return g.signal(sig) })
+}
 
 // Kill ends every process still in the group at once.
 func (g *Group) Kill() error { return g.locked(g.kill) }

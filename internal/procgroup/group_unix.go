@@ -4,6 +4,7 @@ package procgroup
 
 import (
 	"errors"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +35,8 @@ func (g *Group) start(o options) error {
 }
 
 func (g *Group) terminate() error { return unix.Kill(-g.sys.pgid, unix.SIGTERM) }
+
+func (g *Group) signal(sig os.Signal) error { return g.cmd.Process.Signal(sig) }
 
 func (g *Group) kill() error { return unix.Kill(-g.sys.pgid, unix.SIGKILL) }
 

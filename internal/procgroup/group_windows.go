@@ -3,6 +3,7 @@ package procgroup
 import (
 	"errors"
 	"fmt"
+	"os"
 	"syscall"
 	"unsafe"
 
@@ -80,6 +81,8 @@ func assignAndResume(job windows.Handle, pid uint32) error {
 func (g *Group) terminate() error {
 	return windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.cmd.Process.Pid))
 }
+
+func (g *Group) signal(os.Signal) error { return g.terminate() }
 
 func (g *Group) kill() error { return windows.TerminateJobObject(g.sys.job, 1) }
 
