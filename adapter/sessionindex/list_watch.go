@@ -24,7 +24,7 @@ type group struct {
 	paths []string
 
 	watcher *fsnotify.Watcher
-	watched map[string]bool
+	watched map[string]int // directory: the files it took of watchBudget
 
 	kicks chan kick
 	done  chan struct{}
@@ -53,7 +53,7 @@ func startGroup(svc *Service, cwd string) (*group, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &group{svc: svc, cwd: cwd, paths: scopePaths(cwd, true), watcher: w, watched: map[string]bool{},
+	g := &group{svc: svc, cwd: cwd, paths: scopePaths(cwd, true), watcher: w, watched: map[string]int{},
 		kicks: make(chan kick, 64), done: make(chan struct{}), members: map[string]*subscription{}, dirty: map[string]bool{}}
 	g.syncWatches()
 	g.stats = g.statScope()
@@ -82,6 +82,9 @@ func (g *group) stop() {
 	close(g.done)
 	g.watcher.Close()
 	g.wg.Wait()
+	for _, files := range g.watched {
+		watchBudget.release(files)
+	}
 }
 
 func (g *group) kick(id string, now bool) {
@@ -122,21 +125,36 @@ func nearestExisting(dir string) string {
 }
 
 // syncWatches adds the directories that came and drops the ones no longer
-// wanted.
+// wanted. A directory too large for kqueue (watchBudget) is left to the
+// rescan.
 func (g *group) syncWatches() {
 	want := map[string]bool{}
 	for _, d := range g.watchDirs() {
 		want[d] = true
-		if !g.watched[d] && g.watcher.Add(d) == nil {
-			g.watched[d] = true
+		if _, ok := g.watched[d]; !ok {
+			g.add(d)
 		}
 	}
-	for d := range g.watched {
+	for d, files := range g.watched {
 		if !want[d] {
 			_ = g.watcher.Remove(d)
+			watchBudget.release(files)
 			delete(g.watched, d)
 		}
 	}
+}
+
+// add watches d with what it takes of watchBudget.
+func (g *group) add(d string) {
+	files, err := watchBudget.reserve(d)
+	if err != nil {
+		return
+	}
+	if g.watcher.Add(d) != nil {
+		watchBudget.release(files)
+		return
+	}
+	g.watched[d] = files
 }
 
 // statScope is a stat key of each session's transcripts in the scope.

@@ -3,10 +3,8 @@
 package sessionindex
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -24,26 +22,16 @@ import (
 // listing is read again, as after an overflow.
 const probeWait = 250 * time.Millisecond
 
-// kqueueFileBudget is how many files the queue lets kqueue watch in all.
-// fsnotify's kqueue backend opens every file of a watched directory (that
-// is how kqueue sees a write to one); a project directory may hold 10,000
-// transcripts, and a process has some 10,000 descriptors on macOS.
-const kqueueFileBudget = 4096
-
-var errTooManyFiles = errors.New("directory too large to watch with kqueue")
-
 // watchQueue is an fsnotify watcher read without waiting on new events
 // (listing.go). A watch is numbered like an inotify watch descriptor.
 type watchQueue struct {
-	w       *fsnotify.Watcher
-	probe   string // a private directory, watched, where read leaves its marks
-	seq     int    // the last mark
-	byDir   map[string]int
-	dirs    map[int]string
-	files   map[int]int // the files each watch made kqueue open
-	next    int
-	perFile bool // the backend opens every file of a watched directory
-	budget  int  // files it may still open
+	w     *fsnotify.Watcher
+	probe string // a private directory, watched, where read leaves its marks
+	seq   int    // the last mark
+	byDir map[string]int
+	dirs  map[int]string
+	files map[int]int // what each watch took of watchBudget
+	next  int
 }
 
 // watchEvent is one event: the file it names ("" for the directory), or
@@ -70,63 +58,29 @@ func newWatchQueue() (*watchQueue, error) {
 		}
 		return nil, err
 	}
-	return &watchQueue{w: w, probe: probe, byDir: map[string]int{}, dirs: map[int]string{}, files: map[int]int{},
-		perFile: watchesEachFile(runtime.GOOS), budget: kqueueFileBudget}, nil
-}
-
-// watchesEachFile reports whether fsnotify watches every file of a
-// watched directory on goos, one descriptor each: with kqueue.
-func watchesEachFile(goos string) bool {
-	switch goos {
-	case "darwin", "ios", "freebsd", "openbsd", "netbsd", "dragonfly":
-		return true
-	}
-	return false
+	return &watchQueue{w: w, probe: probe, byDir: map[string]int{}, dirs: map[int]string{}, files: map[int]int{}}, nil
 }
 
 // add watches dir, unless kqueue would have to open more files than are
-// left of its budget: such a directory is read at every use.
+// left of watchBudget: such a directory is read at every use.
 func (q *watchQueue) add(dir string) (int, error) {
-	files := 0
-	if q.perFile {
-		n, err := countEntries(dir, q.budget)
-		if err != nil {
-			return 0, err
-		}
-		files = n
+	files, err := watchBudget.reserve(dir)
+	if err != nil {
+		return 0, err
 	}
 	if err := q.w.Add(dir); err != nil {
+		watchBudget.release(files)
 		return 0, err
 	}
 	q.next++
 	q.byDir[dir], q.dirs[q.next], q.files[q.next] = q.next, dir, files
-	q.budget -= files
 	return q.next, nil
-}
-
-// countEntries counts the entries of dir, failing past limit.
-func countEntries(dir string, limit int) (int, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	n := 0
-	for {
-		names, err := f.Readdirnames(512)
-		if n += len(names); n > limit {
-			return 0, errTooManyFiles
-		}
-		if err != nil {
-			return n, nil
-		}
-	}
 }
 
 func (q *watchQueue) remove(wd int) {
 	if dir, ok := q.dirs[wd]; ok {
 		_ = q.w.Remove(dir)
-		q.budget += q.files[wd]
+		watchBudget.release(q.files[wd])
 		delete(q.byDir, dir)
 		delete(q.dirs, wd)
 		delete(q.files, wd)
@@ -134,6 +88,9 @@ func (q *watchQueue) remove(wd int) {
 }
 
 func (q *watchQueue) close() {
+	for wd := range q.dirs {
+		q.remove(wd)
+	}
 	q.w.Close()
 	os.RemoveAll(q.probe)
 }
