@@ -15,7 +15,8 @@
 // transcript), index.go (the cache by path, size, mtime and inode),
 // project_dirs.go, listing.go and watch_queue_*.go (the directory listings
 // a list reads, kept current by a watch drained before each list: raw
-// inotify on Linux, fsnotify elsewhere or under -tags airwire_portable),
+// inotify on Linux, fsnotify elsewhere or under -tags airwire_portable;
+// watch_budget.go the files kqueue may watch),
 // file_id_*.go (the inode, none on Windows), worktrees.go, live_registry.go, rename.go
 // (ParseRename, Service.Rename, the sidecar), archive.go (the title
 // prefix model, Service.Archive, ArchiveInsteadOfDelete, HiddenArchived),
