@@ -13,7 +13,8 @@ import (
 	"github.com/airwire/airwire/internal/procgroup"
 )
 
-// forwardedSignals are passed on to the child unchanged.
+// forwardedSignals are passed on to the child unchanged (on Windows, where
+// only Ctrl-C and the console's close arrive, as Terminate).
 var forwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // forwardSignals relays the signals this process receives to g's leader

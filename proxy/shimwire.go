@@ -347,7 +347,7 @@ func (ss *shimSession) control(typ, sid byte, s *Stream, n uint32) ([]byte, bool
 // speak stream-json (auth status, --version) is journaled whole, labelled
 // by its run.
 func (ss *shimSession) start(h shimHello) {
-	ss.track(h.Pid) // the shim itself is reaped by the recorder (subreaper)
+	ss.track(h.Pid) // the shim ends when its CLI does
 	ss.hello = true
 	if ss.proc == "" {
 		ss.proc = ss.l.r.NextProc()

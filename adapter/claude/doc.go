@@ -25,10 +25,12 @@
 //     Handler; every CLI request gets a reply (an unknown subtype gets the
 //     SDK's "Unsupported control request subtype" error), except the
 //     remote_* subtypes the SDK leaves unanswered on purpose;
-//   - the lifecycle: the CLI runs in its own process group, its stderr goes
-//     to a logger (never to the agent's stdout), a stdout line that is not
-//     JSON is logged and skipped, Close sends SIGTERM then SIGKILL to the
-//     group and always reaps it, and the end of the process reaches the
+//   - the lifecycle: the CLI runs in its own process group (Windows: a Job
+//     Object that ends with the agent; see internal/procgroup), its stderr
+//     goes to a logger (never to the agent's stdout), a stdout line that is
+//     not JSON is logged and skipped, Close closes its stdin, sends SIGTERM
+//     (Windows: CTRL_BREAK_EVENT) to the group, kills the group after the
+//     grace and always reaps the CLI, and the end of the process reaches the
 //     Handler once (HandleExit) after its last line, as an *ExitError in the
 //     SDK's words when it exited badly.
 //
