@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -23,5 +24,27 @@ func TestVersionFlag(t *testing.T) {
 		if out.String() != want {
 			t.Errorf("%v printed %q, want %q", args, out.String(), want)
 		}
+	}
+}
+
+// TestAgentInfoVersion: the version airwire reports is the one its agent
+// answers initialize with (agentInfo.version).
+func TestAgentInfoVersion(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}` + "\n")
+	var out, errOut bytes.Buffer
+	f := factory.New("v1.2.3", factory.WithIO(in, &out, &errOut))
+	if code := Run(context.Background(), f, []string{"agent"}); code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut.String())
+	}
+	var resp struct {
+		Result struct {
+			AgentInfo struct{ Version string } `json:"agentInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(out.String(), "\n", 2)[0]), &resp); err != nil {
+		t.Fatalf("%v in %q", err, out.String())
+	}
+	if resp.Result.AgentInfo.Version != "v1.2.3" {
+		t.Errorf("agentInfo.version = %q, want v1.2.3 (stdout %q)", resp.Result.AgentInfo.Version, out.String())
 	}
 }
