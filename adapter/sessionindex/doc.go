@@ -18,7 +18,8 @@
 // inotify on Linux, fsnotify elsewhere or under -tags airwire_portable;
 // watch_budget.go the files kqueue may watch), file_id_*.go (the inode,
 // none on Windows), worktrees.go, live_registry.go, rename.go (ParseRename,
-// Service.Rename, the sidecar), archive.go (the title prefix model, Service.Archive, ArchiveInsteadOfDelete, HiddenArchived),
+// Service.Rename, the sidecar), archive.go (the title prefix model,
+// Service.Archive, ArchiveInsteadOfDelete, HiddenArchived),
 // list_subscription.go and list_watch.go (Service.Subscribe, Unsubscribe,
 // fsnotify watching, debounce and rate limits), delete_and_close.go
 // (Service.Delete).
