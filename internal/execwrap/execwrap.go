@@ -28,7 +28,11 @@ func NameFor(goos, base string) string {
 func Script(argv ...string) ([]byte, error) { return ScriptFor(runtime.GOOS, argv...) }
 
 // ScriptFor is Script for goos. A batch file cannot hold a line break or a
-// NUL in a word, so such an argv is an error on Windows.
+// NUL in a word, so such an argv is an error on Windows. The arguments the
+// script is run with reach the command through cmd.exe's %*, as their
+// caller quoted them: cmd.exe acts on an & or | that falls outside quotes
+// there (a quote escaped as \" ends cmd.exe's quoting), which the CLI
+// flags an adapter passes do not hold.
 func ScriptFor(goos string, argv ...string) ([]byte, error) {
 	if goos != "windows" {
 		var b strings.Builder
