@@ -54,9 +54,6 @@ func Start(cmd *exec.Cmd, opts ...Option) (*Group, error) {
 	return g, nil
 }
 
-// Pid is the child's process id.
-func (g *Group) Pid() int { return g.cmd.Process.Pid }
-
 // Terminate asks every process of the group to end: SIGTERM on Unix,
 // CTRL_BREAK_EVENT on Windows (which reaches only processes sharing this
 // process's console; Kill is the sure end).
