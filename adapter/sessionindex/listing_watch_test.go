@@ -42,7 +42,9 @@ func TestWatchedListingSeesWritesThatEndedBeforeTheList(t *testing.T) {
 		write(round, "{}\n") // created
 		write(0, "{}\n")     // appended to
 		if round > 1 && round%2 == 0 {
-			os.Remove(filepath.Join(dir, id(round-1)+".jsonl")) // removed
+			if err := os.Remove(filepath.Join(dir, id(round-1)+".jsonl")); err != nil { // removed
+				t.Fatal(err)
+			}
 		}
 		got := map[string]int64{}
 		for _, c := range ls.candidates(dir, scope{}) {
