@@ -67,10 +67,12 @@ type Process struct {
 	closeOnce sync.Once
 }
 
-// Start starts the CLI in its own process group (Windows: a Job Object
-// that ends with the agent), reads its stdout as
-// stream-json (a line that is not JSON is logged and skipped) and logs its
-// stderr.
+// Start starts the CLI in its own process group that ends with the agent,
+// even a killed one (procgroup.WithParentDeath: SIGTERM, and the group is
+// killed after the grace where the platform can watch it; on Windows its
+// Job Object closes), reads its stdout as stream-json (a line that is not
+// JSON is logged and skipped) and logs its stderr. A CLI that kept running
+// after its stdin ended would otherwise outlive a killed agent.
 func Start(cfg Config) (*Process, error) {
 	if cfg.Handler == nil {
 		return nil, errors.New("claude: Config.Handler is nil")
@@ -96,7 +98,7 @@ func Start(cfg Config) (*Process, error) {
 	p.cmd = exec.Command(cfg.Path, cfg.Args...)
 	p.cmd.Env, p.cmd.Dir, p.cmd.Stdout, p.cmd.Stderr = cfg.Env, cfg.Dir, outW, errW
 	if p.stdin, err = p.cmd.StdinPipe(); err == nil {
-		p.group, err = procgroup.Start(p.cmd)
+		p.group, err = procgroup.Start(p.cmd, procgroup.WithParentDeath(p.grace))
 	}
 	outW.Close()
 	errW.Close()

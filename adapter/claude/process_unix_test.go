@@ -3,6 +3,7 @@
 package claude
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -168,6 +170,45 @@ wait
 	}
 	if err := p.Close(); err != nil || r.exits != 1 {
 		t.Errorf("a second Close: %v, HandleExit called %d times", err, r.exits)
+	}
+}
+
+// TestCLIDiesWithAKilledAgent: an agent killed by SIGKILL closes no
+// stdin in an orderly way and runs no Close; its CLI, which would run on
+// after stdin EOF, still ends (Pdeathsig on Linux, the watchdog elsewhere).
+func TestCLIDiesWithAKilledAgent(t *testing.T) {
+	cli := filepath.Join(t.TempDir(), "claude")
+	if err := os.WriteFile(cli, []byte("#!/bin/sh\nexec sleep 300 </dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := exec.Command(os.Args[0], "-test.run=^$")
+	agent.Env = append(os.Environ(), envAgentCLI+"="+cli)
+	agent.Stderr = os.Stderr
+	out, _ := agent.StdoutPipe()
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the agent printed no CLI pid: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	t.Cleanup(func() {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
+	})
+	if err := agent.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = agent.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for !gone(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !gone(pid) {
+		t.Errorf("the CLI (pid %d) outlived its killed agent", pid)
 	}
 }
 
