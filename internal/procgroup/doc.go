@@ -26,6 +26,9 @@
 // It also names signals and exit statuses the way Node (and so the
 // reference adapter) reports them, per platform.
 //
+// It implements no section of the wire contract; it is the lifetime
+// underneath the sections that start processes.
+//
 // It must never reap processes it did not start, never signal a group it
 // did not create, and never block its caller past the grace it was given.
 package procgroup
