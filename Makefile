@@ -43,7 +43,7 @@ test-portable: deps
 
 ## test-windows: the Windows test binaries of the packages below, run under Wine (installed with apt-get
 ## when missing; under CI=true a missing Wine fails the target). The list holds packages with code that
-## differs on Windows (paths, processes, the framer's line ends, the unpacked suite) whose tests keep
+## differs on Windows (paths, project directories, processes, the wire layer) whose tests keep
 ## no files in t.TempDir: Wine before 9 cannot remove them the way Go 1.26 does (.ci/test-windows.sh)
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
 	./proxy/redact ./cmd/version ./adapter/caps ./adapter/permission ./schemas/air
