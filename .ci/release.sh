@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make release: one archive per platform in dist/, then SHA256SUMS, then a
-# check that the archive for this machine's platform runs and reports the
-# version it was stamped with.
+# check that the archive for this machine's platform (and the windows/amd64
+# one, under Wine, when make test-windows has set Wine up) runs and reports
+# the version it was stamped with.
 #
 #   dist/airwire_<os>_<arch>.tar.gz   airwire, README.md (and LICENSE when there is one)
 #   dist/airwire_windows_<arch>.zip   airwire.exe, README.md (…)
@@ -50,16 +51,27 @@ shopt -s nullglob
 (cd "$DIST" && sha256sum -- *.tar.gz *.zip > SHA256SUMS)
 (cd "$DIST" && sha256sum --quiet -c SHA256SUMS)
 
-# The archive this machine can run must hold a binary that reports VERSION.
-host="$("$GO" env GOHOSTOS)_$("$GO" env GOHOSTARCH)"
-check="$stage/check"
-mkdir -p "$check"
-case $host in
-  windows_*) unzip -q "$DIST/airwire_$host.zip" -d "$check" ;;
-  *) tar -xzf "$DIST/airwire_$host.tar.gz" -C "$check" ;;
-esac
-got=$("$check"/airwire* --version)
-case $got in
-  "airwire $VERSION ("*) echo "make release: airwire_$host reports: $got" ;;
-  *) echo "make release: airwire_$host reports \"$got\", not version $VERSION" >&2; exit 1 ;;
-esac
+# reports PLATFORM [RUNNER]: the binary in PLATFORM's archive, run (through
+# RUNNER when given), must report VERSION.
+reports() {
+  local dir="$stage/check-$1" got
+  mkdir -p "$dir"
+  case $1 in
+    windows_*) unzip -q "$DIST/airwire_$1.zip" -d "$dir" ;;
+    *) tar -xzf "$DIST/airwire_$1.tar.gz" -C "$dir" ;;
+  esac
+  got=$(${2:+"$2"} "$dir"/airwire* --version)
+  case $got in
+    "airwire $VERSION ("*) echo "make release: airwire_$1 reports: $got" ;;
+    *) echo "make release: airwire_$1 reports \"$got\", not version $VERSION" >&2; exit 1 ;;
+  esac
+}
+
+# The archive this machine runs; and the Windows one under Wine once make
+# test-windows has set Wine up (its prefix in .deps/wine).
+reports "$("$GO" env GOHOSTOS)_$("$GO" env GOHOSTARCH)"
+export WINEPREFIX=${WINEPREFIX:-$PWD/.deps/wine} WINEDEBUG=${WINEDEBUG:--all}
+if [ -f "$DIST/airwire_windows_amd64.zip" ] && command -v wine >/dev/null &&
+  [ -f "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" ]; then
+  reports windows_amd64 wine
+fi
