@@ -46,7 +46,8 @@ test-portable: deps
 ## differs on Windows (paths, project directories, processes, the wire layer) whose tests keep
 ## no files in t.TempDir: Wine before 9 cannot remove them the way Go 1.26 does (.ci/test-windows.sh)
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
-	./proxy/redact ./cmd/version ./adapter/caps ./adapter/permission ./schemas/air
+	./proxy/redact ./cmd/version ./cmd/agent ./adapter/agentinfo ./adapter/caps ./adapter/permission \
+	./adapter/sessionconfig ./adapter/usage ./schemas/air
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' bash .ci/test-windows.sh
 
