@@ -342,37 +342,6 @@ var permissionScenarios = []string{
 	"permission-bash-outside-paths", "permission-claude-settings-edit",
 }
 
-// TestGoldenPermissions replays each can_use_tool request of the recorded
-// runs through Ask and Answer and compares the request params, the option
-// list and the control_response with the reference's.
-func TestGoldenPermissions(t *testing.T) {
-	root := repoRoot(t)
-	for _, scenario := range permissionScenarios {
-		for _, profile := range []string{"plain", "zed", "air"} {
-			t.Run(scenario+"/"+profile, func(t *testing.T) {
-				lines := readGolden(t, root, scenario, profile)
-				s := goldenSession(t, lines)
-				frames := cliRequests(t, root, scenario, profile, "can_use_tool")
-				perms, responses := goldenExchanges(lines, MethodRequestPermission)
-				questions, _ := goldenExchanges(lines, MethodCreateElicitation)
-				exchanges := append(perms, questions...)
-				if len(frames) != len(exchanges) || len(frames) != len(responses) {
-					t.Fatalf("%d can_use_tool frames, %d editor requests, %d control responses", len(frames), len(exchanges), len(responses))
-				}
-				for i, f := range frames {
-					d := checkExchange(t, f, exchanges[i], responses[i], s)
-					if d.Mode != exchanges[i].ModeUpdate {
-						t.Errorf("mode %q, the reference published %q", d.Mode, exchanges[i].ModeUpdate)
-					}
-					if want := cassetteAnswer(t, root, scenario, profile, f.RequestID); want != nil {
-						assertJSON(t, "control_response (cassette)", d.ControlResponse(f.RequestID), want)
-					}
-				}
-			})
-		}
-	}
-}
-
 // checkExchange runs one request through the package and returns the
 // decision on the golden's answer.
 func checkExchange(t *testing.T, f controlFrame, ex exchange, response json.RawMessage, s Session) Decision {
