@@ -27,8 +27,8 @@ test-suites: deps build
 	$(GO) vet ./...
 	$(GINKGO) -r --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
 
-## cross: go vet every package (tests included) for linux, darwin and windows × amd64 and arm64, and link
-## every test binary for linux/arm64, darwin/arm64 and windows/amd64
+## cross: build airwire, vet every package (tests included) and link every test binary for linux, darwin
+## and windows × amd64 and arm64
 cross:
 	@GO='$(GO)' bash .ci/cross.sh
 
