@@ -19,20 +19,31 @@ import (
 // kqueueFileBudget is how many files the process lets kqueue watch.
 const kqueueFileBudget = 4096
 
-// watchBudget is the process's budget.
-var watchBudget = newFileBudget(runtime.GOOS, kqueueFileBudget)
+// watchBudget is the process's budget: its zero value is this platform's,
+// so that no init code builds it (TestNoPackageInitCode).
+var watchBudget fileBudget
 
 var errTooManyFiles = errors.New("directory too large to watch with kqueue")
 
 // fileBudget counts the files that watches make fsnotify open.
 type fileBudget struct {
-	perFile bool
-	mu      sync.Mutex
-	left    int
+	goos  string // "" is runtime.GOOS
+	limit int    // 0 is kqueueFileBudget
+	mu    sync.Mutex
+	used  int
 }
 
 func newFileBudget(goos string, files int) *fileBudget {
-	return &fileBudget{perFile: watchesEachFile(goos), left: files}
+	return &fileBudget{goos: goos, limit: files}
+}
+
+// perFile reports whether watches on b's platform cost a file each.
+func (b *fileBudget) perFile() bool {
+	goos := b.goos
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	return watchesEachFile(goos)
 }
 
 // watchesEachFile reports whether fsnotify watches every file of a
@@ -49,16 +60,20 @@ func watchesEachFile(goos string) bool {
 // and says how many to release when the watch ends; an error when they do
 // not fit.
 func (b *fileBudget) reserve(dir string) (int, error) {
-	if !b.perFile {
+	if !b.perFile() {
 		return 0, nil
+	}
+	limit := b.limit
+	if limit == 0 {
+		limit = kqueueFileBudget
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	n, err := countEntries(dir, b.left)
+	n, err := countEntries(dir, limit-b.used)
 	if err != nil {
 		return 0, err
 	}
-	b.left -= n
+	b.used += n
 	return n, nil
 }
 
@@ -68,7 +83,7 @@ func (b *fileBudget) release(files int) {
 		return
 	}
 	b.mu.Lock()
-	b.left += files
+	b.used -= files
 	b.mu.Unlock()
 }
 

@@ -48,7 +48,7 @@ func TestRunVersion(t *testing.T) {
 	var out bytes.Buffer
 	f := factory.New("v9.8.7", factory.WithIO(strings.NewReader(""), &out, &bytes.Buffer{}))
 	cmd := NewCmdVersion(f, nil)
-	cmd.SetArgs(nil)
+	cmd.SetArgs([]string{}) // not nil: cobra would read os.Args
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
