@@ -209,8 +209,8 @@ func startLanes(rec *Recorder, opts RecordOptions, env []string) (*ShimListener,
 	return shim, model, env, nil
 }
 
-// shimEnv installs the CLI shim: a small executable script in the shim's
-// private directory that execs airwire's shim subcommand, named by
+// shimEnv installs the CLI shim: a stand-in in the shim's private
+// directory that runs airwire's shim subcommand (execwrap), named by
 // CLAUDE_CODE_EXECUTABLE (adapters exec that path directly with CLI args).
 func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, error) {
 	if len(shimArgv) == 0 {
@@ -224,11 +224,7 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 		}
 	}
 	script := filepath.Join(shim.Dir(), execwrap.Name("claude"))
-	text, err := execwrap.Script(shimArgv...)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(script, text, 0o700); err != nil {
+	if err := execwrap.Write(script, shimArgv...); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(env)+4)

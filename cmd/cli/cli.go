@@ -52,7 +52,12 @@ func Main() ExitCode {
 			}
 		}
 	}
-	return Run(ctx, f, os.Args[1:])
+	args, err := launcherArgs(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(f.IO.ErrOut, "airwire:", err)
+		return ExitError
+	}
+	return Run(ctx, f, args)
 }
 
 // notifyContext returns a context that the first SIGINT or SIGTERM cancels

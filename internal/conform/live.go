@@ -98,11 +98,7 @@ func (d *driver) layoutModel() error {
 		}
 		d.replay = c
 		d.modelBase = ReplayModelAPI
-		text, err := execwrap.Script(d.o.Airwire, "fake-cli")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(d.p.CLI, text, 0o755); err != nil {
+		if err := execwrap.Write(d.p.CLI, d.o.Airwire, "fake-cli"); err != nil {
 			return err
 		}
 	}

@@ -310,11 +310,7 @@ func (d *driver) layoutScripted() error {
 	if d.o.Pace < 0 {
 		fake = []string{"fake-cli"}
 	}
-	text, err := execwrap.Script(append([]string{d.o.Airwire}, fake...)...)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(d.p.CLI, text, 0o755)
+	return execwrap.Write(d.p.CLI, append([]string{d.o.Airwire}, fake...)...)
 }
 
 func (d *driver) env() []string {

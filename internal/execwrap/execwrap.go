@@ -1,114 +1,119 @@
-// Package execwrap writes the scripts that stand in for an executable where
-// a tool takes one executable path (an adapter's CLAUDE_CODE_EXECUTABLE)
-// but must run a command with arguments of its own (airwire __cli-shim,
-// airwire fake-cli): a /bin/sh script, `exec ARGV "$@"`, on Unix; a cmd.exe
-// batch file, `ARGV %*`, on Windows. It never runs anything.
+// Package execwrap writes the stand-ins for an executable where a tool
+// takes one executable path (an adapter's CLAUDE_CODE_EXECUTABLE) but
+// must run a command with arguments of its own (airwire __cli-shim,
+// airwire fake-cli).
+//
+// On Unix the stand-in is a /bin/sh script, `exec ARGV "$@"`. On Windows
+// it is a launcher: argv[0], which must be airwire, linked (or copied) to
+// the stand-in's name, beside a file holding the rest of argv that airwire
+// reads when it starts (Args). A batch file would do for Go, but Node (the
+// reference adapter, through the Claude SDK) refuses to start a .cmd
+// without a shell, and cmd.exe re-parses every argument it passes on.
+//
+// It never runs anything.
 package execwrap
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"runtime"
 	"strings"
 )
 
-// Name is the file name of a script called base on this platform.
+// ArgvSuffix names the file beside a Windows launcher that holds the
+// arguments it runs with: <launcher>.exe.argv, a JSON array of strings.
+const ArgvSuffix = ".argv"
+
+// Name is the file name of a stand-in called base on this platform.
 func Name(base string) string { return NameFor(runtime.GOOS, base) }
 
-// NameFor is the file name of a script called base on goos: Windows runs a
-// batch file only by its .cmd (or .bat) extension.
+// NameFor is the file name of a stand-in called base on goos: Windows runs
+// a program only by its extension.
 func NameFor(goos, base string) string {
 	if goos == "windows" {
-		return base + ".cmd"
+		return base + ".exe"
 	}
 	return base
 }
 
-// Script is the text of a script that runs argv followed by the script's
-// own arguments, for this platform.
-func Script(argv ...string) ([]byte, error) { return ScriptFor(runtime.GOOS, argv...) }
+// Write puts at path a stand-in that runs argv followed by the stand-in's
+// own arguments, in this platform's form.
+func Write(path string, argv ...string) error { return WriteFor(runtime.GOOS, path, argv...) }
 
-// ScriptFor is Script for goos. A batch file cannot hold a line break or a
-// NUL in a word, so such an argv is an error on Windows. The arguments the
-// script is run with reach the command through cmd.exe's %*, as their
-// caller quoted them: cmd.exe acts on an & or | that falls outside quotes
-// there (a quote escaped as \" ends cmd.exe's quoting), which the CLI
-// flags an adapter passes do not hold.
-func ScriptFor(goos string, argv ...string) ([]byte, error) {
+// WriteFor is Write for goos.
+func WriteFor(goos, path string, argv ...string) error {
+	if len(argv) == 0 {
+		return fmt.Errorf("execwrap: no command for %s", path)
+	}
 	if goos != "windows" {
-		var b strings.Builder
-		b.WriteString("#!/bin/sh\nexec")
-		for _, a := range argv {
-			b.WriteString(" " + Quote(a))
-		}
-		b.WriteString(" \"$@\"\n")
-		return []byte(b.String()), nil
+		return os.WriteFile(path, Script(argv...), 0o700)
 	}
-	// @echo off: cmd.exe would print each line before it runs it, into
-	// the protocol on stdout. DisableDelayedExpansion keeps ! literal
-	// whatever the registry says.
+	tail, err := json.Marshal(argv[1:])
+	if err != nil {
+		return err
+	}
+	if err := linkOrCopy(argv[0], path); err != nil {
+		return fmt.Errorf("the launcher %s: %w", path, err)
+	}
+	return os.WriteFile(path+ArgvSuffix, tail, 0o600)
+}
+
+// linkOrCopy makes dst the program src: a hard link, or a copy where the
+// two are on different volumes.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Args are the arguments a program started as exe runs with: the launcher
+// file's beside exe first, then args, the ones it was started with. A
+// program with no such file (airwire started under its own name) runs
+// args unchanged; a file that is not a JSON array of strings is an error.
+func Args(exe string, args []string) ([]string, error) {
+	b, err := os.ReadFile(exe + ArgvSuffix)
+	if errors.Is(err, fs.ErrNotExist) {
+		return args, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var tail []string
+	if err := json.Unmarshal(b, &tail); err != nil {
+		return nil, fmt.Errorf("the launcher's arguments %s: %w", exe+ArgvSuffix, err)
+	}
+	return append(tail, args...), nil
+}
+
+// Script is the text of a /bin/sh script that runs argv followed by the
+// script's own arguments.
+func Script(argv ...string) []byte {
 	var b strings.Builder
-	b.WriteString("@echo off\r\nsetlocal DisableDelayedExpansion\r\n")
+	b.WriteString("#!/bin/sh\nexec")
 	for _, a := range argv {
-		q, err := QuoteCmd(a)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(q + " ")
+		b.WriteString(" " + Quote(a))
 	}
-	b.WriteString("%*\r\n")
-	return []byte(b.String()), nil
+	b.WriteString(" \"$@\"\n")
+	return []byte(b.String())
 }
 
 // Quote quotes s as one word for /bin/sh: in single quotes, each ' as '\”.
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// QuoteCmd quotes s as one word on a line of a batch file, for the two
-// parsers it meets: the program's own (CommandLineToArgvW rules: in double
-// quotes, a quote as \", backslashes doubled only before a quote), then
-// cmd.exe's before it, which runs first. For cmd.exe every special
-// character, the quotes included, is escaped with ^, so cmd.exe never
-// enters a quoted run in which a stray quote would make & or | live; % is
-// doubled, as a batch file expands %NAME% before it reads any ^.
-func QuoteCmd(s string) (string, error) {
-	if strings.ContainsAny(s, "\r\n\x00") {
-		return "", fmt.Errorf("%q cannot be a word of a batch file: it holds a line break or a NUL", s)
-	}
-	var b strings.Builder
-	for _, c := range argvQuote(s) {
-		switch c {
-		case '%':
-			b.WriteString("%%")
-		case '^', '&', '|', '<', '>', '(', ')', '"', '!':
-			b.WriteByte('^')
-			b.WriteRune(c)
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return b.String(), nil
-}
-
-// argvQuote quotes s as one argument as CommandLineToArgvW (and the C
-// runtime) split a command line: always in double quotes, so a space or
-// an empty word stays one argument.
-func argvQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	slashes := 0
-	for _, c := range s {
-		switch c {
-		case '\\':
-			slashes++
-			continue
-		case '"':
-			b.WriteString(strings.Repeat(`\`, 2*slashes+1))
-		default:
-			b.WriteString(strings.Repeat(`\`, slashes))
-		}
-		slashes = 0
-		b.WriteRune(c)
-	}
-	b.WriteString(strings.Repeat(`\`, 2*slashes))
-	b.WriteByte('"')
-	return b.String()
-}
