@@ -182,17 +182,7 @@ var _ = Describe("airwire record", func() {
 	}, NodeTimeout(30*time.Second))
 
 	It("takes the agent along when it is killed itself (SIGKILL)", func() {
-		cmd := record(jpath, nil, bins.Agent, "stream", "1")
-		stderr, _ := cmd.StderrPipe()
-		cmd.Stdout = io.Discard
-		stdin, _ := cmd.StdinPipe()
-		defer stdin.Close()
-		Expect(cmd.Start()).To(Succeed())
-		DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		ready, err := bufio.NewReader(stderr).ReadString('\n')
-		Expect(err).NotTo(HaveOccurred())
-		pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(ready, "ready ")))
-		Expect(err).NotTo(HaveOccurred())
+		cmd, pid := startStreaming(jpath)
 		DeferCleanup(func() {
 			if p, err := os.FindProcess(pid); err == nil {
 				_ = p.Kill()
@@ -208,16 +198,7 @@ var _ = Describe("airwire record", func() {
 	})
 
 	It("forwards SIGTERM to the agent and exits with its status", func() {
-		cmd := record(jpath, nil, bins.Agent, "stream", "1")
-		stderr, _ := cmd.StderrPipe()
-		cmd.Stdout = io.Discard
-		stdin, _ := cmd.StdinPipe()
-		defer stdin.Close()
-		Expect(cmd.Start()).To(Succeed())
-		DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		ready, err := bufio.NewReader(stderr).ReadString('\n')
-		Expect(err).NotTo(HaveOccurred())
-		pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(ready, "ready ")))
+		cmd, pid := startStreaming(jpath)
 		Expect(cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		_ = cmd.Wait()
 		Expect(cmd.ProcessState.ExitCode()).To(Equal(128 + 15))
@@ -387,3 +368,20 @@ var _ = Describe("airwire record", func() {
 		Expect(err.(*exec.ExitError).ExitCode()).To(Equal(127))
 	})
 })
+
+// startStreaming starts airwire record in front of the test agent, which
+// streams one line and waits, and returns it with the agent's pid, read
+// from the agent's "ready" line.
+func startStreaming(jpath string) (*exec.Cmd, int) {
+	cmd := record(jpath, nil, bins.Agent, "stream", "1")
+	stderr, _ := cmd.StderrPipe()
+	cmd.Stdout = io.Discard
+	stdin, _ := cmd.StdinPipe()
+	Expect(cmd.Start()).To(Succeed())
+	DeferCleanup(func() { _ = stdin.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ready, err := bufio.NewReader(stderr).ReadString('\n')
+	Expect(err).NotTo(HaveOccurred())
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(ready, "ready ")))
+	Expect(err).NotTo(HaveOccurred())
+	return cmd, pid
+}
