@@ -1,3 +1,10 @@
+//go:build !windows
+
+// The end-to-end discovery test builds airwire with the Go toolchain and
+// runs the Claude CLI that make deps installs, a Linux binary: it runs
+// where those are. On Windows discovery is a pure function, table-tested
+// in adapter/claude on every platform.
+
 package agent
 
 import (
