@@ -38,7 +38,7 @@ cross:
 ## same way (bin/airwire-portable), so the agent's own portable code serves every run; the mutation specs,
 ## which check the suite's own verdicts on the reference's runs, stay in test-suites
 PORTABLE_GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -tags=airwire_portable)
-PORTABLE_PKGS    := ./adapter/... ./proxy/... ./scenarios/... ./cmd/conform/... ./internal/conform/... ./internal/procgroup/...
+PORTABLE_PKGS    := ./adapter/... ./proxy/... ./scenarios/... ./cmd/conform/... ./conform/... ./internal/procgroup/...
 test-portable: deps
 	GOFLAGS='$(PORTABLE_GOFLAGS)' $(GO) vet ./...
 	CGO_ENABLED=0 GOFLAGS='$(PORTABLE_GOFLAGS)' $(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire-portable ./cmd/airwire
@@ -89,9 +89,9 @@ rerecord: deps build
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
-	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./internal/validate/
-	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./internal/agentbench/
-	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./internal/agentbench/
+	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./schemas/validate/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./conform/agentbench/
+	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
 	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // The async task updates of a task (not the autonomous turn, whose spawn

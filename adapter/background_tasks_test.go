@@ -12,7 +12,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // TestRunningTerminalExitsWhenItsTaskEnds replays recorded runs whose Bash

@@ -9,7 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // TestCancelDropsToolCallFields replays cancel-mid-permission: after the

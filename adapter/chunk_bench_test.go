@@ -48,7 +48,7 @@ func feedCLI(s *Session, lines []byte) {
 }
 
 // BenchmarkTextChunks streams 10,000 text_delta lines from the CLI side
-// to a discarding editor, as in internal/agentbench's turn, and compares
+// to a discarding editor, as in conform/agentbench's turn, and compares
 // the time with decoding the same lines once with json.Unmarshal into a
 // map (the baseline, measured in the same run): ours/unmarshal is the
 // cost of a streamed chunk in units of one plain decode of its line.

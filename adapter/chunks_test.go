@@ -16,7 +16,7 @@ import (
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // cliStreams are the CLI stdout lines of every golden cassette, one slice

@@ -9,7 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/history"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // The summary row of compaction-load-summary replays as the golden's

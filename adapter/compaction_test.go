@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // replayCompaction feeds a cassette's CLI frames (and the PostCompact

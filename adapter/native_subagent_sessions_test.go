@@ -15,7 +15,7 @@ import (
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // airSubagentCaps is the AIR client of the recorded subagent runs.

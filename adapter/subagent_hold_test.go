@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // moduleRoot walks up from the package directory to go.mod.

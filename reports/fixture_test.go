@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )
@@ -26,7 +26,7 @@ const failedStopReason = "$.result.stopReason"
 // passes, zed is an expected failure, air fails because its run answered
 // stopReason "cancelled" where the golden says "end_turn" (the run's
 // transcript is the real golden with that one value changed, compared by
-// internal/golden as conform compares), and read/air was not run.
+// conform/golden as conform compares), and read/air was not run.
 func fixture(t testing.TB) *Report {
 	t.Helper()
 	root := repoRoot(t)

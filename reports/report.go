@@ -148,7 +148,7 @@ type Difference struct {
 	Actual   string `json:"actual"`
 }
 
-// Finding is one validator finding (internal/validate.Finding).
+// Finding is one validator finding (schemas/validate.Finding).
 type Finding struct {
 	Seq      uint64 `json:"seq"`
 	Method   string `json:"method,omitempty"`

@@ -12,14 +12,14 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/scenario"
-	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/schemas/validate"
 )
 
 // Flags, passed after -- with the ginkgo CLI (ginkgo -- -agent "…").
-// goldie registers -update itself; internal/golden reads it.
+// goldie registers -update itself; conform/golden reads it.
 var (
 	agentFlag   = flag.String("agent", "", "adapter command under test (default: $"+conform.EnvAgent+", else the reference adapter from .deps)")
 	keepFlag    = flag.Bool("keep", false, "keep each run's directory (journal, fake CLI log) and print its path")
@@ -100,7 +100,7 @@ func entries() []TableEntry {
 }
 
 // runOptions are the driver's options for one entry. The driver
-// (internal/conform) starts and reaps its own processes rather than through
+// (conform) starts and reaps its own processes rather than through
 // gexec.Start, because `airwire conform` runs the same code without Ginkgo;
 // the adapter's stderr still goes to GinkgoWriter, every process is in one
 // group that is killed on a timeout, and none outlives conform.Run.

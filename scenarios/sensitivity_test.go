@@ -18,9 +18,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // The sensitivity checks inject into the adapter under test the regressions

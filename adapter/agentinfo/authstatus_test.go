@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // TestStatusUpdateMatchesGoldens maps each recorded `auth status --json`

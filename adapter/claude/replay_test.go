@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // buildAirwire builds cmd/airwire into dir once per test binary run.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )

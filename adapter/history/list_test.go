@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // store is a config dir with a project cwd for tests.

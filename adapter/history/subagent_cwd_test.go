@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // TestSubagentCwdGolden reads the stored session of

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/adapter/toolcall"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // TestGoldenSubagentTranscript reads the subagent transcript of

@@ -17,7 +17,7 @@ import (
 )
 
 // Test paths stand for the recorded run's placeholders: the suite runs with
-// the workspace at <root>/work and HOME at <root>/home (internal/conform).
+// the workspace at <root>/work and HOME at <root>/home (conform).
 const (
 	testCwd  = "/tmp/run/work"
 	testHome = "/tmp/run/home"
@@ -105,7 +105,7 @@ func (f controlFrame) subtype() string {
 }
 
 // scriptedRequests reads the `control:` (can_use_tool) and `elicitation:`
-// steps of scenarios/<scenario>.yaml, as internal/scenario builds them.
+// steps of scenarios/<scenario>.yaml, as conform/scenario builds them.
 func scriptedRequests(t *testing.T, root, scenario, subtype string) []controlFrame {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "scenarios", scenario+".yaml"))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // cliAnswers finds, in a cassette process, the CLI's initialize answer,

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // writeSessions stores n sessions of cwd, one prompt and one answer each,

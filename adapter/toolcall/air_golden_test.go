@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // airGoldenScenarios are the recorded scenarios whose AIR tool calls this

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 
 	"github.com/airwire/airwire/internal/testroot"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/cassette"
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // wanted is what a golden says about usage: each usage_update (the update

@@ -181,13 +181,13 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	// The agent waits on pipes nearly all the time: one P spares the
 	// scheduler's cross-thread wake-ups as each CLI line goes from the
 	// reading goroutine to the handling one (10-15% less CPU per streamed
-	// chunk in internal/agentbench). $GOMAXPROCS still wins.
+	// chunk in conform/agentbench). $GOMAXPROCS still wins.
 	if opts.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
 	// A smaller heap target: the agent's live heap is small and its
 	// garbage short-lived, so collecting at +50% instead of +100% keeps RSS
-	// after session/new about 0.6 MiB lower (internal/agentbench) for no
+	// after session/new about 0.6 MiB lower (conform/agentbench) for no
 	// measurable CPU per chunk. $GOGC still wins.
 	if opts.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)

@@ -22,8 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airwire/airwire/conform/mockapi"
 	"github.com/airwire/airwire/internal/deps"
-	"github.com/airwire/airwire/internal/mockapi"
 )
 
 // The agent finds the real Claude CLI from outside the checkout, where the

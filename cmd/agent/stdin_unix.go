@@ -19,7 +19,7 @@ import (
 // 10 ms. So the goroutine handling a request the reader has just passed on
 // waited that long while the reader went back to read(2): the second of
 // two quick session/list requests took 15 ms instead of 1.5
-// (internal/agentbench, BenchmarkAgentSessionList). A non-blocking
+// (conform/agentbench, BenchmarkAgentSessionList). A non-blocking
 // descriptor parks the reader instead, and the P is free at once.
 //
 // A terminal or a regular file is left as it is: a terminal's mode is

@@ -153,7 +153,7 @@ func verbOf(args []string) string {
 // NewCmdRoot builds the airwire command tree: every command, or only the
 // registry verb only when it is not "". One verb is what a run needs:
 // building the others touched their code and allocated their flag sets at
-// every start of, say, `airwire agent` (its RSS, internal/agentbench).
+// every start of, say, `airwire agent` (its RSS, conform/agentbench).
 func NewCmdRoot(f *factory.Factory, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "airwire <command>",

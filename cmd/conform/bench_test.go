@@ -13,7 +13,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/reports"
 )

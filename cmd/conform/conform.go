@@ -1,7 +1,7 @@
 // Package conform implements `airwire conform`: run the conformance
 // scenarios against an ACP adapter command and compare every run with its
 // golden transcript. It runs the same driver, normalizer and goldens as
-// `go test ./scenarios/...` (internal/conform, internal/golden), without
+// `go test ./scenarios/...` (conform, conform/golden), without
 // Ginkgo, so it needs no Go toolchain.
 package conform
 
@@ -20,12 +20,12 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/scenario"
-	"github.com/airwire/airwire/internal/suitedata"
-	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/conform/suitedata"
 	"github.com/airwire/airwire/reports"
+	"github.com/airwire/airwire/schemas/validate"
 )
 
 // ConformOptions are the inputs of `airwire conform`.

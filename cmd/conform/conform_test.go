@@ -13,10 +13,10 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/suitedata"
 	"github.com/airwire/airwire/internal/deps"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/suitedata"
 )
 
 func TestNewCmdConform(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/scenario"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/reports"
 )
 

@@ -9,13 +9,13 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/cassette"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/fakecli"
 )
 
 // NewCmdPacedCLI builds the hidden `airwire conform paced-cli`: the scripted
-// fake Claude CLI (internal/fakecli, as `airwire fake-cli` runs it) with its
+// fake Claude CLI (conform/fakecli, as `airwire fake-cli` runs it) with its
 // output paced by conform.Pacer. The conformance driver points
 // CLAUDE_CODE_EXECUTABLE at it; $AIRWIRE_CONFORM_PACE sets the pause.
 func NewCmdPacedCLI(f *factory.Factory) *cobra.Command {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/conform"
 )
 
 func TestPacedCLIDocumentRunIsNotPaced(t *testing.T) {

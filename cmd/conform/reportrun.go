@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/reports"
+	"github.com/airwire/airwire/schemas/validate"
 )
 
 // runOf is the report's view of one finished run (or of a scenario file

@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
-	"github.com/airwire/airwire/internal/validate"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/reports"
+	"github.com/airwire/airwire/schemas/validate"
 
 	"github.com/airwire/airwire/internal/testroot"
 )
@@ -29,7 +29,7 @@ func repoRoot(t testing.TB) string {
 // goldenRun is a fake conform.Check whose adapter answers exactly what the
 // repository's golden of each run says: each run is compared with the
 // goldens of the run's golden directory (a copy that the test may have
-// changed) by internal/golden, as Check compares.
+// changed) by conform/golden, as Check compares.
 func goldenRun(t *testing.T) func(context.Context, conform.Options, *golden.Golden, bool) (*conform.Outcome, error) {
 	root := repoRoot(t)
 	return func(_ context.Context, o conform.Options, g *golden.Golden, _ bool) (*conform.Outcome, error) {

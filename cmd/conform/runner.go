@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/reports"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/golden"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/golden"
 )
 
 // fakeConform is a scenario directory with the named scenarios (plain and

@@ -1,7 +1,7 @@
 // Package diff implements `airwire diff OLD NEW`: it compares two
 // recordings of an adapter (two golden sets, two conform reports, two
 // golden files or two journals) message by message and classifies every change with the rules
-// of internal/wirediff, failing when one is breaking.
+// of conform/wirediff, failing when one is breaking.
 package diff
 
 import (
@@ -12,7 +12,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/wirediff"
+	"github.com/airwire/airwire/conform/wirediff"
 )
 
 // DiffOptions are the inputs of `airwire diff`.

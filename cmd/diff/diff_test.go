@@ -10,7 +10,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/wirediff"
+	"github.com/airwire/airwire/conform/wirediff"
 )
 
 func TestNewCmdDiff(t *testing.T) {
@@ -61,7 +61,7 @@ func TestNewCmdDiff(t *testing.T) {
 	}
 }
 
-// real is the recorded pair of internal/wirediff (TestRealPair says how
+// real is the recorded pair of conform/wirediff (TestRealPair says how
 // it was made).
 func real(name string) string {
 	return filepath.Join("..", "..", "internal", "wirediff", "testdata", "real", name)

@@ -12,7 +12,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/airwire/airwire/internal/suitedata"
+	"github.com/airwire/airwire/conform/suitedata"
 	"github.com/airwire/airwire/schemas/acp"
 )
 
@@ -44,7 +44,7 @@ type Factory struct {
 	// fetches.
 	ACPSchemaDir func(ctx context.Context, flag string) (string, error)
 	// Suite unpacks the scenarios and goldens built into airwire into the
-	// user cache directory (internal/suitedata) and returns where.
+	// user cache directory (conform/suitedata) and returns where.
 	Suite func() (suitedata.Dirs, error)
 	// Version is the airwire version string.
 	Version string

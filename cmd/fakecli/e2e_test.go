@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/procgroup"
-	"github.com/airwire/airwire/internal/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )

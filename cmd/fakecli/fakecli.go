@@ -1,6 +1,6 @@
 // Package fakecli implements `airwire fake-cli`: the scripted stand-in for
 // the Claude Code CLI that the conformance suite puts behind an adapter
-// through CLAUDE_CODE_EXECUTABLE. The behaviour lives in internal/fakecli.
+// through CLAUDE_CODE_EXECUTABLE. The behaviour lives in conform/fakecli.
 package fakecli
 
 import (
@@ -14,9 +14,9 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/cassette"
-	"github.com/airwire/airwire/internal/conform"
-	"github.com/airwire/airwire/internal/fakecli"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/fakecli"
 )
 
 // FakeCLIOptions are the inputs of `airwire fake-cli`.

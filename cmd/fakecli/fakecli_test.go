@@ -12,8 +12,8 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/cassette"
-	"github.com/airwire/airwire/internal/conform"
+	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/internal/deps"
 )
 

@@ -1,7 +1,7 @@
 // Package mockapi implements `airwire mock-api --script FILE`: a loopback
 // Anthropic Messages API that answers from a model script, so the real
 // Claude Code CLI runs offline and deterministically. The behaviour lives in
-// internal/mockapi.
+// conform/mockapi.
 package mockapi
 
 import (
@@ -13,7 +13,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/mockapi"
+	"github.com/airwire/airwire/conform/mockapi"
 )
 
 // MockAPIOptions are the inputs of `airwire mock-api`.

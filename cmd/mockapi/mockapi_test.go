@@ -16,7 +16,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/mockapi"
+	"github.com/airwire/airwire/conform/mockapi"
 )
 
 func TestNewCmdMockAPI(t *testing.T) {

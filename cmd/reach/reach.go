@@ -1,6 +1,6 @@
 // Package reach implements `airwire reach`, a hidden developer command:
 // the reach of the conformance suite over the reference adapter's code,
-// from the V8 coverage its Node processes wrote (internal/reach, make
+// from the V8 coverage its Node processes wrote (conform/reach, make
 // reach, docs/reach.md).
 package reach
 
@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/reach"
+	"github.com/airwire/airwire/conform/reach"
 )
 
 // ReachOptions are the inputs of `airwire reach`.

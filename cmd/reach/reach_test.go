@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/cmd/factory"
-	"github.com/airwire/airwire/internal/reach"
+	"github.com/airwire/airwire/conform/reach"
 )
 
 // coverage writes a dist/ with one module of two functions, one of which

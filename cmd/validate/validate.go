@@ -1,7 +1,7 @@
 // Package validate implements `airwire validate JOURNAL`: it checks the
 // client lane of a recorded journal against the official ACP schema (by
 // method) and the AIR contract, and prints the findings as text or JSON.
-// The checks themselves live in internal/validate.
+// The checks themselves live in schemas/validate.
 package validate
 
 import (
@@ -14,9 +14,9 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
-	checks "github.com/airwire/airwire/internal/validate"
 	"github.com/airwire/airwire/schemas/acp"
 	"github.com/airwire/airwire/schemas/air"
+	checks "github.com/airwire/airwire/schemas/validate"
 )
 
 // Output formats.

@@ -11,8 +11,8 @@ import (
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/internal/deps"
-	checks "github.com/airwire/airwire/internal/validate"
 	"github.com/airwire/airwire/schemas/acp"
+	checks "github.com/airwire/airwire/schemas/validate"
 )
 
 func TestNewCmdValidate(t *testing.T) {

@@ -5,7 +5,7 @@
 // runs, the second P has by then served some of the package inits: its
 // mcache holds a span of many size classes, and giving them back to the
 // central lists when that P goes away touched up to 0.5 MiB of span-set
-// blocks (internal/agentbench, RSS after session/new). This package's init
+// blocks (conform/agentbench, RSS after session/new). This package's init
 // runs among the first, as it needs only os and runtime.
 //
 // It is the one package init of the module (TestNoPackageInitCode).

@@ -16,5 +16,5 @@
 // "Claude tools and ACP fields".
 //
 // The package only knows shapes. Where a payload may appear, and the rules
-// a schema cannot express, live in internal/validate.
+// a schema cannot express, live in schemas/validate.
 package air

@@ -1,0 +1,182 @@
+package cassette
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/airwire/airwire/conform/scenario"
+)
+
+// effects re-creates on disk what the recorded CLI left there and an
+// adapter may read during the run:
+//
+//   - the session transcript, CLAUDE_CONFIG_DIR/projects/<encoded
+//     cwd>/<session id>.jsonl: a user row per prompt the agent sends, a
+//     row per top-level assistant or user frame played, a last-prompt row
+//     after each result, an ai-title row for each title the CLI generated
+//     with persist: true (as conform/fakecli writes them); not under
+//     --no-session-persistence;
+//   - the files the Write and Edit tools changed, from the tool_response of
+//     a PostToolUse hook_callback or the tool_use_result of a user frame,
+//     whichever is played first; only inside the live cwd.
+type effects struct {
+	cwd, configDir, projectDir string
+	session                    string
+	persist                    bool
+	parent                     any
+	lastPrompt                 string
+	written                    map[string]bool
+	// titleRequests are the ids of the agent's generate_session_title
+	// requests with persist: true, whose answered title the CLI stores.
+	titleRequests map[any]bool
+}
+
+func newEffects(args []string, live map[string]string) *effects {
+	fx := &effects{cwd: live[PlaceholderCwd], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
+		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}, titleRequests: map[any]bool{}}
+	if !slices.Contains(args, "--fork-session") {
+		for _, kv := range argvSessions(args) {
+			fx.session = kv[1]
+		}
+	}
+	return fx
+}
+
+// agentFrame records a prompt (a user message from the agent) and a
+// rename (a rename_session control request).
+func (fx *effects) agentFrame(raw []byte) {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	if req, ok := m["request"].(map[string]any); ok && m["type"] == "control_request" && req["subtype"] == "rename_session" {
+		// The CLI stores a rename as a custom-title row, which session
+		// lists read.
+		fx.append(map[string]any{"type": "custom-title", "customTitle": req["title"], "sessionId": fx.session})
+		return
+	}
+	if req, ok := m["request"].(map[string]any); ok && m["type"] == "control_request" && req["subtype"] == "generate_session_title" && req["persist"] == true {
+		fx.titleRequests[m["request_id"]] = true
+		return
+	}
+	if m["type"] != "user" {
+		return
+	}
+	if text, ok := m["message"].(map[string]any); ok {
+		fx.lastPrompt = userText(mustJSON(text["content"]))
+	}
+	fx.row(map[string]any{"type": "user", "message": m["message"], "uuid": m["uuid"], "timestamp": now(), "promptSource": "sdk"}, m["session_id"])
+}
+
+// cliFrame records a played CLI frame and applies its file changes.
+func (fx *effects) cliFrame(raw []byte) {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	switch m["type"] {
+	case "assistant", "user":
+		if r, ok := m["tool_use_result"].(map[string]any); ok {
+			fx.applyFile(r)
+		}
+		if m["parent_tool_use_id"] != nil {
+			return
+		}
+		row := map[string]any{"type": m["type"], "message": m["message"], "uuid": m["uuid"], "timestamp": m["timestamp"]}
+		if row["timestamp"] == nil {
+			row["timestamp"] = now()
+		}
+		if r, ok := m["tool_use_result"]; ok {
+			row["toolUseResult"] = r
+		}
+		fx.row(row, m["session_id"])
+	case "result":
+		fx.append(map[string]any{"type": "last-prompt", "lastPrompt": fx.lastPrompt, "leafUuid": fx.parent, "sessionId": fx.session})
+	case "control_response":
+		fx.storedTitle(m)
+	case "control_request":
+		req, _ := m["request"].(map[string]any)
+		in, _ := req["input"].(map[string]any)
+		if req["subtype"] == "hook_callback" && in["hook_event_name"] == "PostToolUse" {
+			if r, ok := in["tool_response"].(map[string]any); ok {
+				fx.applyFile(r)
+			}
+		}
+	}
+}
+
+// storedTitle appends the ai-title row the CLI stores when it answers a
+// generate_session_title request with persist: true with a title (the
+// session's title that session lists and the adapter's turn end read).
+func (fx *effects) storedTitle(m map[string]any) {
+	resp, _ := m["response"].(map[string]any)
+	if resp == nil || !fx.titleRequests[resp["request_id"]] {
+		return
+	}
+	delete(fx.titleRequests, resp["request_id"])
+	body, _ := resp["response"].(map[string]any)
+	if title, _ := body["title"].(string); title != "" {
+		fx.append(map[string]any{"type": "ai-title", "aiTitle": title, "sessionId": fx.session})
+	}
+}
+
+// applyFile writes the file a Write (content) or Edit (originalFile with
+// oldString replaced) produced, once, when it lies inside the cwd.
+func (fx *effects) applyFile(r map[string]any) {
+	path, _ := r["filePath"].(string)
+	if path == "" || fx.cwd == "" || fx.written[path] || !strings.HasPrefix(filepath.Clean(path), fx.cwd+string(filepath.Separator)) {
+		return
+	}
+	content, isWrite := r["content"].(string)
+	if !isWrite {
+		orig, ok1 := r["originalFile"].(string)
+		old, ok2 := r["oldString"].(string)
+		repl, ok3 := r["newString"].(string)
+		if !ok1 || !ok2 || !ok3 {
+			return
+		}
+		n := 1
+		if all, _ := r["replaceAll"].(bool); all {
+			n = -1
+		}
+		content = strings.Replace(orig, old, repl, n)
+	}
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil && os.WriteFile(path, []byte(content), 0o644) == nil {
+		fx.written[path] = true
+	}
+}
+
+// row appends a transcript row linked to the previous one.
+func (fx *effects) row(row map[string]any, session any) {
+	if s, ok := session.(string); ok && fx.session == "" {
+		fx.session = s
+	}
+	row["parentUuid"] = fx.parent
+	row["isSidechain"] = false
+	row["userType"] = "external"
+	row["entrypoint"] = "sdk-ts"
+	row["cwd"] = fx.cwd
+	row["sessionId"] = fx.session
+	fx.append(row)
+	if row["uuid"] != nil {
+		fx.parent = row["uuid"]
+	}
+}
+
+func (fx *effects) append(row map[string]any) {
+	if !fx.persist || fx.session == "" || fx.configDir == "" || fx.projectDir == "" {
+		return
+	}
+	_ = scenario.AppendRow(filepath.Join(fx.configDir, "projects", fx.projectDir, fx.session+".jsonl"), row)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }

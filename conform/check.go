@@ -1,0 +1,259 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/schemas/acp"
+	"github.com/airwire/airwire/schemas/air"
+	"github.com/airwire/airwire/schemas/validate"
+)
+
+// ErrLaneMissing means a canonical transcript lacks the client or the CLI
+// lane; every golden must hold both.
+var ErrLaneMissing = errors.New("canonical transcript lacks a lane")
+
+// ErrNoValidation means the schemas to validate a run with cannot be
+// loaded; Check fails with it before the run starts, unless
+// Options.NoValidate turns validation off.
+var ErrNoValidation = errors.New("cannot validate the run's messages")
+
+// ErrEditorInvalid means the driver itself generated a message the
+// validator rejects (initialize, the session opening, an answer to an agent
+// request): a bug of the suite, never of the adapter.
+var ErrEditorInvalid = errors.New("the conformance client sent an invalid message")
+
+// GoldenName is the golden of a scenario and profile: <scenario>/<profile>.
+func GoldenName(sc *scenario.Scenario, p scenario.Profile) string {
+	return sc.Name + "/" + string(p)
+}
+
+// Outcome is what Check observed besides the verdict.
+type Outcome struct {
+	// Canon is the canonical transcript (nil when the run failed).
+	Canon []byte
+	// Dir is the run directory (removed unless keep).
+	Dir string
+	// AgentFindings are the validator's findings on the agent's messages
+	// (schemas/validate). An error among them fails the check unless
+	// goldens/known-findings.json lists it as a known deviation
+	// (goldens/DEVIATIONS.md); warnings never fail.
+	AgentFindings []validate.Finding
+	// ScriptedFindings are findings on editor messages whose content the
+	// scenario wrote; some are deliberate (a malformed request the agent
+	// must refuse or ignore), so they do not fail the check either.
+	ScriptedFindings []validate.Finding
+	// ValidationSkipped says why no validation ran ("" when it ran): only
+	// Options.NoValidate turns it off.
+	ValidationSkipped string
+	// Deviations are the values of the run that declared deviations
+	// (goldens/agent-deviations.json) masked before the comparison: each
+	// one is a difference from the golden that the adapter keeps on
+	// purpose. Canon is the transcript before masking.
+	Deviations []AppliedDeviation
+	// Compared is the transcript as it was compared with the golden: Canon
+	// with the declared deviations masked (nil when no comparison ran).
+	Compared []byte
+}
+
+// Check runs o in a fresh temporary directory (o.Dir is ignored), validates
+// the client lane, renders the canonical transcript and matches it with its
+// golden in g, as ApplyDeviations leaves it for the declarations in g's
+// directory. The error is the run's (*RunError), ErrEditorInvalid, a lane
+// error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate,
+// ErrDeviationGone), or the golden's (*golden.MismatchError,
+// golden.ErrMissing). The directory is removed unless keep is true.
+func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
+	out := &Outcome{}
+	dir, err := runDir()
+	if err != nil {
+		return out, err
+	}
+	out.Dir = dir
+	if !keep {
+		defer os.RemoveAll(dir)
+	}
+	o.Dir = dir
+	v, err := o.validator()
+	if err != nil {
+		return out, err
+	}
+	if v == nil {
+		out.ValidationSkipped = "validation turned off (--no-validate)"
+	}
+	if o.Scenario.Live() {
+		// The replaying CLI runs in the run's workspace: the path must not
+		// be relative.
+		if o.Cassette, err = filepath.Abs(CassetteFile(g.Dir(), o.Scenario, o.Profile)); err != nil {
+			return out, err
+		}
+	}
+	res, err := Run(ctx, o)
+	if err != nil {
+		return out, err
+	}
+	if err := out.validate(res, v); err != nil {
+		return out, err
+	}
+	known, err := LoadKnownFindings(g.Dir())
+	if err != nil {
+		return out, err
+	}
+	if bad := unknownAgentErrors(GoldenName(o.Scenario, o.Profile), out.AgentFindings, known); len(bad) > 0 {
+		return out, fmt.Errorf("%w (not in %s):\n%s", ErrAgentInvalid, KnownFindingsFile, strings.Join(bad, "\n"))
+	}
+	canon, err := Canonical(res)
+	if err != nil {
+		return out, err
+	}
+	out.Canon = canon
+	if err := CheckLanes(canon); err != nil {
+		return out, err
+	}
+	devs, err := LoadDeviations(g.Dir())
+	if err != nil {
+		return out, err
+	}
+	if g.Updating() && DeclaresFor(devs, canon) {
+		return out, ErrDeviatingUpdate
+	}
+	if o.Live && o.Scenario.Live() && g.Updating() {
+		if err := WriteCassette(res, o.Cassette); err != nil {
+			return out, fmt.Errorf("writing the cassette: %w", err)
+		}
+	}
+	measured := o.Live && o.Scenario.Live()
+	return out, out.match(g, GoldenName(o.Scenario, o.Profile), canon, devs, measured)
+}
+
+// match compares canon with its golden after applying the declared
+// deviations of its adapter (DeviationsFile) for the run name, which it
+// records in out.Deviations; a declaration limited to runs that masks
+// nothing in one of them is ErrDeviationGone. Updating writes canon as it
+// is. When measured (a live run: the real CLI measured its durations
+// anew), both sides are compared with their durations masked
+// (MaskMeasured).
+func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation, measured bool) error {
+	if g.Updating() {
+		return g.Match(name, canon)
+	}
+	want, err := os.ReadFile(g.File(name))
+	if err != nil {
+		return g.Match(name, canon) // the golden's own error
+	}
+	devs = ForRun(devs, name)
+	if gone := GoneDeviations(devs, name, want, canon); len(gone) > 0 {
+		d := gone[0]
+		return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
+			ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
+	}
+	canon, out.Deviations = ApplyDeviations(devs, want, canon)
+	if measured {
+		if masked := MaskMeasured(want); !bytes.Equal(masked, MaskMeasured(canon)) {
+			return golden.Compare(g.File(name), masked, MaskMeasured(canon))
+		}
+		return nil
+	}
+	out.Compared = canon
+	return g.Match(name, canon)
+}
+
+// validator loads the schemas of o (ACPSchemaDir, else the checkout's);
+// it is nil with NoValidate.
+func (o Options) validator() (*validate.Validator, error) {
+	if o.NoValidate {
+		return nil, nil
+	}
+	load := validate.Load
+	if o.ACPSchemaDir != "" {
+		load = func() (*acp.Schema, *air.Set, error) { return validate.LoadDir(o.ACPSchemaDir) }
+	}
+	a, s, err := load()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v; pass --no-validate to compare without validating", ErrNoValidation, err)
+	}
+	return validate.New(a, s), nil
+}
+
+// validate runs every client-lane message through v (nothing when v is
+// nil). Errors on the editor's side fail; the agent's findings are kept in
+// the outcome.
+func (out *Outcome) validate(res *Result, v *validate.Validator) error {
+	if v == nil {
+		return nil
+	}
+	i := 0
+	next := func() (journal.Entry, error) {
+		if i >= len(res.Entries) {
+			return journal.Entry{}, io.EOF
+		}
+		i++
+		return res.Entries[i-1], nil
+	}
+	rep, err := validate.Entries(next, v)
+	if err != nil {
+		return err
+	}
+	scripted := map[uint64]bool{}
+	k := 0
+	for _, e := range res.Entries {
+		if e.Lane == journal.LaneClient && e.Dir == journal.DirEditor && (e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON) {
+			if k < len(res.Scripted) && res.Scripted[k] {
+				scripted[e.Seq] = true
+			}
+			k++
+		}
+	}
+	var editor []string
+	for _, f := range rep.Findings {
+		switch {
+		case f.Dir == validate.DirAgent:
+			out.AgentFindings = append(out.AgentFindings, f)
+		case scripted[f.Seq]:
+			out.ScriptedFindings = append(out.ScriptedFindings, f)
+		case f.Severity == validate.SeverityError:
+			editor = append(editor, f.String())
+		}
+	}
+	if len(editor) > 0 {
+		return fmt.Errorf("%w:\n%s", ErrEditorInvalid, strings.Join(editor, "\n"))
+	}
+	return nil
+}
+
+// CheckLanes requires at least one client line and one cli line.
+func CheckLanes(canon []byte) error {
+	var client, cli bool
+	for _, l := range bytes.Split(canon, []byte("\n")) {
+		client = client || bytes.HasPrefix(l, []byte("client "))
+		cli = cli || bytes.HasPrefix(l, []byte("cli:"))
+	}
+	if !client || !cli {
+		return fmt.Errorf("%w (client %v, cli %v)", ErrLaneMissing, client, cli)
+	}
+	return nil
+}
+
+// runDir makes a fresh run directory whose path has the same length in every
+// run: the real CLI counts the run's paths into its token estimates, which
+// a compaction scenario shows.
+func runDir() (string, error) {
+	for range 100 {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("aw-%010d", rand.Uint32()))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil || !errors.Is(err, os.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", errors.New("no free run directory name")
+}

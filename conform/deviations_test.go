@@ -1,0 +1,487 @@
+package conform
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/conform/golden"
+)
+
+const (
+	goldensDir   = "../goldens"
+	refName      = `"name":"@agentclientprotocol/claude-agent-acp"`
+	ourName      = `"name":"airwire"`
+	refLauncher  = `"terminal-auth":{"args":["<agent-argv-1>","--cli"`
+	ourLauncher  = `"terminal-auth":{"args":["agent","--cli"`
+	refCommand   = `"command":"<agent-argv-0>"`
+	ourCommand   = `"command":"<airwire>"`
+	zedInitLines = 2 // the initialize request and its response
+)
+
+// zedGolden is a real golden whose initialize response carries both the
+// agent's name and the Zed terminal-auth launcher.
+func zedGolden(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(goldensDir, "text-and-thinking", "zed.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{refName, refLauncher, refCommand} {
+		if !bytes.Contains(b, []byte(s)) {
+			t.Fatalf("the golden no longer holds %s", s)
+		}
+	}
+	return b
+}
+
+// ours turns the reference's transcript into what our adapter sends: its
+// own name and launcher, then the extra edits.
+func ours(g []byte, edits ...string) []byte {
+	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand).Replace(string(g))
+	if len(edits) > 0 {
+		s = strings.NewReplacer(edits...).Replace(s)
+	}
+	return []byte(s)
+}
+
+func committedDeviations(t *testing.T) []Deviation {
+	t.Helper()
+	devs, err := LoadDeviations(goldensDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(devs) < 2 {
+		t.Fatalf("%s declares %d deviations, want the agentInfo name and the terminal-auth launcher", DeviationsFile, len(devs))
+	}
+	return devs
+}
+
+// TestApplyDeviationsCommitted: the committed declarations make our
+// adapter's initialize response compare equal to a real Zed golden, five
+// values masked (one name, two commands, two launcher words), and the
+// reference's own run is left alone.
+func TestApplyDeviationsCommitted(t *testing.T) {
+	g := zedGolden(t)
+	devs := committedDeviations(t)
+	got, applied := ApplyDeviations(devs, g, ours(g))
+	if !bytes.Equal(got, g) {
+		t.Fatalf("masked transcript still differs: %v", golden.Compare("zed.golden", g, got))
+	}
+	var paths []string
+	for _, a := range applied {
+		if a.Line != zedInitLines {
+			t.Errorf("masked line %d, want the initialize response (line %d)", a.Line, zedInitLines)
+		}
+		paths = append(paths, fmt.Sprintf("%d %s", a.Entry, a.Path))
+	}
+	want := []string{
+		"7 $.result.agentInfo.name",
+		`8 $.result.authMethods[0]._meta["terminal-auth"].command`,
+		`8 $.result.authMethods[1]._meta["terminal-auth"].command`,
+		`8 $.result.authMethods[0]._meta["terminal-auth"].args[0]`,
+		`8 $.result.authMethods[1]._meta["terminal-auth"].args[0]`,
+	}
+	if !slices.Equal(paths, want) {
+		t.Errorf("applied %q, want %q", paths, want)
+	}
+	if got, applied := ApplyDeviations(devs, g, g); !bytes.Equal(got, g) || len(applied) > 0 {
+		t.Errorf("the reference's own transcript was changed: %d applied", len(applied))
+	}
+}
+
+// TestApplyDeviationsScope: a declared path is ignored only for the
+// declared agent, in the declared messages, at the declared path; every
+// other difference still fails with its JSON path.
+func TestApplyDeviationsScope(t *testing.T) {
+	g := zedGolden(t)
+	devs := committedDeviations(t)
+	sessionNew := `{"id":1,"jsonrpc":"2.0","method":"session/new","params":{"cwd":"<cwd>"`
+	tests := []struct {
+		name     string
+		devs     []Deviation
+		actual   []byte
+		wantPath string // the first difference left, "" = none
+		applied  int
+	}{
+		{name: "undeclared difference on the same line",
+			actual: ours(g, `"title":"Claude Agent"`, `"title":"Our Agent"`), wantPath: "$.result.agentInfo.title", applied: 5},
+		{name: "launcher word after args[0]",
+			actual:   ours(g, `"agent","--cli","auth","login","--console"`, `"agent","--cli","auth","login","--other"`),
+			wantPath: `$.result.authMethods[1]._meta["terminal-auth"].args[4]`, applied: 5},
+		{name: "undeclared difference on another line",
+			actual: ours(g, sessionNew, strings.Replace(sessionNew, "<cwd>", "/x", 1)), wantPath: "$.params.cwd", applied: 5},
+		{name: "another agent gets no declaration",
+			actual: ours(g, ourName, `"name":"other-agent"`), wantPath: "$.result.agentInfo.name"},
+		{name: "a declaration naming the reference never applies to it",
+			devs:   renamed(devs, "@agentclientprotocol/claude-agent-acp"),
+			actual: []byte(strings.Replace(string(g), refCommand, ourCommand, -1)), wantPath: `$.result.authMethods[0]._meta["terminal-auth"].command`},
+		{name: "method selects the request, not its response",
+			devs:   reselected(devs, "initialize", ""),
+			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+		{name: "response of another method",
+			devs:   reselected(devs, "", "session/new"),
+			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+		{name: "other direction",
+			devs:   retagged(devs, TagEditorToAgent),
+			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.devs == nil {
+				tt.devs = devs
+			}
+			got, applied := ApplyDeviations(tt.devs, g, tt.actual)
+			if len(applied) != tt.applied {
+				t.Errorf("applied %d deviations, want %d: %+v", len(applied), tt.applied, applied)
+			}
+			if bytes.Equal(got, g) {
+				t.Fatalf("the difference at %s was masked", tt.wantPath)
+			}
+			if e := golden.Compare("zed.golden", g, got); e.Path != tt.wantPath {
+				t.Errorf("first difference at %q, want %q (%s)", e.Path, tt.wantPath, e.Error()[:min(300, len(e.Error()))])
+			}
+		})
+	}
+}
+
+func renamed(devs []Deviation, agent string) []Deviation {
+	out := slices.Clone(devs)
+	for i := range out {
+		out[i].Agent = agent
+	}
+	return out
+}
+
+func reselected(devs []Deviation, method, response string) []Deviation {
+	out := slices.Clone(devs)
+	for i := range out {
+		out[i].Method, out[i].Response = method, response
+	}
+	return out
+}
+
+func retagged(devs []Deviation, tag string) []Deviation {
+	out := slices.Clone(devs)
+	for i := range out {
+		out[i].Tag = tag
+	}
+	return out
+}
+
+// TestApplyDeviationsPresence: a declared path the actual lacks, or has
+// where the golden has none, is masked too; a CLI-lane tag pattern
+// selects every CLI process.
+func TestApplyDeviationsPresence(t *testing.T) {
+	golden := "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\",\"title\":\"T\"}}}\n" +
+		"cli:1 spawn {\"argv\":[\"<cli>\",\"-p\"]}\n" +
+		"cli:2 spawn {\"argv\":[\"<cli>\",\"-p\"]}\n"
+	actual := strings.NewReplacer(`"ref","title":"T"`, `"ours"`, `"-p"]`, `"-q"]`).Replace(golden)
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.title"],"reason":"r"},
+		{"entry":1,"agent":"ours","tag":"cli:* spawn","paths":["$.argv[1]"],"reason":"r"}]`), map[int]string{1: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, applied := ApplyDeviations(devs, []byte(golden), []byte(actual))
+	want := strings.Replace(golden, `"ref","title":"T"`, `"ours","title":"T"`, 1)
+	if string(got) != want || len(applied) != 3 {
+		t.Errorf("got %d applied:\n%s\nwant:\n%s", len(applied), got, want)
+	}
+	untitled := strings.Replace(golden, `,"title":"T"`, "", 1)
+	got, applied = ApplyDeviations(devs, []byte(untitled), []byte(strings.Replace(actual, `"ours"`, `"ours","title":"U"`, 1)))
+	if want := strings.Replace(untitled, `"ref"`, `"ours"`, 1); string(got) != want || len(applied) != 3 || applied[0].Path != "$.result.agentInfo.title" {
+		t.Errorf("a key the golden lacks: %+v\n%s\nwant:\n%s", applied, got, want)
+	}
+}
+
+// TestParseDeviations: malformed declarations are errors.
+func TestParseDeviations(t *testing.T) {
+	entries := map[int]string{7: "x"}
+	ok := `"entry":7,"agent":"airwire","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"`
+	tests := map[string]string{
+		"unknown field":          `[{` + ok + `,"scenario":"a"}]`,
+		"bad runs pattern":       `[{` + ok + `,"runs":["a["]}]`,
+		"empty runs pattern":     `[{` + ok + `,"runs":[""]}]`,
+		"no reason":              `[{` + strings.Replace(ok, `"reason":"r"`, `"reason":""`, 1) + `}]`,
+		"no agent":               `[{` + strings.Replace(ok, `"airwire"`, `""`, 1) + `}]`,
+		"no paths":               `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `[]`, 1) + `}]`,
+		"entry not in the doc":   `[{` + strings.Replace(ok, `"entry":7`, `"entry":70`, 1) + `}]`,
+		"method and response":    `[{` + ok + `,"method":"initialize"}]`,
+		"response on a CLI tag":  `[{` + strings.Replace(ok, `"client agent->editor"`, `"cli:1 agent->cli"`, 1) + `}]`,
+		"bad tag pattern":        `[{` + strings.Replace(ok, `"client agent->editor","response":"initialize"`, `"cli:[","method":"x"`, 1) + `}]`,
+		"path without $":         `[{` + strings.Replace(ok, `"$.result`, `"result`, 1) + `}]`,
+		"path with no step":      `[{` + strings.Replace(ok, `"$.result.agentInfo.name"`, `"$"`, 1) + `}]`,
+		"path with a bad index":  `[{` + strings.Replace(ok, `agentInfo.name`, `a[x]`, 1) + `}]`,
+		"path with a bad key":    `[{` + strings.Replace(ok, `agentInfo.name`, `a..b`, 1) + `}]`,
+		"unclosed quoted key":    `[{` + strings.Replace(ok, `agentInfo.name`, `a[\"b\"`, 1) + `}]`,
+		"data after the list":    `[{` + ok + `}] []`,
+		"not a list":             `{` + ok + `}`,
+		"entry as a title":       `[{` + strings.Replace(ok, `"entry":7`, `"entry":"7"`, 1) + `}]`,
+		"paths as a single path": `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `"$.result.agentInfo.name"`, 1) + `}]`,
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := ParseDeviations([]byte(in), entries); !errors.Is(err, ErrBadDeviation) {
+				t.Errorf("err = %v, want ErrBadDeviation", err)
+			}
+		})
+	}
+	devs, err := ParseDeviations([]byte(`[{`+strings.Replace(ok, `agentInfo.name`, `a[\"b-c\"][2][*].d_1`, 1)+`}]`), entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []step{{key: "result", isKey: true}, {key: "a", isKey: true}, {key: "b-c", isKey: true}, {index: 2}, {index: -1}, {key: "d_1", isKey: true}}
+	if !slices.Equal(devs[0].steps[0], want) {
+		t.Errorf("steps %+v, want %+v", devs[0].steps[0], want)
+	}
+}
+
+// TestLoadDeviationsFiles: no file declares nothing; a file needs its
+// DEVIATIONS.md.
+func TestLoadDeviationsFiles(t *testing.T) {
+	if devs, err := LoadDeviations(t.TempDir()); err != nil || devs != nil {
+		t.Errorf("no file: %v %v", devs, err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, DeviationsFile), []byte(`[]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadDeviations(dir); !errors.Is(err, ErrBadDeviation) {
+		t.Errorf("no %s: err = %v", DeviationsDoc, err)
+	}
+}
+
+// TestCommittedDeviations: every committed declaration names an existing
+// DEVIATIONS.md entry of the "Our adapter" section, never the adapter the
+// goldens were recorded from, and each of its paths holds a value in at
+// least one golden line it selects (an unused declaration fails here); a
+// declaration limited to runs needs one of its paths held in their goldens.
+func TestCommittedDeviations(t *testing.T) {
+	devs := committedDeviations(t)
+	doc, err := os.ReadFile(filepath.Join(goldensDir, DeviationsDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(doc, []byte("\n## Our adapter (airwire agent)\n"))
+	if start < 0 {
+		t.Fatalf("%s has no section \"Our adapter (airwire agent)\"", DeviationsDoc)
+	}
+	ourSection := doc[start+1:]
+	if end := bytes.Index(ourSection, []byte("\n## ")); end >= 0 {
+		ourSection = ourSection[:end]
+	}
+	ourEntries := DeviationEntries(ourSection)
+	for i, d := range devs {
+		if _, ok := ourEntries[d.Entry]; !ok {
+			t.Errorf("declaration %d names entry %d, not one of %s's \"Our adapter\" section %v", i, d.Entry, DeviationsDoc, ourEntries)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(goldensDir, "*", "*"+golden.Suffix))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no goldens: %v", err)
+	}
+	used := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := newTranscript(b)
+		ref := tr.agentName()
+		run := filepath.Base(filepath.Dir(f)) + "/" + strings.TrimSuffix(filepath.Base(f), golden.Suffix)
+		for i, d := range devs {
+			if d.Agent == ref {
+				t.Fatalf("declaration %d names %q, the adapter %s was recorded from", i, ref, f)
+			}
+			if len(d.Runs) > 0 && !d.namesRun(run) {
+				continue
+			}
+			for _, line := range tr.selected(&devs[i]) {
+				v := tr.value(line)
+				for k, s := range d.steps {
+					if hasPath(v, s) {
+						used[fmt.Sprint(i, d.Paths[k])] = true
+						used[fmt.Sprint(i)] = true
+					}
+				}
+			}
+		}
+	}
+	for i, d := range devs {
+		if len(d.Runs) > 0 {
+			// A path may be a key only our adapter sends (the golden has
+			// none to hold); the run itself fails when the declaration
+			// masks nothing there (ErrDeviationGone).
+			if !used[fmt.Sprint(i)] {
+				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths", i, d.Entry, d.Runs)
+			}
+			continue
+		}
+		for _, p := range d.Paths {
+			if !used[fmt.Sprint(i, p)] {
+				t.Errorf("declaration %d (entry %d): no golden line it selects has %s", i, d.Entry, p)
+			}
+		}
+	}
+}
+
+// TestDeclaresFor: an update with an adapter that has declarations is
+// refused (Check), one with the reference is not.
+func TestDeclaresFor(t *testing.T) {
+	g := zedGolden(t)
+	devs := committedDeviations(t)
+	if DeclaresFor(devs, g) {
+		t.Error("the reference's transcript has declarations")
+	}
+	if !DeclaresFor(devs, ours(g)) {
+		t.Error("our adapter's transcript has none")
+	}
+}
+
+// TestDeviationEntries reads every numbered entry of the committed
+// DEVIATIONS.md, titles over two lines included.
+func TestDeviationEntries(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(goldensDir, DeviationsDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := DeviationEntries(doc)
+	for n := 1; n <= 8; n++ {
+		if got[n] == "" {
+			t.Errorf("entry %d missing: %v", n, got)
+		}
+	}
+	if want := "With the real CLI, each API retry is its own record, and the turn's failure a further one."; got[6] != want {
+		t.Errorf("entry 6 = %q, want %q", got[6], want)
+	}
+}
+
+// TestOutcomeMatch: Check's comparison masks the declared values of our
+// adapter's transcript, records them, and still fails on the rest.
+func TestOutcomeMatch(t *testing.T) {
+	g := zedGolden(t)
+	devs := committedDeviations(t)
+	dir := t.TempDir()
+	gd := golden.New(dir, golden.WithUpdate(false))
+	if err := os.MkdirAll(filepath.Join(dir, "scn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gd.File("scn/zed"), g, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := &Outcome{}
+	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 5 {
+		t.Fatalf("our transcript: %v, %d deviations applied", err, len(out.Deviations))
+	}
+	out = &Outcome{}
+	err := out.match(gd, "scn/zed", ours(g, `"stopReason":"end_turn"`, `"stopReason":"cancelled"`), devs, false)
+	var mm *golden.MismatchError
+	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 5 {
+		t.Fatalf("an undeclared difference: %v, %d deviations applied", err, len(out.Deviations))
+	}
+	if err := (&Outcome{}).match(gd, "scn/zed", g, devs, false); err != nil {
+		t.Fatalf("the reference: %v", err)
+	}
+}
+
+// TestApplyDeviationsWhen: a `when` path narrows a declaration to the lines
+// that hold it, in each transcript, so the same path on other lines still
+// compares.
+func TestApplyDeviationsWhen(t *testing.T) {
+	golden := "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":{\"k\":{\"a\":1}},\"mcp\":true}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":{\"k\":{\"b\":2}}}}\n"
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":1,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.mcp","paths":["$.params.m"],"reason":"r"}]`), map[int]string{1: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Replace(golden, `"ref"`, `"ours"`, 1)
+	masked := strings.Replace(ours, `"m":{"k":{"a":1}},`, ``, 1)
+	got, applied := ApplyDeviations(devs, []byte(golden), []byte(masked))
+	if string(got) != golden || len(applied) != 2 {
+		t.Errorf("the selected line's missing key: %d applied\n%s\nwant:\n%s", len(applied), got, golden)
+	}
+	other := strings.Replace(ours, `{"b":2}`, `{"b":3}`, 1)
+	got, _ = ApplyDeviations(devs, []byte(golden), []byte(other))
+	if !strings.Contains(string(got), `{"b":3}`) {
+		t.Errorf("a line without the when path was masked:\n%s", got)
+	}
+	if _, err := ParseDeviations([]byte(`[{"entry":1,"agent":"a","tag":"t","when":"$.[","paths":["$.x"],"reason":"r"}]`), map[int]string{1: "x"}); err == nil {
+		t.Error("a bad when path was accepted")
+	}
+}
+
+// subagentEditReport is the file-change report of
+// file-change-report-subagent-edit/air.golden (the reference's, DEVIATIONS
+// 23) and the one our adapter sends instead.
+const (
+	refSubagentReport = `"agentFileChangeReport":{"declaredComplete":false,"paths":["<cwd>/NOTES.md"],"requestId":"report-3","status":"reported","truncated":false,"version":1}`
+	ourSubagentReport = `"agentFileChangeReport":{"reason":"invalidOutput","requestId":"report-3","status":"unavailable","version":1}`
+)
+
+// TestRunScopedDeviation: the committed entry-23 declaration masks the
+// report of the run it names, fails that run once our report is the
+// reference's again (ErrDeviationGone), and masks nothing in another
+// run's report (file-change-report-reported), whose differences still fail.
+func TestRunScopedDeviation(t *testing.T) {
+	devs := committedDeviations(t)
+	const run, other = "file-change-report-subagent-edit/air", "file-change-report-reported/air"
+	dir := t.TempDir()
+	gd := golden.New(dir, golden.WithUpdate(false))
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(goldensDir, name+golden.Suffix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(gd.File(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(gd.File(name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	g := read(run)
+	if !bytes.Contains(g, []byte(refSubagentReport)) {
+		t.Fatalf("%s no longer holds the reference's report %s", run, refSubagentReport)
+	}
+	out := &Outcome{}
+	if err := out.match(gd, run, ours(g, refSubagentReport, ourSubagentReport), devs, false); err != nil {
+		t.Fatalf("our report: %v", err)
+	}
+	var masked []string
+	for _, a := range out.Deviations {
+		if a.Entry == 23 {
+			masked = append(masked, a.Path)
+		}
+	}
+	if len(masked) != 5 {
+		t.Errorf("entry 23 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
+	}
+	if err := (&Outcome{}).match(gd, run, ours(g), devs, false); !errors.Is(err, ErrDeviationGone) {
+		t.Errorf("our report equal to the reference's: err = %v, want ErrDeviationGone", err)
+	}
+	if err := (&Outcome{}).match(gd, run, g, devs, false); err != nil {
+		t.Errorf("the reference's own run: %v", err)
+	}
+	o := read(other)
+	const reported = `"status":"reported"`
+	if !bytes.Contains(o, []byte(reported)) {
+		t.Fatalf("%s no longer holds %s", other, reported)
+	}
+	err := (&Outcome{}).match(gd, other, ours(o, reported, `"status":"unavailable"`), devs, false)
+	var mm *golden.MismatchError
+	if !errors.As(err, &mm) || !strings.HasSuffix(mm.Path, ".agentFileChangeReport.status") {
+		t.Errorf("another run's report status: err = %v, want a mismatch at its status", err)
+	}
+}

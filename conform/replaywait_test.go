@@ -1,0 +1,195 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/journal"
+)
+
+// loadGoldenCassette reads goldens/<name> from the repository.
+func loadGoldenCassette(t *testing.T, name string) *cassette.Cassette {
+	t.Helper()
+	root, err := deps.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cassette.Load(filepath.Join(root, "goldens", filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// playedJournal is the CLI lane of a replay of c's first process up to
+// (not including) its first agent frame of type/subtype stop, behind an
+// `auth status` run, as the recorder journals it.
+func playedJournal(t *testing.T, c *cassette.Cassette, stop string) []journal.Entry {
+	t.Helper()
+	out := []journal.Entry{
+		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-1", Argv: []string{"claude", "auth", "status", "--json"}},
+		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-2", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
+	}
+	for _, e := range c.Processes[0].Events {
+		if e.Dir == cassette.DirStderr {
+			continue
+		}
+		if e.Dir == cassette.DirAgent && agentFrameType(e.Msg) == stop {
+			return out
+		}
+		out = append(out, journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.Dir(e.Dir), Proc: "cli-2", Msg: e.Msg})
+	}
+	t.Fatalf("no agent frame %s in the cassette", stop)
+	return nil
+}
+
+// agentFrameType is an agent frame's type/subtype, a control request's by
+// its request's subtype.
+func agentFrameType(m json.RawMessage) string {
+	var f struct {
+		Type    string `json:"type"`
+		Request struct {
+			Subtype string `json:"subtype"`
+		} `json:"request"`
+	}
+	_ = json.Unmarshal(m, &f)
+	return f.Type + "/" + f.Request.Subtype
+}
+
+func TestReplayComingEndsWaitsTheCassetteCannotEnd(t *testing.T) {
+	// set-config-option's CLI ended its turn with a success but sent no
+	// prompt_suggestion before the shutdown interrupt: a live run waits
+	// PostTurnWait for it, a replay knows it never comes.
+	c := loadGoldenCassette(t, "set-config-option/zed.cassette")
+	played := playedJournal(t, c, "control_request/interrupt")
+	if !cliBusy(played, true, nil) {
+		t.Fatal("a success without its suggestion must be busy for a live run")
+	}
+	if cliBusy(played, true, followReplay(c, played).coming) {
+		t.Error("replay: the cassette holds no suggestion, the wait must end")
+	}
+}
+
+func TestReplayComingKeepsWaitsTheCassetteEnds(t *testing.T) {
+	// prompt-suggestion's CLI sends the suggestion after the idle state:
+	// with the frames up to the idle state played, the replay waits for it,
+	// and not once it came.
+	c := loadGoldenCassette(t, "prompt-suggestion/zed.cassette")
+	all := playedJournal(t, c, "control_request/interrupt")
+	last := len(all) - 1
+	if frameType(all[last].Msg) != "prompt_suggestion/" {
+		t.Fatalf("the cassette's last frame before the interrupt is %s, want the suggestion", frameType(all[last].Msg))
+	}
+	before := all[:last]
+	if !cliBusy(before, true, followReplay(c, before).coming) {
+		t.Error("replay: the suggestion is still to come, the wait must go on")
+	}
+	if cliBusy(all, true, followReplay(c, all).coming) {
+		t.Error("replay: the suggestion came, the wait must end")
+	}
+}
+
+func TestReplayComingWaitsWhenTheJournalDisagrees(t *testing.T) {
+	c := loadGoldenCassette(t, "set-config-option/zed.cassette")
+	played := playedJournal(t, c, "control_request/interrupt")
+	// A frame the recording does not have at that place: the player did
+	// not play this process, so nothing is known of what is to come.
+	odd := journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-2", Msg: json.RawMessage(`{"type":"prompt_suggestion_x"}`)}
+	mixed := append(append([]journal.Entry(nil), played[:3]...), odd)
+	mixed = append(mixed, played[3:]...)
+	if !cliBusy(mixed, true, followReplay(c, mixed).coming) {
+		t.Error("a journal out of line with the cassette must wait as a live run does")
+	}
+	// A stream-json spawn the cassette has no process for.
+	extra := append(append([]journal.Entry(nil), played...),
+		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-3", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
+		journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, Proc: "cli-3", Msg: json.RawMessage(`{"type":"result","subtype":"success","is_error":false}`)})
+	if !cliBusy(extra, true, followReplay(c, extra).coming) {
+		t.Error("a process the cassette did not record must wait as a live run does")
+	}
+}
+
+func TestReplayComingSuggestionStopsAtTheNextResult(t *testing.T) {
+	// compaction-legacy: no suggestion after the first turn's result, but
+	// the second turn ends with another result; the first turn's wait must
+	// not look past it.
+	c := loadGoldenCassette(t, "compaction-legacy/zed.cassette")
+	var firstTurn []journal.Entry
+	users := 0
+	for _, e := range playedJournal(t, c, "control_request/interrupt") {
+		if e.Dir == journal.DirAgent && agentFrameType(e.Msg) == "user/" {
+			if users++; users == 2 {
+				break
+			}
+		}
+		firstTurn = append(firstTurn, e)
+	}
+	if !cliBusy(firstTurn, false, nil) {
+		t.Fatal("the first turn's success must be busy for a live run")
+	}
+	if cliBusy(firstTurn, false, followReplay(c, firstTurn).coming) {
+		t.Error("replay: no suggestion before the next result, the wait must end")
+	}
+}
+
+func TestPostTurnBusyWaitsForTheAdapterFramesTheRecordingHas(t *testing.T) {
+	// local-command-output: after the turn's idle state the reference asks
+	// the CLI for a title (generate_session_title), and the transcript
+	// shows the answer. The recording holds no suggestion, but the final
+	// wait must go on until the adapter sent that request, its answer came
+	// and the journal was still for ReplayQuiet.
+	c := loadGoldenCassette(t, "local-command-output/plain.cassette")
+	d := &driver{replay: c}
+	upToTitle := playedJournal(t, c, "control_request/generate_session_title")
+	if !d.postTurnBusy(upToTitle, true, time.Second) {
+		t.Error("the title request the recording has is still to come: busy")
+	}
+	all := playedJournal(t, c, "control_request/interrupt")
+	if got := frameType(all[len(all)-1].Msg); got != "control_response/" {
+		t.Fatalf("the last frame before the interrupt is %s, want the title's answer", got)
+	}
+	if d.postTurnBusy(all, true, ReplayQuiet) {
+		t.Error("every recorded frame came and the journal is still: not busy")
+	}
+	if !d.postTurnBusy(all, true, ReplayQuiet/2) {
+		t.Error("the journal moved less than ReplayQuiet ago: busy")
+	}
+	if !(&driver{}).postTurnBusy(all, true, time.Second) {
+		t.Error("a live run waits for the suggestion whatever the cassette says")
+	}
+}
+
+func TestSettleCountsFromTheLastCLIFrame(t *testing.T) {
+	// The post-turn wait saw a CLI frame 5 ms after the journal's start;
+	// the adapter gets Settle from then, even though it has written nothing
+	// to the editor since long before.
+	start := time.Now().Add(-5 * time.Millisecond)
+	hdr := journal.Header{Start: start}
+	entries := []journal.Entry{
+		{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirCLI, TNs: int64(5 * time.Millisecond), Msg: json.RawMessage(`{"type":"prompt_suggestion"}`)},
+		{Lane: journal.LaneCLI, Kind: journal.KindMsg, Dir: journal.DirAgent, TNs: int64(6 * time.Millisecond), Msg: json.RawMessage(`{"type":"control_request"}`)},
+	}
+	from := lastCLIFrame(hdr, entries)
+	if want := start.Add(5 * time.Millisecond); !from.Equal(want) {
+		t.Fatalf("lastCLIFrame = %s, want %s", from, want)
+	}
+	const settle = 40 * time.Millisecond
+	d := &driver{o: Options{Settle: settle, WaitTimeout: time.Second}, c: newClient(io.Discard)}
+	t0 := time.Now()
+	if err := d.settle(context.Background()); err != nil || time.Since(t0) >= settle {
+		t.Fatalf("an agent silent from the start settled in %s (err %v), want at once", time.Since(t0), err)
+	}
+	d.settleFrom = from
+	if err := d.settle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := time.Since(from); got < settle {
+		t.Errorf("settled %s after the last CLI frame, want >= %s", got, settle)
+	}
+}
