@@ -27,8 +27,9 @@
 //     background (its terminal_exit waits for the task's end);
 //     subagent_hold.go: a turn's answer held while its background
 //     subagents run; cancel_state.go: what a cancel drops of tool calls;
-//   - async_tasks.go (events, frames, output, stop): contract "Async
-//     tasks" for an AIR client that declared asyncTasks;
+//   - adapter/asynctasks: contract "Async tasks" for an AIR client that
+//     declared asyncTasks; async_tasks.go wires it to the session and
+//     answers `_session/async_task/stop`;
 //     native_subagent_sessions.go: contract "Native subagent sessions",
 //     so far only the CLI initialize (the subagent hooks, forwarded text);
 //   - ask.go: permission requests and questions (adapter/permission);

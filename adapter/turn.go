@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
@@ -49,7 +50,7 @@ type translator struct {
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
 	// async publishes background work as AIR async tasks (async_tasks.go).
-	async *asyncTasks
+	async *asynctasks.Tasks
 	// buf is reused by the short path of streamed text (chunks.go).
 	buf chunkBuffers
 	// failure is the AIR session failure part (session_failure.go).
@@ -66,9 +67,9 @@ type translator struct {
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
 	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
+		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
-	t.async.routeOf = t.sub.routeOfCall
+	t.async = newSessionAsyncTasks(t, c)
 	return t
 }
 
@@ -113,7 +114,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.asyncFrame(h, line, !t.active && t.s.noTurn())
+	t.async.Frame(asyncHead(h, autonomous), line, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
 		t.sendMaps(t.compaction.streamFrame(line))
@@ -150,7 +151,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
-	t.async.autonomousTurnEnded(taskCompleted)
+	t.async.AutonomousTurnEnded()
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
