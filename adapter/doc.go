@@ -17,11 +17,11 @@
 //     and thought chunks, the streamed-tail rule, notices, commands; tool
 //     calls through adapter/toolcall; usage through adapter/usage) and the
 //     end of a turn (failure.go: a failed turn's error); prompt.go: the
-//     ACP prompt as the CLI's user message; compaction.go (frames in
-//     compactionframes.go, summary text in compactsummary.go): context
-//     compaction; localcommand.go: local command output and result-only
-//     turns; memory.go: memory recalls; modelfallback.go: a refusal
-//     fallback's notice and model switch;
+//     ACP prompt as the CLI's user message; adapter/compaction: contract
+//     "Context compaction" (compaction.go sends its updates and adds
+//     its session/load replay); localcommand.go: local command output
+//     and result-only turns; memory.go: memory recalls; modelfallback.go:
+//     a refusal fallback's notice and model switch;
 //   - background_tasks.go: Claude Code's background tasks (task_started to
 //     task_notification), the terminal of a command that went to the
 //     background (its terminal_exit waits for the task's end);
