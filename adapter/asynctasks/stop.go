@@ -7,22 +7,20 @@ package asynctasks
 // gets `{stopped: false}`. The adapter sends the CLI's request between
 // ClaimStop and Stopped (or ReleaseStop when it fails).
 
-// canStop: an announced task that is not a monitor, not ignored, not
-// stopping and not finished.
-func (r *Tasks) canStop(id string) bool {
-	t := r.tasks[id]
-	return t != nil && t.announced && !t.monitor && !t.ignored && !t.stopping && !t.terminal()
-}
-
 // ClaimStop marks a task as stopping; claimed is false when it cannot
-// stop. autonomous says the task is a turn Claude Code runs on its own: an
+// stop: it is not announced, or a monitor, ignored, stopping or finished.
+// autonomous says the task is a turn Claude Code runs on its own: an
 // interrupt stops it, not stop_task.
 func (r *Tasks) ClaimStop(id string) (claimed, autonomous bool) {
-	if !r.canStop(id) {
-		return false, r.isAutonomous(id)
+	t := r.tasks[id]
+	if t == nil {
+		return false, false
 	}
-	r.tasks[id].stopping = true
-	return true, r.isAutonomous(id)
+	if !t.announced || t.monitor || t.ignored || t.stopping || t.terminal() {
+		return false, t.autonomous
+	}
+	t.stopping = true
+	return true, t.autonomous
 }
 
 // ReleaseStop forgets a claim whose stop failed.
@@ -30,11 +28,6 @@ func (r *Tasks) ReleaseStop(id string) {
 	if t := r.tasks[id]; t != nil && !t.terminal() {
 		t.stopping = false
 	}
-}
-
-func (r *Tasks) isAutonomous(id string) bool {
-	t := r.tasks[id]
-	return t != nil && t.autonomous
 }
 
 // Stopped publishes the stop the user asked for, once the CLI took it: the state (unless the
