@@ -1,288 +1,105 @@
 package adapter
 
-import "encoding/json"
+import (
+	"context"
 
-// Contract "Async tasks": Claude Code's background work that is not a
-// subagent (a backgrounded Bash command, a workflow, a turn Claude Code
-// starts on its own) goes to an AIR client that declared `asyncTasks` as
-// async task updates. This file is the task registry and what it
-// publishes; async_tasks_frames.go feeds it the CLI's frames,
-// async_tasks_output.go reads output paths and backgrounded commands from
-// tool results, async_tasks_stop.go answers `_session/async_task/stop`.
-
-// Async task states (contract "Updates": async_task_state_update).
-const (
-	taskRunning   = "running"
-	taskPaused    = "paused"
-	taskCompleted = "completed"
-	taskFailed    = "failed"
-	taskStopped   = "stopped"
+	"github.com/airwire/airwire/adapter/asynctasks"
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
-// Where a terminal state came from: a task event, the background task
-// list (contract "Liveness": best effort, a later event corrects it), or
-// the end of the session.
-const (
-	fromEvent    = "event"
-	fromLevel    = "level"
-	fromShutdown = "shutdown"
-)
+// Contract "Async tasks" lives in adapter/asynctasks; this file wires it
+// to the session: its host, the frames and the CLI's end under the
+// translator's lock, and the `_session/async_task/stop` request.
 
-// fields are some fields of an async task update, by JSON name; an
-// absent field is not sent (contract "Updates").
-type fields map[string]any
-
-// set adds a field when its value is not empty.
-func (f fields) set(name, v string) fields {
-	if v != "" {
-		f[name] = v
-	}
-	return f
-}
-
-// taskUsage is the usage of a task's progress beat.
-type taskUsage struct {
-	TotalTokens float64 `json:"totalTokens"`
-	ToolUses    float64 `json:"toolUses"`
-	DurationMs  float64 `json:"durationMs"`
-}
-
-// asyncTask is one task the registry knows: announced to the client, held
-// until its tool call is known, or ignored (a subagent or monitor task).
-// A finished task stays as a tombstone: the Bash result that proves a
-// command went to the background can come after the task's end.
-type asyncTask struct {
-	id, name, taskType, description string
-	toolCallID, outputFilePath      string
-	showInTranscript, monitor       bool
-
-	announced, held, ignored bool
-	// deferred are the updates of a held task, sent after its spawn.
-	deferred []func()
-	// startedObserved: a task_started (or a backgrounded Bash result) named
-	// it; panelOnly: the background task list announced it first, so it
-	// never gets a transcript card.
-	startedObserved, panelOnly bool
-	stopping, stopAnnounced    bool
-	autonomous                 bool
-
-	state, terminalSummary, terminalSource string
-	// published holds the progress fields the client has, as JSON.
-	published map[string]string
-}
-
-func (t *asyncTask) terminal() bool {
-	return t.state == taskCompleted || t.state == taskFailed || t.state == taskStopped
-}
-
-// asyncTasks is a session's async task registry. Its methods run under the
-// translator's lock and publish through send, in order.
-type asyncTasks struct {
-	enabled bool
-	// notices: the client takes `notice` updates (the stop acknowledgement).
-	notices bool
+// asyncTasksHost is the session side of a session's async tasks.
+type asyncTasksHost struct {
 	send    func(update any)
-	newID   func() string
-	// routeOf is where the updates of a task that the tool call started
-	// go, when not to the session itself (a subagent's child session).
 	routeOf func(toolCallID string) (send func(update any), ok bool)
-
-	tasks map[string]*asyncTask
-	order []*asyncTask // insertion order: held tasks are released in it
-	// outputPaths are the task output paths of recent tool results, by tool
-	// call id (contract "Task id and output path").
-	outputPaths outputPathsByCall
-	// tools are the tool uses of the session: the Monitor exclusion and a
-	// backgrounded Bash need the tool's name and input.
-	tools toolUses
-	// autonomousTurn is the task of the turn Claude Code runs on its own.
-	autonomousTurn *asyncTask
-	// lastSummary is the summary of the last task notification, which
-	// usually starts the next autonomous turn.
-	lastSummary string
-	// lastState is the CLI's last session state.
-	lastState string
-	// backgrounded are the Bash calls of the current user frame whose
-	// command went to the background (markBackgrounded).
-	backgrounded []string
 }
 
-func newAsyncTasks(enabled, notices bool, send func(any)) *asyncTasks {
-	return &asyncTasks{enabled: enabled, notices: notices, send: send, newID: newUUID,
-		tasks: map[string]*asyncTask{}, outputPaths: newOutputPathsByCall(), tools: toolUses{}}
+func (h asyncTasksHost) Send(update any) { h.send(update) }
+
+func (h asyncTasksHost) RouteOf(toolCallID string) (func(update any), bool) {
+	return h.routeOf(toolCallID)
 }
 
-// task returns the task id, creating it with the SDK's defaults.
-func (r *asyncTasks) task(id string) *asyncTask {
-	if t := r.tasks[id]; t != nil {
-		return t
-	}
-	t := &asyncTask{id: id, name: "Background task", taskType: "task", description: "Background task",
-		showInTranscript: true, state: taskRunning, published: map[string]string{}}
-	r.tasks[id] = t
-	r.order = append(r.order, t)
-	return t
+func (asyncTasksHost) NewID() string { return newUUID() }
+
+// newSessionAsyncTasks is the async task registry of t's session: its
+// updates go to the session, those of a task that a subagent's tool call
+// started to the subagent's session.
+func newSessionAsyncTasks(t *translator, c caps.Client) *asynctasks.Tasks {
+	return asynctasks.New(c, asyncTasksHost{send: t.s.notify, routeOf: t.sub.routeOfCall})
 }
 
-// ignore marks a task the client never sees (contract "Async tasks": a
-// subagent task is not an async task). An announced task keeps its
-// lifecycle, so the client never holds a task without its end.
-func (r *asyncTasks) ignore(t *asyncTask) {
-	if t.announced {
-		return
-	}
-	t.ignored, t.held, t.deferred = true, false, nil
+// asyncHead is what the async tasks read of a frame's head.
+func asyncHead(h frameHead, autonomous bool) asynctasks.Head {
+	return asynctasks.Head{Type: h.Type, Subtype: h.Subtype, Root: h.Parent == nil, Autonomous: autonomous}
 }
 
-// whenAnnounced runs send now for an announced task, after the spawn for a
-// held one (contract "Tool call of a task": a held task's updates follow
-// its spawn, in their order), and not at all otherwise.
-func (r *asyncTasks) whenAnnounced(t *asyncTask, send func()) {
-	switch {
-	case t.announced:
-		send()
-	case t.held:
-		t.deferred = append(t.deferred, send)
-	}
+// cliEnded finishes every open task when the CLI ends on its own
+// (contract "Liveness"): stopped after a cancel, else failed.
+func (t *translator) cliEnded(cancelled bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.async.CLIEnded(cancelled)
 }
 
-// announceOpts: withoutToolCall spawns a held task without its tool call.
-type announceOpts struct{ withoutToolCall bool }
+// asyncTaskStopMethod is the editor's stop request (contract "Stop
+// request").
+const asyncTaskStopMethod = "_session/async_task/stop"
 
-// announce sends the spawn of a task once its tool call is known
-// (contract "Tool call of a task"); until then the task is held, unless
-// it already ended or the caller releases it.
-func (r *asyncTasks) announce(t *asyncTask, o announceOpts) {
-	if t.announced || t.ignored {
-		return
-	}
-	if t.toolCallID == "" && !o.withoutToolCall && !t.terminal() {
-		t.held = true
-		return
-	}
-	if t.toolCallID != "" && r.tools.name(t.toolCallID) == "Monitor" {
-		t.monitor = true
-	}
-	if t.monitor {
-		// Contract "Async tasks": a Monitor's task and a local_monitor task
-		// are not async tasks (the reference publishes them as monitors;
-		// DEVIATIONS.md entry 9).
-		r.ignore(t)
-		return
-	}
-	known := t.metadata().set("description", t.description)
-	r.sendTask(t, update("async_task_spawned", t, known, fields{"name": t.name, "taskType": t.taskType,
-		"showInTranscript": t.showInTranscript, "canStop": true}))
-	t.announced, t.held = true, false
-	t.record(known)
-	deferred := t.deferred
-	t.deferred = nil
-	for _, send := range deferred {
-		send()
-	}
-	if t.terminal() {
-		r.publishState(t, t.state, t.terminalSummary)
-	}
+type asyncTaskStopParams struct {
+	SessionID   string `json:"sessionId"`
+	AsyncTaskID string `json:"asyncTaskId"`
 }
 
-// finish moves a task to a terminal state. A terminal state taken from the
-// task list yields to a later event (contract "Liveness"); any other
-// terminal state is final.
-func (r *asyncTasks) finish(t *asyncTask, state, summary, source string) {
-	if t.ignored {
-		return
+// stopAsyncTask answers `_session/async_task/stop`: the CLI's stop_task
+// (an interrupt for an autonomous turn) between the registry's claim and
+// its stopped state.
+func (a *Agent) stopAsyncTask(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p asyncTaskStopParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
 	}
-	if t.terminal() && (t.terminalSource != fromLevel || source != fromEvent) {
-		return
+	notStopped := map[string]bool{"stopped": false}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return notStopped, nil
 	}
-	t.state, t.terminalSummary, t.terminalSource = state, summary, source
-	switch {
-	case t.announced:
-		r.publishState(t, state, summary)
-	case t.held:
-		r.announce(t, announceOpts{}) // it ended before its tool call was known
+	r, t := s.tr.async, s.tr
+	t.mu.Lock()
+	claimed, autonomous := r.ClaimStop(p.AsyncTaskID)
+	t.mu.Unlock()
+	if !claimed {
+		return notStopped, nil
 	}
-}
-
-// publishMetadata tells the client a new output path or tool call.
-func (r *asyncTasks) publishMetadata(t *asyncTask) {
-	if t.outputFilePath == "" && t.toolCallID == "" {
-		return
-	}
-	if t.terminal() {
-		r.publishState(t, t.state, t.terminalSummary)
-		return
-	}
-	r.publishProgress(t, t.metadata())
-}
-
-// publishProgress sends the fields that changed since the client last got
-// them; a beat with nothing new is not sent (contract "Updates").
-func (r *asyncTasks) publishProgress(t *asyncTask, f fields) {
-	changed := t.changed(f)
-	if len(changed) == 0 {
-		return
-	}
-	r.sendTask(t, update("async_task_progress", t, changed))
-	t.record(changed)
-}
-
-// publishState sends a state, with the output path and tool call only
-// when they changed.
-func (r *asyncTasks) publishState(t *asyncTask, state, summary string) {
-	changed := t.changed(t.metadata())
-	r.sendTask(t, update("async_task_state_update", t, changed, fields{"state": state}.set("summary", summary)))
-	t.record(changed)
-}
-
-// sendTask sends an update of t: a task that a subagent's tool call
-// started goes to the subagent's session, also after the subagent ended
-// (contract "Async tasks"); any other to the session.
-func (r *asyncTasks) sendTask(t *asyncTask, u fields) {
-	if r.routeOf != nil && t.toolCallID != "" {
-		if send, ok := r.routeOf(t.toolCallID); ok {
-			send(u)
-			return
+	release := func() { t.mu.Lock(); r.ReleaseStop(p.AsyncTaskID); t.mu.Unlock() }
+	var stop claude.ControlRequest = claude.StopTask{TaskID: p.AsyncTaskID}
+	if autonomous {
+		// A prompt that waits would be folded into the turn the interrupt drops.
+		if !s.noTurn() {
+			release()
+			return notStopped, nil
 		}
+		stop = claude.Interrupt{}
 	}
-	r.send(u)
-}
-
-// update is an async task update of kind for t with the given fields.
-func update(kind string, t *asyncTask, parts ...fields) fields {
-	u := fields{"sessionUpdate": kind, "asyncTaskId": t.id}
-	for _, p := range parts {
-		for k, v := range p {
-			u[k] = v
-		}
+	if err := s.cli().Request(context.WithoutCancel(ctx), stop, nil); err != nil {
+		release()
+		return nil, err
 	}
-	return u
+	t.mu.Lock()
+	r.Stopped(p.AsyncTaskID)
+	t.mu.Unlock()
+	return map[string]bool{"stopped": true}, nil
 }
 
-// metadata is the task's output path and tool call, where known.
-func (t *asyncTask) metadata() fields {
-	return fields{}.set("outputFilePath", t.outputFilePath).set("toolCallId", t.toolCallID)
-}
-
-// changed keeps the fields of f whose value the client does not hold.
-func (t *asyncTask) changed(f fields) fields {
-	out := fields{}
-	for name, v := range f {
-		if t.published[name] != encodeField(v) {
-			out[name] = v
-		}
-	}
-	return out
-}
-
-// record notes the fields the client holds now.
-func (t *asyncTask) record(f fields) {
-	for name, v := range f {
-		t.published[name] = encodeField(v)
-	}
-}
-
-func encodeField(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+// noTurn reports whether no prompt of the editor is under way, held or
+// queued.
+func (s *Session) noTurn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns) == 0
 }

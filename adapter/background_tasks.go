@@ -215,7 +215,7 @@ func (t *translator) toolUpdates(kind string, line json.RawMessage) []toolcall.U
 	if kind != "user" {
 		return t.tools.Frame(line)
 	}
-	t.tools.MarkBackgrounded(t.async.takeBackgrounded())
+	t.tools.MarkBackgrounded(t.async.TakeBackgrounded())
 	return t.bg.userFrame(line, t.tools)
 }
 

@@ -17,18 +17,19 @@
 //     and thought chunks, the streamed-tail rule, notices, commands; tool
 //     calls through adapter/toolcall; usage through adapter/usage) and the
 //     end of a turn (failure.go: a failed turn's error); prompt.go: the
-//     ACP prompt as the CLI's user message; compaction.go (frames in
-//     compactionframes.go, summary text in compactsummary.go): context
-//     compaction; localcommand.go: local command output and result-only
-//     turns; memory.go: memory recalls; modelfallback.go: a refusal
-//     fallback's notice and model switch;
+//     ACP prompt as the CLI's user message; adapter/compaction: contract
+//     "Context compaction" (compaction.go sends its updates and adds
+//     its session/load replay); localcommand.go: local command output
+//     and result-only turns; memory.go: memory recalls; modelfallback.go:
+//     a refusal fallback's notice and model switch;
 //   - background_tasks.go: Claude Code's background tasks (task_started to
 //     task_notification), the terminal of a command that went to the
 //     background (its terminal_exit waits for the task's end);
 //     subagent_hold.go: a turn's answer held while its background
 //     subagents run; cancel_state.go: what a cancel drops of tool calls;
-//   - async_tasks.go (events, frames, output, stop): contract "Async
-//     tasks" for an AIR client that declared asyncTasks;
+//   - adapter/asynctasks: contract "Async tasks" for an AIR client that
+//     declared asyncTasks; async_tasks.go wires it to the session and
+//     answers `_session/async_task/stop`;
 //     native_subagent_sessions.go: contract "Native subagent sessions",
 //     so far only the CLI initialize (the subagent hooks, forwarded text);
 //   - ask.go: permission requests and questions (adapter/permission);

@@ -41,7 +41,7 @@ func (t *translator) localCommandOutput(line json.RawMessage) {
 		UUID    string `json:"uuid"`
 		Content string `json:"content"`
 	}
-	if json.Unmarshal(line, &m) != nil || t.compaction.consumeDuplicateError(m.Content) {
+	if json.Unmarshal(line, &m) != nil || t.compaction.ConsumeDuplicateError(m.Content) {
 		return
 	}
 	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))
@@ -89,7 +89,7 @@ func (t *translator) say(u map[string]any) {
 // showing is say's bookkeeping for message text about to be sent (the
 // streamed chunks of chunks.go too); false means drop it.
 func (t *translator) showing(text string) bool {
-	if t.compaction.consumeDuplicateError(text) {
+	if t.compaction.ConsumeDuplicateError(text) {
 		return false
 	}
 	t.shown = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
@@ -276,10 +277,7 @@ func (r *subagentRouter) userFrame(line json.RawMessage) {
 		return
 	}
 	agentID := strings.TrimSpace(res.ResumedAgentID)
-	var ids []string
-	for _, b := range toolResults(m.Message.Content) {
-		ids = append(ids, b.ToolUseID)
-	}
+	ids := asynctasks.ToolResultIDs(m.Message.Content)
 	r.taskResumed(agentID, r.sendMessagePrompt(agentID, ids))
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/sessionconfig"
@@ -370,8 +371,8 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 	var sent []sentUpdate
 	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
-	tasks := newAsyncTasks(true, false, func(u any) { r.send("root", u) })
-	tasks.routeOf = r.routeOfCall
+	air := caps.Client{AIR: caps.AIR{Client: true, Capabilities: []string{caps.AsyncTasks}}}
+	tasks := asynctasks.New(air, asyncTasksHost{send: func(u any) { r.send("root", u) }, routeOf: r.routeOfCall})
 	r.toolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "L1",
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Agent"}}})
 	r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
@@ -379,10 +380,15 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Bash", ParentToolUseID: "L1"}}})
 	r.taskFrame(json.RawMessage(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
 	sent = nil
-	shell, yes := "local_bash", true
-	tasks.started(taskEventFrame{TaskID: "b1", ToolUseID: "B1", TaskType: &shell, IsBackgrounded: &yes, Description: "Watch"}, false)
-	tasks.started(taskEventFrame{TaskID: "b2", ToolUseID: "R1", TaskType: &shell, IsBackgrounded: &yes, Description: "Root"}, false)
-	tasks.notification(taskEventFrame{TaskID: "b1", Status: "completed"})
+	for _, line := range []string{
+		`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"B1","task_type":"local_bash","is_backgrounded":true,"description":"Watch"}`,
+		`{"type":"system","subtype":"task_started","task_id":"b2","tool_use_id":"R1","task_type":"local_bash","is_backgrounded":true,"description":"Root"}`,
+		`{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed"}`,
+	} {
+		var h frameHead
+		_ = json.Unmarshal([]byte(line), &h)
+		tasks.Frame(asyncHead(h, false), json.RawMessage(line), false)
+	}
 	var got []string
 	for _, s := range sent {
 		var u struct {

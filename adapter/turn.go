@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/airwire/airwire/adapter/asynctasks"
+	"github.com/airwire/airwire/adapter/compaction"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
@@ -41,7 +43,7 @@ type translator struct {
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
 
-	compaction compaction
+	compaction *compaction.Lifecycle
 	// shown: a message chunk went out since the last result.
 	shown bool
 	// cancelled: the last turn that ended was cancelled.
@@ -49,7 +51,7 @@ type translator struct {
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
 	// async publishes background work as AIR async tasks (async_tasks.go).
-	async *asyncTasks
+	async *asynctasks.Tasks
 	// buf is reused by the short path of streamed text (chunks.go).
 	buf chunkBuffers
 	// failure is the AIR session failure part (session_failure.go).
@@ -66,9 +68,9 @@ type translator struct {
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
 	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
-		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
+		compaction: compaction.New(c), bg: newBackground(c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
-	t.async.routeOf = t.sub.routeOfCall
+	t.async = newSessionAsyncTasks(t, c)
 	return t
 }
 
@@ -113,10 +115,10 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.asyncFrame(h, line, !t.active && t.s.noTurn())
+	t.async.Frame(asyncHead(h, autonomous), line, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
-		t.sendMaps(t.compaction.streamFrame(line))
+		t.sendMaps(t.compaction.StreamFrame(line))
 		t.streamEvent(line)
 	case "assistant":
 		t.assistant(line)
@@ -150,11 +152,11 @@ func (t *translator) message(kind string, line json.RawMessage) {
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
-	t.async.autonomousTurnEnded(taskCompleted)
+	t.async.AutonomousTurnEnded()
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
-	t.compaction.resume()
+	t.compaction.Resume()
 	t.failure.startTurn()
 }
 
@@ -189,7 +191,7 @@ func (t *translator) contextUsage(resp json.RawMessage) {
 func (t *translator) hook(frame json.RawMessage) (any, error) {
 	t.mu.Lock()
 	t.sendAll(t.tools.Frame(frame))
-	t.compaction.hookInput(hookInput(frame))
+	t.compaction.Hook(frame)
 	t.mu.Unlock()
 	return map[string]any{"continue": true}, nil
 }
@@ -286,7 +288,7 @@ func (t *translator) assistant(line json.RawMessage) {
 	if syntheticLogin(m) {
 		return // the client runs its own login flow; no login text in the chat
 	}
-	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
+	if m.Message.Model == "<synthetic>" && t.compaction.Delivered() {
 		return // CLI-local output of a compaction that was already shown
 	}
 	if t.noteAssistantError(m) {
@@ -343,9 +345,9 @@ func (t *translator) system(line json.RawMessage) {
 	case "informational":
 		t.informational(m)
 	case "status":
-		t.sendMaps(t.compaction.statusFrame(line))
+		t.sendMaps(t.compaction.StatusFrame(line))
 	case "compact_boundary":
-		t.sendMaps(t.compaction.boundaryFrame(line))
+		t.sendMaps(t.compaction.BoundaryFrame(line))
 	case "local_command_output":
 		t.localCommandOutput(line)
 	case "session_state_changed":
@@ -407,10 +409,10 @@ func sentenceCase(s string) string {
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
 func (t *translator) result(line json.RawMessage) {
-	shown, compacted := t.shown, t.compaction.delivered
+	shown, compacted := t.shown, t.compaction.Delivered()
 	defer func() {
 		t.shown = false
-		t.sendMaps(t.compaction.reset())
+		t.sendMaps(t.compaction.Reset())
 	}()
 	if !t.active {
 		return
@@ -433,13 +435,13 @@ func (t *translator) result(line json.RawMessage) {
 	}
 	t.cancelled = reason == usage.Cancelled
 	if failed {
-		t.sendMaps(t.compaction.interrupt())
+		t.sendMaps(t.compaction.Interrupt())
 		t.failTurn(line)
 		return
 	}
 	if reason == "end_turn" {
 		t.forwardResult(line, shown, compacted)
 	}
-	t.sendMaps(t.compaction.reset())
+	t.sendMaps(t.compaction.Reset())
 	t.holdOrSettle(reason)
 }

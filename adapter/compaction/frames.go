@@ -1,11 +1,11 @@
-package adapter
+package compaction
 
 import (
 	"encoding/json"
 	"strings"
 )
 
-// The CLI frames that drive a turn's compaction lifecycle (compaction.go).
+// The CLI frames that drive a turn's compaction lifecycle (lifecycle.go).
 
 type compactionStatusLine struct {
 	UUID            string          `json:"uuid"`
@@ -15,9 +15,9 @@ type compactionStatusLine struct {
 	CompactMetadata json.RawMessage `json:"compact_metadata"`
 }
 
-// statusFrame handles system/status: compacting opens the compaction, a
+// StatusFrame handles system/status: compacting opens the compaction, a
 // compact_result ends it.
-func (c *compaction) statusFrame(line json.RawMessage) []map[string]any {
+func (c *Lifecycle) StatusFrame(line json.RawMessage) []map[string]any {
 	var m compactionStatusLine
 	if json.Unmarshal(line, &m) != nil {
 		return nil
@@ -37,10 +37,10 @@ func (c *compaction) statusFrame(line json.RawMessage) []map[string]any {
 	return nil
 }
 
-// boundaryFrame handles system/compact_boundary: the compaction is
+// BoundaryFrame handles system/compact_boundary: the compaction is
 // complete, with its token counts (the usage tracker then reports the
 // retained tokens).
-func (c *compaction) boundaryFrame(line json.RawMessage) []map[string]any {
+func (c *Lifecycle) BoundaryFrame(line json.RawMessage) []map[string]any {
 	var m compactionStatusLine
 	if json.Unmarshal(line, &m) != nil {
 		return nil
@@ -64,9 +64,9 @@ type compactionStreamLine struct {
 	} `json:"event"`
 }
 
-// streamFrame handles the API's compaction content block of the root
+// StreamFrame handles the API's compaction content block of the root
 // conversation (a subagent's own compaction is not the session's).
-func (c *compaction) streamFrame(line json.RawMessage) []map[string]any {
+func (c *Lifecycle) StreamFrame(line json.RawMessage) []map[string]any {
 	if !strings.Contains(string(line), "compaction") {
 		return nil
 	}
@@ -83,31 +83,18 @@ func (c *compaction) streamFrame(line json.RawMessage) []map[string]any {
 	return nil
 }
 
-// hookInput takes the PostCompact hook's summary of the root
-// conversation (a hook_callback's input).
-func (c *compaction) hookInput(input json.RawMessage) {
+// Hook takes the PostCompact hook's summary of the root conversation from
+// a hook_callback frame.
+func (c *Lifecycle) Hook(frame json.RawMessage) {
 	var in struct {
 		Event   string  `json:"hook_event_name"`
 		AgentID string  `json:"agent_id"`
 		Summary *string `json:"compact_summary"`
 	}
-	if json.Unmarshal(input, &in) != nil || in.Event != "PostCompact" || in.AgentID != "" || in.Summary == nil {
+	if json.Unmarshal(hookInput(frame), &in) != nil || in.Event != "PostCompact" || in.AgentID != "" || in.Summary == nil {
 		return
 	}
 	c.recordSummary(*in.Summary)
-}
-
-// interruptCompaction abandons the compaction of a cancelled turn.
-func (t *translator) interruptCompaction() {
-	t.mu.Lock()
-	t.sendMaps(t.compaction.interrupt())
-	t.mu.Unlock()
-}
-
-func (t *translator) sendMaps(updates []map[string]any) {
-	for _, u := range updates {
-		t.s.notify(u)
-	}
 }
 
 // hookInput is the input of a hook_callback frame.

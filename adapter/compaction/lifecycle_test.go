@@ -1,14 +1,43 @@
-package adapter
+package compaction
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/testroot"
 )
+
+// repoRoot is the directory holding go.mod, above the test's directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	return testroot.Root(t)
+}
+
+// goldenLines returns the JSON of a golden's lines that start with prefix.
+func goldenLines(t *testing.T, scenario, profile, prefix string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(repoRoot(t), "goldens", scenario, profile+".golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), prefix+" "); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
 
 // replayCompaction feeds a cassette's CLI frames (and the PostCompact
 // hook inputs) through a compaction lifecycle the way the translator does,
@@ -19,7 +48,7 @@ func replayCompaction(t *testing.T, scenario, profile string, updates bool) []st
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lc compaction
+	var lc Lifecycle
 	lc.updates = updates
 	var out []string
 	ids := map[string]string{}
@@ -31,23 +60,22 @@ func replayCompaction(t *testing.T, scenario, profile string, updates bool) []st
 			var h struct {
 				Type, Subtype string
 				Request       struct {
-					Subtype string          `json:"subtype"`
-					Input   json.RawMessage `json:"input"`
+					Subtype string `json:"subtype"`
 				} `json:"request"`
 			}
 			_ = json.Unmarshal(e.Msg, &h)
 			var got []map[string]any
 			switch {
 			case h.Type == "system" && h.Subtype == "status":
-				got = lc.statusFrame(e.Msg)
+				got = lc.StatusFrame(e.Msg)
 			case h.Type == "system" && h.Subtype == "compact_boundary":
-				got = lc.boundaryFrame(e.Msg)
+				got = lc.BoundaryFrame(e.Msg)
 			case h.Type == "stream_event":
-				got = lc.streamFrame(e.Msg)
+				got = lc.StreamFrame(e.Msg)
 			case h.Type == "control_request" && h.Request.Subtype == "hook_callback":
-				lc.hookInput(h.Request.Input)
+				lc.Hook(e.Msg)
 			case h.Type == "result":
-				got = lc.reset()
+				got = lc.Reset()
 			}
 			for _, u := range got {
 				out = append(out, canonUpdate(t, u, ids))
@@ -64,7 +92,7 @@ func canonUpdate(t *testing.T, u map[string]any, ids map[string]string) string {
 	for _, k := range []string{"toolCallId", "compactionId"} {
 		if id, ok := u[k].(string); ok {
 			if ids[id] == "" {
-				ids[id] = sprintf("<uuid-%d>", len(ids)+1)
+				ids[id] = fmt.Sprintf("<uuid-%d>", len(ids)+1)
 			}
 			u[k] = ids[id]
 		}
@@ -121,10 +149,10 @@ func TestCompactionMatchesGoldens(t *testing.T) {
 }
 
 func TestCompactionLifecycleRules(t *testing.T) {
-	c := compaction{updates: true}
+	c := Lifecycle{updates: true}
 	c.start("a")
 	c.recordSummary("<analysis>\nthinking\n</analysis>\n<summary>\nS\n</summary>\n")
-	if got := c.reset(); len(got) != 1 || got[0]["status"] != "cancelled" {
+	if got := c.Reset(); len(got) != 1 || got[0]["status"] != "cancelled" {
 		t.Fatalf("an open compaction_update ends cancelled at the turn boundary: %v", got)
 	}
 	if got := c.finish("a", "completed", nil, false); len(got) != 1 || got[0]["summary"] != nil {
@@ -133,39 +161,22 @@ func TestCompactionLifecycleRules(t *testing.T) {
 	if c.finish("a", "completed", nil, false) != nil {
 		t.Fatal("a repeated terminal status without facts is dropped")
 	}
-	legacy := compaction{}
+	legacy := Lifecycle{}
 	legacy.finish("b", "failed", compactionFacts{"error": "boom"}, false)
-	if legacy.consumeDuplicateError("other") || !legacy.consumeDuplicateError(" boom\n") || legacy.consumeDuplicateError("boom") {
+	if legacy.ConsumeDuplicateError("other") || !legacy.ConsumeDuplicateError(" boom\n") || legacy.ConsumeDuplicateError("boom") {
 		t.Fatal("exactly one copy of the failed compaction's error is dropped")
 	}
-	if got := legacy.reset(); got != nil {
+	if got := legacy.Reset(); got != nil {
 		t.Fatalf("the legacy tool call is left as it was at the boundary: %v", got)
 	}
-	stopped := compaction{updates: true}
+	stopped := Lifecycle{updates: true}
 	stopped.start("c")
-	stopped.interrupt()
+	stopped.Interrupt()
 	if stopped.start("d") != nil || stopped.finish("d", "completed", nil, false) != nil {
 		t.Fatal("after a cancel, frames of the abandoned work are ignored")
 	}
-	stopped.resume()
+	stopped.Resume()
 	if stopped.start("e") == nil {
 		t.Fatal("a new turn accepts compaction frames again")
-	}
-}
-
-func TestCompactionSummaryText(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"<summary>Inline.</summary>", "Inline."},
-		{"<analysis>\nmentions <summary> here\n</analysis>\n<summary>\nThe summary.\n</summary>\n", "The summary."},
-		{"<summary>\nOuter quotes </summary> inline.\n</summary>", "Outer quotes </summary> inline."},
-		{"This session is being continued from a previous conversation that ran out of context.\n\nSummary:\nKept.\n\nIf you need specific details from before compaction, read it.", "Kept."},
-		{"This session is being continued from a previous conversation, in an unknown frame", ""},
-		{"  ", ""},
-	}
-	for _, c := range cases {
-		got, ok := compactionSummaryText(c.in)
-		if got != c.want || ok != (c.want != "") {
-			t.Errorf("compactionSummaryText(%q) = %q, %v; want %q", c.in, got, ok, c.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package adapter
+package compaction
 
 import (
 	"encoding/json"
@@ -51,16 +51,15 @@ func TestReplayedCompactionsMatchTheGolden(t *testing.T) {
 			}
 		}
 		client := caps.Parse(init.Params.ClientCapabilities)
-		s := &Session{agent: &Agent{client: client}}
-		got, ok := s.replayedCompactions()(summary)
+		got, ok := Replay(client)(summary)
 		if !ok || !sameJSON(t, got, want) {
 			t.Errorf("%s: replay = %s, %v; the golden has %s", profile, got, ok, want)
 		}
-		if _, ok := s.replayedCompactions()(history.Message{Type: "user", UUID: "u", Message: summary.Message}); ok {
+		if _, ok := Replay(client)(history.Message{Type: "user", UUID: "u", Message: summary.Message}); ok {
 			t.Errorf("%s: a message that is no compaction summary was swapped", profile)
 		}
 		client.Compaction = false
-		if (&Session{agent: &Agent{client: client}}).replayedCompactions() != nil {
+		if Replay(client) != nil {
 			t.Errorf("%s: without the capability the summary is swapped", profile)
 		}
 	}

@@ -1,4 +1,4 @@
-package adapter
+package asynctasks
 
 import (
 	"encoding/json"
@@ -54,7 +54,7 @@ func (f taskEventFrame) subagent() bool {
 // started takes a task_started, or a backgrounded Bash task recovered from
 // its tool result (always is: the task is announced even when the frame
 // does not say it is backgrounded).
-func (r *asyncTasks) started(f taskEventFrame, always bool) {
+func (r *Tasks) started(f taskEventFrame, always bool) {
 	id := trimmed(f.TaskID)
 	if id == "" {
 		return
@@ -84,7 +84,7 @@ func backgroundTask(backgrounded *bool, taskType *string) bool {
 }
 
 // mergeStarted takes what a task_started says of a task.
-func (r *asyncTasks) mergeStarted(t *asyncTask, f taskEventFrame) {
+func (r *Tasks) mergeStarted(t *asyncTask, f taskEventFrame) {
 	t.startedObserved = true
 	if f.TaskType != nil {
 		t.taskType = friendlyTaskType(*f.TaskType)
@@ -139,7 +139,7 @@ func defaultDescription(taskType string) string {
 
 // mergeToolResultPath takes the output path from the text of the task's
 // own tool result when no structured source gave one.
-func (r *asyncTasks) mergeToolResultPath(t *asyncTask) {
+func (r *Tasks) mergeToolResultPath(t *asyncTask) {
 	if t.outputFilePath != "" || t.toolCallID == "" {
 		return
 	}
@@ -148,7 +148,7 @@ func (r *asyncTasks) mergeToolResultPath(t *asyncTask) {
 
 // updated takes a task_updated: its patch may move it to the background,
 // change its state, or end it.
-func (r *asyncTasks) updated(f taskEventFrame) {
+func (r *Tasks) updated(f taskEventFrame) {
 	id := trimmed(f.TaskID)
 	if id == "" || f.Patch == nil {
 		return
@@ -196,7 +196,7 @@ func taskState(status string) string {
 }
 
 // progress takes a task_progress of a known task.
-func (r *asyncTasks) progress(f taskEventFrame) {
+func (r *Tasks) progress(f taskEventFrame) {
 	t := r.tasks[trimmed(f.TaskID)]
 	if t == nil || t.ignored || !(t.announced || t.held) {
 		return
@@ -227,7 +227,7 @@ func (r *asyncTasks) progress(f taskEventFrame) {
 }
 
 // mergeToolCall keeps the first tool call id that a later frame brings.
-func (r *asyncTasks) mergeToolCall(t *asyncTask, id string) {
+func (r *Tasks) mergeToolCall(t *asyncTask, id string) {
 	if t.toolCallID == "" {
 		t.toolCallID = trimmed(id)
 	}
@@ -248,7 +248,7 @@ func parseTaskUsage(raw json.RawMessage) *taskUsage {
 }
 
 // notification takes a task_notification: the task's end.
-func (r *asyncTasks) notification(f taskEventFrame) {
+func (r *Tasks) notification(f taskEventFrame) {
 	id, state := trimmed(f.TaskID), taskState(f.Status)
 	if id == "" || state == "" || state == taskRunning || state == taskPaused {
 		return
@@ -274,7 +274,7 @@ func (r *asyncTasks) notification(f taskEventFrame) {
 // (contract "Liveness"). A listed task the registry has not seen is
 // announced for the panel only; an announced task the list no longer
 // holds is stopped.
-func (r *asyncTasks) level(listed []levelTask) {
+func (r *Tasks) level(listed []levelTask) {
 	live := map[string]bool{}
 	for _, item := range listed {
 		id := trimmed(item.TaskID)
@@ -291,7 +291,7 @@ func (r *asyncTasks) level(listed []levelTask) {
 	}
 }
 
-func (r *asyncTasks) levelTask(t *asyncTask, item levelTask) {
+func (r *Tasks) levelTask(t *asyncTask, item levelTask) {
 	if t.ignored || t.terminal() {
 		return
 	}
@@ -314,7 +314,7 @@ func (r *asyncTasks) levelTask(t *asyncTask, item levelTask) {
 
 // finishAll ends every open task as state (contract "Liveness": at
 // shutdown each open task ends failed or stopped).
-func (r *asyncTasks) finishAll(state string) {
+func (r *Tasks) finishAll(state string) {
 	r.autonomousTurn = nil
 	for _, t := range r.order {
 		if (t.announced || t.held) && !t.ignored && !t.terminal() {
@@ -325,7 +325,7 @@ func (r *asyncTasks) finishAll(state string) {
 
 // releaseHeld spawns each held task without its tool call: the prompt
 // result ends the model turn (contract "Tool call of a task").
-func (r *asyncTasks) releaseHeld() {
+func (r *Tasks) releaseHeld() {
 	for _, t := range r.order {
 		if t.held {
 			r.announce(t, announceOpts{withoutToolCall: true})

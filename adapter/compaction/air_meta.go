@@ -1,4 +1,4 @@
-package adapter
+package compaction
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func contextCompactionMeta(facts compactionFacts) map[string]any {
 }
 
 // withUpdateMeta gives a compaction_update its AIR `_meta`.
-func (c *compaction) withUpdateMeta(u map[string]any, facts compactionFacts) map[string]any {
+func (c *Lifecycle) withUpdateMeta(u map[string]any, facts compactionFacts) map[string]any {
 	if c.air {
 		u["_meta"] = contextCompactionMeta(facts)
 	}
@@ -39,7 +39,7 @@ func (c *compaction) withUpdateMeta(u map[string]any, facts compactionFacts) map
 // withToolMeta gives a report of the synthetic tool call its `_meta`: the
 // tool name for a client that is not AIR; for AIR the compaction facts,
 // less the keys an earlier report of st sent unchanged.
-func (c *compaction) withToolMeta(st *compactionState, u map[string]any, facts compactionFacts) map[string]any {
+func (c *Lifecycle) withToolMeta(st *compactionState, u map[string]any, facts compactionFacts) map[string]any {
 	if !c.air {
 		u["_meta"] = compactToolMeta()
 		return u

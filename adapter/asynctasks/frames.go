@@ -1,25 +1,26 @@
-package adapter
+package asynctasks
 
-import (
-	"encoding/json"
-
-	"github.com/airwire/airwire/adapter/caps"
-)
+import "encoding/json"
 
 // Contract "Async tasks": the translator hands the async tasks every CLI
 // frame before it reports the frame's tool calls and usage, so a task's
 // spawn and output path come before the tool call update of its command,
 // and the end of an autonomous turn before its cost.
 
-// newSessionAsyncTasks is the async task registry of session s; it
-// publishes only to a client that declared asyncTasks.
-func newSessionAsyncTasks(s *Session, c caps.Client) *asyncTasks {
-	return newAsyncTasks(c.AIR.Has(caps.AsyncTasks), c.Notices, func(u any) { s.notify(u) })
+// Head is what the registry reads of a CLI frame's envelope.
+type Head struct {
+	Type, Subtype string
+	// Root: the frame is of the root conversation, not of a subagent
+	// (no parent_tool_use_id).
+	Root bool
+	// Autonomous: the frame is of a cycle Claude Code started on its own
+	// (its origin), whose result does not end a prompt.
+	Autonomous bool
 }
 
-// asyncFrame takes one CLI frame; noTurn says no prompt of the editor is
-// under way, held or queued.
-func (r *asyncTasks) asyncFrame(h frameHead, line json.RawMessage, noTurn bool) {
+// Frame takes one CLI frame; noTurn says no prompt of the editor is under
+// way, held or queued.
+func (r *Tasks) Frame(h Head, line json.RawMessage, noTurn bool) {
 	switch h.Type {
 	case "system":
 		r.systemFrame(h.Subtype, line, noTurn)
@@ -43,7 +44,7 @@ func (r *asyncTasks) asyncFrame(h frameHead, line json.RawMessage, noTurn bool) 
 }
 
 // systemFrame takes the task frames and the session state.
-func (r *asyncTasks) systemFrame(subtype string, line json.RawMessage, noTurn bool) {
+func (r *Tasks) systemFrame(subtype string, line json.RawMessage, noTurn bool) {
 	if !r.enabled {
 		return
 	}
@@ -70,7 +71,7 @@ func (r *asyncTasks) systemFrame(subtype string, line json.RawMessage, noTurn bo
 
 // userFrame takes the tool results of a user message: a backgrounded Bash
 // command's task and the output paths in the results' text.
-func (r *asyncTasks) userFrame(line json.RawMessage) {
+func (r *Tasks) userFrame(line json.RawMessage) {
 	if !r.enabled {
 		return
 	}
@@ -102,7 +103,7 @@ func (r *asyncTasks) userFrame(line json.RawMessage) {
 // carries `_meta.jetbrains.air.asyncTasks.backgrounded: true`"). Only
 // structured data counts: the call the structured result names, a call
 // with a known task, or a `run_in_background` input that did not fail.
-func (r *asyncTasks) markBackgrounded(results []toolResultBlock, structured string) {
+func (r *Tasks) markBackgrounded(results []toolResultBlock, structured string) {
 	for _, res := range results {
 		use := r.tools[res.ToolUseID]
 		if use.name != "Bash" {
@@ -116,7 +117,7 @@ func (r *asyncTasks) markBackgrounded(results []toolResultBlock, structured stri
 
 // hasTaskOf reports whether a task the client has, or will have once its
 // tool call is known, belongs to tool call id.
-func (r *asyncTasks) hasTaskOf(id string) bool {
+func (r *Tasks) hasTaskOf(id string) bool {
 	for _, t := range r.order {
 		if t.toolCallID == id && !t.ignored && (t.announced || t.held) {
 			return true
@@ -125,9 +126,9 @@ func (r *asyncTasks) hasTaskOf(id string) bool {
 	return false
 }
 
-// takeBackgrounded returns the calls markBackgrounded noted and forgets
-// them.
-func (r *asyncTasks) takeBackgrounded() []string {
+// TakeBackgrounded returns the Bash calls whose command went on in the
+// background (markBackgrounded) and forgets them.
+func (r *Tasks) TakeBackgrounded() []string {
 	if r == nil {
 		return nil
 	}
@@ -138,18 +139,17 @@ func (r *asyncTasks) takeBackgrounded() []string {
 
 // resultFrame: a result ends the model turn, so held tasks spawn without
 // their tool call; an autonomous cycle's result that ran ends its task.
-func (r *asyncTasks) resultFrame(line json.RawMessage, h frameHead) {
+func (r *Tasks) resultFrame(line json.RawMessage, h Head) {
 	if !r.enabled {
 		return
 	}
 	r.releaseHeld()
-	autonomous := h.Origin != nil && containsString(autonomousOrigins, h.Origin.Kind)
 	var res struct {
 		NumTurns int  `json:"num_turns"`
 		IsError  bool `json:"is_error"`
 	}
 	_ = json.Unmarshal(line, &res)
-	if autonomous && r.autonomousTurn != nil && (res.NumTurns > 0 || res.IsError) {
+	if h.Autonomous && r.autonomousTurn != nil && (res.NumTurns > 0 || res.IsError) {
 		state := taskCompleted
 		if res.IsError {
 			state = taskFailed
@@ -158,23 +158,12 @@ func (r *asyncTasks) resultFrame(line json.RawMessage, h frameHead) {
 	}
 }
 
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-// cliEnded finishes every open task when the CLI ends on its own
+// CLIEnded finishes every open task when the CLI ends on its own
 // (contract "Liveness"): stopped after a cancel, else failed.
-func (t *translator) cliEnded(cancelled bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+func (r *Tasks) CLIEnded(cancelled bool) {
 	if cancelled {
-		t.async.finishAll(taskStopped)
+		r.finishAll(taskStopped)
 	} else {
-		t.async.finishAll(taskFailed)
+		r.finishAll(taskFailed)
 	}
 }

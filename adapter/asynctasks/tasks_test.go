@@ -1,15 +1,55 @@
-package adapter
+package asynctasks
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/testroot"
 )
+
+// sendHost is a Host that hands each update to send and routes no task.
+type sendHost func(update any)
+
+func (h sendHost) Send(u any)                     { h(u) }
+func (sendHost) RouteOf(string) (func(any), bool) { return nil, false }
+func (sendHost) NewID() string                    { return "1" }
+
+// goldenLines returns the JSON of a golden's lines that start with prefix.
+func goldenLines(t *testing.T, scenario, profile, prefix string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testroot.Root(t), "goldens", scenario, profile+".golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), prefix+" "); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+// head is the Head of a CLI frame.
+func head(msg json.RawMessage) Head {
+	var h struct {
+		Type    string  `json:"type"`
+		Subtype string  `json:"subtype"`
+		Parent  *string `json:"parent_tool_use_id"`
+	}
+	_ = json.Unmarshal(msg, &h)
+	return Head{Type: h.Type, Subtype: h.Subtype, Root: h.Parent == nil}
+}
 
 // The async task updates of a task (not the autonomous turn, whose spawn
 // needs the turn state) replayed from the AIR cassette match the AIR
@@ -22,7 +62,7 @@ func TestAsyncTasksReplayMatchesTheGolden(t *testing.T) {
 	for _, scenario := range []string{"bash-background", "async-task-held-until-tool-id", "async-task-stop"} {
 		t.Run(scenario, func(t *testing.T) {
 			want := goldenTaskUpdates(t, scenario)
-			got := replayAsyncTasks(t, filepath.Join(repoRoot(t), "goldens", scenario, "air.cassette"))
+			got := replayAsyncTasks(t, filepath.Join(testroot.Root(t), "goldens", scenario, "air.cassette"))
 			if len(want) == 0 {
 				t.Fatal("the golden has no async task update")
 			}
@@ -64,21 +104,19 @@ func replayAsyncTasks(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	var sent []map[string]any
-	r := newAsyncTasks(true, false, func(u any) {
+	r := newTasks(true, false, sendHost(func(u any) {
 		b, _ := json.Marshal(u)
 		var m map[string]any
 		_ = json.Unmarshal(b, &m)
 		sent = append(sent, m)
-	})
+	}))
 	for _, ev := range c.Processes[0].Events {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
 		}
 		// The replay's temporary directory: a path must be absolute.
 		msg := json.RawMessage(strings.ReplaceAll(string(ev.Msg), "{{tmpdir}}", "/tmp"))
-		var h frameHead
-		_ = json.Unmarshal(msg, &h)
-		r.asyncFrame(h, msg, false)
+		r.Frame(head(msg), msg, false)
 	}
 	ids := map[string]string{}
 	var out []string
@@ -127,55 +165,34 @@ func appendTaskUpdate(out []string, u map[string]any, ids map[string]string) []s
 	return append(out, string(b))
 }
 
-func TestTaskOutputPaths(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       []string
-	}{
-		{"posix sentence", "Output is being written to: /tmp/x/tasks/b1.output. You will be notified.", []string{"/tmp/x/tasks/b1.output"}},
-		{"spaces in path", "written to: /home/a b/tasks/b2.output", []string{"/home/a b/tasks/b2.output"}},
-		{"windows drive", `written to: C:\Users\a\tasks\b3.output` + "\n", []string{`C:\Users\a\tasks\b3.output`}},
-		{"unc", `written to: \\srv\share\tasks\b4.output end`, []string{`\\srv\share\tasks\b4.output`}},
-		{"relative", "written to: tasks/b5.output", nil},
-		{"across a line", "written to: /tmp\n/tasks/b6.output", nil},
-		{"no colon", "see /tmp/tasks/b7.output", nil},
-		{"word after the period", "written to: /tmp/tasks/b8.outputs", nil},
-		{"period then word", "written to: /tmp/tasks/b9.output.x", nil},
-		{"two paths", "a: /t/tasks/c1.output and b: /u/tasks/c2.output", []string{"/t/tasks/c1.output", "/u/tasks/c2.output"}},
-		{"second path needs its own colon", "a: /t/tasks/c1.output /u/tasks/c2.output", []string{"/t/tasks/c1.output"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := taskOutputPaths(tc.text); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("taskOutputPaths(%q) = %q, want %q", tc.text, got, tc.want)
-			}
-		})
-	}
-}
-
 // A stop claims a task once: a second stop, an unknown task and a task
 // that a monitor started cannot stop; the stop publishes the state and one
 // transcript line, also when the CLI's own end came first.
 func TestAsyncTaskStop(t *testing.T) {
 	var sent []string
-	r := newAsyncTasks(true, false, func(u any) { b, _ := json.Marshal(u); sent = append(sent, string(b)) })
+	r := newTasks(true, false, sendHost(func(u any) { b, _ := json.Marshal(u); sent = append(sent, string(b)) }))
 	r.tools["toolu_m"] = toolUse{name: "Monitor"}
 	shell, yes := "local_bash", true
 	r.started(taskEventFrame{TaskID: "b1", ToolUseID: "toolu_b", TaskType: &shell, IsBackgrounded: &yes, Description: "Watch"}, false)
 	r.started(taskEventFrame{TaskID: "m1", ToolUseID: "toolu_m", TaskType: &shell, IsBackgrounded: &yes}, false)
-	if r.claimStop("nope") || r.claimStop("m1") {
+	if claimed, _ := r.ClaimStop("nope"); claimed {
+		t.Fatal("an unknown task can stop")
+	}
+	if claimed, _ := r.ClaimStop("m1"); claimed {
 		t.Fatal("an unknown task or a monitor can stop")
 	}
 	if len(sent) != 1 || !strings.Contains(sent[0], `"asyncTaskId":"b1"`) {
 		t.Fatalf("want only b1's spawn (a Monitor's task is no async task), got %q", sent)
 	}
-	if !r.claimStop("b1") || r.claimStop("b1") {
+	first, _ := r.ClaimStop("b1")
+	second, _ := r.ClaimStop("b1")
+	if !first || second {
 		t.Fatal("the first stop must claim the task, the second must not")
 	}
 	r.notification(taskEventFrame{TaskID: "b1", Status: "stopped"})
 	sent = nil
-	r.taskStopped("b1")
-	r.taskStopped("b1")
+	r.Stopped("b1")
+	r.Stopped("b1")
 	want := []string{`{"content":{"text":"**Task stopped by user:** Watch.","type":"text"},"sessionUpdate":"agent_message_chunk"}`}
 	if !reflect.DeepEqual(sent, want) {
 		t.Errorf("sent %q, want %q", sent, want)
@@ -184,8 +201,8 @@ func TestAsyncTaskStop(t *testing.T) {
 
 // Without the capability nothing is published.
 func TestAsyncTasksOffWithoutTheCapability(t *testing.T) {
-	r := newAsyncTasks(false, false, func(any) { t.Error("published without asyncTasks") })
+	r := newTasks(false, false, sendHost(func(any) { t.Error("published without asyncTasks") }))
 	line := json.RawMessage(`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"x","is_backgrounded":true}`)
-	r.asyncFrame(frameHead{Type: "system", Subtype: "task_started"}, line, true)
-	r.asyncFrame(frameHead{Type: "system", Subtype: "session_state_changed"}, json.RawMessage(`{"state":"running"}`), true)
+	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, line, true)
+	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, json.RawMessage(`{"state":"running"}`), true)
 }
