@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -59,8 +60,8 @@ type translator struct {
 	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
 	suggest promptSuggestion
 	// sub routes the output of native subagent sessions
-	// (native_subagent_sessions_route.go).
-	sub *subagentRouter
+	// (adapter/subagents, subagents.go).
+	sub *subagents.Router
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
@@ -68,7 +69,7 @@ func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) 
 	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
 		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
-	t.async.routeOf = t.sub.routeOfCall
+	t.async.routeOf = t.sub.RouteOfCall
 	return t
 }
 
@@ -98,7 +99,7 @@ func (t *translator) sent(uuid string) {
 func (t *translator) message(kind string, line json.RawMessage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.sub.resumeDeferred() // native_subagent_sessions_rfd_restore.go
+	t.sub.ResumeDeferred()
 	var h frameHead
 	if json.Unmarshal(line, &h) != nil {
 		return
@@ -128,8 +129,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.s.suggestion(line)
 	}
 	if kind == "user" {
-		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
-		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
+		t.sub.UserFrame(line)
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
@@ -160,7 +160,7 @@ func (t *translator) activate(uuid string) {
 
 func (t *translator) sendAll(updates []toolcall.Update) {
 	for _, u := range updates {
-		t.sub.toolUpdate(u)
+		t.sub.ToolUpdate(u)
 	}
 }
 
@@ -378,7 +378,7 @@ func (t *translator) system(line json.RawMessage) {
 		t.s.publishCommands()
 		t.s.refreshSkillFiles()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
-		t.sub.taskFrame(line)
+		t.sub.TaskFrame(line)
 		t.taskEvent(line)
 	}
 }
