@@ -26,7 +26,7 @@ import (
 // load's answer, that end goes again as the child's current state (the
 // RFD makes the answer the freshness boundary), with its model as the
 // session's model list now names it (publishRfdReplayStates,
-// publishRfdReplayModels). The contract names no wire for this form; the
+// PublishModels). The contract names no wire for this form; the
 // reference adapter's (its RfdSubagentReplay) is reproduced.
 
 // rfdReplay is one RFD replay in progress.
@@ -458,7 +458,7 @@ func (x *rfdReplay) sendState(c *rfdReplayChild) {
 // process that ran it is gone, and then its model as the session's model
 // list now names it, when that entry differs from the one the replay sent.
 // The first child's state goes before the session's commands
-// (publishCommands), the rest after (publishRfdReplayModels), as the
+// (publishCommands), the rest after (Loaded.PublishModels), as the
 // reference's, whose commands go out while it sends that first state.
 func (l *Loaded) publishRfdReplayStates() {
 	if x := l.rfd; x != nil {
@@ -470,7 +470,7 @@ func (l *Loaded) publishRfdReplayStates() {
 
 // PublishModels runs after PublishStates and the session's commands (RFD
 // form): the first child's model, then each other child's current state
-// and model (publishRfdReplayModels).
+// and model; publishRfdReplayModels in the session.
 func (l *Loaded) PublishModels() {
 	if l == nil || l.rfd == nil {
 		return

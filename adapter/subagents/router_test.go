@@ -236,3 +236,12 @@ func sendRecorder(record func(id string, raw []byte)) func(string, any) {
 		record(id, raw)
 	}
 }
+
+// TestNoLoadedReplay: a session that was opened without a replay (a new,
+// resumed or forked one) holds no Loaded state, and publishing it after
+// the answer sends nothing.
+func TestNoLoadedReplay(t *testing.T) {
+	var l *Loaded
+	l.PublishStates()
+	l.PublishModels()
+}
