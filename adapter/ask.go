@@ -67,10 +67,8 @@ func (t *translator) toolUseOwner(agentID, root string) (parent, sessionID strin
 	if task := t.bg.tasks[agentID]; task != nil {
 		parent = task.toolUseID
 	}
-	if t.sub != nil && t.sub.on {
-		if c := t.sub.childOfTask(agentID); c != nil && c.announced {
-			return parent, c.sessionID
-		}
+	if sessionID, ok := t.sub.ChildSession(agentID); ok {
+		return parent, sessionID
 	}
 	return parent, root
 }
@@ -99,7 +97,7 @@ func (s *Session) permissionSession() permission.Session {
 func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := s.trackAsk(cancel)
-	awaited := s.tr.awaitUser(prompt.Params) // native_subagent_sessions_rfd.go
+	awaited := s.tr.awaitUser(prompt.Params) // subagents.go
 	call, err := s.agent.conn.Start(prompt.Method, prompt.Params)
 	go func() {
 		defer s.untrackAsk(key)

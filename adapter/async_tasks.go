@@ -31,7 +31,7 @@ func (asyncTasksHost) NewID() string { return newUUID() }
 // updates go to the session, those of a task that a subagent's tool call
 // started to the subagent's session.
 func newSessionAsyncTasks(t *translator, c caps.Client) *asynctasks.Tasks {
-	return asynctasks.New(c, asyncTasksHost{send: t.s.notify, routeOf: t.sub.routeOfCall})
+	return asynctasks.New(c, asyncTasksHost{send: t.s.notify, routeOf: t.sub.RouteOfCall})
 }
 
 // asyncHead is what the async tasks read of a frame's head.

@@ -7,6 +7,6 @@ package adapter
 func (t *translator) toolCallsCancelled() {
 	t.mu.Lock()
 	t.tools.Cancelled()
-	t.sub.parentCancelled()
+	t.sub.ParentCancelled()
 	t.mu.Unlock()
 }

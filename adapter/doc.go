@@ -30,8 +30,8 @@
 //   - adapter/asynctasks: contract "Async tasks" for an AIR client that
 //     declared asyncTasks; async_tasks.go wires it to the session and
 //     answers `_session/async_task/stop`;
-//     native_subagent_sessions.go: contract "Native subagent sessions",
-//     so far only the CLI initialize (the subagent hooks, forwarded text);
+//     subagents.go: contract "Native subagent sessions" (adapter/subagents),
+//     the session as the child session router's Host and its call sites;
 //   - ask.go: permission requests and questions (adapter/permission);
 //     network_access.go: a Sandbox Network request's call settled;
 //     config.go: set_mode and set_config_option (adapter/sessionconfig);

@@ -9,6 +9,7 @@ import (
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
+	"github.com/airwire/airwire/adapter/subagents"
 )
 
 // state is where a session's turn machine stands.
@@ -74,13 +75,9 @@ type Session struct {
 	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
 	goal        goalState             // the AIR goal (goal.go)
 	fileChanges *fileChanges          // AIR file-change reports (agent_file_change_report.go)
-	// replayedChildModels are the models the load's replay sent its AIR
-	// child sessions, refined after the load's answer
-	// (native_subagent_sessions_load.go).
-	replayedChildModels []replayedChildModel
-	// rfdReplayed is the load's RFD replay, for its children's current
-	// states after the answer (publishRfdReplayStates).
-	rfdReplayed *rfdReplay
+	// loaded is what the load's replay left for its child sessions after
+	// the load's answer (subagents.go).
+	loaded *subagents.Loaded
 }
 
 // turn is one session/prompt: the editor's request, answered when the

@@ -13,6 +13,7 @@ import (
 	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/compaction"
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -61,8 +62,8 @@ type translator struct {
 	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
 	suggest promptSuggestion
 	// sub routes the output of native subagent sessions
-	// (native_subagent_sessions_route.go).
-	sub *subagentRouter
+	// (adapter/subagents, subagents.go).
+	sub *subagents.Router
 }
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
@@ -100,7 +101,7 @@ func (t *translator) sent(uuid string) {
 func (t *translator) message(kind string, line json.RawMessage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.sub.resumeDeferred() // native_subagent_sessions_rfd_restore.go
+	t.sub.ResumeDeferred()
 	var h frameHead
 	if json.Unmarshal(line, &h) != nil {
 		return
@@ -130,8 +131,7 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.s.suggestion(line)
 	}
 	if kind == "user" {
-		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
-		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
+		t.sub.UserFrame(line)
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
 	if u, ok := t.usage.Frame(line, autonomous); ok {
@@ -162,7 +162,7 @@ func (t *translator) activate(uuid string) {
 
 func (t *translator) sendAll(updates []toolcall.Update) {
 	for _, u := range updates {
-		t.sub.toolUpdate(u)
+		t.sub.ToolUpdate(u)
 	}
 }
 
@@ -380,7 +380,7 @@ func (t *translator) system(line json.RawMessage) {
 		t.s.publishCommands()
 		t.s.refreshSkillFiles()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
-		t.sub.taskFrame(line)
+		t.sub.TaskFrame(line)
 		t.taskEvent(line)
 	}
 }

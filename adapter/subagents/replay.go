@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ import (
 // gets its end state, the latest first: what its task notification or its
 // launch's tool result says, else `disconnected`. After the load's answer,
 // a child whose model the session's model list now maps to another entry
-// gets that entry (publishReplayedChildModels).
+// gets that entry (Loaded.PublishStates).
 
 // replaySubagents is the child session state of one replay.
 type replaySubagents struct {

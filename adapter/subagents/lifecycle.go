@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // or `task_notification`) closes it with `subagent_state_update`; a
 // cancel of the root session ends every child as cancelled. In the RFD
 // form a child's end makes it idle, and a new `task_started` of a known
-// child is a new delegation of it (native_subagent_sessions_rfd.go).
+// child is a new delegation of it (rfd.go).
 
 // subagentTask is the part of a task lifecycle frame that the child
 // sessions read.
@@ -31,8 +31,8 @@ type subagentTaskFrame struct {
 	} `json:"patch"`
 }
 
-// taskFrame follows one task lifecycle frame of the CLI.
-func (r *subagentRouter) taskFrame(line json.RawMessage) {
+// TaskFrame follows one task lifecycle frame of the CLI.
+func (r *Router) TaskFrame(line json.RawMessage) {
 	if !r.on {
 		return
 	}
@@ -59,9 +59,9 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 		case "running", "pending":
 			// The CLI can run a finished agent again without a new task_started.
 			if !r.rfd {
-				r.taskResumed(f.TaskID, r.sendMessagePrompt(f.TaskID, nil))
+				r.restore.taskResumed(f.TaskID, r.restore.sendMessagePrompt(f.TaskID, nil))
 			} else if c := r.childOfTask(f.TaskID); c != nil {
-				r.rfdResume(c, "", "")
+				r.form.rfdResume(c, "", "")
 			}
 		}
 	}
@@ -69,8 +69,8 @@ func (r *subagentRouter) taskFrame(line json.RawMessage) {
 
 // taskStarted opens a child for a subagent task; a task that is not a
 // subagent forgets what waited under its tool call.
-func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
-	if r.restoreStarted(f) {
+func (r *Router) taskStarted(f subagentTaskFrame) {
+	if r.restore.restoreStarted(f) {
 		return
 	}
 	if f.SubagentType == "" {
@@ -82,14 +82,14 @@ func (r *subagentRouter) taskStarted(f subagentTaskFrame) {
 	}
 	previous := r.childOfTask(f.TaskID)
 	if previous == nil && r.rfd {
-		// native_subagent_sessions_rfd_restore.go
-		if c := r.rfdRestore(f.TaskID, f.ToolUseID); c != nil {
-			r.deferResume(c, f.Prompt, f.ToolUseID)
+		// rfd_restore.go
+		if c := r.form.rfdRestore(f.TaskID, f.ToolUseID); c != nil {
+			r.form.deferResume(c, f.Prompt, f.ToolUseID)
 			return
 		}
 	}
 	if previous != nil && r.rfd {
-		r.rfdResume(previous, f.Prompt, f.ToolUseID)
+		r.form.rfdResume(previous, f.Prompt, f.ToolUseID)
 		return
 	}
 	if previous != nil && !previous.ended {
@@ -133,7 +133,7 @@ func orElse(a, b string) string {
 }
 
 // childOfTask is the latest generation of task id.
-func (r *subagentRouter) childOfTask(taskID string) *childSession {
+func (r *Router) childOfTask(taskID string) *childSession {
 	for i := len(r.children) - 1; i >= 0; i-- {
 		if r.children[i].taskID == taskID {
 			return r.children[i]
@@ -143,7 +143,7 @@ func (r *subagentRouter) childOfTask(taskID string) *childSession {
 }
 
 // childOfSession is the child whose session id (or task id) is id.
-func (r *subagentRouter) childOfSession(id string) *childSession {
+func (r *Router) childOfSession(id string) *childSession {
 	for i := len(r.children) - 1; i >= 0; i-- {
 		if c := r.children[i]; c.sessionID == id || c.taskID == id {
 			return c
@@ -154,7 +154,7 @@ func (r *subagentRouter) childOfSession(id string) *childSession {
 
 // nextSessionID is the session id of a new generation of task id: the
 // task id, then `<task id>:generation:<n>`.
-func (r *subagentRouter) nextSessionID(taskID string) string {
+func (r *Router) nextSessionID(taskID string) string {
 	r.gens[taskID]++
 	if n := r.gens[taskID]; n > 1 {
 		return fmt.Sprintf("%s:generation:%d", taskID, n)
@@ -164,12 +164,12 @@ func (r *subagentRouter) nextSessionID(taskID string) string {
 
 // announce sends `subagent_spawned` on the child's parent session, then
 // the configuration the child reported so far.
-func (r *subagentRouter) announce(c *childSession) {
+func (r *Router) announce(c *childSession) {
 	if c.announced {
 		return
 	}
 	if r.rfd {
-		r.rfdAnnounce(c)
+		r.form.rfdAnnounce(c)
 		r.publishConfig(c, nil)
 		return
 	}
@@ -198,7 +198,7 @@ func nativeSubagentState(status string) string {
 // finishTask ends the child of task id (or of the tool call launch): it
 // is announced if it was not, gets what waited for it, and its end goes
 // to its parent session. A child ends once.
-func (r *subagentRouter) finishTask(taskID, status, launch string, end taskEnd) {
+func (r *Router) finishTask(taskID, status, launch string, end taskEnd) {
 	state := nativeSubagentState(status)
 	c := r.childOfTask(taskID)
 	if launch != "" {
@@ -211,7 +211,7 @@ func (r *subagentRouter) finishTask(taskID, status, launch string, end taskEnd) 
 		return
 	}
 	if r.rfd {
-		r.rfdFinish(c, state, launch, end)
+		r.form.rfdFinish(c, state, launch, end)
 		return
 	}
 	r.announce(c)
@@ -227,7 +227,7 @@ func (r *subagentRouter) finishTask(taskID, status, launch string, end taskEnd) 
 
 // finishAll ends every child that runs, the latest first (a cancel of the
 // root session: AIR's form ends them as cancelled).
-func (r *subagentRouter) finishAll(state string) {
+func (r *Router) finishAll(state string) {
 	if !r.on {
 		return
 	}
@@ -238,5 +238,5 @@ func (r *subagentRouter) finishAll(state string) {
 	}
 	clear(r.pending)
 	r.npending = 0
-	r.forgetRestores()
+	r.restore.forgetRestores()
 }

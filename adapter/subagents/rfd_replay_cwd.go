@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import "os"
 
@@ -30,7 +30,7 @@ func (x *rfdReplay) effectiveCwd(id string) string {
 		}
 		seen[c.sessionID] = true
 	}
-	return x.s.Cwd
+	return x.cwd
 }
 
 // sendCurrentState sends c's state after the load's answer: its replayed

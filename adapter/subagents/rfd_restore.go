@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 // Contract "Native subagent sessions", RFD form, when an agent from before
 // a `session/load` or `session/resume` runs again: a SendMessage call of
@@ -17,7 +17,7 @@ package adapter
 
 // rfdRestore restores the agent agentID that the SendMessage call
 // toolUseID resumed, with its ancestors; nil when it is not restored.
-func (r *subagentRouter) rfdRestore(agentID, toolUseID string) *childSession {
+func (r *rfdForm) rfdRestore(agentID, toolUseID string) *childSession {
 	if r.restore.history == nil || toolUseID == "" {
 		return nil
 	}
@@ -47,7 +47,7 @@ func (r *subagentRouter) rfdRestore(agentID, toolUseID string) *childSession {
 
 // restoredChild registers the child session of the agent agentID, which
 // the call launch launched in the agent parentAgentID ("" for the root).
-func (r *subagentRouter) restoredChild(agentID, launch, parentAgentID string) *childSession {
+func (r *rfdForm) restoredChild(agentID, launch, parentAgentID string) *childSession {
 	parent := r.root
 	if parentAgentID != "" {
 		parent = parentAgentID
@@ -66,13 +66,13 @@ func (r *subagentRouter) restoredChild(agentID, launch, parentAgentID string) *c
 
 // announceAncestor announces a restored ancestor of a resumed agent on its
 // parent, with its labels and no work state.
-func (r *subagentRouter) announceAncestor(c *childSession) {
+func (r *rfdForm) announceAncestor(c *childSession) {
 	r.rfdAnnounceWith(c, map[string]any{})
 }
 
 // rfdAnnounceWith sends the `subagent_update` u that announces c on its
 // parent, with c's labels and its `cwd` when the parent does not hold it.
-func (r *subagentRouter) rfdAnnounceWith(c *childSession, u map[string]any) {
+func (r *rfdForm) rfdAnnounceWith(c *childSession, u map[string]any) {
 	u["sessionUpdate"], u["sessionId"] = "subagent_update", c.sessionID
 	if c.title != "" {
 		u["title"] = c.title
@@ -95,14 +95,23 @@ func (r *subagentRouter) rfdAnnounceWith(c *childSession, u map[string]any) {
 // between the two, and the hooks that the CLI sends meanwhile (the
 // agent's SubagentStart, which reports its configuration) reach the
 // announced agent before its prompt; so they do here.
-func (r *subagentRouter) deferResume(c *childSession, prompt, launch string) {
+func (r *rfdForm) deferResume(c *childSession, prompt, launch string) {
 	r.resumeDeferred()
 	r.deferred = func() { r.rfdResume(c, prompt, launch) }
 }
 
+// ResumeDeferred takes the delegation of an agent restored on its
+// task_started (RFD form), if one waits: the translator calls it before
+// each frame of the CLI.
+func (r *Router) ResumeDeferred() {
+	if r != nil {
+		r.form.resumeDeferred()
+	}
+}
+
 // resumeDeferred takes the delegation deferResume holds, if any.
-func (r *subagentRouter) resumeDeferred() {
-	if r == nil || r.deferred == nil {
+func (r *rfdForm) resumeDeferred() {
+	if r.deferred == nil {
 		return
 	}
 	resume := r.deferred

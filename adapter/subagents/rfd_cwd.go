@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"path/filepath"
@@ -16,7 +16,7 @@ import (
 // reportCwd takes the working directory that a hook of the child agentID
 // (an SDK agent id or a child session id) names; a hook can come before
 // the child is known.
-func (r *subagentRouter) reportCwd(agentID, cwd string) {
+func (r *rfdForm) reportCwd(agentID, cwd string) {
 	if !r.rfd || agentID == r.root || !filepath.IsAbs(cwd) {
 		return
 	}
@@ -35,7 +35,7 @@ func (r *subagentRouter) reportCwd(agentID, cwd string) {
 }
 
 // unknownCwds counts the directories kept for children not known yet.
-func (r *subagentRouter) unknownCwds() int {
+func (r *rfdForm) unknownCwds() int {
 	n := 0
 	for id := range r.cwds {
 		if r.childOfSession(id) == nil {
@@ -49,7 +49,7 @@ func (r *subagentRouter) unknownCwds() int {
 // directory when it differs from its parent's (change, cwd), null when it
 // is back in its parent's after it reported another (change, ""), else no
 // change.
-func (r *subagentRouter) unreportedCwd(c *childSession) (cwd string, change bool) {
+func (r *rfdForm) unreportedCwd(c *childSession) (cwd string, change bool) {
 	cwd, ok := r.cwds[c.sessionID]
 	if !ok {
 		return "", false
@@ -62,7 +62,7 @@ func (r *subagentRouter) unreportedCwd(c *childSession) (cwd string, change bool
 
 // effectiveCwd is the working directory of the session id as the client
 // holds it: a child's reported `cwd`, else its parent's, up to the root's.
-func (r *subagentRouter) effectiveCwd(id string) string {
+func (r *rfdForm) effectiveCwd(id string) string {
 	seen := map[*childSession]bool{}
 	for c := r.childOfSession(id); c != nil && !seen[c]; c = r.childOfSession(c.parentSessionID) {
 		if c.reportedCwd != "" {
@@ -75,7 +75,7 @@ func (r *subagentRouter) effectiveCwd(id string) string {
 
 // publishCwd sends the `cwd` of the announced child c that the client does
 // not hold.
-func (r *subagentRouter) publishCwd(c *childSession) {
+func (r *rfdForm) publishCwd(c *childSession) {
 	cwd, change := r.unreportedCwd(c)
 	if !change {
 		return

@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ func TestRFDChildCwd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	r := newSubagentRouter(true, "root", func(_ string, u any) {
+	r := newRouter(true, "root", func(_ string, u any) {
 		m, ok := u.(map[string]any)
 		if !ok || m["sessionUpdate"] != "subagent_update" {
 			return
@@ -35,12 +35,12 @@ func TestRFDChildCwd(t *testing.T) {
 			got = append(got, "announced without cwd")
 		}
 	}, nil)
-	r.rfd, r.cwd = true, root
+	r.rfd, r.form.cwd = true, root
 	hook := func(agent, cwd string) {
-		r.subagentHookReport(json.RawMessage(`{"agent_id":"` + agent + `","cwd":"` + cwd + `","hook_event_name":"PreToolUse"}`))
+		r.HookReport(json.RawMessage(`{"agent_id":"` + agent + `","cwd":"` + cwd + `","hook_event_name":"PreToolUse"}`))
 	}
 	start := func(task string) {
-		r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
+		r.TaskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
 	}
 	hook("a1", root)
 	start("a1")

@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -37,29 +37,31 @@ type childConfigSource interface {
 	modelEntry(model string) (modelEntry, bool)
 }
 
-// sessionChildConfig is the childConfigSource of a live session.
-type sessionChildConfig struct{ s *Session }
+// hostConfig is the childConfigSource of a live session: its Config.
+type hostConfig struct{ h Host }
 
-func (c sessionChildConfig) modeOption(mode string) json.RawMessage {
-	if c.s.cfg == nil {
+func (c hostConfig) modeOption(mode string) json.RawMessage {
+	cfg := c.h.Config()
+	if cfg == nil {
 		return nil
 	}
-	return c.s.cfg.SubagentModeOption(mode)
+	return cfg.SubagentModeOption(mode)
 }
 
 // modelEntry is the root session's entry for a model id a child reported,
 // else the id with its display name (the reference's responseModelEntry).
-func (c sessionChildConfig) modelEntry(model string) (modelEntry, bool) {
+func (c hostConfig) modelEntry(model string) (modelEntry, bool) {
 	if model == "" || model == "<synthetic>" {
 		return modelEntry{}, false
 	}
-	if c.s.cfg == nil {
+	cfg := c.h.Config()
+	if cfg == nil {
 		return modelEntry{model, model}, true
 	}
-	if v, n, ok := c.s.cfg.SubagentModelEntry(model); ok {
+	if v, n, ok := cfg.SubagentModelEntry(model); ok {
 		return modelEntry{v, n}, true
 	}
-	return modelEntry{model, orElse(c.s.cfg.ModelDisplayName(model), model)}, true
+	return modelEntry{model, orElse(cfg.ModelDisplayName(model), model)}, true
 }
 
 // configRank orders a child's options: mode, model, effort, the rest.
@@ -78,7 +80,7 @@ func modelOption(e modelEntry) childOption {
 
 // reportModel takes the model of a child response (parent is the launch
 // of the child): it goes to the child as its model option when it changed.
-func (r *subagentRouter) reportModel(parent, model string) {
+func (r *Router) reportModel(parent, model string) {
 	if !r.on || parent == "" || r.config == nil {
 		return
 	}
@@ -97,7 +99,7 @@ func (r *subagentRouter) reportModel(parent, model string) {
 
 // reportConfig takes options of the child agentID (an SDK agent id or a
 // child session id); a hook can report them before the child is known.
-func (r *subagentRouter) reportConfig(agentID string, options []childOption, meta map[string]any) {
+func (r *Router) reportConfig(agentID string, options []childOption, meta map[string]any) {
 	if !r.on || agentID == r.root || len(options) == 0 {
 		return
 	}
@@ -130,7 +132,7 @@ func (r *subagentRouter) reportConfig(agentID string, options []childOption, met
 }
 
 // publishConfig sends the child's options when they changed.
-func (r *subagentRouter) publishConfig(c *childSession, meta map[string]any) {
+func (r *Router) publishConfig(c *childSession, meta map[string]any) {
 	cfg := r.configs[c.sessionID]
 	if cfg == nil || c.ended {
 		return
@@ -187,7 +189,7 @@ type subagentHookInput struct {
 }
 
 // hookOptions are the options a subagent hook reports of its child.
-func (r *subagentRouter) hookOptions(in subagentHookInput) []childOption {
+func (r *Router) hookOptions(in subagentHookInput) []childOption {
 	var out []childOption
 	if in.PermissionMode != "" && r.config != nil {
 		if raw := r.config.modeOption(in.PermissionMode); raw != nil {
@@ -213,13 +215,14 @@ func (r *subagentRouter) hookOptions(in subagentHookInput) []childOption {
 	return out
 }
 
-// subagentHookReport reports the configuration a subagent hook tells of
-// its child, and in the RFD form its working directory.
-func (r *subagentRouter) subagentHookReport(input json.RawMessage) {
+// HookReport reports the configuration that the subagent configuration
+// hook with input tells of its child, and in the RFD form its working
+// directory.
+func (r *Router) HookReport(input json.RawMessage) {
 	var in subagentHookInput
 	if !r.on || json.Unmarshal(input, &in) != nil || in.AgentID == "" {
 		return
 	}
-	r.reportCwd(in.AgentID, in.Cwd) // native_subagent_sessions_rfd_cwd.go
+	r.form.reportCwd(in.AgentID, in.Cwd) // rfd_cwd.go
 	r.reportConfig(in.AgentID, r.hookOptions(in), nil)
 }

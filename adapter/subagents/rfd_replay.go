@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -26,14 +26,15 @@ import (
 // load's answer, that end goes again as the child's current state (the
 // RFD makes the answer the freshness boundary), with its model as the
 // session's model list now names it (publishRfdReplayStates,
-// publishRfdReplayModels). The contract names no wire for this form; the
+// PublishModels). The contract names no wire for this form; the
 // reference adapter's (its RfdSubagentReplay) is reproduced.
 
 // rfdReplay is one RFD replay in progress.
 type rfdReplay struct {
-	s    *Session
-	rp   *history.Replayer
-	swap history.Swap
+	l         *Loaded
+	root, cwd string // the root session's id and working directory
+	rp        *history.Replayer
+	swap      history.Swap
 	// transcript is the session's transcript, agents the subagent
 	// metadata beside it by launch.
 	transcript string
@@ -72,25 +73,25 @@ type rfdReplayHandback struct {
 	failed, sent bool
 }
 
-// replayRfd replays msgs, the stored messages of the session whose
-// transcript is at path, in the RFD form, and keeps the replay for the
+// replayRfd replays msgs, the stored messages of the root session whose
+// transcript is at path, in the RFD form, and is the replay, kept for the
 // current states after the load's answer.
-func (s *Session) replayRfd(path string, msgs []history.Message, rp *history.Replayer, swap history.Swap) {
-	x := &rfdReplay{s: s, rp: rp, swap: swap, transcript: path, children: map[string]*rfdReplayChild{},
+func replayRfd(l *Loaded, root, cwd, path string, msgs []history.Message, rp *history.Replayer, swap history.Swap) *rfdReplay {
+	x := &rfdReplay{l: l, root: root, cwd: cwd, rp: rp, swap: swap, transcript: path, children: map[string]*rfdReplayChild{},
 		byAgent: map[string]*rfdReplayChild{}, handbacks: map[string]*rfdReplayHandback{}}
 	if slices.ContainsFunc(msgs, func(m history.Message) bool { return len(launchesOf(m)) > 0 }) {
 		x.agents = history.Subagents(path)
 	}
-	x.scan(msgs, s.ID)
+	x.scan(msgs, root)
 	for _, m := range msgs {
 		x.message(m, nil)
 	}
 	x.finish()
-	s.rfdReplayed = x
+	return x
 }
 
 func (x *rfdReplay) send(sessionID string, update any) {
-	_ = x.s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
+	x.l.host.Notify(sessionID, update)
 }
 
 // scan registers the launches, hand-backs, SendMessage calls and launch
@@ -160,7 +161,7 @@ func (x *rfdReplay) message(m history.Message, child *rfdReplayChild) {
 	if child == nil && m.ParentToolUseID != "" {
 		return
 	}
-	target := x.s.ID
+	target := x.root
 	if child != nil {
 		target = child.sessionID
 		if m.Type == "assistant" {
@@ -243,9 +244,9 @@ func (x *rfdReplay) announce(c *rfdReplayChild, firstModel string) {
 
 // responseModel sends the child the model of a response when its entry
 // changed. A load replays before the CLI gave the model list, so the entry
-// is the model id itself (sessionChildConfig.modelEntry).
+// is the model id itself (hostConfig.modelEntry).
 func (x *rfdReplay) responseModel(c *rfdReplayChild, model string) {
-	e, ok := sessionChildConfig{x.s}.modelEntry(model)
+	e, ok := x.l.config.modelEntry(model)
 	if !ok || !c.announced {
 		return
 	}
@@ -457,25 +458,25 @@ func (x *rfdReplay) sendState(c *rfdReplayChild) {
 // process that ran it is gone, and then its model as the session's model
 // list now names it, when that entry differs from the one the replay sent.
 // The first child's state goes before the session's commands
-// (publishCommands), the rest after (publishRfdReplayModels), as the
+// (publishCommands), the rest after (Loaded.PublishModels), as the
 // reference's, whose commands go out while it sends that first state.
-func (s *Session) publishRfdReplayStates() {
-	if x := s.rfdReplayed; x != nil {
+func (l *Loaded) publishRfdReplayStates() {
+	if x := l.rfd; x != nil {
 		if i := slices.IndexFunc(x.order, func(c *rfdReplayChild) bool { return c.announced }); i >= 0 {
 			x.sendCurrentState(x.order[i])
 		}
 	}
 }
 
-// publishRfdReplayModels runs after publishRfdReplayStates and the
-// session's commands: the first child's model, then each other child's
-// current state and model.
-func (s *Session) publishRfdReplayModels() {
-	x := s.rfdReplayed
-	s.rfdReplayed = nil
-	if x == nil {
+// PublishModels runs after PublishStates and the session's commands (RFD
+// form): the first child's model, then each other child's current state
+// and model; publishRfdReplayModels in the session.
+func (l *Loaded) PublishModels() {
+	if l == nil || l.rfd == nil {
 		return
 	}
+	x := l.rfd
+	l.rfd = nil
 	first := true
 	for _, c := range x.order {
 		if !c.announced {
@@ -485,7 +486,7 @@ func (s *Session) publishRfdReplayModels() {
 			x.sendCurrentState(c)
 		}
 		first = false
-		if e, ok := (sessionChildConfig{s}).modelEntry(c.responseModel); ok && e != c.model {
+		if e, ok := l.config.modelEntry(c.responseModel); ok && e != c.model {
 			x.send(c.sessionID, childModelUpdate(e))
 		}
 	}

@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -28,19 +28,19 @@ func (h lineageHistory) launchedBy(string) string { return "" }
 // frame (the order of the golden subagent-rfd-restore-after-load).
 func TestRfdRestoreAfterLoad(t *testing.T) {
 	var sent []string
-	r := newSubagentRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, id+" "+string(raw)) }), nil)
+	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, id+" "+string(raw)) }), nil)
 	r.rfd = true
 	r.restore.history = lineageHistory{
 		{AgentID: "parent", LaunchID: "toolu_parent", Name: "Planner"},
 		{AgentID: "child", LaunchID: "toolu_child", ParentAgentID: "parent", AgentType: "Explore", Description: "Explore layout"},
 	}
 	name := "SendMessage"
-	r.toolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "toolu_send", Status: "pending",
+	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "toolu_send", Status: "pending",
 		RawInput: json.RawMessage(`{"to":"child","message":"Are there any tests?"}`),
 		Meta:     &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: name}}})
-	r.taskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"child","tool_use_id":"toolu_send","subagent_type":"Explore","prompt":"Are there any tests?"}`))
-	r.subagentHookReport(json.RawMessage(`{"agent_id":"child","agent_type":"Explore","hook_event_name":"SubagentStart"}`))
-	r.resumeDeferred()
+	r.TaskFrame(json.RawMessage(`{"subtype":"task_started","task_id":"child","tool_use_id":"toolu_send","subagent_type":"Explore","prompt":"Are there any tests?"}`))
+	r.HookReport(json.RawMessage(`{"agent_id":"child","agent_type":"Explore","hook_event_name":"SubagentStart"}`))
+	r.ResumeDeferred()
 	want := []string{
 		`root {"sessionId":"parent","sessionUpdate":"subagent_update","title":"Planner"}`,
 		`parent {"capabilities":{"cancel":{}},"description":"Explore","sessionId":"child","sessionUpdate":"subagent_update","state":{"state":"running"},"title":"Explore layout"}`,

@@ -1,14 +1,10 @@
-package adapter
+package subagents
 
 import (
-	"context"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -24,9 +20,10 @@ import (
 // again, and its late updates still reach it. The contract names no wire
 // for this form; the reference adapter's is reproduced.
 
-// rfdRouter is the RFD form's state of a subagentRouter.
-type rfdRouter struct {
-	rfd bool // the client takes the RFD form
+// rfdForm is the Router's part for the RFD form: its state and the steps
+// that form takes differently.
+type rfdForm struct {
+	*Router
 	// hiddenLaunches are the Agent/Task calls not shown yet, by id.
 	hiddenLaunches map[string]*hiddenLaunch
 	// hiddenSends are the SendMessage calls not shown yet, by id.
@@ -39,6 +36,9 @@ type rfdRouter struct {
 	// by session id (or agent id), as their hooks last named them.
 	cwd  string
 	cwds map[string]string
+	// deferred is the delegation of an agent restored on its task_started,
+	// taken at the next frame (see deferResume).
+	deferred func()
 }
 
 // rfdChild is the RFD form's state of a child session.
@@ -95,7 +95,7 @@ func (c *childSession) setLabels(name, role, description string) {
 // `cancel` capability and its `cwd` when it differs from its parent's,
 // then sends its prompt as the parent's message to it, which replaces the
 // launch call.
-func (r *subagentRouter) rfdAnnounce(c *childSession) {
+func (r *rfdForm) rfdAnnounce(c *childSession) {
 	c.workState = "running"
 	r.rfdAnnounceWith(c, map[string]any{"capabilities": map[string]any{"cancel": map[string]any{}},
 		"state": map[string]any{"state": "running"}})
@@ -108,7 +108,7 @@ func (r *subagentRouter) rfdAnnounce(c *childSession) {
 // publishPrompt sends a message to the child, once per tool use that sent
 // it (id, the launch or a SendMessage call). When the message replaces its
 // call (replaces), the sender gets its outgoing view too.
-func (r *subagentRouter) publishPrompt(c *childSession, prompt, id, sender string, replaces bool) {
+func (r *rfdForm) publishPrompt(c *childSession, prompt, id, sender string, replaces bool) {
 	if c.promptIDs == nil {
 		c.promptIDs = map[string]bool{}
 	}
@@ -135,7 +135,7 @@ func (r *subagentRouter) publishPrompt(c *childSession, prompt, id, sender strin
 // sendLinked sends a message that the tool call id carried as two session
 // messages, each naming the other: the sender's outgoing view, then the
 // recipient's incoming one.
-func (r *subagentRouter) sendLinked(id, sender, recipient, text string) {
+func (r *rfdForm) sendLinked(id, sender, recipient, text string) {
 	message := func(link string) map[string]any {
 		return map[string]any{"sessionUpdate": "session_message", "messageId": id, "senderSessionId": sender,
 			"recipientSessionId": recipient, "content": textContent(text), link: id}
@@ -154,7 +154,7 @@ func textContent(text string) []any {
 // was never announced is shown, as one tool call with its final status; a
 // background launch completes before its child starts, so its completion
 // is not such a case.
-func (r *subagentRouter) rfdLaunch(u toolcall.Update, child *childSession, parentSession string) {
+func (r *rfdForm) rfdLaunch(u toolcall.Update, child *childSession, parentSession string) {
 	launch := r.hiddenLaunches[u.ToolCallID]
 	if launch == nil {
 		launch = &hiddenLaunch{}
@@ -191,7 +191,7 @@ func (r *subagentRouter) rfdLaunch(u toolcall.Update, child *childSession, paren
 // launchReply sends the text of a completed launch's result as the child's
 // message in its parent's transcript (its id `<launch>:reply`); a result
 // without text sends nothing.
-func (r *subagentRouter) launchReply(u toolcall.Update, child *childSession) {
+func (r *rfdForm) launchReply(u toolcall.Update, child *childSession) {
 	if reply := launchReplyMessage(u, child.sessionID, child.parentSessionID); reply != nil {
 		r.send(child.parentSessionID, reply)
 	}
@@ -229,7 +229,7 @@ func launchReplyMessage(u toolcall.Update, sessionID, parent string) map[string]
 // goes as the child's message to its parent. A failed call delivered
 // nothing, so the child is shown the call after all. ok is false for an
 // update of another call.
-func (r *subagentRouter) rfdHandback(u toolcall.Update, parent string, c *childSession) (ok bool) {
+func (r *rfdForm) rfdHandback(u toolcall.Update, parent string, c *childSession) (ok bool) {
 	h := r.handbacks[u.ToolCallID]
 	if h == nil {
 		if u.Meta == nil || u.Meta.ClaudeCode == nil || u.Meta.ClaudeCode.ToolName != "SubagentHandback" {
@@ -266,7 +266,7 @@ func (r *subagentRouter) rfdHandback(u toolcall.Update, parent string, c *childS
 // session sessionID: the client is not shown it until its final report,
 // and then only when its message reached no announced child, as one tool
 // call with its final status. ok is false for an update of another call.
-func (r *subagentRouter) rfdSendMessage(sessionID string, u toolcall.Update) (ok bool) {
+func (r *rfdForm) rfdSendMessage(sessionID string, u toolcall.Update) (ok bool) {
 	s := r.hiddenSends[u.ToolCallID]
 	if s == nil {
 		if u.SessionUpdate != "tool_call" || u.Meta == nil || u.Meta.ClaudeCode == nil ||
@@ -299,7 +299,7 @@ func (r *subagentRouter) rfdSendMessage(sessionID string, u toolcall.Update) (ok
 // child's current delegation, whose end ends the run; a child that is not
 // working runs again; the prompt goes to the child once, as the SendMessage
 // call's linked messages when it replaces that call.
-func (r *subagentRouter) rfdResume(c *childSession, prompt, launch string) {
+func (r *rfdForm) rfdResume(c *childSession, prompt, launch string) {
 	if !c.announced {
 		return
 	}
@@ -333,7 +333,7 @@ func (r *subagentRouter) rfdResume(c *childSession, prompt, launch string) {
 // rfdParentPending reports a call made inside a child that is not
 // announced yet: it establishes no parent (the RFD forbids announcing a
 // child under the root or before its parent), so it waits for its child.
-func (r *subagentRouter) rfdParentPending(parent string) bool {
+func (r *rfdForm) rfdParentPending(parent string) bool {
 	if !r.rfd || parent == "" {
 		return false
 	}
@@ -345,7 +345,7 @@ func (r *subagentRouter) rfdParentPending(parent string) bool {
 // reason of its end. A child that ends before its parent is known stays
 // unexposed and is forgotten; the end of an earlier delegation ends
 // nothing; an idle child only takes a late error text.
-func (r *subagentRouter) rfdFinish(c *childSession, state, launch string, end taskEnd) {
+func (r *rfdForm) rfdFinish(c *childSession, state, launch string, end taskEnd) {
 	if launch != "" && c.launchID != launch && r.byLaunch[launch] == c {
 		return
 	}
@@ -404,7 +404,7 @@ func rfdEndState(state string, end taskEnd) map[string]any {
 }
 
 // reportState sends the child's work state on its parent.
-func (r *subagentRouter) reportState(c *childSession, state map[string]any) {
+func (r *rfdForm) reportState(c *childSession, state map[string]any) {
 	c.workState, _ = state["state"].(string)
 	c.missingError = false
 	r.send(c.parentSessionID, map[string]any{"sessionUpdate": "subagent_update", "sessionId": c.sessionID,
@@ -412,7 +412,7 @@ func (r *subagentRouter) reportState(c *childSession, state map[string]any) {
 }
 
 // withdraw forgets a child that was never announced, and what waited for it.
-func (r *subagentRouter) withdraw(c *childSession) {
+func (r *rfdForm) withdraw(c *childSession) {
 	for i, x := range r.children {
 		if x == c {
 			r.children = append(r.children[:i], r.children[i+1:]...)
@@ -428,21 +428,22 @@ func (r *subagentRouter) withdraw(c *childSession) {
 	}
 }
 
-// parentCancelled takes a `session/cancel` of the root session. The AIR
+// ParentCancelled takes a `session/cancel` of the root session. The AIR
 // form ends every child as cancelled; the RFD form reports nothing, since
 // a cancel is no evidence that a child stopped: the CLI's task events
 // report each child it stopped.
-func (r *subagentRouter) parentCancelled() {
+func (r *Router) ParentCancelled() {
 	if r.rfd {
-		r.parentCancels++
+		r.form.parentCancels++
 		return
 	}
 	r.finishAll("cancelled")
 }
 
-// childTask is the task id of the announced child whose session id is id,
-// in the RFD form, which the client cancels; ok is false for any other id.
-func (r *subagentRouter) childTask(id string) (taskID string, ok bool) {
+// ChildTask is the task id of the announced child whose session id is id,
+// in the RFD form, which the client cancels (the CLI's stop_task stops
+// it); ok is false for any other id.
+func (r *Router) ChildTask(id string) (taskID string, ok bool) {
 	if r == nil || !r.rfd {
 		return "", false
 	}
@@ -455,67 +456,32 @@ func (r *subagentRouter) childTask(id string) (taskID string, ok bool) {
 	return "", false
 }
 
-// cancelChildSession takes a `session/cancel` of a child session, which its
-// `cancel` capability permits: the CLI stops the child's task (stop_task),
-// which stops its current work and the foreground subagents it waits on,
-// and the parent's work goes on. The CLI's task events report the child
-// idle and cancelled; nothing is reported here, since accepting the stop is
-// no evidence that it stopped. It reports false when no session has a
-// child with that id.
-func (a *Agent) cancelChildSession(ctx context.Context, id string) bool {
-	a.mu.Lock()
-	sessions := slices.Collect(maps.Values(a.sessions))
-	a.mu.Unlock()
-	for _, s := range sessions {
-		s.tr.mu.Lock()
-		taskID, ok := s.tr.sub.childTask(id)
-		s.tr.mu.Unlock()
-		if !ok {
-			continue
-		}
-		if p := s.cli(); p != nil {
-			go func() { _ = p.Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: taskID}, nil) }()
-		}
-		return true
-	}
-	return false
-}
-
-// awaitUser opens a permission or question request whose params are
-// params (RFD form): a child session that asks waits on the user, so its
-// first open request makes a running child requires_action. The returned
-// func closes the request: the last one makes the child running again,
-// unless the request was withdrawn (withdrawn) after a cancel that reaches
-// the child (its own, an ancestor's or the root's) came while it was open:
-// the CLI withdrew it as it stopped the child, whose task events report it
-// idle next.
-func (t *translator) awaitUser(params json.RawMessage) (done func(withdrawn bool)) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-	}
-	_ = json.Unmarshal(params, &p)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	r := t.sub
+// OpenRequest opens a permission or question request on the session
+// sessionID (RFD form): a child session that asks waits on the user, so
+// its first open request makes a running child requires_action. The
+// returned func, called under the same lock, closes the request: the last
+// one makes the child running again, unless the request was withdrawn
+// (withdrawn) after a cancel that reaches the child (its own, an
+// ancestor's or the root's) came while it was open: the CLI withdrew it as
+// it stopped the child, whose task events report it idle next.
+func (r *Router) OpenRequest(sessionID string) (done func(withdrawn bool)) {
 	var c *childSession
 	if r != nil && r.rfd {
-		c = r.childOfSession(p.SessionID)
+		c = r.childOfSession(sessionID)
 	}
 	if c == nil || !c.announced {
 		return func(bool) {}
 	}
-	atOpen := r.cancelsAbove(c)
+	atOpen := r.form.cancelsAbove(c)
 	c.openRequests++
 	if c.openRequests == 1 && c.workState == "running" {
-		r.reportState(c, map[string]any{"state": "requires_action"})
+		r.form.reportState(c, map[string]any{"state": "requires_action"})
 	}
 	return func(withdrawn bool) {
-		t.mu.Lock()
-		defer t.mu.Unlock()
 		c.openRequests--
-		stopped := withdrawn && r.cancelsAbove(c) != atOpen
+		stopped := withdrawn && r.form.cancelsAbove(c) != atOpen
 		if c.openRequests == 0 && c.workState == "requires_action" && !stopped {
-			r.reportState(c, map[string]any{"state": "running"})
+			r.form.reportState(c, map[string]any{"state": "running"})
 		}
 	}
 }
@@ -523,7 +489,7 @@ func (t *translator) awaitUser(params json.RawMessage) (done func(withdrawn bool
 // cancelsAbove counts the cancels that reach the child c: its own, its
 // ancestors' and the root's. The counts only grow, so a changed sum shows
 // that such a cancel came.
-func (r *subagentRouter) cancelsAbove(c *childSession) int {
+func (r *rfdForm) cancelsAbove(c *childSession) int {
 	n := r.parentCancels
 	seen := map[*childSession]bool{}
 	for c != nil && !seen[c] {
@@ -540,7 +506,7 @@ func (r *subagentRouter) cancelsAbove(c *childSession) int {
 // that run already ended (the result can come after it). It usually
 // follows the child's `task_started`, which took the delegation already. An
 // agent from before a load or resume is restored first (rfdRestore).
-func (r *subagentRouter) sendMessageResult(line json.RawMessage) {
+func (r *rfdForm) sendMessageResult(line json.RawMessage) {
 	if !r.rfd {
 		return
 	}

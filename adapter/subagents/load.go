@@ -1,44 +1,55 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
 
 	"github.com/airwire/airwire/adapter/history"
-	"github.com/airwire/airwire/adapter/toolcall"
 )
 
 // Contract "Native subagent sessions", AIR form, on `session/load`: the
 // replay of a stored session with its child sessions rebuilt (see
 // replaySubagents); another client gets the session's messages only.
 
-// replayMessages sends the stored messages msgs of the session whose
-// transcript is at path as updates, before the load's answer.
-func (s *Session) replayMessages(path string, msgs []history.Message, render toolcall.Renderer) {
-	rp := history.NewReplayer(render, s.tr.tools)
-	swap := s.replaySwaps()
-	switch subagentForm(s.agent.clientCaps()) {
+// Loaded is what the replay of a `session/load` leaves for after the
+// load's answer (PublishStates, PublishModels).
+type Loaded struct {
+	host   Host
+	config hostConfig
+	// air are the models the replay sent its AIR child sessions.
+	air []replayedChildModel
+	// rfd is the RFD replay, for its children's current states.
+	rfd *rfdReplay
+}
+
+// Replay sends the stored messages msgs of the root session, whose
+// transcript is at path, as updates (through rp, and swap for the
+// session's own messages), before the load's answer.
+func (r *Router) Replay(path string, msgs []history.Message, rp *history.Replayer, swap history.Swap) *Loaded {
+	l := &Loaded{host: r.host, config: hostConfig{r.host}}
+	switch Form(r.caps) {
 	case "rfd":
-		s.replayRfd(path, msgs, rp, swap)
-		return
+		l.rfd = replayRfd(l, r.root, r.form.cwd, path, msgs, rp, swap)
+		return l
 	case "":
 		for _, m := range msgs {
 			for _, u := range replayOne(rp, swap, m) {
-				s.notify(u)
+				r.host.Notify(r.root, u)
 			}
 		}
-		return
+		return l
 	}
-	r := newReplaySubagents(s.ID, msgs)
-	if len(r.children) > 0 {
-		r.agents = history.Subagents(path)
+	rs := newReplaySubagents(r.root, msgs)
+	if len(rs.children) > 0 {
+		rs.agents = history.Subagents(path)
 	}
-	r.transcript, r.modelEntry = path, sessionChildConfig{s}.modelEntry
-	x := &childReplay{s: s, r: r, rp: rp, swap: swap}
+	rs.transcript, rs.modelEntry = path, l.config.modelEntry
+	x := &childReplay{host: r.host, r: rs, rp: rp, swap: swap}
 	for _, m := range msgs {
 		x.message(m)
 	}
-	x.send(r.finish())
-	s.replayedChildModels = r.childModels()
+	x.send(rs.finish())
+	l.air = rs.childModels()
+	return l
 }
 
 // replayOne is the updates of m: the swapped record of a message of the
@@ -54,7 +65,7 @@ func replayOne(rp *history.Replayer, swap history.Swap, m history.Message) []jso
 
 // childReplay is one AIR replay in progress.
 type childReplay struct {
-	s    *Session
+	host Host
 	r    *replaySubagents
 	rp   *history.Replayer
 	swap history.Swap
@@ -62,7 +73,7 @@ type childReplay struct {
 
 func (x *childReplay) send(out []replayed) {
 	for _, o := range out {
-		_ = x.s.agent.conn.Notify("session/update", map[string]any{"sessionId": o.sessionID, "update": o.update})
+		x.host.Notify(o.sessionID, o.update)
 	}
 }
 
@@ -95,19 +106,23 @@ func (x *childReplay) message(m history.Message) {
 	}
 }
 
-// publishReplayedChildModels runs after the load's answer: the CLI has
-// given the session's model list by then, and a replayed child whose
-// model it maps to another entry than the one the replay sent gets that
-// entry (the reference's publishReplayedChildModels).
-func (s *Session) publishReplayedChildModels() {
-	s.publishRfdReplayStates()
-	models := s.replayedChildModels
-	s.replayedChildModels = nil
+// PublishStates runs after the load's answer: the RFD form's first child
+// state (publishRfdReplayStates); then, the CLI having given the session's
+// model list by then, each AIR child whose model it maps to another entry
+// than the one the replay sent gets that entry (the reference's
+// publishReplayedChildModels).
+func (l *Loaded) PublishStates() {
+	if l == nil {
+		return
+	}
+	l.publishRfdReplayStates()
+	models := l.air
+	l.air = nil
 	for _, c := range models {
-		e, ok := sessionChildConfig{s}.modelEntry(c.model)
+		e, ok := l.config.modelEntry(c.model)
 		if !ok || e == c.sent {
 			continue
 		}
-		_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": c.sessionID, "update": childModelUpdate(e)})
+		l.host.Notify(c.sessionID, childModelUpdate(e))
 	}
 }

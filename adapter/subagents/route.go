@@ -1,9 +1,10 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -18,7 +19,7 @@ import (
 // dropped. Updates of a child that is not announced yet wait, bounded, for
 // its announcement. The same router serves the RFD form of a client that
 // is not AIR; what that form does differently is in
-// native_subagent_sessions_rfd.go.
+// rfd.go.
 
 // Buffer bounds of the updates that wait for a child's announcement.
 const (
@@ -28,13 +29,18 @@ const (
 	maxRememberedCalls  = 2048
 )
 
-// subagentRouter follows the child sessions of one root session. It is
-// used under the translator's lock; it sends through send.
-type subagentRouter struct {
+// Router follows the child sessions of one root session. It is used under
+// the translator's lock; it sends through send. Its parts: the RFD form's
+// state and steps (form, rfd*.go) and the restore of agents that run
+// again (restore, restore.go).
+type Router struct {
 	on      bool   // the client takes native subagent sessions (either form)
+	rfd     bool   // the client takes the RFD form
 	forward bool   // the CLI forwards subagent text (native or transcript)
 	root    string // the root session id
 	send    func(sessionID string, update any)
+	host    Host        // nil in tests that drive the router alone
+	caps    caps.Client // the client's capabilities
 	// config gives the root session's lists (nil: no child configuration).
 	config childConfigSource
 
@@ -47,11 +53,8 @@ type subagentRouter struct {
 	npending int
 	configs  map[string]*childConfig // by child session id (or agent id)
 	gens     map[string]int          // generations per task id
-	restore  subagentRestore         // resumed and restored agents
-	// deferred is the delegation of an agent restored on its task_started
-	// (RFD form), taken at the next frame (see deferResume).
-	deferred func()
-	rfdRouter
+	restore  *restorer               // resumed and restored agents
+	form     *rfdForm                // the RFD form's part
 }
 
 // childSession is one generation of a subagent.
@@ -95,31 +98,34 @@ type routed struct {
 	reportMeta map[string]any   // its `_meta`
 }
 
-func newSubagentRouter(on bool, root string, send func(string, any), config childConfigSource) *subagentRouter {
-	return &subagentRouter{on: on, root: root, send: send, config: config,
+func newRouter(on bool, root string, send func(string, any), config childConfigSource) *Router {
+	r := &Router{on: on, root: root, send: send, config: config,
 		byLaunch: map[string]*childSession{}, byCall: map[string]*childSession{}, calls: map[string]callInfo{},
 		control: map[string]*controlCall{}, pending: map[string][]routed{}, configs: map[string]*childConfig{},
-		gens: map[string]int{}, rfdRouter: rfdRouter{hiddenLaunches: map[string]*hiddenLaunch{},
-			hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}, cwds: map[string]string{}}}
+		gens: map[string]int{}}
+	r.restore = &restorer{Router: r}
+	r.form = &rfdForm{Router: r, hiddenLaunches: map[string]*hiddenLaunch{},
+		hiddenSends: map[string]*hiddenSend{}, handbacks: map[string]*handback{}, cwds: map[string]string{}}
+	return r
 }
 
 // isControlTool reports an Agent or Task tool: the launch of a subagent.
 func isControlTool(name string) bool { return name == "Agent" || name == "Task" }
 
-// toolUpdate routes a tool call report (or a plan) of the stream.
-func (r *subagentRouter) toolUpdate(u toolcall.Update) {
+// ToolUpdate routes a tool call report (or a plan) of the stream.
+func (r *Router) ToolUpdate(u toolcall.Update) {
 	if !r.on {
 		r.send(r.root, u)
 		return
 	}
 	info := r.callInfo(u)
-	r.noteSendMessage(u)
+	r.restore.noteSendMessage(u)
 	r.route(routed{update: u, toolCall: &u, parent: info.parent})
 }
 
 // callInfo is the routing of u: from its own `_meta` on the first report,
 // remembered for the later ones.
-func (r *subagentRouter) callInfo(u toolcall.Update) callInfo {
+func (r *Router) callInfo(u toolcall.Update) callInfo {
 	var info callInfo
 	if m := u.Meta; m != nil {
 		if m.ClaudeCode != nil {
@@ -149,7 +155,7 @@ func (r *subagentRouter) callInfo(u toolcall.Update) callInfo {
 }
 
 // chunk routes a message chunk of a subagent (its parentToolUseId set).
-func (r *subagentRouter) chunk(update map[string]any, parent string) {
+func (r *Router) chunk(update map[string]any, parent string) {
 	if !r.on {
 		r.send(r.root, update)
 		return
@@ -159,9 +165,9 @@ func (r *subagentRouter) chunk(update map[string]any, parent string) {
 
 // route sends one update where it belongs, buffers it for a child that is
 // not announced yet, or drops it.
-func (r *subagentRouter) route(u routed) {
+func (r *Router) route(u routed) {
 	if u.toolCall != nil && u.toolCall.ToolCallID != "" && r.calls[u.toolCall.ToolCallID].control &&
-		!r.rfdParentPending(u.parent) {
+		!r.form.rfdParentPending(u.parent) {
 		r.controlUpdate(*u.toolCall, u.parent)
 		return
 	}
@@ -173,8 +179,8 @@ func (r *subagentRouter) route(u routed) {
 		owner = r.byLaunch[u.parent]
 		if owner == nil || !owner.announced {
 			r.buffer(u.parent, u)
-			if owner == nil && r.unseenLaunch(u.parent) {
-				r.restoreLaunch(u.parent)
+			if owner == nil && r.restore.unseenLaunch(u.parent) {
+				r.restore.restoreLaunch(u.parent)
 			}
 			return
 		}
@@ -187,7 +193,7 @@ func (r *subagentRouter) route(u routed) {
 		r.reportConfig(owner.sessionID, u.modelOnly, u.reportMeta)
 		return
 	}
-	if r.rfd && u.toolCall != nil && r.rfdHandback(*u.toolCall, u.parent, owner) {
+	if r.rfd && u.toolCall != nil && r.form.rfdHandback(*u.toolCall, u.parent, owner) {
 		return
 	}
 	r.toChild(owner, u)
@@ -195,15 +201,15 @@ func (r *subagentRouter) route(u routed) {
 
 // emit sends u to the session sessionID; in the RFD form, a SendMessage
 // call waits for its final report (see rfdSendMessage).
-func (r *subagentRouter) emit(sessionID string, u routed) {
-	if r.rfd && u.toolCall != nil && u.toolCall.ToolCallID != "" && r.rfdSendMessage(sessionID, *u.toolCall) {
+func (r *Router) emit(sessionID string, u routed) {
+	if r.rfd && u.toolCall != nil && u.toolCall.ToolCallID != "" && r.form.rfdSendMessage(sessionID, *u.toolCall) {
 		return
 	}
 	r.send(sessionID, u.update)
 }
 
 // toChild sends u to the child session; a child that ended gets nothing.
-func (r *subagentRouter) toChild(c *childSession, u routed) {
+func (r *Router) toChild(c *childSession, u routed) {
 	if c.ended {
 		return
 	}
@@ -220,7 +226,7 @@ func (r *subagentRouter) toChild(c *childSession, u routed) {
 // is not shown: it names the subagent and the session that launched it,
 // and announces a child that waited for it. A launch that failed before a
 // child started is shown after all, as an ordinary tool call.
-func (r *subagentRouter) controlUpdate(u toolcall.Update, parent string) {
+func (r *Router) controlUpdate(u toolcall.Update, parent string) {
 	cc := r.control[u.ToolCallID]
 	if cc == nil {
 		cc = &controlCall{}
@@ -250,7 +256,7 @@ func (r *subagentRouter) controlUpdate(u toolcall.Update, parent string) {
 		r.flush(u.ToolCallID)
 	}
 	if r.rfd {
-		r.rfdLaunch(u, child, cc.parentSession)
+		r.form.rfdLaunch(u, child, cc.parentSession)
 		return
 	}
 	if child == nil && u.Status == "failed" {
@@ -338,7 +344,7 @@ func subagentTask(prompt, description string) string {
 
 // buffer keeps u until the child of launch is announced. A child's model
 // report replaces the one that waits already.
-func (r *subagentRouter) buffer(launch string, u routed) {
+func (r *Router) buffer(launch string, u routed) {
 	list := r.pending[launch]
 	if u.modelOnly != nil {
 		for i := range list {
@@ -357,23 +363,23 @@ func (r *subagentRouter) buffer(launch string, u routed) {
 }
 
 // flush routes the updates that waited for the child of launch.
-func (r *subagentRouter) flush(launch string) {
+func (r *Router) flush(launch string) {
 	for _, u := range r.dropPending(launch) {
 		r.route(u)
 	}
 }
 
-func (r *subagentRouter) dropPending(launch string) []routed {
+func (r *Router) dropPending(launch string) []routed {
 	list := r.pending[launch]
 	delete(r.pending, launch)
 	r.npending -= len(list)
 	return list
 }
 
-// routeOfCall is where the work that the tool call id started reports
+// RouteOfCall is where the work that the tool call id started reports
 // (its async tasks): the child session that owned the call, also after
 // the child ended; ok is false for a call of the root session.
-func (r *subagentRouter) routeOfCall(toolCallID string) (send func(update any), ok bool) {
+func (r *Router) RouteOfCall(toolCallID string) (send func(update any), ok bool) {
 	c := r.byCall[toolCallID]
 	if !r.on || c == nil {
 		return nil, false

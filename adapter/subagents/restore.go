@@ -1,4 +1,4 @@
-package adapter
+package subagents
 
 import (
 	"encoding/json"
@@ -29,8 +29,10 @@ import (
 // launch call that this process never saw restores the agent that the
 // call launched (history.LaunchedBy).
 
-// subagentRestore is the router's state for resumed and restored agents.
-type subagentRestore struct {
+// restorer is the router's part for resumed and restored agents: their
+// state and the steps that open them.
+type restorer struct {
+	*Router
 	// history gives the subagent history of the root session; nil: none.
 	history subagentHistory
 	// sends are the SendMessage calls of this process, by tool use id, with
@@ -65,27 +67,9 @@ func (in sendMessageInput) text() string {
 	return s
 }
 
-// storedSubagentHistory is the subagent history of a stored session,
-// found anew at each look-up (the transcript appears with the first turn).
-type storedSubagentHistory struct{ s *Session }
-
-func (h storedSubagentHistory) lineage(agentID string) []history.LineageEntry {
-	if path, ok := history.Find(h.s.agent.configDir(), h.s.ID); ok {
-		return history.Lineage(path, agentID)
-	}
-	return nil
-}
-
-func (h storedSubagentHistory) launchedBy(launchID string) string {
-	if path, ok := history.Find(h.s.agent.configDir(), h.s.ID); ok {
-		return history.LaunchedBy(path, launchID)
-	}
-	return ""
-}
-
 // noteSendMessage remembers a SendMessage call of the stream and its input.
-func (r *subagentRouter) noteSendMessage(u toolcall.Update) {
-	rs := &r.restore
+func (r *restorer) noteSendMessage(u toolcall.Update) {
+	rs := r
 	_, known := rs.sends[u.ToolCallID]
 	if !known {
 		if u.SessionUpdate != "tool_call" || u.Meta == nil || u.Meta.ClaudeCode == nil || u.Meta.ClaudeCode.ToolName != "SendMessage" {
@@ -109,17 +93,17 @@ func (r *subagentRouter) noteSendMessage(u toolcall.Update) {
 
 // sendMessagePrompt is the text of the latest SendMessage call to agentID,
 // or of the calls ids when a result names them.
-func (r *subagentRouter) sendMessagePrompt(agentID string, ids []string) string {
+func (r *restorer) sendMessagePrompt(agentID string, ids []string) string {
 	for _, id := range ids {
-		if in, ok := r.restore.sends[id]; ok && in.text() != "" {
+		if in, ok := r.sends[id]; ok && in.text() != "" {
 			return in.text()
 		}
 	}
 	if len(ids) > 0 {
 		return ""
 	}
-	for i := len(r.restore.order) - 1; i >= 0; i-- {
-		if in := r.restore.sends[r.restore.order[i]]; in.To == agentID {
+	for i := len(r.order) - 1; i >= 0; i-- {
+		if in := r.sends[r.order[i]]; in.To == agentID {
 			return in.text()
 		}
 	}
@@ -129,11 +113,11 @@ func (r *subagentRouter) sendMessagePrompt(agentID string, ids []string) string 
 // restoreStarted takes the `task_started` of an agent from before a load
 // or resume, which the CLI starts under the SendMessage call that resumed
 // it; true when it restored the agent.
-func (r *subagentRouter) restoreStarted(f subagentTaskFrame) bool {
+func (r *restorer) restoreStarted(f subagentTaskFrame) bool {
 	if r.rfd || f.SubagentType == "" || f.ToolUseID == "" || r.childOfTask(f.TaskID) != nil {
 		return false
 	}
-	if _, ok := r.restore.sends[f.ToolUseID]; !ok {
+	if _, ok := r.sends[f.ToolUseID]; !ok {
 		return false
 	}
 	c := r.restoreAgent(f.TaskID, f.Prompt)
@@ -146,7 +130,7 @@ func (r *subagentRouter) restoreStarted(f subagentTaskFrame) bool {
 
 // resumedParent is the parent of a new generation of previous: its old
 // parent while that session is live, else the root.
-func (r *subagentRouter) resumedParent(previous *childSession) string {
+func (r *Router) resumedParent(previous *childSession) string {
 	if r.isLiveSession(previous.parentSessionID) {
 		return previous.parentSessionID
 	}
@@ -155,7 +139,7 @@ func (r *subagentRouter) resumedParent(previous *childSession) string {
 
 // isLiveSession reports the root, or the latest generation of an agent
 // that has not ended.
-func (r *subagentRouter) isLiveSession(id string) bool {
+func (r *Router) isLiveSession(id string) bool {
 	if id == r.root {
 		return true
 	}
@@ -170,7 +154,7 @@ func (r *subagentRouter) isLiveSession(id string) bool {
 // taskResumed opens a new generation of a finished agent that the CLI
 // runs again without a new `task_started` (a running `task_updated`, or a
 // SendMessage result); an agent this process does not know is restored.
-func (r *subagentRouter) taskResumed(taskID, prompt string) {
+func (r *restorer) taskResumed(taskID, prompt string) {
 	previous := r.childOfTask(taskID)
 	if previous == nil {
 		r.restoreAgent(taskID, prompt)
@@ -186,7 +170,7 @@ func (r *subagentRouter) taskResumed(taskID, prompt string) {
 
 // open registers c as its agent's generation and the owner of its launch,
 // announces it, and sends what waited for it.
-func (r *subagentRouter) open(c *childSession) {
+func (r *restorer) open(c *childSession) {
 	r.children = append(r.children, c)
 	if c.launchID != "" {
 		r.byLaunch[c.launchID] = c
@@ -201,8 +185,8 @@ func (r *subagentRouter) open(c *childSession) {
 // restoreAgent opens a generation of the agent agentID from before a load
 // or resume, placed by the session's subagent history; nil when the
 // history cannot place it (it is not looked up again).
-func (r *subagentRouter) restoreAgent(agentID, prompt string) *childSession {
-	rs := &r.restore
+func (r *restorer) restoreAgent(agentID, prompt string) *childSession {
+	rs := r
 	if rs.history == nil || r.childOfTask(agentID) != nil || rs.unrestorable[agentID] {
 		return nil
 	}
@@ -228,37 +212,37 @@ func (r *subagentRouter) restoreAgent(agentID, prompt string) *childSession {
 
 // restoredSessionID is the session id of a restored agent: its generation
 // is the clock in epoch milliseconds, and grows within the process.
-func (r *subagentRouter) restoredSessionID(agentID string) string {
-	g := max(time.Now().UnixMilli(), r.restore.lastGeneration+1)
-	r.restore.lastGeneration = g
+func (r *restorer) restoredSessionID(agentID string) string {
+	g := max(time.Now().UnixMilli(), r.lastGeneration+1)
+	r.lastGeneration = g
 	r.gens[agentID] = int(g)
 	return fmt.Sprintf("%s:generation:%d", agentID, g)
 }
 
 // unseenLaunch reports a launch call that this process never saw (AIR
 // form): no child, no report of the call, and not looked up before.
-func (r *subagentRouter) unseenLaunch(launch string) bool {
-	return !r.rfd && r.restore.history != nil && !r.restore.unresolved[launch] && r.byLaunch[launch] == nil &&
+func (r *restorer) unseenLaunch(launch string) bool {
+	return !r.rfd && r.history != nil && !r.unresolved[launch] && r.byLaunch[launch] == nil &&
 		r.control[launch] == nil && !r.calls[launch].control
 }
 
 // restoreLaunch restores the agent that the launch call made, once; a
 // launch without one keeps its updates buffered and is not looked up again.
-func (r *subagentRouter) restoreLaunch(launch string) {
-	if agentID := r.restore.history.launchedBy(launch); agentID != "" {
+func (r *restorer) restoreLaunch(launch string) {
+	if agentID := r.history.launchedBy(launch); agentID != "" {
 		r.restoreAgent(agentID, "")
 	}
 	if r.byLaunch[launch] == nil {
-		if r.restore.unresolved == nil {
-			r.restore.unresolved = map[string]bool{}
+		if r.unresolved == nil {
+			r.unresolved = map[string]bool{}
 		}
-		r.restore.unresolved[launch] = true
+		r.unresolved[launch] = true
 	}
 }
 
 // userFrame takes a SendMessage result that resumed an agent
 // (`tool_use_result.resumedAgentId` of a successful result).
-func (r *subagentRouter) userFrame(line json.RawMessage) {
+func (r *restorer) userFrame(line json.RawMessage) {
 	if !r.on || r.rfd {
 		return
 	}
@@ -283,6 +267,6 @@ func (r *subagentRouter) userFrame(line json.RawMessage) {
 
 // forgetRestores lets a later signal restore an agent and look a launch
 // up again (the reference's forgetRestores, on finishAll).
-func (r *subagentRouter) forgetRestores() {
-	r.restore.unresolved, r.restore.unrestorable = nil, nil
+func (r *restorer) forgetRestores() {
+	r.unresolved, r.unrestorable = nil, nil
 }

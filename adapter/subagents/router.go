@@ -1,0 +1,185 @@
+package subagents
+
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/toolcall"
+)
+
+// Host is what the Router needs of the root session it serves.
+type Host interface {
+	// Notify sends one `session/update` of the session sessionID.
+	Notify(sessionID string, update any)
+	// Config is the root session's configuration; nil before the CLI
+	// gave it.
+	Config() Config
+	// Transcript is the path of the root session's stored transcript, once
+	// there is one (it appears with the first turn).
+	Transcript() (path string, ok bool)
+}
+
+// Config is what a child's options are built from: the root session's
+// lists (*sessionconfig.Session).
+type Config interface {
+	SubagentModeOption(mode string) json.RawMessage
+	SubagentModelEntry(model string) (value, name string, ok bool)
+	ModelDisplayName(model string) string
+}
+
+// Form is how a client takes native subagent sessions: "rfd" for the
+// canonical capability, "air" for an AIR client (either signal), "" for
+// none. The canonical field takes precedence.
+func Form(c caps.Client) string {
+	if !c.Subagents && !c.AIR.Has(caps.NativeSubagentSessions) {
+		return ""
+	}
+	if c.AIR.Client {
+		return "air"
+	}
+	return "rfd"
+}
+
+// New is the child session router of the root session root, whose working
+// directory is cwd: active for a client c that takes native subagent
+// sessions, in its form.
+func New(h Host, root, cwd string, c caps.Client) *Router {
+	send := func(sessionID string, update any) {
+		if u, ok := update.(toolcall.Update); ok {
+			update = u.JSON()
+		}
+		h.Notify(sessionID, update)
+	}
+	form := Form(c)
+	r := newRouter(form != "", root, send, hostConfig{h})
+	r.rfd, r.form.cwd, r.host, r.caps = form == "rfd", cwd, h, c
+	if form != "" {
+		r.restore.history = storedHistory{h}
+	}
+	return r
+}
+
+// declaresSubagentTranscript reports the older
+// `clientCapabilities._meta["subagent-transcript"]` capability: the flat
+// child transcript on the root session.
+func declaresSubagentTranscript(c caps.Client) bool {
+	var decl struct {
+		Meta struct {
+			Transcript json.RawMessage `json:"subagent-transcript"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(c.Raw, &decl)
+	var on bool
+	return json.Unmarshal(decl.Meta.Transcript, &on) == nil && on
+}
+
+// forwardsSubagentText reports whether the CLI forwards a subagent's text
+// and thinking: for native subagent sessions, for the legacy transcript
+// capability, or when the session's `_meta.claudeCode.options` asks.
+func forwardsSubagentText(c caps.Client, sessionMeta json.RawMessage) bool {
+	if Form(c) != "" || declaresSubagentTranscript(c) {
+		return true
+	}
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				ForwardSubagentText bool `json:"forwardSubagentText"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	return json.Unmarshal(sessionMeta, &m) == nil && m.ClaudeCode.Options.ForwardSubagentText
+}
+
+// sessionHooks are the hooks the session registers with its CLI, in the
+// reference's order. own is the agent's observing hook on ownEvents; a
+// client with native subagent sessions also gets the subagent
+// configuration hook sub on the subagent lifecycle and tool events, before
+// own where both run.
+func sessionHooks(c caps.Client, own, sub claude.HookFunc, ownEvents []string) []claude.HookEvent {
+	one := func(event string, hooks ...claude.HookFunc) claude.HookEvent {
+		return claude.HookEvent{Event: event, Matchers: []claude.HookMatcher{{Hooks: hooks}}}
+	}
+	if Form(c) == "" {
+		var out []claude.HookEvent
+		for _, ev := range ownEvents {
+			out = append(out, one(ev, own))
+		}
+		return out
+	}
+	return []claude.HookEvent{
+		one("SubagentStart", sub), one("SubagentStop", sub), one("PostToolUseFailure", sub),
+		one("PreToolUse", sub), one("PostToolUse", sub, own), one("PostModelSwitch", sub, own),
+		one("PostCompact", own), one("TaskCreated", own), one("TaskCompleted", own),
+	}
+}
+
+// Initialize sets what the CLI's initialize request init says of
+// subagents: the hooks (own, the agent's observing hook on ownEvents; sub,
+// the subagent configuration hook, which calls HookReport), whether the
+// CLI forwards subagent text, and for the RFD form the per-task stop.
+func (r *Router) Initialize(init *claude.Initialize, sessionMeta json.RawMessage, own, sub claude.HookFunc, ownEvents []string) {
+	init.Hooks = sessionHooks(r.caps, own, sub, ownEvents)
+	forward := forwardsSubagentText(r.caps, sessionMeta)
+	init.ForwardSubagentText = &forward
+	r.forward = forward
+	if Form(r.caps) == "rfd" {
+		// A child can be stopped on its own, so an interrupt spares it.
+		stop := true
+		init.PerTaskStopAffordance = &stop
+	}
+}
+
+// Assistant takes a consolidated message of a subagent (parent is its
+// launch): its model goes to its child session, and its text and
+// thinking chunks go out when the CLI forwards them (contract "Claude
+// tools and ACP fields": the streamed text of a subagent), on the child
+// session with native subagent sessions.
+func (r *Router) Assistant(parent, model string, chunks []map[string]any) {
+	r.reportModel(parent, model)
+	if !r.forward {
+		return
+	}
+	for _, u := range chunks {
+		u["_meta"] = map[string]any{"claudeCode": map[string]any{"parentToolUseId": parent}}
+		r.chunk(u, parent)
+	}
+}
+
+// UserFrame takes a user frame of the CLI: a SendMessage result that
+// resumed an agent (AIR form: restore.go; RFD form: rfd.go).
+func (r *Router) UserFrame(line json.RawMessage) {
+	r.restore.userFrame(line)
+	r.form.sendMessageResult(line)
+}
+
+// ChildSession is the session id of the announced child of the task
+// taskID (the CLI's agent id); ok is false without one.
+func (r *Router) ChildSession(taskID string) (sessionID string, ok bool) {
+	if r == nil || !r.on {
+		return "", false
+	}
+	if c := r.childOfTask(taskID); c != nil && c.announced {
+		return c.sessionID, true
+	}
+	return "", false
+}
+
+// storedHistory is the subagent history of the root session, found anew
+// at each look-up (the transcript appears with the first turn).
+type storedHistory struct{ h Host }
+
+func (s storedHistory) lineage(agentID string) []history.LineageEntry {
+	if path, ok := s.h.Transcript(); ok {
+		return history.Lineage(path, agentID)
+	}
+	return nil
+}
+
+func (s storedHistory) launchedBy(launchID string) string {
+	if path, ok := s.h.Transcript(); ok {
+		return history.LaunchedBy(path, launchID)
+	}
+	return ""
+}
