@@ -69,26 +69,25 @@ func (in sendMessageInput) text() string {
 
 // noteSendMessage remembers a SendMessage call of the stream and its input.
 func (r *restorer) noteSendMessage(u toolcall.Update) {
-	rs := r
-	_, known := rs.sends[u.ToolCallID]
+	_, known := r.sends[u.ToolCallID]
 	if !known {
 		if u.SessionUpdate != "tool_call" || u.Meta == nil || u.Meta.ClaudeCode == nil || u.Meta.ClaudeCode.ToolName != "SendMessage" {
 			return
 		}
-		if rs.sends == nil {
-			rs.sends = map[string]sendMessageInput{}
+		if r.sends == nil {
+			r.sends = map[string]sendMessageInput{}
 		}
-		if len(rs.order) >= maxRememberedCalls {
-			delete(rs.sends, rs.order[0])
-			rs.order = rs.order[1:]
+		if len(r.order) >= maxRememberedCalls {
+			delete(r.sends, r.order[0])
+			r.order = r.order[1:]
 		}
-		rs.order = append(rs.order, u.ToolCallID)
+		r.order = append(r.order, u.ToolCallID)
 	}
-	in := rs.sends[u.ToolCallID]
+	in := r.sends[u.ToolCallID]
 	if len(u.RawInput) > 0 {
 		_ = json.Unmarshal(u.RawInput, &in)
 	}
-	rs.sends[u.ToolCallID] = in
+	r.sends[u.ToolCallID] = in
 }
 
 // sendMessagePrompt is the text of the latest SendMessage call to agentID,
@@ -186,16 +185,15 @@ func (r *restorer) open(c *childSession) {
 // or resume, placed by the session's subagent history; nil when the
 // history cannot place it (it is not looked up again).
 func (r *restorer) restoreAgent(agentID, prompt string) *childSession {
-	rs := r
-	if rs.history == nil || r.childOfTask(agentID) != nil || rs.unrestorable[agentID] {
+	if r.history == nil || r.childOfTask(agentID) != nil || r.unrestorable[agentID] {
 		return nil
 	}
-	lineage := rs.history.lineage(agentID)
+	lineage := r.history.lineage(agentID)
 	if len(lineage) == 0 || lineage[len(lineage)-1].AgentID != agentID {
-		if rs.unrestorable == nil {
-			rs.unrestorable = map[string]bool{}
+		if r.unrestorable == nil {
+			r.unrestorable = map[string]bool{}
 		}
-		rs.unrestorable[agentID] = true
+		r.unrestorable[agentID] = true
 		return nil
 	}
 	e := lineage[len(lineage)-1]
