@@ -44,7 +44,7 @@ type translator struct {
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
 
-	compaction *compaction.Lifecycle
+	compaction compaction.Lifecycle
 	// shown: a message chunk went out since the last result.
 	shown bool
 	// cancelled: the last turn that ended was cancelled.

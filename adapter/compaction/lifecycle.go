@@ -11,7 +11,8 @@ import (
 // in (contract "Context compaction").
 
 // Lifecycle is a session's compaction lifecycle. Its methods return the
-// updates to send, in order; the caller serializes them.
+// updates to send, in order; the caller serializes them. The zero
+// Lifecycle reports the tool call form to a client that is not AIR.
 type Lifecycle struct {
 	updates bool // the client takes compaction_update
 	air     bool // the client is AIR: contextCompaction facts, no rawOutput
@@ -33,8 +34,8 @@ type Lifecycle struct {
 // New is the compaction lifecycle of a session of client c: the
 // compaction_update form for a client that declared session.compaction,
 // else the synthetic tool call; the contextCompaction `_meta` only for AIR.
-func New(c caps.Client) *Lifecycle {
-	return &Lifecycle{updates: c.Compaction, air: c.AIR.Client}
+func New(c caps.Client) Lifecycle {
+	return Lifecycle{updates: c.Compaction, air: c.AIR.Client}
 }
 
 // Delivered says the turn showed compaction output: a synthetic assistant
