@@ -14,8 +14,8 @@ import (
 // pkg.map.init.N (a map literal).
 var initSymbol = regexp.MustCompile(`^github\.com/airwire/airwire/\S+\.(map\.)?init(\.\d+)?$`)
 
-// agentprocsInit is the one init on purpose: internal/agentprocs.
-const agentprocsInit = "github.com/airwire/airwire/internal/agentprocs.init.0"
+// agentprocsInit is the one init on purpose: cmd/internal/agentprocs.
+const agentprocsInit = "github.com/airwire/airwire/cmd/internal/agentprocs.init.0"
 
 // TestNoPackageInitCode: no package of airwire has init code. Every
 // package's init code runs at every start of the one binary, whatever the
