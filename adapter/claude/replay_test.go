@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/airwire/airwire/internal/testroot"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -26,7 +27,7 @@ func buildAirwire(t *testing.T, dir string) string {
 	}
 	bin := filepath.Join(dir, "airwire")
 	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/airwire")
-	cmd.Dir = repoRoot(t)
+	cmd.Dir = testroot.Root(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build cmd/airwire: %v\n%s", err, out)
 	}
@@ -109,7 +110,7 @@ func TestReplayCassettes(t *testing.T) {
 }
 
 func replayOne(t *testing.T, bin, name string) {
-	path := filepath.Join(repoRoot(t), "goldens", name+".cassette")
+	path := filepath.Join(testroot.Root(t), "goldens", name+".cassette")
 	c, err := cassette.Load(path)
 	if err != nil {
 		t.Fatal(err)
