@@ -7,7 +7,6 @@ import (
 	"github.com/airwire/airwire/internal/testroot"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,22 +16,6 @@ import (
 
 	"github.com/airwire/airwire/conform/cassette"
 )
-
-// buildAirwire builds cmd/airwire into dir once per test binary run.
-func buildAirwire(t *testing.T, dir string) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool to build cmd/airwire")
-	}
-	bin := filepath.Join(dir, "airwire")
-	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/airwire")
-	cmd.Dir = testroot.Root(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build cmd/airwire: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // replayer is the smallest session layer: it answers the CLI's requests as
 // the reference did in the recording and keeps the lines it got.
@@ -102,7 +85,7 @@ func TestReplayCassettes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/airwire")
 	}
-	bin := buildAirwire(t, t.TempDir())
+	bin := testroot.Binary(t)
 	for _, name := range []string{"set-mode/zed", "write-new/zed", "permission-denied/plain", "edit-rejected/air",
 		"text-and-thinking/plain", "two-prompts-queued/zed", "cancel-mid-permission/air"} {
 		t.Run(name, func(t *testing.T) { replayOne(t, bin, name) })
