@@ -1,8 +1,9 @@
 // Package airwire holds the data built into the airwire binary: the
 // conformance scenarios (scenarios/*.yaml) and their goldens and cassettes
 // (goldens/), so that a binary from `go install …/cmd/airwire@latest` runs
-// the suite from any directory. conform/suitedata unpacks them for
-// `airwire conform`; the AIR schemas are built in by schemas/air, the PIN of
+// the suite from any directory. cmd/airwire, the only importer, hands them
+// to conform/suitedata, which unpacks them for `airwire conform`; the AIR
+// schemas are built in by schemas/air, the PIN of
 // the ACP schema by schemas/acp.
 package airwire
 

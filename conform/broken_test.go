@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/airwire/airwire/internal/testroot"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,7 +41,7 @@ func textTurn(t *testing.T) *scenario.Scenario {
 // long Run took.
 func runBroken(t *testing.T, ctx context.Context, agent []string, o conform.Options) (*conform.RunError, time.Duration) {
 	t.Helper()
-	o.Airwire, o.Agent, o.Scenario, o.Profile, o.Dir = airwire(t), agent, textTurn(t), scenario.ProfilePlain, t.TempDir()
+	o.Airwire, o.Agent, o.Scenario, o.Profile, o.Dir = testroot.Binary(t), agent, textTurn(t), scenario.ProfilePlain, t.TempDir()
 	start := time.Now()
 	_, err := conform.Run(ctx, o)
 	took := time.Since(start)
@@ -99,7 +100,7 @@ func TestRunAgentPrintsNonJSONAndExits(t *testing.T) {
 func TestRunTimeoutIsAHardCap(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	agent := brokenAgent(t, `trap '' TERM; echo $$ > '`+pidFile+`'; echo started >&2; while :; do sleep 0.1; done`)
-	airwire(t) // built before the clock starts: alone, the build took the run's time
+	testroot.Binary(t) // built before the clock starts: alone, the build took the run's time
 	const limit = 2 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()

@@ -50,7 +50,7 @@ func TestLoadKnownFindings(t *testing.T) {
 	if _, err := LoadKnownFindings(bad); err == nil || !strings.Contains(err.Error(), "DEVIATIONS.md") {
 		t.Fatalf("an entry without its deviation must be rejected: %v", err)
 	}
-	k, err := LoadKnownFindings(filepath.Join("..", "..", "goldens"))
+	k, err := LoadKnownFindings(goldensDir)
 	if err != nil || len(k) == 0 {
 		t.Fatalf("the committed list: %v %v", k, err)
 	}

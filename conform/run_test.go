@@ -3,9 +3,6 @@ package conform_test
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/airwire/airwire/conform"
@@ -14,46 +11,9 @@ import (
 	"github.com/airwire/airwire/internal/testroot"
 )
 
-var (
-	buildOnce sync.Once
-	buildBin  string
-	buildErr  error
-)
-
+// TestMain removes the airwire binary the tests built (testroot.Binary).
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildBin != "" {
-		os.RemoveAll(filepath.Dir(buildBin))
-	}
-	os.Exit(code)
-}
-
-// airwire builds ./cmd/airwire once per test binary.
-func airwire(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "airwire-conform-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildBin = filepath.Join(dir, "airwire")
-		root, err := deps.ModuleRoot(".")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		cmd := exec.Command("go", append(append([]string{"build"}, testroot.BuildFlags()...), "-o", buildBin, "./cmd/airwire")...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildBin
+	os.Exit(testroot.RunTests(m))
 }
 
 func reference(t *testing.T) []string {
@@ -72,7 +32,7 @@ func TestRunTwiceIsIdentical(t *testing.T) {
 		t.Skip("spawns the reference adapter")
 	}
 	agent := reference(t)
-	bin := airwire(t)
+	bin := testroot.Binary(t)
 	scs, err := scenario.LoadDir("testdata")
 	if err != nil {
 		t.Fatal(err)

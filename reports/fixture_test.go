@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/conform/golden"
-	"github.com/airwire/airwire/conform/scenario"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/airwire/airwire/internal/testroot"
 )
@@ -25,27 +24,24 @@ const failedStopReason = "$.result.stopReason"
 // fixture is a report over the real bash-foreground scenario: plain
 // passes, zed is an expected failure, air fails because its run answered
 // stopReason "cancelled" where the golden says "end_turn" (the run's
-// transcript is the real golden with that one value changed, compared by
-// conform/golden as conform compares), and read/air was not run.
+// transcript is the real golden with that one value changed, its
+// difference written as conform/golden reports one), and read/air was not
+// run. It reads the checkout's files itself: reports sits below the
+// harness that loads scenarios and compares goldens.
 func fixture(t testing.TB) *Report {
 	t.Helper()
 	root := repoRoot(t)
-	sc, err := scenario.Load(filepath.Join(root, "scenarios", "bash-foreground.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := loadScenario(t, filepath.Join(root, "scenarios", "bash-foreground.yaml"))
 	file := filepath.Join(root, "goldens", "bash-foreground", "air.golden")
 	want, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := bytes.Replace(want, []byte(`"stopReason":"end_turn"`), []byte(`"stopReason":"cancelled"`), 1)
-	mm := golden.Compare(file, want, got)
-	if mm.Path != failedStopReason {
-		t.Fatalf("the fixture's mismatch is at %q, want %s", mm.Path, failedStopReason)
-	}
+	mm := firstDifference(t, want, got)
+	mm.Path, mm.Want, mm.Got = failedStopReason, `"end_turn"`, `"cancelled"`
 	r := &Report{Airwire: "test", Agent: "node dist/index.js", Started: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC),
-		DurationMS: 4200, Sections: scenario.Sections}
+		DurationMS: 4200, Sections: sectionsOf(sc.Covers)}
 	base := Run{Scenario: sc.Name, Covers: sc.Covers, DurationMS: 900}
 	pass, known, fail := base, base, base
 	pass.Profile, pass.Status, pass.Golden = "plain", StatusPass, filepath.Join(root, "goldens", sc.Name, "plain.golden")
@@ -67,4 +63,60 @@ func fixture(t testing.TB) *Report {
 
 func splitLines(b []byte) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// fixtureScenario is what the fixture takes from a scenario file.
+type fixtureScenario struct {
+	Name   string   `yaml:"name"`
+	Covers []string `yaml:"covers"`
+}
+
+func loadScenario(t testing.TB, path string) fixtureScenario {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc fixtureScenario
+	if err := yaml.Unmarshal(data, &sc); err != nil || sc.Name == "" {
+		t.Fatalf("%s: %v (name %q)", path, err, sc.Name)
+	}
+	return sc
+}
+
+// sectionsOf lists the contract sections of covers ("Section" and the
+// Section of "Section > Subsection"), in order of first appearance.
+func sectionsOf(covers []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range covers {
+		s, _, _ := strings.Cut(c, " > ")
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// lineDifference is the first differing line of two transcripts: its
+// 1-based line, its tag (the words before the JSON), and where and how
+// the JSON differs.
+type lineDifference struct {
+	Line            int
+	Tag             string
+	Path, Want, Got string
+}
+
+func firstDifference(t testing.TB, want, got []byte) lineDifference {
+	t.Helper()
+	w, g := splitLines(want), splitLines(got)
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			tag, _, _ := strings.Cut(w[i], " {")
+			return lineDifference{Line: i + 1, Tag: tag}
+		}
+	}
+	t.Fatal("the fixture's transcripts do not differ")
+	return lineDifference{}
 }

@@ -2,6 +2,7 @@ package agentinfo
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"slices"
 	"testing"
 
@@ -14,10 +15,10 @@ import (
 // same login, so it must not cause a second push (each golden has one).
 func TestStatusUpdateMatchesGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for name, path := range goldens(t, profile, true) {
+		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
-				want := statusUpdates(t, readGolden(t, path))
-				c := loadCassette(t, path)
+				want := statusUpdates(t, goldentest.Read(t, path))
+				c := goldentest.LoadCassette(t, path)
 				var last *AuthStatus
 				pushes := 0
 				for _, run := range c.Runs {
@@ -33,7 +34,7 @@ func TestStatusUpdateMatchesGoldens(t *testing.T) {
 						if pushes >= len(want) {
 							t.Fatalf("push %d not in golden: %s", pushes+1, merged.Notification())
 						}
-						if canon(t, merged.Notification()) != canon(t, want[pushes]) {
+						if goldentest.Canon(t, merged.Notification()) != goldentest.Canon(t, want[pushes]) {
 							t.Errorf("push %d\n got %s\nwant %s", pushes+1, merged.Notification(), want[pushes])
 						}
 						pushes++
@@ -55,7 +56,7 @@ func TestStatusUpdateMatchesGoldens(t *testing.T) {
 	}
 }
 
-func statusUpdates(t *testing.T, lines []goldenLine) []json.RawMessage {
+func statusUpdates(t *testing.T, lines []goldentest.Line) []json.RawMessage {
 	t.Helper()
 	var out []json.RawMessage
 	for _, l := range lines {
@@ -111,8 +112,8 @@ func TestFromCLIStatus(t *testing.T) {
 			if !ok {
 				t.Fatal("not mapped")
 			}
-			if canon(t, got) != canon(t, json.RawMessage(tt.want)) {
-				t.Errorf("got %s, want %s", canon(t, got), tt.want)
+			if goldentest.Canon(t, got) != goldentest.Canon(t, json.RawMessage(tt.want)) {
+				t.Errorf("got %s, want %s", goldentest.Canon(t, got), tt.want)
 			}
 		})
 	}

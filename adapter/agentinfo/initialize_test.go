@@ -2,6 +2,7 @@ package agentinfo
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"slices"
 	"testing"
 
@@ -16,14 +17,14 @@ var goldenLauncher = Launcher{Command: "<agent-argv-0>", Args: []string{"<agent-
 // result, but for agentInfo.name, which is ours on purpose.
 func TestInitializeMatchesGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for name, path := range goldens(t, profile, false) {
+		for name, path := range goldentest.Profile(t, profile, false) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
-				lines := readGolden(t, path)
+				lines := goldentest.Read(t, path)
 				req, resp := initializePair(t, lines)
 				got := Initialize(caps.Parse(req), Options{Version: "<agent-version>", Launcher: goldenLauncher})
 				want := withOurName(t, resp)
-				if canon(t, got) != canon(t, want) {
-					t.Errorf("initialize result\n got %s\nwant %s", canon(t, got), canon(t, want))
+				if goldentest.Canon(t, got) != goldentest.Canon(t, want) {
+					t.Errorf("initialize result\n got %s\nwant %s", goldentest.Canon(t, got), goldentest.Canon(t, want))
 				}
 			})
 		}
@@ -32,7 +33,7 @@ func TestInitializeMatchesGoldens(t *testing.T) {
 
 // initializePair returns the clientCapabilities of the golden's initialize
 // request and the result of its response.
-func initializePair(t *testing.T, lines []goldenLine) (json.RawMessage, json.RawMessage) {
+func initializePair(t *testing.T, lines []goldentest.Line) (json.RawMessage, json.RawMessage) {
 	t.Helper()
 	var caps json.RawMessage
 	for _, l := range lines {

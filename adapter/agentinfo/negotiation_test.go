@@ -2,6 +2,7 @@ package agentinfo
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"slices"
 	"testing"
 
@@ -18,9 +19,9 @@ var undeclaredReferenceCaps = []string{"customInstructions", "sessionBatchGet", 
 // leaves out while keeping the reference's order (contract: "Agent
 // declaration").
 func TestAIRDeclarationMatchesGoldens(t *testing.T) {
-	for name, path := range goldens(t, "air", false) {
+	for name, path := range goldentest.Profile(t, "air", false) {
 		t.Run(name, func(t *testing.T) {
-			req, resp := initializePair(t, readGolden(t, path))
+			req, resp := initializePair(t, goldentest.Read(t, path))
 			got := Initialize(caps.Parse(req), Options{Version: "<agent-version>", Launcher: goldenLauncher})
 			var want map[string]any
 			if err := json.Unmarshal(withOurName(t, resp), &want); err != nil {
@@ -32,8 +33,8 @@ func TestAIRDeclarationMatchesGoldens(t *testing.T) {
 				return slices.Contains(undeclaredReferenceCaps, v.(string))
 			})
 			b, _ := json.Marshal(want)
-			if canon(t, got) != canon(t, json.RawMessage(b)) {
-				t.Errorf("initialize result\n got %s\nwant %s", canon(t, got), canon(t, json.RawMessage(b)))
+			if goldentest.Canon(t, got) != goldentest.Canon(t, json.RawMessage(b)) {
+				t.Errorf("initialize result\n got %s\nwant %s", goldentest.Canon(t, got), goldentest.Canon(t, json.RawMessage(b)))
 			}
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // envAgentCLI makes the test binary an agent: it starts the CLI this
@@ -15,7 +17,7 @@ func TestMain(m *testing.M) {
 	if cli := os.Getenv(envAgentCLI); cli != "" {
 		os.Exit(agentMain(cli))
 	}
-	os.Exit(m.Run())
+	os.Exit(testroot.RunTests(m))
 }
 
 func agentMain(cli string) int {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/airwire/airwire/conform/goldentest"
 	"testing"
 )
 
@@ -72,7 +73,7 @@ func rawField(t *testing.T, raw json.RawMessage, path []string) string {
 // type, the line is kept whole, and a typed field agrees with the line.
 func TestDecodeCassetteLines(t *testing.T) {
 	types := map[string]int{}
-	for path, c := range cassettes(t) {
+	for path, c := range goldentest.Cassettes(t) {
 		for _, p := range c.Processes {
 			for _, ev := range p.Events {
 				if ev.Dir != "cli" {

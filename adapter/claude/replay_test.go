@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/airwire/airwire/internal/testroot"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,22 +16,6 @@ import (
 
 	"github.com/airwire/airwire/conform/cassette"
 )
-
-// buildAirwire builds cmd/airwire into dir once per test binary run.
-func buildAirwire(t *testing.T, dir string) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool to build cmd/airwire")
-	}
-	bin := filepath.Join(dir, "airwire")
-	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/airwire")
-	cmd.Dir = repoRoot(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build cmd/airwire: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // replayer is the smallest session layer: it answers the CLI's requests as
 // the reference did in the recording and keeps the lines it got.
@@ -101,7 +85,7 @@ func TestReplayCassettes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/airwire")
 	}
-	bin := buildAirwire(t, t.TempDir())
+	bin := testroot.Binary(t)
 	for _, name := range []string{"set-mode/zed", "write-new/zed", "permission-denied/plain", "edit-rejected/air",
 		"text-and-thinking/plain", "two-prompts-queued/zed", "cancel-mid-permission/air"} {
 		t.Run(name, func(t *testing.T) { replayOne(t, bin, name) })
@@ -109,7 +93,7 @@ func TestReplayCassettes(t *testing.T) {
 }
 
 func replayOne(t *testing.T, bin, name string) {
-	path := filepath.Join(repoRoot(t), "goldens", name+".cassette")
+	path := filepath.Join(testroot.Root(t), "goldens", name+".cassette")
 	c, err := cassette.Load(path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"testing"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -110,7 +111,7 @@ func encodeRequest(t *testing.T, id string, req ControlRequest) []byte {
 // same frame.
 func TestRequestsReproduceCassettes(t *testing.T) {
 	counts := map[string]int{}
-	for path, c := range cassettes(t) {
+	for path, c := range goldentest.Cassettes(t) {
 		for _, p := range c.Processes {
 			for _, ev := range p.Events {
 				var head struct{ Type string }
@@ -174,7 +175,7 @@ func TestHookIDsFollowRegistration(t *testing.T) {
 // wrote decodes into UserInput and encodes back the same.
 func TestUserInputReproducesCassettes(t *testing.T) {
 	n := 0
-	for path, c := range cassettes(t) {
+	for path, c := range goldentest.Cassettes(t) {
 		for _, p := range c.Processes {
 			for _, ev := range p.Events {
 				var u UserInput
@@ -216,7 +217,7 @@ func TestNewUserInput(t *testing.T) {
 // encodes back the same.
 func TestResponsesReproduceCassettes(t *testing.T) {
 	kinds := map[string]int{}
-	for path, c := range cassettes(t) {
+	for path, c := range goldentest.Cassettes(t) {
 		for _, p := range c.Processes {
 			for _, ev := range p.Events {
 				var rec struct {
@@ -257,4 +258,19 @@ func TestResponsesReproduceCassettes(t *testing.T) {
 	if kinds[`"allow"`] == 0 || kinds[`"deny"`] == 0 || kinds["hook"] == 0 {
 		t.Errorf("too few answers checked: %v", kinds)
 	}
+}
+
+// sameJSON reports whether a and b hold the same JSON value.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
 }

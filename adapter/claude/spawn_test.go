@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,7 +54,7 @@ type spawnCase struct {
 // "auto" for a new session (the reference's default here), for a stored one
 // what its transcript recorded (storedMode).
 func spawnCases(t *testing.T, path string) []spawnCase {
-	lines := readGolden(t, path)
+	lines := goldentest.Read(t, path)
 	stored := storedMode(t, path)
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
@@ -63,11 +64,11 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	newIDs := map[string]bool{} // ids of session/new requests
 	for _, l := range lines {
 		var m acpMessage
-		if json.Unmarshal(l.JSON, &m) != nil {
+		if json.Unmarshal(l.Msg, &m) != nil {
 			continue
 		}
 		if l.Tag == "client editor->agent" {
-			clearMode = cmp.Or(clearContextMode(l.JSON), clearMode)
+			clearMode = cmp.Or(clearContextMode(l.Msg), clearMode)
 		}
 		switch {
 		case l.Tag == "client editor->agent" && m.Method == "initialize":
@@ -92,7 +93,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			continue
 		}
 		var spawn struct{ Argv []string }
-		if err := json.Unmarshal(l.JSON, &spawn); err != nil {
+		if err := json.Unmarshal(l.Msg, &spawn); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + "/" + l.Tag
@@ -175,7 +176,7 @@ func argValue(argv []string, prefix string) string {
 func TestArgsReproduceGoldenSpawns(t *testing.T) {
 	distinct := map[string]bool{}
 	n := 0
-	for _, path := range goldenFiles(t) {
+	for _, path := range goldentest.Files(t) {
 		for _, c := range spawnCases(t, path) {
 			n++
 			o, err := ReferenceOptions(c.start)

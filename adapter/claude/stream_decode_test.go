@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"github.com/airwire/airwire/conform/goldentest"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // read alike, both ways: the fast path yields what encoding/json yields.
 func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 	var lines []string
-	for _, c := range cassettes(t) {
+	for _, c := range goldentest.Cassettes(t) {
 		for _, p := range c.Processes {
 			for _, ev := range p.Events {
 				if ev.Dir == "cli" && strings.Contains(string(ev.Msg), `"stream_event"`) {

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/adapter/parallel"
 )
 
 // readBatch is how many names dirTranscripts reads at a time.

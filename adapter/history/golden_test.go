@@ -12,16 +12,11 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )
-
-// repoRoot is the directory of go.mod above the test.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	return testroot.Root(t)
-}
 
 // run is a scenario's stored sessions materialised as conform does it:
 // the transcripts written into a fresh config dir for a run in cwd.
@@ -34,7 +29,7 @@ type run struct {
 
 func materialise(t *testing.T, name string) *run {
 	t.Helper()
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	sc, err := scenario.Load(filepath.Join(root, "scenarios", name+".yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -101,22 +96,17 @@ type goldenLine struct {
 	body string
 }
 
+// readGolden reads the client lines of goldens/<name>/<profile>.golden.
 func readGolden(t *testing.T, root, name, profile string) []goldenLine {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "goldens", name, profile+".golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []goldenLine
-	for _, line := range strings.Split(string(data), "\n") {
-		tag, body, ok := strings.Cut(line, " {")
-		if !ok || !strings.HasPrefix(tag, "client ") {
+	for _, l := range goldentest.Read(t, filepath.Join(root, "goldens", name, profile+".golden")) {
+		if !strings.HasPrefix(l.Tag, "client ") {
 			continue
 		}
-		var g goldenLine
-		g.tag, g.body = tag, "{"+body
-		if json.Unmarshal([]byte(g.body), &g.msg) != nil {
-			t.Fatalf("bad golden line %s", line)
+		g := goldenLine{tag: l.Tag, body: string(l.Msg)}
+		if json.Unmarshal(l.Msg, &g.msg) != nil {
+			t.Fatalf("bad golden line %s %s", l.Tag, l.Msg)
 		}
 		out = append(out, g)
 	}

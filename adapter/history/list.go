@@ -12,8 +12,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/airwire/airwire/adapter/parallel"
 	"github.com/airwire/airwire/internal/lazyre"
-	"github.com/airwire/airwire/internal/parallel"
 )
 
 // PageSize is the number of sessions in one `session/list` page of a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/airwire/airwire/internal/testroot"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestReplayMatchesReference(t *testing.T) {
 	if len(msgs) != 54 {
 		t.Fatalf("%d messages, want all 54 rows", len(msgs))
 	}
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, profile := range []string{"plain", "zed"} {
 		t.Run(profile, func(t *testing.T) {
 			c := clientCaps(readGolden(t, root, "session-load-replay", profile))

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
@@ -11,10 +13,10 @@ import (
 // dialog of refusal-fallback-dialog through AskDialog and Answer: the
 // elicitation and the dialog's answer are the reference's.
 func TestGoldenRefusalFallbackDialog(t *testing.T) {
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, profile := range []string{"plain", "zed", "air"} {
 		t.Run(profile, func(t *testing.T) {
-			lines := readGolden(t, root, "refusal-fallback-dialog", profile)
+			lines := goldentest.Read(t, goldentest.Path(t, "refusal-fallback-dialog", profile))
 			s := goldenSession(t, lines)
 			frames := cliRequests(t, root, "refusal-fallback-dialog", profile, "request_user_dialog")
 			exchanges, _ := goldenExchanges(lines, MethodCreateElicitation)
@@ -39,7 +41,7 @@ func TestGoldenRefusalFallbackDialog(t *testing.T) {
 
 // dialogResponses are the control_responses of the golden that answer a
 // dialog ({behavior: completed|cancelled}).
-func dialogResponses(lines []goldenLine) []json.RawMessage {
+func dialogResponses(lines []goldentest.Line) []json.RawMessage {
 	var out []json.RawMessage
 	for _, l := range lines {
 		var f struct {

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
@@ -10,10 +12,10 @@ import (
 // TestGoldenMCPElicitation replays the scripted MCP elicitation of
 // mcp-elicitation through AskMCP and Answer.
 func TestGoldenMCPElicitation(t *testing.T) {
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, profile := range []string{"plain", "zed", "air"} {
 		t.Run(profile, func(t *testing.T) {
-			lines := readGolden(t, root, "mcp-elicitation", profile)
+			lines := goldentest.Read(t, goldentest.Path(t, "mcp-elicitation", profile))
 			s := goldenSession(t, lines)
 			frames := cliRequests(t, root, "mcp-elicitation", profile, "elicitation")
 			exchanges, responses := goldenExchanges(lines, MethodCreateElicitation)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/airwire/airwire/adapter/caps"
-
-	"github.com/airwire/airwire/internal/testroot"
 )
 
 // Test paths stand for the recorded run's placeholders: the suite runs with
@@ -22,39 +21,6 @@ const (
 	testCwd  = "/tmp/run/work"
 	testHome = "/tmp/run/home"
 )
-
-// repoRoot walks up to go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	return testroot.Root(t)
-}
-
-// goldenLine is one tagged line of a golden.
-type goldenLine struct {
-	Tag string
-	Msg json.RawMessage
-}
-
-// readGolden reads goldens/<scenario>/<profile>.golden.
-func readGolden(t *testing.T, root, scenario, profile string) []goldenLine {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "goldens", scenario, profile+".golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []goldenLine
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.Index(line, " {")
-		if i < 0 {
-			continue
-		}
-		out = append(out, goldenLine{Tag: line[:i], Msg: json.RawMessage(line[i+1:])})
-	}
-	return out
-}
 
 // cliRequests are the CLI → host control requests of a run with subtype
 // (can_use_tool or elicitation): from the cassette of a recorded run, else
@@ -162,7 +128,7 @@ type exchange struct {
 
 // goldenExchanges finds the editor requests of method and the CLI answers
 // (control_responses carrying behavior or action, or an error), in order.
-func goldenExchanges(lines []goldenLine, method string) (reqs []exchange, responses []json.RawMessage) {
+func goldenExchanges(lines []goldentest.Line, method string) (reqs []exchange, responses []json.RawMessage) {
 	for i, l := range lines {
 		var m rpc
 		_ = json.Unmarshal(l.Msg, &m)
@@ -188,7 +154,7 @@ func goldenExchanges(lines []goldenLine, method string) (reqs []exchange, respon
 
 // modeUpdateAfter is the mode of a current_mode_update that is the first
 // agent->editor line of rest (the lines after the editor's answer).
-func modeUpdateAfter(rest []goldenLine) string {
+func modeUpdateAfter(rest []goldentest.Line) string {
 	for _, l := range rest {
 		if l.Tag != "client agent->editor" {
 			continue
@@ -260,7 +226,7 @@ func isDecisionResponse(msg json.RawMessage) bool {
 }
 
 // goldenSession is the session state the golden run had.
-func goldenSession(t *testing.T, lines []goldenLine) Session {
+func goldenSession(t *testing.T, lines []goldentest.Line) Session {
 	t.Helper()
 	s := Session{ID: "<session-1>", Cwd: testCwd, Home: testHome, ReportUnanswered: true}
 	for _, l := range lines {

@@ -3,6 +3,8 @@
 package permission
 
 import (
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 	"slices"
 	"testing"
 )
@@ -16,11 +18,11 @@ import (
 // runs through Ask and Answer and compares the request params, the option
 // list and the control_response with the reference's.
 func TestGoldenPermissions(t *testing.T) {
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, scenario := range permissionScenarios {
 		for _, profile := range []string{"plain", "zed", "air"} {
 			t.Run(scenario+"/"+profile, func(t *testing.T) {
-				lines := readGolden(t, root, scenario, profile)
+				lines := goldentest.Read(t, goldentest.Path(t, scenario, profile))
 				s := goldenSession(t, lines)
 				frames := cliRequests(t, root, scenario, profile, "can_use_tool")
 				perms, responses := goldenExchanges(lines, MethodRequestPermission)

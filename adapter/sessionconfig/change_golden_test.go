@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"slices"
 	"strings"
@@ -19,8 +20,8 @@ func TestChangesMatchGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
 		for _, name := range []string{"set-mode", "set-config-option"} {
 			t.Run(profile+"/"+name, func(t *testing.T) {
-				path := cassetteGoldens(t, profile)[name]
-				a := answersOf(t, loadCassette(t, path).Processes[0])
+				path := goldentest.Profile(t, profile, true)[name]
+				a := answersOf(t, goldentest.LoadCassette(t, path).Processes[0])
 				s := New(a.init, a.settings, goldenOptions)
 				lines := taggedLines(t, path)
 				var sent []string
@@ -58,21 +59,21 @@ func TestChangesMatchGoldens(t *testing.T) {
 						resp = map[string]any{"error": map[string]any{"code": pe.Code(), "message": pe.Error()}, "id": req.ID, "jsonrpc": "2.0"}
 					} else {
 						for _, r := range plan.Requests {
-							sent = append(sent, canon(t, r))
+							sent = append(sent, goldentest.Canon(t, r))
 						}
 						out := plan.Commit()
 						for _, u := range out.Updates {
-							got = append(got, canon(t, u))
+							got = append(got, goldentest.Canon(t, u))
 						}
 						for _, r := range out.After {
-							sent = append(sent, canon(t, r))
+							sent = append(sent, goldentest.Canon(t, r))
 						}
 						resp = map[string]any{"id": req.ID, "jsonrpc": "2.0", "result": out.Result}
 					}
 					if !slices.Equal(got, wantUpdates) {
 						t.Errorf("%s %s: updates\n got %v\nwant %v", req.Method, req.ID, got, wantUpdates)
 					}
-					if r := canon(t, marshal(resp)); r != wantResp {
+					if r := goldentest.Canon(t, marshal(resp)); r != wantResp {
 						t.Errorf("%s %s: response\n got %s\nwant %s", req.Method, req.ID, r, wantResp)
 					}
 				}
@@ -121,14 +122,14 @@ func answerOf(t *testing.T, lines []tagged, id json.RawMessage) ([]string, strin
 		}
 		_ = json.Unmarshal(l.msg, &m)
 		if string(m.ID) == string(id) {
-			return updates, canon(t, l.msg)
+			return updates, goldentest.Canon(t, l.msg)
 		}
 		var u struct {
 			SessionUpdate string `json:"sessionUpdate"`
 		}
 		_ = json.Unmarshal(m.Params.Update, &u)
 		if u.SessionUpdate == "current_mode_update" || u.SessionUpdate == "config_option_update" {
-			updates = append(updates, canon(t, m.Params.Update))
+			updates = append(updates, goldentest.Canon(t, m.Params.Update))
 		}
 	}
 	t.Fatalf("no response to %s", id)
@@ -159,7 +160,7 @@ func cliRequests(t *testing.T, lines []tagged) []string {
 			continue
 		}
 		if slices.Contains(changes, sub.Subtype) {
-			out = append(out, canon(t, m.Request))
+			out = append(out, goldentest.Canon(t, m.Request))
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package sessionconfig
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func modelAndEffort(t *testing.T, result json.RawMessage) string {
 	_ = json.Unmarshal(result, &r)
 	var keep []string
 	for _, o := range r.ConfigOptions {
-		if s := canon(t, o); strings.Contains(s, `"id":"model"`) || strings.Contains(s, `"id":"effort"`) {
+		if s := goldentest.Canon(t, o); strings.Contains(s, `"id":"model"`) || strings.Contains(s, `"id":"effort"`) {
 			keep = append(keep, s)
 		}
 	}
@@ -67,7 +68,7 @@ func firstEffortSync(t *testing.T, path string) string {
 			afterSettings = true
 		case "apply_flag_settings":
 			if afterSettings {
-				return canon(t, m.Request)
+				return goldentest.Canon(t, m.Request)
 			}
 		case "get_context_usage", "":
 			if afterSettings {
@@ -84,10 +85,10 @@ func firstEffortSync(t *testing.T, path string) string {
 // values": Activation, Model, Effort).
 func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 	seen := map[bool]int{}
-	for name, path := range cassetteGoldens(t, "air") {
+	for name, path := range goldentest.Profile(t, "air", true) {
 		t.Run(name, func(t *testing.T) {
 			want := sessionResults(t, path)
-			ps := loadCassette(t, path).Processes
+			ps := goldentest.LoadCassette(t, path).Processes
 			if len(want) == 0 || len(ps) == 0 {
 				t.Skip("no session setup in this run")
 			}
@@ -102,7 +103,7 @@ func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 			s := New(a.init, a.settings, o)
 			var sync string
 			if r := s.InitialEffortRequest(); r != nil {
-				sync = canon(t, r)
+				sync = goldentest.Canon(t, r)
 			}
 			if got, w := modelAndEffort(t, s.Result("")), modelAndEffort(t, want[0]); got != w {
 				t.Errorf("selectors\n got %s\nwant %s", got, w)
@@ -121,12 +122,12 @@ func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 // the shown effort applied (Plan.Sync) before the response, then the
 // context refresh; an explicit effort stays current.
 func TestRecommendedChangesMatchTheGolden(t *testing.T) {
-	path := cassetteGoldens(t, "air")["recommended-value-with-capability"]
-	a := answersOf(t, loadCassette(t, path).Processes[0])
+	path := goldentest.Profile(t, "air", true)["recommended-value-with-capability"]
+	a := answersOf(t, goldentest.LoadCassette(t, path).Processes[0])
 	o := goldenOptions
 	o.Recommended = true
 	s := New(a.init, a.settings, o)
-	sent := []string{canon(t, s.InitialEffortRequest())}
+	sent := []string{goldentest.Canon(t, s.InitialEffortRequest())}
 	lines := taggedLines(t, path)
 	for i, l := range lines {
 		var req struct {
@@ -146,12 +147,12 @@ func TestRecommendedChangesMatchTheGolden(t *testing.T) {
 		}
 		for _, r := range append(plan.Requests, plan.Sync) {
 			if r != nil {
-				sent = append(sent, canon(t, r))
+				sent = append(sent, goldentest.Canon(t, r))
 			}
 		}
 		out := plan.Commit()
 		for _, r := range out.After {
-			sent = append(sent, canon(t, r))
+			sent = append(sent, goldentest.Canon(t, r))
 		}
 		_, wantResp := answerOf(t, lines[i+1:], req.ID)
 		var resp struct {
@@ -180,11 +181,11 @@ func TestRecommendedEffortSyncFailure(t *testing.T) {
 	if got := modelAndEffort(t, s.Result("")); !strings.Contains(got, `"currentValue":"opus"`) || strings.Contains(got, `"value":"default"`) {
 		t.Fatalf("the -1m and [1m] spellings must match and drop the default row: %s", got)
 	}
-	if r := canon(t, s.InitialEffortRequest()); !strings.Contains(r, `"effortLevel":"medium"`) {
+	if r := goldentest.Canon(t, s.InitialEffortRequest()); !strings.Contains(r, `"effortLevel":"medium"`) {
 		t.Fatalf("initial effort: %s", r)
 	}
 	plan, _ := s.SetConfigOption("model", json.RawMessage(`"mini"`))
-	if r := canon(t, plan.Sync); !strings.Contains(r, `"effortLevel":"fast"`) {
+	if r := goldentest.Canon(t, plan.Sync); !strings.Contains(r, `"effortLevel":"fast"`) {
 		t.Errorf("a model without medium recommends its first level: %s", r)
 	}
 	out := plan.CommitUnsynced()

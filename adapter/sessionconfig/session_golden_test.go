@@ -2,6 +2,7 @@ package sessionconfig
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/conform/goldentest"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func optionsFor(argv []string) Options {
 // responses (session/new, load, resume, fork), in order.
 func sessionResults(t *testing.T, path string) []json.RawMessage {
 	var out []json.RawMessage
-	for _, raw := range goldenMsgs(t, path) {
+	for _, raw := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Result struct {
 				SessionID     string          `json:"sessionId"`
@@ -102,7 +103,7 @@ func sessionResults(t *testing.T, path string) []json.RawMessage {
 // cassette answers and compares with the golden's setup responses.
 func TestSessionResultMatchesGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for name, path := range cassetteGoldens(t, profile) {
+		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				want := sessionResults(t, path)
 				if n := processesWithInit(t, path); n < len(want) {
@@ -111,7 +112,7 @@ func TestSessionResultMatchesGoldens(t *testing.T) {
 					want = firstPerSession(want)
 				}
 				var got []string
-				for _, p := range loadCassette(t, path).Processes {
+				for _, p := range goldentest.LoadCassette(t, path).Processes {
 					a := answersOf(t, p)
 					if !a.hasInit || len(got) >= len(want) {
 						continue
@@ -120,14 +121,14 @@ func TestSessionResultMatchesGoldens(t *testing.T) {
 						SessionID string `json:"sessionId"`
 					}
 					_ = json.Unmarshal(want[len(got)], &sid)
-					got = append(got, canon(t, New(a.init, a.settings, optionsFor(p.Argv)).Result(sid.SessionID)))
+					got = append(got, goldentest.Canon(t, New(a.init, a.settings, optionsFor(p.Argv)).Result(sid.SessionID)))
 				}
 				if len(got) != len(want) {
 					t.Fatalf("%d sessions from the cassette, %d setup responses in the golden", len(got), len(want))
 				}
 				for i := range want {
-					if got[i] != canon(t, want[i]) {
-						t.Errorf("session %d\n got %s\nwant %s", i+1, got[i], canon(t, want[i]))
+					if got[i] != goldentest.Canon(t, want[i]) {
+						t.Errorf("session %d\n got %s\nwant %s", i+1, got[i], goldentest.Canon(t, want[i]))
 					}
 				}
 			})
@@ -140,23 +141,23 @@ func TestSessionResultMatchesGoldens(t *testing.T) {
 // terminal_slash_commands, or a system/commands_changed list.
 func TestCommandsMatchGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for name, path := range cassetteGoldens(t, profile) {
+		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				candidates := map[string]bool{}
-				for _, p := range loadCassette(t, path).Processes {
+				for _, p := range goldentest.LoadCassette(t, path).Processes {
 					if a := answersOf(t, p); a.hasInit {
-						candidates[canon(t, CommandsUpdate(Commands(a.init.Commands, nil)))] = true
-						candidates[canon(t, CommandsUpdate(Commands(a.init.Commands, a.terminal)))] = true
+						candidates[goldentest.Canon(t, CommandsUpdate(Commands(a.init.Commands, nil)))] = true
+						candidates[goldentest.Canon(t, CommandsUpdate(Commands(a.init.Commands, a.terminal)))] = true
 						for _, c := range a.changed {
-							candidates[canon(t, CommandsUpdate(Commands(c, a.terminal)))] = true
+							candidates[goldentest.Canon(t, CommandsUpdate(Commands(c, a.terminal)))] = true
 						}
 					}
 				}
 				n := 0
 				for _, u := range goldenUpdates(t, path, "available_commands_update") {
 					n++
-					if !candidates[canon(t, u)] {
-						t.Errorf("update %d not reproduced: %.300s", n, canon(t, u))
+					if !candidates[goldentest.Canon(t, u)] {
+						t.Errorf("update %d not reproduced: %.300s", n, goldentest.Canon(t, u))
 					}
 				}
 			})
@@ -166,7 +167,7 @@ func TestCommandsMatchGoldens(t *testing.T) {
 
 func goldenUpdates(t *testing.T, path, kind string) []json.RawMessage {
 	var out []json.RawMessage
-	for _, raw := range goldenMsgs(t, path) {
+	for _, raw := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Method string `json:"method"`
 			Params struct {
@@ -186,7 +187,7 @@ func goldenUpdates(t *testing.T, path, kind string) []json.RawMessage {
 // processesWithInit counts the cassette's processes that were initialized.
 func processesWithInit(t *testing.T, path string) int {
 	n := 0
-	for _, p := range loadCassette(t, path).Processes {
+	for _, p := range goldentest.LoadCassette(t, path).Processes {
 		if answersOf(t, p).hasInit {
 			n++
 		}

@@ -1,6 +1,8 @@
 package sessionconfig
 
 import (
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +14,7 @@ import (
 // hint, else the entry whose value or resolved model it is, a concrete
 // entry before `default`; no entry for an unknown model.
 func TestSubagentModelEntry(t *testing.T) {
-	c := loadCassette(t, filepath.Join(repoRoot(t), "goldens", "subagent-native-sessions", "air.golden"))
+	c := goldentest.LoadCassette(t, filepath.Join(testroot.Root(t), "goldens", "subagent-native-sessions", "air.golden"))
 	a := answersOf(t, c.Processes[0])
 	if !a.hasInit {
 		t.Fatal("no initialize answer in the cassette")

@@ -1,7 +1,6 @@
 package sessionindex
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,22 +9,17 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 
 	"github.com/airwire/airwire/internal/testroot"
 )
 
-// repoRoot is the directory of go.mod above the test.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	return testroot.Root(t)
-}
-
 // stage writes a scenario's stored sessions into a fresh config dir and
 // cwd, as conform does before a run.
 func stage(t *testing.T, name string) (sc *scenario.Scenario, configDir, cwd string) {
 	t.Helper()
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	sc, err := scenario.Load(filepath.Join(root, "scenarios", name+".yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -40,24 +34,13 @@ func stage(t *testing.T, name string) (sc *scenario.Scenario, configDir, cwd str
 // goldenAnswers are the agent's answers in the air golden, by request id.
 func goldenAnswers(t *testing.T, name string) map[int]json.RawMessage {
 	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot(t), "goldens", name, "air.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int]json.RawMessage{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "client agent->editor ")
-		if !ok {
-			continue
-		}
+	for _, msg := range goldentest.AgentMessages(t, goldentest.Path(t, name, "air")) {
 		var m struct {
 			ID *int `json:"id"`
 		}
-		if json.Unmarshal([]byte(line), &m) == nil && m.ID != nil {
-			out[*m.ID] = json.RawMessage(line)
+		if json.Unmarshal(msg, &m) == nil && m.ID != nil {
+			out[*m.ID] = msg
 		}
 	}
 	return out

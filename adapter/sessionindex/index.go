@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/adapter/parallel"
 	"github.com/airwire/airwire/internal/pathstyle"
 	"github.com/airwire/airwire/internal/projectdir"
 )

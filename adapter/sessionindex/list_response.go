@@ -3,7 +3,7 @@ package sessionindex
 import (
 	"time"
 
-	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/adapter/parallel"
 )
 
 // List response (contract: "Session index", "List response").

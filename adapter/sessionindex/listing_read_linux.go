@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/adapter/parallel"
 )
 
 // A cold list stats every transcript of its scope (issue 10: 10,000 of

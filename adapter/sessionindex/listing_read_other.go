@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/airwire/airwire/internal/parallel"
+	"github.com/airwire/airwire/adapter/parallel"
 )
 
 // readBatch is how many names readListing reads at a time.

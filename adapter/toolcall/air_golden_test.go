@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"encoding/json"
+	"github.com/airwire/airwire/internal/testroot"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func airDeviations(t *testing.T, line string) string {
 }
 
 func TestAIRGoldenToolCalls(t *testing.T) {
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, name := range airGoldenScenarios {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, "goldens", name)

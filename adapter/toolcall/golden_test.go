@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,12 +44,6 @@ var madeIDs = []struct {
 	{regexp.MustCompile(`"(?:backgroundTaskId|task_id|taskId)":"([a-z][0-9a-z]{8})"`), "task"},
 }
 
-// repoRoot is the directory of go.mod above the test.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	return testroot.Root(t)
-}
-
 // canonical is JSON with sorted keys, numbers as written, no HTML escaping.
 func canonical(t *testing.T, raw []byte) string {
 	t.Helper()
@@ -65,17 +60,10 @@ func canonical(t *testing.T, raw []byte) string {
 // session updates in order, and the tool calls of the permission requests.
 func goldenTool(t *testing.T, path string) (caps.Client, []string, []string) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var c caps.Client
 	var updates, permissions []string
-	for _, line := range strings.Split(string(data), "\n") {
-		tag, body, ok := strings.Cut(line, " {")
-		if !ok {
-			continue
-		}
+	for _, line := range goldentest.Read(t, path) {
+		tag := line.Tag
 		var msg struct {
 			Method string `json:"method"`
 			Params struct {
@@ -84,7 +72,7 @@ func goldenTool(t *testing.T, path string) (caps.Client, []string, []string) {
 				ToolCall           json.RawMessage `json:"toolCall"`
 			} `json:"params"`
 		}
-		if json.Unmarshal([]byte("{"+body), &msg) != nil {
+		if json.Unmarshal(line.Msg, &msg) != nil {
 			continue
 		}
 		switch {
@@ -289,7 +277,7 @@ var (
 )
 
 func TestGoldenToolCalls(t *testing.T) {
-	root := repoRoot(t)
+	root := testroot.Root(t)
 	for _, sc := range goldenScenarios {
 		name := sc.name
 		for _, profile := range sc.profiles {

@@ -3,6 +3,7 @@ package usage
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/conform/goldentest"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ type wanted struct {
 
 func wantedOf(t *testing.T, path string) wanted {
 	var w wanted
-	for _, raw := range goldenMsgs(t, path) {
+	for _, raw := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Method string `json:"method"`
 			Params struct {
@@ -38,14 +39,14 @@ func wantedOf(t *testing.T, path string) wanted {
 		}
 		_ = json.Unmarshal(m.Params.Update, &u)
 		if m.Method == "session/update" && u.SessionUpdate == "usage_update" {
-			w.updates = append(w.updates, canon(t, m.Params.Update))
+			w.updates = append(w.updates, goldentest.Canon(t, m.Params.Update))
 		}
 		if m.Result.StopReason != "" {
 			var full struct {
 				Result json.RawMessage `json:"result"`
 			}
 			_ = json.Unmarshal(raw, &full)
-			w.results = append(w.results, canon(t, full.Result))
+			w.results = append(w.results, goldentest.Canon(t, full.Result))
 		}
 	}
 	return w
@@ -68,7 +69,7 @@ func replay(t *testing.T, c *cassette.Cassette) wanted {
 		r.tr.OnWindow(func(model string, size int) { learned[model] = size })
 		if handedOn != nil {
 			r.tr, r.active, r.windowSeeded, r.continuing = handedOn, true, true, true
-			got.updates = append(got.updates, canon(t, handedOn.FreshContext()))
+			got.updates = append(got.updates, goldentest.Canon(t, handedOn.FreshContext()))
 		}
 		for _, e := range p.Events {
 			r.event(e, &got)
@@ -176,7 +177,7 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 		r.activate(r.pending[0])
 	}
 	if u, ok := r.tr.Frame(e.Msg, autonomous); ok {
-		got.updates = append(got.updates, canon(r.t, u))
+		got.updates = append(got.updates, goldentest.Canon(r.t, u))
 	}
 	if f.Type == "result" && !autonomous && r.clearing {
 		r.clearing, r.restart, r.active = false, true, false
@@ -188,7 +189,7 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 			reason, failed, r.cancelled = Cancelled, false, false
 		}
 		if !failed && r.active {
-			got.results = append(got.results, canon(r.t, r.tr.PromptResponse(reason)))
+			got.results = append(got.results, goldentest.Canon(r.t, r.tr.PromptResponse(reason)))
 		}
 		r.active = false
 	}
@@ -227,10 +228,10 @@ func seedWindow(models []modelInfo, learned map[string]int) Window {
 // and compares the usage_updates and prompt results with the golden's.
 func TestTrackerMatchesGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for name, path := range cassetteGoldens(t, profile) {
+		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				want := wantedOf(t, path)
-				got := replay(t, loadCassette(t, path))
+				got := replay(t, goldentest.LoadCassette(t, path))
 				normalize(got.updates)
 				normalize(want.updates)
 				if d := diff("usage_update", got.updates, want.updates); d != "" {

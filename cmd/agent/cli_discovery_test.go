@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/airwire/airwire/internal/testroot"
 	"io"
 	"os"
 	"os/exec"
@@ -29,7 +30,7 @@ import (
 // The agent finds the real Claude CLI from outside the checkout, where the
 // user put it, whatever the session's cwd.
 func TestAgentFindsTheCLI(t *testing.T) {
-	cli, airwire := realCLI(t), buildAirwire(t)
+	cli, airwire := realCLI(t), testroot.Binary(t)
 	t.Run("installed", func(t *testing.T) { installedCLI(t, cli, airwire) })
 	t.Run("relative --claude-path", func(t *testing.T) { relativeClaudePath(t, cli, airwire) })
 }
@@ -87,17 +88,9 @@ func exeName(name string) string {
 	return name
 }
 
-// buildAirwire builds this tree's airwire into a directory outside the
-// checkout.
-func buildAirwire(t *testing.T) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), exeName("airwire"))
-	cmd := exec.Command("go", "build", "-o", out, "github.com/airwire/airwire/cmd/airwire")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return out
+// TestMain removes the airwire binary the tests built (testroot.Binary).
+func TestMain(m *testing.M) {
+	os.Exit(testroot.RunTests(m))
 }
 
 // linkCLI puts the CLI at dst: a symbolic link, as the native installer

@@ -3,10 +3,11 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // initSymbol is a package init function of this module, as `go tool nm`
@@ -14,8 +15,13 @@ import (
 // pkg.map.init.N (a map literal).
 var initSymbol = regexp.MustCompile(`^github\.com/airwire/airwire/\S+\.(map\.)?init(\.\d+)?$`)
 
-// agentprocsInit is the one init on purpose: internal/agentprocs.
-const agentprocsInit = "github.com/airwire/airwire/internal/agentprocs.init.0"
+// agentprocsInit is the one init on purpose: cmd/internal/agentprocs.
+const agentprocsInit = "github.com/airwire/airwire/cmd/internal/agentprocs.init.0"
+
+// TestMain removes the airwire binary the tests built (testroot.Binary).
+func TestMain(m *testing.M) {
+	os.Exit(testroot.RunTests(m))
+}
 
 // TestNoPackageInitCode: no package of airwire has init code. Every
 // package's init code runs at every start of the one binary, whatever the
@@ -28,12 +34,7 @@ func TestNoPackageInitCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "airwire")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testroot.Binary(t)
 	out, err := exec.Command("go", "tool", "nm", bin).Output()
 	if err != nil {
 		t.Fatalf("go tool nm: %v", err)

@@ -40,11 +40,12 @@ const (
 	ExitTerminated ExitCode = 128 + ExitCode(syscall.SIGTERM)
 )
 
-// Main runs airwire with os.Args and returns the exit code.
-func Main() ExitCode {
+// Main runs airwire with os.Args and returns the exit code; opts complete
+// the real-world Factory (cmd/airwire hands in the built-in suite data).
+func Main(opts ...factory.Option) ExitCode {
 	ctx, stop := notifyContext(context.Background())
 	defer stop()
-	f := factory.New(version.Current(Version))
+	f := factory.New(version.Current(Version), opts...)
 	if path := os.Getenv("AIRWIRE_CPUPROFILE"); path != "" { // for benchmarks: go tool pprof
 		if pf, err := os.Create(path); err == nil {
 			if pprof.StartCPUProfile(pf) == nil {

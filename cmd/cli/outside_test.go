@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/airwire/airwire/internal/testroot"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ type outside struct {
 func newOutside(t *testing.T, path string, env ...string) *outside {
 	t.Helper()
 	home := t.TempDir()
-	return &outside{bin: airwireBinary(t), dir: t.TempDir(), path: path,
+	return &outside{bin: testroot.Binary(t), dir: t.TempDir(), path: path,
 		env: append([]string{"HOME=" + home, "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "PATH=" + path}, env...)}
 }
 

@@ -5,6 +5,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"github.com/airwire/airwire/internal/testroot"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,7 +77,7 @@ func TestMainSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := airwireBinary(t)
+	bin := testroot.Binary(t)
 	env := os.Environ()
 	if p, err := deps.Paths(); err == nil && p.ACPSchemaDir != "" {
 		env = append(env, deps.EnvACPSchemaDir+"="+p.ACPSchemaDir)

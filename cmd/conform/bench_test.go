@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/airwire/airwire/internal/testroot"
 	"io"
 	"os"
 	"os/exec"
@@ -25,6 +26,11 @@ import (
 // benchmark of reports.Write* gives the absolute cost for a full-suite
 // report).
 const benchScenarios = "bash-*"
+
+// TestMain removes the airwire binary the benchmarks built (testroot.Binary).
+func TestMain(m *testing.M) {
+	os.Exit(testroot.RunTests(m))
+}
 
 // BenchmarkConformReports: airwire conform over benchScenarios against
 // `airwire agent`, with --json, --junit and --html and without, in the same
@@ -96,7 +102,7 @@ func benchOptions(b *testing.B) *ConformOptions {
 	if err != nil || p.ACPSchemaDir == "" {
 		b.Skipf("no ACP schema to validate with (make deps): %v", err)
 	}
-	airwire := buildBenchAirwire(b)
+	airwire := testroot.Binary(b)
 	root := repoRoot(b)
 	goldens := benchGoldens(b, root)
 	return &ConformOptions{IO: factory.IOStreams{Out: io.Discard, ErrOut: io.Discard}, Getenv: os.Getenv,
@@ -104,18 +110,6 @@ func benchOptions(b *testing.B) *ConformOptions {
 		ACPSchemaDir: func(context.Context, string) (string, error) { return p.ACPSchemaDir, nil },
 		Agent:        airwire + " agent", Scenario: benchScenarios, Scenarios: filepath.Join(root, "scenarios"), Goldens: goldens,
 		Jobs: 2, Timeout: 2 * time.Minute, Getwd: os.Getwd, LookPath: exec.LookPath, Run: conform.Check, Version: "bench"}
-}
-
-// buildBenchAirwire compiles cmd/airwire into a temporary directory, so
-// that the benchmark runs the code of this tree.
-func buildBenchAirwire(b *testing.B) string {
-	bin := filepath.Join(b.TempDir(), "airwire")
-	cmd := exec.Command("go", "build", "-o", bin, "../airwire")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build ./cmd/airwire: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // benchGoldens copies the declarations and the goldens and cassettes of

@@ -6,6 +6,7 @@ package factory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,24 @@ func WithEnv(env []string) Option {
 	}
 }
 
+// errNoSuite is Suite's answer when no WithSuiteData handed in the data.
+var errNoSuite = errors.New("no built-in scenarios and goldens: pass --scenarios DIR and --goldens DIR")
+
+// WithSuiteData makes Suite unpack data, the scenarios and goldens built
+// into the binary (cmd/airwire hands them in), into the user cache
+// directory.
+func WithSuiteData(data suitedata.Data) Option {
+	return func(f *Factory) {
+		f.Suite = func() (suitedata.Dirs, error) {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return suitedata.Dirs{}, fmt.Errorf("%w (%v)", suitedata.ErrNoCache, err)
+			}
+			return suitedata.Unpack(cache, data)
+		}
+	}
+}
+
 // New returns the real-world Factory, changed by opts.
 func New(version string, opts ...Option) *Factory {
 	f := &Factory{
@@ -89,13 +108,7 @@ func New(version string, opts ...Option) *Factory {
 	f.ACPSchemaDir = func(ctx context.Context, flag string) (string, error) {
 		return acp.Locator{Flag: flag, Getenv: f.Getenv, CacheDir: os.UserCacheDir, Log: f.IO.ErrOut}.Locate(ctx)
 	}
-	f.Suite = func() (suitedata.Dirs, error) {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return suitedata.Dirs{}, fmt.Errorf("%w (%v)", suitedata.ErrNoCache, err)
-		}
-		return suitedata.Unpack(cache)
-	}
+	f.Suite = func() (suitedata.Dirs, error) { return suitedata.Dirs{}, errNoSuite }
 	for _, o := range opts {
 		o(f)
 	}

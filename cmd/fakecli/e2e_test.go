@@ -25,19 +25,9 @@ import (
 // with CLAUDE_CODE_EXECUTABLE pointing at a wrapper that execs the freshly
 // built `airwire fake-cli`, and drive it over ACP on stdio.
 
-var (
-	buildOnce sync.Once
-	buildBin  string
-	buildErr  error
-	buildDir  string
-)
-
+// TestMain removes the airwire binary the tests built (testroot.Binary).
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
+	os.Exit(testroot.RunTests(m))
 }
 
 func repoRoot(t *testing.T) string {
@@ -69,28 +59,6 @@ func deps(t *testing.T) (node, adapter string) {
 		}
 	}
 	return node, adapter
-}
-
-// airwireBinary builds ./cmd/airwire once per test binary.
-func airwireBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "airwire-fakecli-e2e-")
-		if buildErr != nil {
-			return
-		}
-		buildBin = filepath.Join(buildDir, "airwire")
-		cmd := exec.Command("go", "build", "-o", buildBin, "./cmd/airwire")
-		cmd.Dir = repoRoot(t)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildBin
 }
 
 // acpClient is a minimal newline-delimited JSON-RPC client for the adapter's
@@ -231,7 +199,7 @@ func (c *acpClient) requests(method string) []map[string]any {
 func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[string]any) (any, *rpcError)) (*acpClient, string, string) {
 	t.Helper()
 	node, adapter := deps(t)
-	bin := airwireBinary(t)
+	bin := testroot.Binary(t)
 	tmp := t.TempDir()
 	home := filepath.Join(tmp, "home")
 	cwd := filepath.Join(tmp, "work")
@@ -545,7 +513,7 @@ cli:
 // TestFakeCLIProcessExits runs the built binary as the adapter would and
 // checks that it exits 0 on stdin EOF and on SIGTERM, with nothing left over.
 func TestFakeCLIProcessExits(t *testing.T) {
-	bin := airwireBinary(t)
+	bin := testroot.Binary(t)
 	argv := []string{"fake-cli", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--permission-prompt-tool=stdio"}
 	tests := []struct {
 		name string

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/internal/testroot"
 	"io"
 	"os"
 	"os/exec"
@@ -42,46 +43,10 @@ type bench struct {
 	stored *transcriptSet
 }
 
-var built struct {
-	once    sync.Once
-	airwire string
-	err     error
-}
-
-// TestMain removes the airwire the benchmarks built (buildAirwire) when
+// TestMain removes the airwire the benchmarks built (testroot.Binary) when
 // the test binary ends: every run would otherwise leave 40 MB in $TMPDIR.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.airwire != "" {
-		os.RemoveAll(filepath.Dir(built.airwire))
-	}
-	os.Exit(code)
-}
-
-// buildAirwire compiles cmd/airwire once per test binary, so the benchmark
-// measures the code of this tree, not a stale bin/airwire.
-func buildAirwire(b testing.TB) string {
-	b.Helper()
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "airwire-agentbench-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.airwire = filepath.Join(dir, "airwire")
-		// Static, as make build makes it: no libc or loader mapped (about
-		// 2 MiB of RSS), and it runs wherever it is copied.
-		cmd := exec.Command("go", "build", "-o", built.airwire, "../../cmd/airwire")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			built.err = fmt.Errorf("go build ./cmd/airwire: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		b.Fatal(built.err)
-	}
-	return built.airwire
+	os.Exit(testroot.RunTests(m))
 }
 
 // newBench builds the setup: it skips the benchmark when the reference
@@ -101,7 +66,7 @@ func newBench(b testing.TB, turns, deltas int) *bench {
 	if err != nil {
 		b.Skipf("no reference adapter to compare with: %v", err)
 	}
-	airwire := buildAirwire(b)
+	airwire := testroot.Binary(b)
 	bn := &bench{adapters: []contender{{"ours", []string{airwire, "agent"}}, {"ref", []string{node, ref}}}, dir: b.TempDir(),
 		profile: scenario.ProfilePlain}
 	bn.cli = filepath.Join(bn.dir, "claude")

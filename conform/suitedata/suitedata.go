@@ -2,7 +2,6 @@ package suitedata
 
 import (
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/airwire/airwire"
 	"github.com/airwire/airwire/internal/replacefile"
 )
 
@@ -24,18 +22,30 @@ type Dirs struct {
 	Goldens string
 }
 
-// sources are the built-in trees, by the name of their directory.
-// (Pointers: copying the embed.FS values would be init code run at every
-// start of the binary.)
-var sources = []struct {
-	name string
-	fsys *embed.FS
-}{{"scenarios", &airwire.Scenarios}, {"goldens", &airwire.Goldens}}
+// Data is the conformance data built into an airwire binary: Scenarios
+// holds scenarios/*.yaml under a directory "scenarios", Goldens the tree
+// under a directory "goldens", as the module's root package embeds them.
+// cmd/airwire hands them in; tests use os.DirFS of the checkout.
+type Data struct {
+	Scenarios fs.FS
+	Goldens   fs.FS
+}
 
-// Unpack returns the built-in data under cache (the user cache directory),
-// writing it there first unless a copy of the same content is there.
-func Unpack(cache string) (Dirs, error) {
-	id, err := contentID()
+// source is one built-in tree and the name of its directory.
+type source struct {
+	name string
+	fsys fs.FS
+}
+
+// sources are data's trees, by the name of their directory.
+func (d Data) sources() []source {
+	return []source{{"scenarios", d.Scenarios}, {"goldens", d.Goldens}}
+}
+
+// Unpack returns data under cache (the user cache directory), writing it
+// there first unless a copy of the same content is there.
+func Unpack(cache string, data Data) (Dirs, error) {
+	id, err := contentID(data)
 	if err != nil {
 		return Dirs{}, err
 	}
@@ -53,7 +63,7 @@ func Unpack(cache string) (Dirs, error) {
 		return Dirs{}, err
 	}
 	defer os.RemoveAll(tmp)
-	for _, src := range sources {
+	for _, src := range data.sources() {
 		sub, err := fs.Sub(src.fsys, src.name)
 		if err != nil {
 			return Dirs{}, err
@@ -77,9 +87,9 @@ func Unpack(cache string) (Dirs, error) {
 
 // contentID is the first 16 hex digits of a sha256 over every built-in
 // file's path and bytes, in fs.WalkDir order.
-func contentID() (string, error) {
+func contentID(data Data) (string, error) {
 	h := sha256.New()
-	for _, src := range sources {
+	for _, src := range data.sources() {
 		err := fs.WalkDir(src.fsys, src.name, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

@@ -1,0 +1,62 @@
+package goldentest_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
+)
+
+// TestRead: the tagged JSON lines of a golden, in order, without the lines
+// that hold no JSON; AgentMessages keeps the agent's.
+func TestRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.golden")
+	golden := "# a comment\nclient editor->agent {\"id\":0}\ncli:1 spawn {\"argv\":[]}\nclient agent->editor {\"id\":0,\"result\":{}}\n"
+	if err := os.WriteFile(path, []byte(golden), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := goldentest.Read(t, path)
+	want := []goldentest.Line{
+		{Tag: "client editor->agent", Msg: json.RawMessage(`{"id":0}`)},
+		{Tag: "cli:1 spawn", Msg: json.RawMessage(`{"argv":[]}`)},
+		{Tag: "client agent->editor", Msg: json.RawMessage(`{"id":0,"result":{}}`)},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines %q, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i].Tag != want[i].Tag || string(got[i].Msg) != string(want[i].Msg) {
+			t.Errorf("line %d: %q %s, want %q %s", i, got[i].Tag, got[i].Msg, want[i].Tag, want[i].Msg)
+		}
+	}
+	if msgs := goldentest.AgentMessages(t, path); len(msgs) != 1 || string(msgs[0]) != `{"id":0,"result":{}}` {
+		t.Errorf("agent messages %q", msgs)
+	}
+}
+
+// TestCanon: keys sorted, numbers as written, no HTML escaping, for raw
+// JSON and Go values alike.
+func TestCanon(t *testing.T) {
+	if got := goldentest.Canon(t, json.RawMessage(`{"b":1.50,"a":"<x>"}`)); got != `{"a":"<x>","b":1.50}` {
+		t.Errorf("raw: %s", got)
+	}
+	if got := goldentest.Canon(t, map[string]any{"b": 2, "a": []int{1}}); got != `{"a":[1],"b":2}` {
+		t.Errorf("value: %s", got)
+	}
+}
+
+// TestProfile: the recorded runs of a profile sit next to their cassettes.
+func TestProfile(t *testing.T) {
+	all, recorded := goldentest.Profile(t, "air", false), goldentest.Profile(t, "air", true)
+	if len(recorded) == 0 || len(recorded) >= len(all) {
+		t.Fatalf("%d recorded of %d air goldens", len(recorded), len(all))
+	}
+	for name, p := range recorded {
+		if all[name] != p {
+			t.Errorf("%s: %s not among all goldens", name, p)
+		}
+		goldentest.LoadCassette(t, p)
+	}
+}
