@@ -110,7 +110,8 @@ func (s *Session) continuePlan(r planReset) {
 	s.mode = r.mode
 	// The fresh context is a new Claude session: its title, commands and
 	// skills are published again, as for a new session.
-	s.titles, s.skillFiles = titles{}, nil
+	s.skillFiles = nil
+	s.titles.reset()
 	st := s.startParams
 	s.mu.Unlock()
 	window := s.tr.window() // the fresh CLI runs the same model

@@ -79,6 +79,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
+	s.titles.host = s
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
@@ -129,14 +130,14 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage)
 	if err := s.enqueue(t); err != nil {
 		return err
 	}
-	s.titlePrompt(promptText(prompt))
+	s.titles.prompt(promptText(prompt))
 	s.clearSuggestion()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded
 	}
-	s.titleFromPrompt(ctx, promptText(prompt))
+	s.titles.fromPrompt(ctx, promptText(prompt))
 	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
 	return nil
 }

@@ -48,14 +48,11 @@ type Session struct {
 	state  state
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
-	ended  bool // the CLI exited on its own
-	titles titles
-	// titleGen is held while a title generation runs, so an explicit
-	// title (a rename) waits for it (contract: "Rename").
-	titleGen sync.Mutex
-	index    indexState                 // what the session index reports of it (stored.go)
-	asks     map[int]context.CancelFunc // open editor prompts
-	askSeq   int
+	ended  bool                       // the CLI exited on its own
+	titles titles                     // the session's title (titles.go)
+	index  indexState                 // what the session index reports of it (session_index.go)
+	asks   map[int]context.CancelFunc // open editor prompts
+	askSeq int
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list
@@ -247,7 +244,11 @@ func (s *Session) HandleMessage(m claude.Message) {
 		return
 	}
 	h := m.Head()
-	s.indexFrame(h.Type, h.Raw)
+	if s.index.frame(h.Type, h.Raw, s.activeCancelled) {
+		if svc := s.agent.index.indexed(); svc != nil {
+			svc.OwnSessionChanged(s.ID)
+		}
+	}
 	s.tr.message(h.Type, h.Raw)
 }
 

@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -22,8 +23,15 @@ const (
 	maxTitleContext    = 1000 // UTF-16 units of session text a title is made from
 )
 
-// titles is one session's title state.
+// titles is one session's title state; it reaches the session through
+// titleHost.
 type titles struct {
+	host titleHost
+	// gen is held while a title generation runs, so an explicit title (a
+	// rename) waits for it (contract: "Rename").
+	gen sync.Mutex
+
+	mu      sync.Mutex
 	settled bool   // a title was asked for or adopted
 	last    string // the title last published
 	// context is the rolling tail of the session's prompts and answers,
@@ -34,13 +42,32 @@ type titles struct {
 	askedAtPrompt bool
 }
 
-// appendTitleContext adds text to the rolling title context (no-op once the
-// title settled). The caller holds s.mu.
-func (s *Session) appendTitleContext(text string) {
-	if s.titles.settled {
+// titleHost is what the titles reach of their session.
+type titleHost interface {
+	notify(update any)
+	cli() *claude.Process
+	// storedInfo is the session file's record of the session.
+	storedInfo() (history.Info, bool)
+	// explicitTitle reports whether a rename or an archive titled it.
+	explicitTitle() bool
+	// editorClosed reports whether the editor closed the session.
+	editorClosed() bool
+}
+
+// reset forgets the title: a fresh Claude context is titled again.
+func (t *titles) reset() {
+	t.mu.Lock()
+	t.settled, t.last, t.context, t.askedAtPrompt = false, "", nil, false
+	t.mu.Unlock()
+}
+
+// appendContext adds text to the rolling title context (no-op once the
+// title settled). The caller holds t.mu.
+func (t *titles) appendContext(text string) {
+	if t.settled {
 		return
 	}
-	ctx := s.titles.context
+	ctx := t.context
 	for _, r := range text { // as utf16.Encode([]rune(text)), without copies
 		ctx = utf16.AppendRune(ctx, r)
 	}
@@ -48,115 +75,137 @@ func (s *Session) appendTitleContext(text string) {
 		// The tail moves down in place: every streamed chunk comes here.
 		ctx = ctx[:copy(ctx, ctx[n-maxTitleContext:])]
 	}
-	s.titles.context = ctx
+	t.context = ctx
 }
 
-// titlePrompt collects a prompt's text for a later title.
-func (s *Session) titlePrompt(text string) {
-	s.mu.Lock()
-	s.appendTitleContext("\n" + text + "\n")
-	s.mu.Unlock()
+// prompt collects a prompt's text for a later title.
+func (t *titles) prompt(text string) {
+	t.mu.Lock()
+	t.appendContext("\n" + text + "\n")
+	t.mu.Unlock()
 }
 
-// titleAnswer collects the assistant's text for a later title.
-func (s *Session) titleAnswer(text string) {
-	s.mu.Lock()
-	s.appendTitleContext(text)
-	s.mu.Unlock()
+// answer collects the assistant's text for a later title.
+func (t *titles) answer(text string) {
+	t.mu.Lock()
+	t.appendContext(text)
+	t.mu.Unlock()
 }
 
-// titleFromPrompt asks for a title from the prompt's text in the background.
-func (s *Session) titleFromPrompt(ctx context.Context, text string) {
-	s.mu.Lock()
-	s.titles.askedAtPrompt = false
-	if s.titles.settled || len(utf16.Encode([]rune(strings.TrimSpace(text)))) < minTitleTextLength {
-		s.mu.Unlock()
+// fromPrompt asks for a title from the prompt's text in the background.
+func (t *titles) fromPrompt(ctx context.Context, text string) {
+	t.mu.Lock()
+	t.askedAtPrompt = false
+	if t.settled || len(utf16.Encode([]rune(strings.TrimSpace(text)))) < minTitleTextLength {
+		t.mu.Unlock()
 		return
 	}
-	s.titles.settled, s.titles.askedAtPrompt = true, true
-	s.mu.Unlock()
+	t.settled, t.askedAtPrompt = true, true
+	t.mu.Unlock()
 	go func() {
-		if !s.storedTitle() {
-			s.generateTitle(ctx, strings.TrimSpace(text))
+		if !t.stored() {
+			t.generate(ctx, strings.TrimSpace(text))
 		}
 	}()
 }
 
-// titleAtTurnEnd adopts the title the session file holds, else asks for
-// one from the session's text when the latest prompt did not, the turn was
-// not cancelled and there is enough text.
-func (s *Session) titleAtTurnEnd(ctx context.Context, cancelled bool) {
+// atTurnEnd adopts the title the session file holds, else asks for one
+// from the session's text when the latest prompt did not, the turn was not
+// cancelled and there is enough text.
+func (t *titles) atTurnEnd(ctx context.Context, cancelled bool) {
 	go func() {
-		if s.storedTitle() {
+		if t.stored() {
 			return
 		}
-		s.mu.Lock()
-		description := strings.TrimSpace(string(utf16.Decode(s.titles.context)))
-		if s.titles.askedAtPrompt || s.titles.settled || cancelled || s.closed ||
+		closed := t.host.editorClosed()
+		t.mu.Lock()
+		description := strings.TrimSpace(string(utf16.Decode(t.context)))
+		if t.askedAtPrompt || t.settled || cancelled || closed ||
 			len(utf16.Encode([]rune(description))) < minTitleTextLength {
-			s.mu.Unlock()
+			t.mu.Unlock()
 			return
 		}
-		s.titles.settled = true
-		s.mu.Unlock()
-		s.generateTitle(ctx, description)
+		t.settled = true
+		t.mu.Unlock()
+		t.generate(ctx, description)
 	}()
 }
 
-// storedTitle publishes the title the session file holds (a rename, a
-// fork's), which wins over a generated one: the CLI checks only the titles
-// it holds in memory before generating.
-func (s *Session) storedTitle() bool {
-	info, ok := history.Stat(s.agent.configDir(), s.ID)
+// stored publishes the title the session file holds (a rename, a fork's),
+// which wins over a generated one: the CLI checks only the titles it holds
+// in memory before generating.
+func (t *titles) stored() bool {
+	info, ok := t.host.storedInfo()
 	if !ok || info.CustomTitle == "" {
 		return false
 	}
-	s.mu.Lock()
-	s.titles.settled, s.titles.context = true, nil
-	s.mu.Unlock()
-	s.publishTitle(info.CustomTitle, info.Modified)
+	t.mu.Lock()
+	t.settled, t.context = true, nil
+	t.mu.Unlock()
+	t.publish(info.CustomTitle, info.Modified)
 	return true
 }
 
-// generateTitle asks the CLI for a title and publishes it; no title
-// releases the latch so a later prompt or turn end tries again.
-func (s *Session) generateTitle(ctx context.Context, description string) {
-	s.titleGen.Lock()
-	defer s.titleGen.Unlock()
-	if s.explicitTitle() {
+// generate asks the CLI for a title and publishes it; no title releases
+// the latch so a later prompt or turn end tries again.
+func (t *titles) generate(ctx context.Context, description string) {
+	t.gen.Lock()
+	defer t.gen.Unlock()
+	if t.host.explicitTitle() {
 		return
 	}
 	var r struct {
 		Title *string `json:"title"`
 	}
-	err := s.cli().Request(context.WithoutCancel(ctx), claude.GenerateSessionTitle{Description: description, Persist: true}, &r)
+	err := t.host.cli().Request(context.WithoutCancel(ctx), claude.GenerateSessionTitle{Description: description, Persist: true}, &r)
 	if err != nil || r.Title == nil || *r.Title == "" {
-		s.mu.Lock()
-		s.titles.settled = false
-		s.mu.Unlock()
+		t.mu.Lock()
+		t.settled = false
+		t.mu.Unlock()
 		return
 	}
-	s.mu.Lock()
-	s.titles.context = nil
-	s.mu.Unlock()
-	if s.explicitTitle() {
+	t.mu.Lock()
+	t.context = nil
+	t.mu.Unlock()
+	if t.host.explicitTitle() {
 		return // a rename or an archive came first
 	}
-	s.publishTitle(*r.Title, time.Now())
+	t.publish(*r.Title, time.Now())
 }
 
-// publishTitle sends a title unless it is the one last sent.
-func (s *Session) publishTitle(raw string, modified time.Time) {
+// publish sends a title unless it is the one last sent.
+func (t *titles) publish(raw string, modified time.Time) {
 	title := sanitizeTitle(raw)
-	s.mu.Lock()
-	same := title == s.titles.last
-	s.titles.last = title
-	s.mu.Unlock()
+	t.mu.Lock()
+	same := title == t.last
+	t.last = title
+	t.mu.Unlock()
 	if same {
 		return
 	}
-	s.notify(map[string]any{"sessionUpdate": "session_info_update", "title": title,
+	t.host.notify(map[string]any{"sessionUpdate": "session_info_update", "title": title,
 		"updatedAt": modified.UTC().Format("2006-01-02T15:04:05.000Z")})
+}
+
+// shown is the title last published.
+func (t *titles) shown() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last
+}
+
+// renamed records an explicit title the client was told of.
+func (t *titles) renamed(title string) {
+	t.mu.Lock()
+	t.last = title
+	t.mu.Unlock()
+}
+
+// settle marks the title settled: an explicit title came.
+func (t *titles) settle() {
+	t.mu.Lock()
+	t.settled = true
+	t.mu.Unlock()
 }
 
 // sanitizeTitle puts a title on one line with single spaces and cuts it
@@ -168,4 +217,17 @@ func sanitizeTitle(text string) string {
 		return s
 	}
 	return string(utf16.Decode(u[:maxTitleLength-1])) + "…"
+}
+
+// storedInfo is the session file's record of s (titleHost).
+func (s *Session) storedInfo() (history.Info, bool) { return history.Stat(s.agent.configDir(), s.ID) }
+
+// explicitTitle reports whether a rename or an archive titled s (titleHost).
+func (s *Session) explicitTitle() bool { return s.index.explicitTitle() }
+
+// editorClosed reports whether the editor closed s (titleHost).
+func (s *Session) editorClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }

@@ -351,7 +351,7 @@ func (t *translator) system(line json.RawMessage) {
 	case "session_state_changed":
 		t.taskEvent(line)
 		if strings.Contains(string(line), `"idle"`) {
-			t.s.titleAtTurnEnd(context.Background(), t.cancelled)
+			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
 		}
 	case "memory_recall":
 		t.s.notify(memoryRecallUpdate(line))
