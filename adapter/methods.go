@@ -79,8 +79,10 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
-	s.titles.host = s
+	s.titles.host, s.goal.host = s, s
+	s.asks = asks{host: s, agent: a, id: id, cwd: cwd}
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
+	s.asks.tr = s.tr
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
 }
@@ -131,14 +133,18 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage)
 		return err
 	}
 	s.titles.prompt(promptText(prompt))
-	s.clearSuggestion()
+	s.tr.mu.Lock()
+	if u := s.tr.suggest.clear(s.agent.clientCaps().AIR.Client); u != nil {
+		s.notify(u)
+	}
+	s.tr.mu.Unlock()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded
 	}
 	s.titles.fromPrompt(ctx, promptText(prompt))
-	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
+	s.goal.fromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
 	return nil
 }
 
@@ -168,7 +174,7 @@ func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
-		s.withdrawAsks()
+		s.asks.withdraw()
 		go func() { _ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
 }

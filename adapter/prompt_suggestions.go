@@ -20,45 +20,45 @@ type promptSuggestion struct {
 // the turn that just ended.
 func (p *promptSuggestion) resultEnded() { p.expected = true }
 
-// suggestion handles a prompt_suggestion line.
-func (s *Session) suggestion(line json.RawMessage) {
+// line handles a prompt_suggestion line: the update to send, if any (air:
+// the client is an AIR client).
+func (p *promptSuggestion) line(line json.RawMessage, air bool) any {
 	var m struct {
 		Suggestion string `json:"suggestion"`
 	}
-	if json.Unmarshal(line, &m) != nil || !s.tr.suggest.expected {
-		return
+	if json.Unmarshal(line, &m) != nil || !p.expected {
+		return nil
 	}
-	s.tr.suggest.expected = false
+	p.expected = false
 	text := strings.TrimSpace(m.Suggestion)
-	var p *string
+	var t *string
 	if text != "" {
-		p = &text
+		t = &text
 	}
-	s.publishSuggestion(p)
+	return p.publish(t, air)
 }
 
-// clearSuggestion is what a new prompt does: the prediction is spent.
-func (s *Session) clearSuggestion() {
-	s.tr.mu.Lock()
-	defer s.tr.mu.Unlock()
-	s.tr.suggest.expected = false
-	s.publishSuggestion(nil)
+// clear is what a new prompt does: the prediction is spent. It returns the
+// update to send, if any.
+func (p *promptSuggestion) clear(air bool) any {
+	p.expected = false
+	return p.publish(nil, air)
 }
 
-// publishSuggestion sends text (nil clears) unless the client holds it.
-func (s *Session) publishSuggestion(text *string) {
-	p := &s.tr.suggest
+// publish is the update that sends text (nil clears), nil when the client
+// holds it already.
+func (p *promptSuggestion) publish(text *string, air bool) any {
 	if (p.published == nil && text == nil) || (p.published != nil && text != nil && *p.published == *text) {
-		return
+		return nil
 	}
-	if !s.agent.clientCaps().AIR.Client {
-		return
+	if !air {
+		return nil
 	}
 	p.published = text
 	list := []map[string]string{}
 	if text != nil {
 		list = append(list, map[string]string{"text": *text})
 	}
-	s.notify(map[string]any{"sessionUpdate": "session_info_update",
-		"_meta": map[string]any{"promptSuggestions": map[string]any{"suggestions": list}}})
+	return map[string]any{"sessionUpdate": "session_info_update",
+		"_meta": map[string]any{"promptSuggestions": map[string]any{"suggestions": list}}}
 }

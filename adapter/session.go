@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
@@ -48,11 +49,10 @@ type Session struct {
 	state  state
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
-	ended  bool                       // the CLI exited on its own
-	titles titles                     // the session's title (titles.go)
-	index  indexState                 // what the session index reports of it (session_index.go)
-	asks   map[int]context.CancelFunc // open editor prompts
-	askSeq int
+	ended  bool       // the CLI exited on its own
+	titles titles     // the session's title (titles.go)
+	index  indexState // what the session index reports of it (session_index.go)
+	asks   asks       // open editor prompts (ask.go)
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list
@@ -90,6 +90,9 @@ type turn struct {
 	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
 	fileChange *fileChangeRequest // its AIR file-change report request, if any
 }
+
+// clientCaps is what the editor declared at initialize.
+func (s *Session) clientCaps() caps.Client { return s.agent.clientCaps() }
 
 // notify sends a session/update for this session.
 func (s *Session) notify(update any) {
@@ -258,11 +261,11 @@ func (s *Session) HandleMessage(m claude.Message) {
 func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
 	switch req.Subtype {
 	case "can_use_tool":
-		s.canUseTool(ctx, req.Body, reply)
+		s.asks.canUseTool(ctx, req.Body, reply)
 	case "elicitation":
-		s.elicitation(ctx, req.Body, reply)
+		s.asks.elicitation(ctx, req.Body, reply)
 	case "request_user_dialog":
-		s.userDialog(ctx, req.Body, reply)
+		s.asks.userDialog(ctx, req.Body, reply)
 	default:
 		reply(nil, fmt.Errorf("Unsupported control request subtype: %s", req.Subtype))
 	}

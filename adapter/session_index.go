@@ -298,7 +298,7 @@ func (s *Session) stopTurn(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
-		s.withdrawAsks()
+		s.asks.withdraw()
 	}
 	answered := make(chan struct{})
 	go func() {

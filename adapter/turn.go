@@ -123,9 +123,11 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "system":
 		t.system(line)
 	case "active_goal":
-		t.s.runtimeGoal(line)
+		t.s.goal.runtime(line)
 	case "prompt_suggestion":
-		t.s.suggestion(line)
+		if u := t.suggest.line(line, t.s.agent.clientCaps().AIR.Client); u != nil {
+			t.s.notify(u)
+		}
 	}
 	if kind == "user" {
 		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
@@ -422,7 +424,7 @@ func (t *translator) result(line json.RawMessage) {
 		go t.s.continuePlan(*r)
 		return
 	}
-	t.s.goalResult(line)
+	t.s.goal.result(line)
 	if t.steer.holds() {
 		return // the turn goes on with the message injected into it
 	}
