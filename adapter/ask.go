@@ -19,6 +19,7 @@ import (
 type asks struct {
 	host    askHost
 	agent   *Agent
+	config  *configChanges
 	tr      *translator
 	id, cwd string
 
@@ -31,7 +32,6 @@ type asks struct {
 type askHost interface {
 	activeTurnID() string
 	cancelActive() bool
-	adoptMode(mode string)
 	acceptPlanReset(toolUseID string, dec permission.Decision)
 }
 
@@ -188,7 +188,7 @@ func (k *asks) withdraw() {
 // says besides (a mode an approved plan moved to, an intended interrupt).
 func (k *asks) decided(dec permission.Decision) (any, error) {
 	if dec.Mode != "" {
-		k.host.adoptMode(dec.Mode)
+		k.config.adoptMode(dec.Mode)
 	}
 	if dec.Interrupt && dec.ClearContextMode == "" {
 		k.host.cancelActive() // "keep planning" ends the turn; a clear context continues it

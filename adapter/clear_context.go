@@ -110,7 +110,7 @@ func (s *Session) continuePlan(r planReset) {
 	s.mode = r.mode
 	// The fresh context is a new Claude session: its title, commands and
 	// skills are published again, as for a new session.
-	s.skillFiles = nil
+	s.skills.reset()
 	s.titles.reset()
 	st := s.startParams
 	s.mu.Unlock()

@@ -5,9 +5,30 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
+
+// configChanges send a session's mode and config option changes to its
+// CLI and tell the editor of them, and adopt a mode the CLI moved to. They
+// reach their session through configHost.
+type configChanges struct {
+	host  configHost
+	agent *Agent
+	tr    *translator
+	id    string
+}
+
+// configHost is what config changes reach of their session.
+type configHost interface {
+	cli() *claude.Process
+	notify(update any)
+	config() *sessionconfig.Session
+}
+
+// config is the session's modes and config options.
+func (s *Session) config() *sessionconfig.Session { return s.cfg }
 
 type setModeParams struct {
 	SessionID string `json:"sessionId"`
@@ -25,7 +46,7 @@ func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		return nil, err
 	}
 	plan, err := s.cfg.SetMode(p.ModeID)
-	return s.applyPlan(ctx, req, plan, err)
+	return s.configChanges.apply(ctx, req, plan, err)
 }
 
 type setConfigParams struct {
@@ -45,14 +66,14 @@ func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any,
 		return nil, err
 	}
 	plan, err := s.cfg.SetConfigOption(p.ConfigID, p.Value)
-	return s.applyPlan(ctx, req, plan, err)
+	return s.configChanges.apply(ctx, req, plan, err)
 }
 
-// applyPlan sends a planned change's control requests to the CLI in order,
+// apply sends a planned change's control requests to the CLI in order,
 // then publishes its updates, answers the editor, and sends what follows
 // the answer. The editor's request is answered asynchronously, because the
 // CLI round trips must not hold up the editor's other messages.
-func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
+func (c *configChanges) apply(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
 	var pe *sessionconfig.ParamsError
 	if errors.As(err, &pe) {
 		return nil, &jsonrpc.WireError{Code: int64(pe.Code()), Message: pe.Error()}
@@ -62,25 +83,25 @@ func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sess
 	}
 	go func() {
 		for _, body := range plan.Requests {
-			if err := s.controlBody(ctx, body); err != nil {
-				_ = s.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
+			if err := c.controlBody(ctx, body); err != nil {
+				_ = c.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
 				return
 			}
 		}
-		out := s.commitSynced(ctx, plan)
+		out := c.commitSynced(ctx, plan)
 		for _, u := range out.Updates {
-			s.notify(u)
+			c.host.notify(u)
 		}
-		_ = s.agent.conn.Respond(req.ID, out.Result, nil)
+		_ = c.agent.conn.Respond(req.ID, out.Result, nil)
 		for _, body := range out.After {
-			go func() { s.afterRequest(ctx, body) }()
+			go func() { c.afterRequest(ctx, body) }()
 		}
 	}()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
 // controlBody sends one control request given as its whole body.
-func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
+func (c *configChanges) controlBody(ctx context.Context, body json.RawMessage) error {
 	var head struct {
 		Subtype string `json:"subtype"`
 	}
@@ -88,11 +109,11 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 		return err
 	}
 	var resp json.RawMessage
-	if err := s.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
+	if err := c.host.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
 		return err
 	}
 	if head.Subtype == "get_context_usage" {
-		s.tr.contextUsage(resp)
+		c.tr.contextUsage(resp)
 	}
 	return nil
 }
@@ -100,31 +121,33 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 // commitSynced sends a plan's best-effort Sync request (contract
 // "Recommended config values": a failed effort sync keeps the new model)
 // and commits the plan accordingly.
-func (s *Session) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
+func (c *configChanges) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
 	if plan.Sync == nil {
 		return plan.Commit()
 	}
-	if err := s.controlBody(ctx, plan.Sync); err != nil {
-		s.agent.opts.Log.Warn("effort sync after a model switch failed", "session", s.ID, "err", err)
+	if err := c.controlBody(ctx, plan.Sync); err != nil {
+		c.agent.opts.Log.Warn("effort sync after a model switch failed", "session", c.id, "err", err)
 		return plan.CommitUnsynced()
 	}
 	return plan.Commit()
 }
 
-func (s *Session) afterRequest(ctx context.Context, body json.RawMessage) {
-	if err := s.controlBody(ctx, body); err != nil {
-		s.agent.opts.Log.Warn("control request after a config change failed", "session", s.ID, "err", err)
+// afterRequest sends a control request that follows a change's answer.
+func (c *configChanges) afterRequest(ctx context.Context, body json.RawMessage) {
+	if err := c.controlBody(ctx, body); err != nil {
+		c.agent.opts.Log.Warn("control request after a config change failed", "session", c.id, "err", err)
 	}
 }
 
 // adoptMode records a mode the CLI already moved to (an approved
 // ExitPlanMode) and tells the editor.
-func (s *Session) adoptMode(mode string) {
-	plan, err := s.cfg.SetMode(mode)
+func (c *configChanges) adoptMode(mode string) {
+	cfg := c.host.config()
+	plan, err := cfg.SetMode(mode)
 	if err != nil {
 		return
 	}
 	plan.Commit()
-	s.notify(s.cfg.CurrentModeUpdate())
-	s.notify(s.cfg.ConfigOptionUpdate())
+	c.host.notify(cfg.CurrentModeUpdate())
+	c.host.notify(cfg.ConfigOptionUpdate())
 }

@@ -83,6 +83,12 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s.asks = asks{host: s, agent: a, id: id, cwd: cwd}
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	s.asks.tr = s.tr
+	s.skills = skills{host: s, agent: a, id: id, cwd: cwd}
+	if s.fileChanges != nil {
+		s.fileChanges.host, s.fileChanges.log, s.fileChanges.id = s, a.opts.Log, id
+	}
+	s.configChanges = configChanges{host: s, agent: a, tr: s.tr, id: id}
+	s.asks.config = &s.configChanges
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
 }

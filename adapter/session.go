@@ -55,15 +55,13 @@ type Session struct {
 	asks   asks       // open editor prompts (ask.go)
 
 	cfg              *sessionconfig.Session
+	configChanges    configChanges         // set_mode, set_config_option (config.go)
 	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
 	skillsRead       bool     // the first init asked for the skill files
-	skillFiles       []skillFile
-	// skillPaths are the SKILL.md paths found on disk, by command name
-	// ("" when none); see skillPathOnDisk.
-	skillPaths map[string]string
+	skills           skills   // the skill files of its commands (skill_files.go)
 	// messageRows are the transcript row uuids of the agent messages the
 	// CLI reported, by message id (Session fork point).
 	messageRows map[string]string
@@ -200,7 +198,7 @@ func (s *Session) Close() {
 		proc.Close()
 	}
 	for _, t := range open {
-		s.fileChangesUnavailable(t.fileChange, fileChangeCancelled)
+		s.fileChanges.unavailable(t.fileChange, fileChangeCancelled)
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
 	}
 }
@@ -277,7 +275,7 @@ func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest
 // modes), before the tool's final report.
 func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claude.Reply) {
 	if entersPlanMode(cb.Input) {
-		s.adoptMode("plan")
+		s.configChanges.adoptMode("plan")
 	}
 	frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": map[string]any{
 		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
@@ -294,12 +292,10 @@ func entersPlanMode(in claude.HookInput) bool {
 // publishCommands sends the session's slash commands.
 func (s *Session) publishCommands() {
 	cmds := sessionconfig.Commands(s.commands, s.terminalCommands)
-	s.mu.Lock()
-	files := s.skillFiles
-	s.mu.Unlock()
+	files := s.skills.listed()
 	if !s.agent.clientCaps().AIR.Client {
 		s.notify(sessionconfig.CommandsUpdate(cmds))
 		return
 	}
-	s.notify(s.skillCommandsUpdate(cmds, files))
+	s.notify(s.skills.commandsUpdate(cmds, s.commands, files))
 }

@@ -84,7 +84,7 @@ func (t *translator) activeTurnID() string {
 func (t *translator) failTurn(line json.RawMessage) {
 	err := turnError(line, t.errorKind)
 	id := t.s.activeTurnID()
-	t.s.activeFileChangesUnavailable(fileChangeProviderError) // contract "Unavailable report"
+	t.s.fileChanges.activeUnavailable(fileChangeProviderError) // contract "Unavailable report"
 	if !t.failure.on || errors.Is(err, errAuthRequired) || id == "" {
 		t.s.finish(nil, err)
 		return

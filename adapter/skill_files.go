@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/airwire/airwire/adapter/airmeta"
 	"github.com/airwire/airwire/adapter/claude"
@@ -28,28 +29,62 @@ type skillFrontmatter struct {
 
 type skillFile struct{ name, path string }
 
-// refreshSkillFiles reads the skill list once more and re-publishes the
+// skills are the skill files behind a session's slash commands, read from
+// its CLI and found on disk. They reach their session through skillHost.
+type skills struct {
+	host    skillHost
+	agent   *Agent
+	id, cwd string
+
+	mu    sync.Mutex
+	files []skillFile
+	// paths are the SKILL.md paths found on disk, by command name ("" when
+	// none); see pathOnDisk.
+	paths map[string]string
+}
+
+// skillHost is what the skills reach of their session.
+type skillHost interface {
+	cli() *claude.Process
+	publishCommands()
+}
+
+// listed is the skill files the CLI last reported.
+func (k *skills) listed() []skillFile {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.files
+}
+
+// reset forgets the skill files: a fresh Claude context reports them again.
+func (k *skills) reset() {
+	k.mu.Lock()
+	k.files = nil
+	k.mu.Unlock()
+}
+
+// refresh reads the skill list once more and re-publishes the
 // commands when it changed; it never fails the turn.
-func (s *Session) refreshSkillFiles() {
-	if !s.agent.clientCaps().AIR.Client || s.cli() == nil {
+func (k *skills) refresh() {
+	if !k.agent.clientCaps().AIR.Client || k.host.cli() == nil {
 		return
 	}
 	go func() {
 		var resp json.RawMessage
-		if err := s.cli().Request(context.Background(), claudeContextUsage, &resp); err != nil {
-			s.agent.opts.Log.Warn("cannot read the skill files", "session", s.ID, "err", err)
+		if err := k.host.cli().Request(context.Background(), claudeContextUsage, &resp); err != nil {
+			k.agent.opts.Log.Warn("cannot read the skill files", "session", k.id, "err", err)
 			return
 		}
 		files := parseSkillFiles(resp)
-		s.mu.Lock()
-		changed := !slices.Equal(files, s.skillFiles) || s.skillFiles == nil
-		s.skillFiles = files
+		k.mu.Lock()
+		changed := !slices.Equal(files, k.files) || k.files == nil
+		k.files = files
 		if changed {
-			s.skillPaths = nil
+			k.paths = nil
 		}
-		s.mu.Unlock()
+		k.mu.Unlock()
 		if changed && len(files) > 0 {
-			s.publishCommands()
+			k.host.publishCommands()
 		}
 	}()
 }
@@ -83,20 +118,20 @@ type skillCommand struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 }
 
-// skillCommandsUpdate is the commands update of an AIR client (contract
+// commandsUpdate is the commands update of an AIR client (contract
 // "AIR metadata keys": kind and skillPath of an available command;
 // DEVIATIONS.md 14): a command Claude Code lists as a skill carries
 // `_meta.jetbrains.air` {kind: "skill", skillPath?}, with the path it
 // reports; any other command that is neither built in nor an MCP prompt
 // is looked up on disk (`<container>/<name>/SKILL.md`), and carries both
 // keys when its SKILL.md is there. files is nil before the first read.
-func (s *Session) skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, files []skillFile) json.RawMessage {
+func (k *skills) commandsUpdate(cmds []sessionconfig.AvailableCommand, commands []sessionconfig.Command, files []skillFile) json.RawMessage {
 	listed := map[string]string{}
 	for _, f := range files {
 		listed[f.name] = f.path
 	}
 	builtin := map[string]bool{}
-	for _, c := range s.commands {
+	for _, c := range commands {
 		builtin[c.Name] = c.Builtin
 	}
 	out := make([]skillCommand, 0, len(cmds))
@@ -105,7 +140,7 @@ func (s *Session) skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, fil
 		p, ok := listed[c.Name]
 		if !ok || p == "" {
 			if b, known := builtin[c.Name]; known && !b {
-				p = s.skillPathOnDisk(c.Name)
+				p = k.pathOnDisk(c.Name)
 			}
 		}
 		if ok || p != "" {
@@ -120,27 +155,27 @@ func (s *Session) skillCommandsUpdate(cmds []sessionconfig.AvailableCommand, fil
 	return b
 }
 
-// skillPathOnDisk finds the SKILL.md of skill name under the session's
+// pathOnDisk finds the SKILL.md of skill name under the session's
 // project and the home directory, once until the command list or the
 // skill files change.
-func (s *Session) skillPathOnDisk(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p, ok := s.skillPaths[name]; ok {
+func (k *skills) pathOnDisk(name string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if p, ok := k.paths[name]; ok {
 		return p
 	}
-	if s.skillPaths == nil {
-		s.skillPaths = map[string]string{}
+	if k.paths == nil {
+		k.paths = map[string]string{}
 	}
-	p := s.agent.disk().SkillPath(name, s.Cwd)
-	s.skillPaths[name] = p
+	p := k.agent.disk().SkillPath(name, k.cwd)
+	k.paths[name] = p
 	return p
 }
 
-// forgetSkillPaths drops the paths found on disk: the command list or the
+// forgetPaths drops the paths found on disk: the command list or the
 // skill files changed.
-func (s *Session) forgetSkillPaths() {
-	s.mu.Lock()
-	s.skillPaths = nil
-	s.mu.Unlock()
+func (k *skills) forgetPaths() {
+	k.mu.Lock()
+	k.paths = nil
+	k.mu.Unlock()
 }

@@ -109,7 +109,7 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMe
 	}
 	// Recommended config values: the SDK runs the effort the selector shows.
 	if req := s.cfg.InitialEffortRequest(); req != nil {
-		return s.controlBody(ctx, req)
+		return s.configChanges.controlBody(ctx, req)
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (s *Session) HandleExit(err error) {
 	}
 	failed := s.tr.exitFailure(err, turnID) // contract "Session failure"
 	for i, t := range open {
-		s.fileChangesUnavailable(t.fileChange, fileChangeProviderError)
+		s.fileChanges.unavailable(t.fileChange, fileChangeProviderError)
 		if i == 0 && failed != nil {
 			_ = s.agent.conn.Respond(t.reqID, failed, nil)
 			continue

@@ -372,13 +372,13 @@ func (t *translator) system(line json.RawMessage) {
 		}
 		if !t.s.skillsRead {
 			t.s.skillsRead = true
-			t.s.refreshSkillFiles()
+			t.s.skills.refresh()
 		}
 	case "commands_changed":
 		t.s.commands = m.Commands
-		t.s.forgetSkillPaths()
+		t.s.skills.forgetPaths()
 		t.s.publishCommands()
-		t.s.refreshSkillFiles()
+		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.sub.taskFrame(line)
 		t.taskEvent(line)
