@@ -20,6 +20,7 @@ type asks struct {
 	host    askHost
 	agent   *Agent
 	config  *configChanges
+	plans   *planResets
 	tr      *translator
 	id, cwd string
 
@@ -32,7 +33,6 @@ type asks struct {
 type askHost interface {
 	activeTurnID() string
 	cancelActive() bool
-	acceptPlanReset(toolUseID string, dec permission.Decision)
 }
 
 // canUseTool answers the CLI's can_use_tool (contract: "Permission
@@ -56,7 +56,7 @@ func (k *asks) canUseTool(ctx context.Context, params json.RawMessage, reply cla
 	}
 	settle := k.tr.networkSettler(req)
 	k.askEditor(ctx, prompt, reply, func(dec permission.Decision) {
-		k.host.acceptPlanReset(req.ToolUseID, dec) // clear_context.go
+		k.plans.accept(req.ToolUseID, dec) // clear_context.go
 		if settle != nil {
 			settle(dec)
 		}

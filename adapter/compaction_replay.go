@@ -9,7 +9,7 @@ import (
 // replaySwaps are the swaps of a session/load replay: the AIR session
 // failure records, then the compaction summaries.
 func (s *Session) replaySwaps() history.Swap {
-	failures, compactions := s.replayedFailures(), s.replayedCompactions()
+	failures, compactions := replayedFailures(s.agent.clientCaps(), s.failures), s.replayedCompactions()
 	if failures == nil {
 		return compactions
 	}

@@ -139,6 +139,14 @@ func (c *configChanges) afterRequest(ctx context.Context, body json.RawMessage) 
 	}
 }
 
+// refreshContextUsage asks the CLI how full the context is.
+func (c *configChanges) refreshContextUsage(ctx context.Context) {
+	var resp json.RawMessage
+	if err := c.host.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
+		c.tr.contextUsage(resp)
+	}
+}
+
 // adoptMode records a mode the CLI already moved to (an approved
 // ExitPlanMode) and tells the editor.
 func (c *configChanges) adoptMode(mode string) {

@@ -31,6 +31,7 @@ var goalCommandRE = lazyre.New(`^/goal(?:\s+([\s\S]*))?$`)
 // whose outcome is pending.
 type goalState struct {
 	host    goalHost
+	caps    func() caps.Client // the editor's declaration
 	mu      sync.Mutex
 	last    map[string]any // nil: no goal
 	pending *pendingGoal
@@ -39,7 +40,6 @@ type goalState struct {
 // goalHost is what the goal reaches of its session.
 type goalHost interface {
 	notify(update any)
-	clientCaps() caps.Client
 }
 
 // pendingGoal is a submitted /goal command: while it is pending, runtime
@@ -150,7 +150,7 @@ func (g *goalState) publish(snapshot map[string]any) {
 	g.mu.Lock()
 	g.last = snapshot
 	g.mu.Unlock()
-	if !g.host.clientCaps().AIR.Client {
+	if !g.caps().AIR.Client {
 		return
 	}
 	var goal any

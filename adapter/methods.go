@@ -10,6 +10,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -79,7 +80,9 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
-	s.titles.host, s.goal.host = s, s
+	s.titles.host, s.titles.index, s.goal.host = s, &s.index, s
+	s.titles.stat = func() (history.Info, bool) { return history.Stat(a.configDir(), id) }
+	s.goal.caps = a.clientCaps
 	s.asks = asks{host: s, agent: a, id: id, cwd: cwd}
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
 	s.asks.tr = s.tr
@@ -88,7 +91,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 		s.fileChanges.host, s.fileChanges.log, s.fileChanges.id = s, a.opts.Log, id
 	}
 	s.configChanges = configChanges{host: s, agent: a, tr: s.tr, id: id}
-	s.asks.config = &s.configChanges
+	s.asks.config, s.asks.plans = &s.configChanges, &s.plans
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
 }

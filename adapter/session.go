@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
@@ -41,9 +40,10 @@ type Session struct {
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart
-	// planReset is the accepted plan to continue in a fresh context, from
-	// the ExitPlanMode answer to the end of the interrupted cycle.
-	planReset *planReset
+	// plans hold the accepted plan to continue in a fresh context, from
+	// the ExitPlanMode answer to the end of the interrupted cycle
+	// (clear_context.go).
+	plans planResets
 
 	mu     sync.Mutex
 	state  state
@@ -58,17 +58,15 @@ type Session struct {
 	configChanges    configChanges         // set_mode, set_config_option (config.go)
 	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
-	terminalCommands []string // the CLI's terminal-only slash commands
-	terminalKnown    bool     // terminalCommands came from an init
-	skillsRead       bool     // the first init asked for the skill files
-	skills           skills   // the skill files of its commands (skill_files.go)
-	// messageRows are the transcript row uuids of the agent messages the
-	// CLI reported, by message id (Session fork point).
-	messageRows map[string]string
-	tr          *translator
-	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
-	goal        goalState             // the AIR goal (goal.go)
-	fileChanges *fileChanges          // AIR file-change reports (agent_file_change_report.go)
+	terminalCommands []string    // the CLI's terminal-only slash commands
+	terminalKnown    bool        // terminalCommands came from an init
+	skillsRead       bool        // the first init asked for the skill files
+	skills           skills      // the skill files of its commands (skill_files.go)
+	messageRows      messageRows // the agent messages' transcript rows (session_fork_point.go)
+	tr               *translator
+	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
+	goal             goalState             // the AIR goal (goal.go)
+	fileChanges      *fileChanges          // AIR file-change reports (agent_file_change_report.go)
 	// replayedChildModels are the models the load's replay sent its AIR
 	// child sessions, refined after the load's answer
 	// (native_subagent_sessions_load.go).
@@ -88,9 +86,6 @@ type turn struct {
 	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
 	fileChange *fileChangeRequest // its AIR file-change report request, if any
 }
-
-// clientCaps is what the editor declared at initialize.
-func (s *Session) clientCaps() caps.Client { return s.agent.clientCaps() }
 
 // notify sends a session/update for this session.
 func (s *Session) notify(update any) {

@@ -3,6 +3,7 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -47,27 +48,34 @@ func (a *Agent) liveMessageRow(id string) func(string) string {
 	if s == nil {
 		return nil
 	}
-	return s.messageRow
+	return s.messageRows.row
 }
 
-// messageRow is the transcript row uuid of a message the session's CLI
-// reported ("" when unknown).
-func (s *Session) messageRow(messageID string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.messageRows[messageID]
+// messageRows are the transcript row uuids of the agent messages a
+// session's CLI reported, by message id.
+type messageRows struct {
+	mu   sync.Mutex
+	rows map[string]string
 }
 
-// noteMessageRow records the row uuid of a message by the id the client
-// knows it by: an assistant message's API id, else the row uuid.
-func (s *Session) noteMessageRow(messageID, uuid string) {
+// row is the transcript row uuid of a message the session's CLI reported
+// ("" when unknown).
+func (m *messageRows) row(messageID string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rows[messageID]
+}
+
+// note records the row uuid of a message by the id the client knows it
+// by: an assistant message's API id, else the row uuid.
+func (m *messageRows) note(messageID, uuid string) {
 	if messageID == "" || uuid == "" {
 		return
 	}
-	s.mu.Lock()
-	if s.messageRows == nil {
-		s.messageRows = map[string]string{}
+	m.mu.Lock()
+	if m.rows == nil {
+		m.rows = map[string]string{}
 	}
-	s.messageRows[messageID] = uuid
-	s.mu.Unlock()
+	m.rows[messageID] = uuid
+	m.mu.Unlock()
 }

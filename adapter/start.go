@@ -36,7 +36,7 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return err
 	}
 	if !s.windowKnown {
-		go s.refreshContextUsage(ctx)
+		go s.configChanges.refreshContextUsage(ctx)
 	}
 	return nil
 }
@@ -148,14 +148,6 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 // outside a sandbox (the CLI refuses it then).
 func allowBypass(getenv func(string) string) bool {
 	return os.Getuid() != 0 || getenv("IS_SANDBOX") != ""
-}
-
-// refreshContextUsage asks the CLI how full the context is.
-func (s *Session) refreshContextUsage(ctx context.Context) {
-	var resp json.RawMessage
-	if err := s.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
-		s.tr.contextUsage(resp)
-	}
 }
 
 // HandleExit implements claude.Handler: a CLI that ends on its own ends

@@ -26,7 +26,10 @@ const (
 // titles is one session's title state; it reaches the session through
 // titleHost.
 type titles struct {
-	host titleHost
+	host  titleHost
+	index *indexState // a rename or an archive titles it explicitly
+	// stat reads the session file's record of the session.
+	stat func() (history.Info, bool)
 	// gen is held while a title generation runs, so an explicit title (a
 	// rename) waits for it (contract: "Rename").
 	gen sync.Mutex
@@ -46,10 +49,6 @@ type titles struct {
 type titleHost interface {
 	notify(update any)
 	cli() *claude.Process
-	// storedInfo is the session file's record of the session.
-	storedInfo() (history.Info, bool)
-	// explicitTitle reports whether a rename or an archive titled it.
-	explicitTitle() bool
 	// editorClosed reports whether the editor closed the session.
 	editorClosed() bool
 }
@@ -135,7 +134,7 @@ func (t *titles) atTurnEnd(ctx context.Context, cancelled bool) {
 // which wins over a generated one: the CLI checks only the titles it holds
 // in memory before generating.
 func (t *titles) stored() bool {
-	info, ok := t.host.storedInfo()
+	info, ok := t.stat()
 	if !ok || info.CustomTitle == "" {
 		return false
 	}
@@ -151,7 +150,7 @@ func (t *titles) stored() bool {
 func (t *titles) generate(ctx context.Context, description string) {
 	t.gen.Lock()
 	defer t.gen.Unlock()
-	if t.host.explicitTitle() {
+	if t.index.explicitTitle() {
 		return
 	}
 	var r struct {
@@ -167,7 +166,7 @@ func (t *titles) generate(ctx context.Context, description string) {
 	t.mu.Lock()
 	t.context = nil
 	t.mu.Unlock()
-	if t.host.explicitTitle() {
+	if t.index.explicitTitle() {
 		return // a rename or an archive came first
 	}
 	t.publish(*r.Title, time.Now())
@@ -218,12 +217,6 @@ func sanitizeTitle(text string) string {
 	}
 	return string(utf16.Decode(u[:maxTitleLength-1])) + "…"
 }
-
-// storedInfo is the session file's record of s (titleHost).
-func (s *Session) storedInfo() (history.Info, bool) { return history.Stat(s.agent.configDir(), s.ID) }
-
-// explicitTitle reports whether a rename or an archive titled s (titleHost).
-func (s *Session) explicitTitle() bool { return s.index.explicitTitle() }
 
 // editorClosed reports whether the editor closed s (titleHost).
 func (s *Session) editorClosed() bool {

@@ -283,7 +283,7 @@ func (t *translator) assistant(line json.RawMessage) {
 		t.subagentAssistant(*m.ParentToolUseID, m)
 		return
 	}
-	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
+	t.s.messageRows.note(cmp.Or(m.Message.ID, m.UUID), m.UUID)
 	t.errorKind = m.Error
 	if syntheticLogin(m) {
 		return // the client runs its own login flow; no login text in the chat
@@ -417,7 +417,7 @@ func (t *translator) result(line json.RawMessage) {
 	if !t.active {
 		return
 	}
-	if r := t.s.takePlanReset(); r != nil && exitPlanInterrupted(line) {
+	if r := t.s.plans.take(); r != nil && exitPlanInterrupted(line) {
 		// The turn goes on in a fresh context (clear_context.go).
 		clear(t.streamed)
 		t.messageID = ""
