@@ -40,7 +40,7 @@ type Agent struct {
 	sessions   map[string]*Session
 	authStatus *agentinfo.AuthStatus // last pushed
 	index      indexSide             // the session index of an AIR client (session_index.go)
-	windows    contextWindows        // windows results confirmed (context_window_cache.go)
+	windows    contextWindows        // windows results confirmed (start.go)
 
 	authProbing sync.Mutex // held while an auth status probe runs
 

@@ -31,11 +31,11 @@ type Session struct {
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
 	// opened are the params that opened the session: a load or resume
-	// whose sessionFingerprint differs restarts it (live_session.go). Kept
+	// whose sessionFingerprint differs restarts it (session_fork_point.go). Kept
 	// raw, fingerprinted only then: session/new does not pay for it.
 	opened json.RawMessage
 	// windowKnown: the CLI started with a window an earlier result
-	// confirmed, so it is asked for none (context_window_cache.go).
+	// confirmed, so it is asked for none (start.go).
 	windowKnown bool
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
@@ -50,7 +50,7 @@ type Session struct {
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
 	ended  bool       // the CLI exited on its own
-	titles titles     // the session's title (titles.go)
+	titles titles     // the session's title (session_info.go)
 	index  indexState // what the session index reports of it (session_index.go)
 	asks   asks       // open editor prompts (ask.go)
 
@@ -61,7 +61,7 @@ type Session struct {
 	terminalCommands []string    // the CLI's terminal-only slash commands
 	terminalKnown    bool        // terminalCommands came from an init
 	skillsRead       bool        // the first init asked for the skill files
-	skills           skills      // the skill files of its commands (skill_files.go)
+	skills           skills      // the skill files of its commands (config.go)
 	messageRows      messageRows // the agent messages' transcript rows (session_fork_point.go)
 	tr               *translator
 	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
@@ -293,4 +293,15 @@ func (s *Session) publishCommands() {
 		return
 	}
 	s.notify(s.skills.commandsUpdate(cmds, s.commands, files))
+}
+
+// toolCallsCancelled: a session/cancel drops the state of each tool call
+// (the fields the client holds, the hooks still awaited), as the reference
+// does for a client without native subagent sessions; later reports of
+// those calls go out whole.
+func (t *translator) toolCallsCancelled() {
+	t.mu.Lock()
+	t.tools.Cancelled()
+	t.sub.parentCancelled()
+	t.mu.Unlock()
 }

@@ -56,7 +56,7 @@ type translator struct {
 	failure turnFailure
 	// steer holds the turn open for messages injected into it (goal.go).
 	steer steerLane
-	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
+	// suggest is the prompt the CLI predicts next (session_info.go).
 	suggest promptSuggestion
 	// sub routes the output of native subagent sessions
 	// (native_subagent_sessions_route.go).
