@@ -31,8 +31,8 @@ type Session struct {
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
 	// opened are the params that opened the session: a load or resume
-	// whose sessionFingerprint differs restarts it (session_fork_point.go). Kept
-	// raw, fingerprinted only then: session/new does not pay for it.
+	// whose sessionFingerprint differs restarts it (session_fork_point.go).
+	// Kept raw, fingerprinted only then: session/new does not pay for it.
 	opened json.RawMessage
 	// windowKnown: the CLI started with a window an earlier result
 	// confirmed, so it is asked for none (start.go).
@@ -40,33 +40,36 @@ type Session struct {
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart
-	// plans hold the accepted plan to continue in a fresh context, from
-	// the ExitPlanMode answer to the end of the interrupted cycle
-	// (clear_context.go).
-	plans planResets
 
 	mu     sync.Mutex
 	state  state
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
-	ended  bool       // the CLI exited on its own
-	titles titles     // the session's title (session_info.go)
-	index  indexState // what the session index reports of it (session_index.go)
-	asks   asks       // open editor prompts (ask.go)
+	ended  bool // the CLI exited on its own
 
 	cfg              *sessionconfig.Session
-	configChanges    configChanges         // set_mode, set_config_option (config.go)
 	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
-	terminalCommands []string    // the CLI's terminal-only slash commands
-	terminalKnown    bool        // terminalCommands came from an init
-	skillsRead       bool        // the first init asked for the skill files
-	skills           skills      // the skill files of its commands (config.go)
-	messageRows      messageRows // the agent messages' transcript rows (session_fork_point.go)
+	terminalCommands []string // the CLI's terminal-only slash commands
+	terminalKnown    bool     // terminalCommands came from an init
+	skillsRead       bool     // the first init asked for the skill files
 	tr               *translator
 	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
-	goal             goalState             // the AIR goal (goal.go)
-	fileChanges      *fileChanges          // AIR file-change reports (agent_file_change_report.go)
+
+	// The session's parts, each with its own state and lock, set up by
+	// newSessionState.
+	titles        titles        // its title (session_info.go)
+	index         indexState    // what the session index reports of it (session_index.go)
+	asks          asks          // open editor prompts (ask.go)
+	configChanges configChanges // set_mode, set_config_option (config.go)
+	skills        skills        // the skill files of its commands (config.go)
+	messageRows   messageRows   // the agent messages' transcript rows (session_fork_point.go)
+	goal          goalState     // the AIR goal (goal.go)
+	fileChanges   *fileChanges  // AIR file-change reports (agent_file_change_report.go)
+	// plans hold the accepted plan to continue in a fresh context, from
+	// the ExitPlanMode answer to the end of the interrupted cycle
+	// (clear_context.go).
+	plans planResets
 	// replayedChildModels are the models the load's replay sent its AIR
 	// child sessions, refined after the load's answer
 	// (native_subagent_sessions_load.go).
