@@ -9,7 +9,6 @@ import (
 
 	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
-	"github.com/airwire/airwire/adapter/sessionindex"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -40,8 +39,8 @@ type Agent struct {
 	client     caps.Client
 	sessions   map[string]*Session
 	authStatus *agentinfo.AuthStatus // last pushed
-	index      *sessionindex.Service // the session index of an AIR client (stored.go)
-	windows    contextWindows        // windows results confirmed (context_window_cache.go)
+	index      indexSide             // the session index of an AIR client (session_index.go)
+	windows    contextWindows        // windows results confirmed (start.go)
 
 	authProbing sync.Mutex // held while an auth status probe runs
 
@@ -61,6 +60,7 @@ func NewAgent(o Options) *Agent {
 		o.Getenv = func(string) string { return "" }
 	}
 	a := &Agent{opts: o, sessions: map[string]*Session{}, ready: make(chan struct{})}
+	a.index.host = a
 	a.bg, a.bgCancel = context.WithCancel(context.Background())
 	return a
 }
@@ -77,7 +77,7 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	a.bgCancel()
 	a.closeAll()
-	a.closeIndex()
+	a.index.close()
 	a.bgWork.Wait()
 	return a.conn.Err()
 }
@@ -187,6 +187,9 @@ func (a *Agent) session(id string) (*Session, error) {
 	}
 	return s, nil
 }
+
+// editor is the connection to the editor.
+func (a *Agent) editor() *jsonrpc.Conn { return a.conn }
 
 func (a *Agent) clientCaps() caps.Client {
 	a.mu.Lock()

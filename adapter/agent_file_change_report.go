@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,10 +88,21 @@ func fileChangeRequestOf(meta json.RawMessage) string {
 // path must lie in and the request ids already taken. A nil *fileChanges
 // (a client without the capability) accepts no request.
 type fileChanges struct {
+	host    fileChangeHost
+	log     *slog.Logger
+	id      string
 	timeout time.Duration
 	mu      sync.Mutex
 	roots   []string // canonical: the cwd first, then additional directories
 	seen    map[string]bool
+}
+
+// fileChangeHost is what the file-change reports reach of their session.
+type fileChangeHost interface {
+	notify(update any)
+	cli() *claude.Process
+	activeTurnID() string
+	activeFileChangeRequest() *fileChangeRequest
 }
 
 // fileChangeRequest is one accepted request; its report goes out once.
@@ -159,11 +171,11 @@ func (r *fileChanges) request(meta json.RawMessage) *fileChangeRequest {
 // ("With the capability, the adapter enables SDK file checkpointing").
 func (r *fileChanges) checkpointsOn() bool { return r != nil }
 
-// fileChangesUnavailable sends req's `unavailable` report with reason
+// unavailable sends req's `unavailable` report with reason
 // (nothing for a nil req or one already reported).
-func (s *Session) fileChangesUnavailable(req *fileChangeRequest, reason string) {
+func (f *fileChanges) unavailable(req *fileChangeRequest, reason string) {
 	if req != nil {
-		s.sendFileChangeReport(req, unavailableReport(req, reason))
+		f.send(req, unavailableReport(req, reason))
 	}
 }
 
@@ -172,13 +184,13 @@ func unavailableReport(req *fileChangeRequest, reason string) map[string]any {
 	return map[string]any{"version": 1, "requestId": req.id, "status": "unavailable", "reason": reason}
 }
 
-// sendFileChangeReport sends a report of req unless one went out already.
-func (s *Session) sendFileChangeReport(req *fileChangeRequest, report map[string]any) {
+// send sends a report of req unless one went out already.
+func (f *fileChanges) send(req *fileChangeRequest, report map[string]any) {
 	if req == nil {
 		return
 	}
 	req.once.Do(func() {
-		s.notify(map[string]any{"sessionUpdate": "session_info_update",
+		f.host.notify(map[string]any{"sessionUpdate": "session_info_update",
 			"_meta": airmeta.Merge(nil, caps.AgentFileChangeReport, report)})
 	})
 }
@@ -199,25 +211,28 @@ func (t *translator) fileChangesAtTurnEnd(reason string) string {
 	}
 	if reason != usage.Cancelled {
 		t.mu.Unlock()
-		report, unavailable := t.s.previewFileChanges(req)
+		report, unavailable := t.s.fileChanges.preview(req)
 		t.mu.Lock()
 		if !t.s.activeCancelled() {
 			if report == nil {
 				report = unavailableReport(req, unavailable)
 			}
-			t.s.sendFileChangeReport(req, report)
+			t.s.fileChanges.send(req, report)
 			return reason
 		}
 		reason = usage.Cancelled
 	}
-	t.s.fileChangesUnavailable(req, fileChangeCancelled)
+	t.s.fileChanges.unavailable(req, fileChangeCancelled)
 	return reason
 }
 
-// activeFileChangesUnavailable ends the report of the turn under way, if
+// activeUnavailable ends the report of the turn under way, if
 // it asked for one, with reason (a failed turn: providerError).
-func (s *Session) activeFileChangesUnavailable(reason string) {
-	s.fileChangesUnavailable(s.activeFileChangeRequest(), reason)
+func (f *fileChanges) activeUnavailable(reason string) {
+	if f == nil {
+		return // no request without the capability
+	}
+	f.unavailable(f.host.activeFileChangeRequest(), reason)
 }
 
 // activeFileChangeRequest is the request of the turn under way (nil for
@@ -237,11 +252,11 @@ type rewindPreview struct {
 	FilesChanged []json.RawMessage `json:"filesChanged"`
 }
 
-// previewFileChanges asks the CLI which files a rewind to the turn's
+// preview asks the CLI which files a rewind to the turn's
 // prompt would restore, within the timeout (contract "Claude source"). It
 // returns the `reported` report, or nil and the unavailable reason.
-func (s *Session) previewFileChanges(req *fileChangeRequest) (map[string]any, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.fileChanges.timeout)
+func (f *fileChanges) preview(req *fileChangeRequest) (map[string]any, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 	defer cancel()
 	go func() {
 		select {
@@ -251,19 +266,19 @@ func (s *Session) previewFileChanges(req *fileChangeRequest) (map[string]any, st
 		}
 	}()
 	var p rewindPreview
-	err := s.cli().Request(ctx, claude.RewindFiles{UserMessageID: s.activeTurnID(), DryRun: true}, &p)
+	err := f.host.cli().Request(ctx, claude.RewindFiles{UserMessageID: f.host.activeTurnID(), DryRun: true}, &p)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, fileChangeTimedOut
 	case err != nil:
-		s.agent.opts.Log.Warn("the file checkpoint preview failed", "session", s.ID, "err", err)
+		f.log.Warn("the file checkpoint preview failed", "session", f.id, "err", err)
 		return nil, fileChangeProviderError
 	case !p.CanRewind || p.FilesChanged == nil:
 		return nil, fileChangeInvalidOutput
 	}
-	s.fileChanges.mu.Lock()
-	roots := s.fileChanges.roots
-	s.fileChanges.mu.Unlock()
+	f.mu.Lock()
+	roots := f.roots
+	f.mu.Unlock()
 	paths, truncated := reportedPaths(p.FilesChanged, roots)
 	return fitFileChangeReport(req.id, paths, truncated), ""
 }

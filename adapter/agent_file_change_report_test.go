@@ -443,3 +443,11 @@ func TestFileChangeCancelDuringPreview(t *testing.T) {
 		t.Errorf("report %v, response %v after %v", report, resp, time.Since(start))
 	}
 }
+
+// A session without the capability has no file-change reports: a failed
+// turn's report of its active request is then nothing, not a crash.
+func TestFileChangesActiveUnavailableWithoutCapability(t *testing.T) {
+	var f *fileChanges
+	f.activeUnavailable(fileChangeProviderError)
+	f.unavailable(nil, fileChangeCancelled)
+}

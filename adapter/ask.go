@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
@@ -12,28 +13,50 @@ import (
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
+// asks are a session's editor prompts: permission requests, MCP
+// elicitations and the CLI's dialogs, and the open ones a cancel withdraws.
+// They reach their session through askHost.
+type asks struct {
+	host    askHost
+	agent   *Agent
+	config  *configChanges
+	plans   *planResets
+	tr      *translator
+	id, cwd string
+
+	mu   sync.Mutex
+	open map[int]context.CancelFunc // open editor prompts
+	seq  int
+}
+
+// askHost is what the asks reach of their session.
+type askHost interface {
+	activeTurnID() string
+	cancelActive() bool
+}
+
 // canUseTool answers the CLI's can_use_tool (contract: "Permission
 // presentation"): the tool call goes to the editor first, then the
 // permission request; the editor's answer becomes the control response.
 // The request is answered asynchronously; a control_cancel_request of the
 // CLI (ctx) withdraws the editor's request with $/cancel_request.
-func (s *Session) canUseTool(ctx context.Context, params json.RawMessage, reply claude.Reply) {
+func (k *asks) canUseTool(ctx context.Context, params json.RawMessage, reply claude.Reply) {
 	req, err := permission.ParseRequest(params)
 	if err != nil {
 		reply(nil, errors.New("malformed can_use_tool request"))
 		return
 	}
-	toolCall := s.tr.permissionToolCall(req)
-	ps := s.permissionSession()
-	ps.ParentToolUseID, ps.ID = s.tr.toolUseOwner(req.AgentID, s.ID)
+	toolCall := k.tr.permissionToolCall(req)
+	ps := k.permissionSession()
+	ps.ParentToolUseID, ps.ID = k.tr.toolUseOwner(req.AgentID, k.id)
 	prompt, dec := permission.Ask(req, toolCall, ps)
 	if dec != nil {
-		reply(s.decided(*dec))
+		reply(k.decided(*dec))
 		return
 	}
-	settle := s.tr.networkSettler(req)
-	s.askEditor(ctx, prompt, reply, func(dec permission.Decision) {
-		s.acceptPlanReset(req.ToolUseID, dec) // clear_context.go
+	settle := k.tr.networkSettler(req)
+	k.askEditor(ctx, prompt, reply, func(dec permission.Decision) {
+		k.plans.accept(req.ToolUseID, dec) // clear_context.go
 		if settle != nil {
 			settle(dec)
 		}
@@ -73,18 +96,18 @@ func (t *translator) toolUseOwner(agentID, root string) (parent, sessionID strin
 	return parent, root
 }
 
-func (s *Session) permissionSession() permission.Session {
+func (k *asks) permissionSession() permission.Session {
 	home, _ := os.UserHomeDir()
-	if h := s.agent.opts.Getenv("HOME"); h != "" {
+	if h := k.agent.opts.Getenv("HOME"); h != "" {
 		home = h
 	}
-	used, window := s.tr.contextOccupancy()
-	c := s.agent.clientCaps()
-	return permission.Session{ID: s.ID, Cwd: s.Cwd, Home: home, Client: c,
+	used, window := k.tr.contextOccupancy()
+	c := k.agent.clientCaps()
+	return permission.Session{ID: k.id, Cwd: k.cwd, Home: home, Client: c,
 		Modes: []string{"default", "acceptEdits", "plan", "auto", "bypassPermissions"},
 		// A fresh context continues the turn that owns the request; a client
 		// whose turns end with live subagents can be asked out of a turn.
-		NoContextReset: c.AIR.Has(backgroundSubagents) && s.activeTurnID() == "",
+		NoContextReset: c.AIR.Has(backgroundSubagents) && k.host.activeTurnID() == "",
 		ContextUsed:    used, ContextWindow: window}
 }
 
@@ -94,13 +117,13 @@ func (s *Session) permissionSession() permission.Session {
 // returns, in its place among the updates of the CLI's frames (the
 // reference sends it as it reads the control request); the answer is
 // awaited in the background.
-func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
+func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
-	key := s.trackAsk(cancel)
-	awaited := s.tr.awaitUser(prompt.Params) // subagents.go
-	call, err := s.agent.conn.Start(prompt.Method, prompt.Params)
+	key := k.track(cancel)
+	awaited := k.tr.awaitUser(prompt.Params) // subagents.go
+	call, err := k.agent.conn.Start(prompt.Method, prompt.Params)
 	go func() {
-		defer s.untrackAsk(key)
+		defer k.untrack(key)
 		var result json.RawMessage
 		if err == nil {
 			err = call.Wait(ctx, &result)
@@ -119,41 +142,41 @@ func (s *Session) askEditor(ctx context.Context, prompt *permission.Prompt, repl
 			dec = prompt.Aborted()
 		}
 		awaited(err != nil && !errors.As(err, &we))
-		reply(s.decided(dec))
+		reply(k.decided(dec))
 	}()
 }
 
-// trackAsk registers an open editor prompt, so a session/cancel or close
-// can withdraw it.
-func (s *Session) trackAsk(cancel context.CancelFunc) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.asks == nil {
-		s.asks = map[int]context.CancelFunc{}
+// track registers an open editor prompt, so a session/cancel or close can
+// withdraw it.
+func (k *asks) track(cancel context.CancelFunc) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.open == nil {
+		k.open = map[int]context.CancelFunc{}
 	}
-	s.askSeq++
-	s.asks[s.askSeq] = cancel
-	return s.askSeq
+	k.seq++
+	k.open[k.seq] = cancel
+	return k.seq
 }
 
-func (s *Session) untrackAsk(key int) {
-	s.mu.Lock()
-	cancel := s.asks[key]
-	delete(s.asks, key)
-	s.mu.Unlock()
+func (k *asks) untrack(key int) {
+	k.mu.Lock()
+	cancel := k.open[key]
+	delete(k.open, key)
+	k.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
 }
 
-// withdrawAsks cancels every open editor prompt: each settles as aborted.
-func (s *Session) withdrawAsks() {
-	s.mu.Lock()
-	open := make([]context.CancelFunc, 0, len(s.asks))
-	for _, c := range s.asks {
+// withdraw cancels every open editor prompt: each settles as aborted.
+func (k *asks) withdraw() {
+	k.mu.Lock()
+	open := make([]context.CancelFunc, 0, len(k.open))
+	for _, c := range k.open {
 		open = append(open, c)
 	}
-	s.mu.Unlock()
+	k.mu.Unlock()
 	for _, c := range open {
 		c()
 	}
@@ -161,12 +184,12 @@ func (s *Session) withdrawAsks() {
 
 // decided turns a decision into the control response, and acts on what it
 // says besides (a mode an approved plan moved to, an intended interrupt).
-func (s *Session) decided(dec permission.Decision) (any, error) {
+func (k *asks) decided(dec permission.Decision) (any, error) {
 	if dec.Mode != "" {
-		s.adoptMode(dec.Mode)
+		k.config.adoptMode(dec.Mode)
 	}
 	if dec.Interrupt && dec.ClearContextMode == "" {
-		s.cancelActive() // "keep planning" ends the turn; a clear context continues it
+		k.host.cancelActive() // "keep planning" ends the turn; a clear context continues it
 	}
 	if dec.Error != "" {
 		return nil, errors.New(dec.Error)
@@ -175,38 +198,61 @@ func (s *Session) decided(dec permission.Decision) (any, error) {
 }
 
 // elicitation answers an MCP server's elicitation through the editor.
-func (s *Session) elicitation(ctx context.Context, params json.RawMessage, reply claude.Reply) {
+func (k *asks) elicitation(ctx context.Context, params json.RawMessage, reply claude.Reply) {
 	e, err := permission.ParseMCPElicitation(params)
 	if err != nil {
 		reply(nil, errors.New("malformed elicitation request"))
 		return
 	}
-	prompt, dec := permission.AskMCP(e, s.ID, s.agent.clientCaps())
+	prompt, dec := permission.AskMCP(e, k.id, k.agent.clientCaps())
 	if dec != nil {
-		reply(s.decided(*dec))
+		reply(k.decided(*dec))
 		return
 	}
-	s.askEditor(ctx, prompt, reply, nil)
+	k.askEditor(ctx, prompt, reply, nil)
 }
 
 // userDialog answers a dialog the CLI asks the host to show
 // (request_user_dialog): the refusal-fallback consent goes to the editor as
 // a form elicitation; any other kind, or a payload it cannot read, is
 // answered cancelled at once (the CLI keeps its default, the refusal).
-func (s *Session) userDialog(ctx context.Context, params json.RawMessage, reply claude.Reply) {
+func (k *asks) userDialog(ctx context.Context, params json.RawMessage, reply claude.Reply) {
 	d, err := permission.ParseUserDialog(params)
 	if err != nil {
 		reply(nil, errors.New("malformed request_user_dialog request"))
 		return
 	}
-	prompt, dec, bad := permission.AskDialog(d, s.ID, s.agent.clientCaps())
+	prompt, dec, bad := permission.AskDialog(d, k.id, k.agent.clientCaps())
 	if bad {
-		s.agent.opts.Log.Error("refusal_fallback_prompt payload had an unexpected shape; cancelling the dialog",
-			"session", s.ID, "payload", string(d.Payload))
+		k.agent.opts.Log.Error("refusal_fallback_prompt payload had an unexpected shape; cancelling the dialog",
+			"session", k.id, "payload", string(d.Payload))
 	}
 	if dec != nil {
-		reply(s.decided(*dec))
+		reply(k.decided(*dec))
 		return
 	}
-	s.askEditor(ctx, prompt, reply, nil)
+	k.askEditor(ctx, prompt, reply, nil)
+}
+
+// networkSettler returns what settles the tool call of a Sandbox Network
+// request once the editor answered it: the request only asks and runs
+// nothing, so no tool_result ever ends its call, which the permission
+// request showed (contract "Permission presentation"). It is nil for any
+// other request.
+func (t *translator) networkSettler(req permission.Request) func(permission.Decision) {
+	if req.ToolName != "SandboxNetworkAccess" {
+		return nil
+	}
+	return func(dec permission.Decision) {
+		if dec.Error != "" {
+			return
+		}
+		status := "failed"
+		if dec.Allow {
+			status = "completed"
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.s.notify(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": req.ToolUseID, "status": status})
+	}
 }

@@ -159,7 +159,7 @@ func TestTitleContextEncodesAsUTF16Encode(t *testing.T) {
 	pieces := []string{"héllo ", "🎉", "bad \xff\xc3 utf8", strings.Repeat("long text ", 60), "\u2028 end"}
 	for i := range 40 {
 		p := pieces[i%len(pieces)]
-		s.titleAnswer(p)
+		s.titles.answer(p)
 		want = append(want, utf16.Encode([]rune(p))...)
 		if len(want) > maxTitleContext {
 			want = want[len(want)-maxTitleContext:]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
@@ -33,33 +34,46 @@ type planReset struct {
 // planContinuation is the text the fresh context starts with.
 const planContinuation = "Implement the following plan:\n\n"
 
-// acceptPlanReset records a clear-context choice of the ExitPlanMode call
+// planResets hold a session's accepted plan that continues in a fresh
+// context, from the ExitPlanMode answer to the end of the cycle it
+// interrupted.
+type planResets struct {
+	mu sync.Mutex
+	r  *planReset
+}
+
+// accept records a clear-context choice of the ExitPlanMode call
 // toolUseID, until its interrupted cycle ends.
-func (s *Session) acceptPlanReset(toolUseID string, dec permission.Decision) {
+func (p *planResets) accept(toolUseID string, dec permission.Decision) {
 	if dec.ClearContextMode == "" {
 		return
 	}
-	s.mu.Lock()
-	s.planReset = &planReset{toolUseID: toolUseID, plan: dec.Plan, mode: dec.ClearContextMode}
-	s.mu.Unlock()
+	p.mu.Lock()
+	p.r = &planReset{toolUseID: toolUseID, plan: dec.Plan, mode: dec.ClearContextMode}
+	p.mu.Unlock()
 }
 
-// takePlanReset returns and drops the recorded clear-context choice.
-func (s *Session) takePlanReset() *planReset {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.planReset
-	s.planReset = nil
+// take returns and drops the recorded clear-context choice.
+func (p *planResets) take() *planReset {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.r
+	p.r = nil
 	return r
+}
+
+// current is the recorded clear-context choice (nil for none).
+func (p *planResets) current() *planReset {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.r
 }
 
 // acceptedPlanResult shows the result of the ExitPlanMode call whose plan
 // continues in a fresh context as completed, without the rejection the CLI
 // returned for it: that denial is the handoff, not the user's refusal.
 func (t *translator) acceptedPlanResult(updates []toolcall.Update) []toolcall.Update {
-	t.s.mu.Lock()
-	r := t.s.planReset
-	t.s.mu.Unlock()
+	r := t.s.plans.current()
 	if r == nil {
 		return updates
 	}
@@ -110,7 +124,8 @@ func (s *Session) continuePlan(r planReset) {
 	s.mode = r.mode
 	// The fresh context is a new Claude session: its title, commands and
 	// skills are published again, as for a new session.
-	s.titles, s.skillFiles = titles{}, nil
+	s.skills.reset()
+	s.titles.reset()
 	st := s.startParams
 	s.mu.Unlock()
 	window := s.tr.window() // the fresh CLI runs the same model

@@ -27,7 +27,7 @@ func (t *translator) sendMaps(updates []map[string]any) {
 // replaySwaps are the swaps of a session/load replay: the AIR session
 // failure records, then the compaction summaries.
 func (s *Session) replaySwaps() history.Swap {
-	failures, compactions := s.replayedFailures(), compaction.Replay(s.agent.clientCaps())
+	failures, compactions := replayedFailures(s.agent.clientCaps(), s.failures), compaction.Replay(s.agent.clientCaps())
 	if failures == nil {
 		return compactions
 	}

@@ -4,10 +4,38 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
+	"slices"
+	"sync"
 
+	"github.com/airwire/airwire/adapter/airmeta"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
+
+// A session's modes, config options (adapter/sessionconfig) and slash
+// commands, with the skill files behind them.
+
+// configChanges send a session's mode and config option changes to its
+// CLI and tell the editor of them, and adopt a mode the CLI moved to. They
+// reach their session through configHost.
+type configChanges struct {
+	host  configHost
+	agent *Agent
+	tr    *translator
+	id    string
+}
+
+// configHost is what config changes reach of their session.
+type configHost interface {
+	cli() *claude.Process
+	notify(update any)
+	config() *sessionconfig.Session
+}
+
+// config is the session's modes and config options.
+func (s *Session) config() *sessionconfig.Session { return s.cfg }
 
 type setModeParams struct {
 	SessionID string `json:"sessionId"`
@@ -25,7 +53,7 @@ func (a *Agent) setMode(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		return nil, err
 	}
 	plan, err := s.cfg.SetMode(p.ModeID)
-	return s.applyPlan(ctx, req, plan, err)
+	return s.configChanges.apply(ctx, req, plan, err)
 }
 
 type setConfigParams struct {
@@ -45,14 +73,14 @@ func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any,
 		return nil, err
 	}
 	plan, err := s.cfg.SetConfigOption(p.ConfigID, p.Value)
-	return s.applyPlan(ctx, req, plan, err)
+	return s.configChanges.apply(ctx, req, plan, err)
 }
 
-// applyPlan sends a planned change's control requests to the CLI in order,
+// apply sends a planned change's control requests to the CLI in order,
 // then publishes its updates, answers the editor, and sends what follows
 // the answer. The editor's request is answered asynchronously, because the
 // CLI round trips must not hold up the editor's other messages.
-func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
+func (c *configChanges) apply(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
 	var pe *sessionconfig.ParamsError
 	if errors.As(err, &pe) {
 		return nil, &jsonrpc.WireError{Code: int64(pe.Code()), Message: pe.Error()}
@@ -62,25 +90,25 @@ func (s *Session) applyPlan(ctx context.Context, req *jsonrpc.Request, plan sess
 	}
 	go func() {
 		for _, body := range plan.Requests {
-			if err := s.controlBody(ctx, body); err != nil {
-				_ = s.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
+			if err := c.controlBody(ctx, body); err != nil {
+				_ = c.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
 				return
 			}
 		}
-		out := s.commitSynced(ctx, plan)
+		out := c.commitSynced(ctx, plan)
 		for _, u := range out.Updates {
-			s.notify(u)
+			c.host.notify(u)
 		}
-		_ = s.agent.conn.Respond(req.ID, out.Result, nil)
+		_ = c.agent.conn.Respond(req.ID, out.Result, nil)
 		for _, body := range out.After {
-			go func() { s.afterRequest(ctx, body) }()
+			go func() { c.afterRequest(ctx, body) }()
 		}
 	}()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
 // controlBody sends one control request given as its whole body.
-func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
+func (c *configChanges) controlBody(ctx context.Context, body json.RawMessage) error {
 	var head struct {
 		Subtype string `json:"subtype"`
 	}
@@ -88,11 +116,11 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 		return err
 	}
 	var resp json.RawMessage
-	if err := s.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
+	if err := c.host.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
 		return err
 	}
 	if head.Subtype == "get_context_usage" {
-		s.tr.contextUsage(resp)
+		c.tr.contextUsage(resp)
 	}
 	return nil
 }
@@ -100,31 +128,209 @@ func (s *Session) controlBody(ctx context.Context, body json.RawMessage) error {
 // commitSynced sends a plan's best-effort Sync request (contract
 // "Recommended config values": a failed effort sync keeps the new model)
 // and commits the plan accordingly.
-func (s *Session) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
+func (c *configChanges) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
 	if plan.Sync == nil {
 		return plan.Commit()
 	}
-	if err := s.controlBody(ctx, plan.Sync); err != nil {
-		s.agent.opts.Log.Warn("effort sync after a model switch failed", "session", s.ID, "err", err)
+	if err := c.controlBody(ctx, plan.Sync); err != nil {
+		c.agent.opts.Log.Warn("effort sync after a model switch failed", "session", c.id, "err", err)
 		return plan.CommitUnsynced()
 	}
 	return plan.Commit()
 }
 
-func (s *Session) afterRequest(ctx context.Context, body json.RawMessage) {
-	if err := s.controlBody(ctx, body); err != nil {
-		s.agent.opts.Log.Warn("control request after a config change failed", "session", s.ID, "err", err)
+// afterRequest sends a control request that follows a change's answer.
+func (c *configChanges) afterRequest(ctx context.Context, body json.RawMessage) {
+	if err := c.controlBody(ctx, body); err != nil {
+		c.agent.opts.Log.Warn("control request after a config change failed", "session", c.id, "err", err)
+	}
+}
+
+// refreshContextUsage asks the CLI how full the context is.
+func (c *configChanges) refreshContextUsage(ctx context.Context) {
+	var resp json.RawMessage
+	if err := c.host.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
+		c.tr.contextUsage(resp)
 	}
 }
 
 // adoptMode records a mode the CLI already moved to (an approved
 // ExitPlanMode) and tells the editor.
-func (s *Session) adoptMode(mode string) {
-	plan, err := s.cfg.SetMode(mode)
+func (c *configChanges) adoptMode(mode string) {
+	cfg := c.host.config()
+	plan, err := cfg.SetMode(mode)
 	if err != nil {
 		return
 	}
 	plan.Commit()
-	s.notify(s.cfg.CurrentModeUpdate())
-	s.notify(s.cfg.ConfigOptionUpdate())
+	c.host.notify(cfg.CurrentModeUpdate())
+	c.host.notify(cfg.ConfigOptionUpdate())
+}
+
+// Skill files, for AIR clients only (the only ones that use skill paths):
+// on the session's first init the agent reads Claude Code's own skill list
+// (get_context_usage, skills.skillFrontmatter) in the background and, when
+// it differs from the last read, publishes the slash commands again. A
+// commands_changed reads it again.
+
+type skillFrontmatter struct {
+	Skills struct {
+		Frontmatter []struct {
+			Name string `json:"name"`
+			Path string `json:"path"`
+		} `json:"skillFrontmatter"`
+	} `json:"skills"`
+}
+
+type skillFile struct{ name, path string }
+
+// skills are the skill files behind a session's slash commands, read from
+// its CLI and found on disk. They reach their session through skillHost.
+type skills struct {
+	host    skillHost
+	agent   *Agent
+	id, cwd string
+
+	mu    sync.Mutex
+	files []skillFile
+	// paths are the SKILL.md paths found on disk, by command name ("" when
+	// none); see pathOnDisk.
+	paths map[string]string
+}
+
+// skillHost is what the skills reach of their session.
+type skillHost interface {
+	cli() *claude.Process
+	publishCommands()
+}
+
+// listed is the skill files the CLI last reported.
+func (k *skills) listed() []skillFile {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.files
+}
+
+// reset forgets the skill files: a fresh Claude context reports them again.
+func (k *skills) reset() {
+	k.mu.Lock()
+	k.files = nil
+	k.mu.Unlock()
+}
+
+// refresh reads the skill list once more and re-publishes the
+// commands when it changed; it never fails the turn.
+func (k *skills) refresh() {
+	if !k.agent.clientCaps().AIR.Client || k.host.cli() == nil {
+		return
+	}
+	go func() {
+		var resp json.RawMessage
+		if err := k.host.cli().Request(context.Background(), claudeContextUsage, &resp); err != nil {
+			k.agent.opts.Log.Warn("cannot read the skill files", "session", k.id, "err", err)
+			return
+		}
+		files := parseSkillFiles(resp)
+		k.mu.Lock()
+		changed := !slices.Equal(files, k.files) || k.files == nil
+		k.files = files
+		if changed {
+			k.paths = nil
+		}
+		k.mu.Unlock()
+		if changed && len(files) > 0 {
+			k.host.publishCommands()
+		}
+	}()
+}
+
+// parseSkillFiles keeps the skills of a get_context_usage answer; a
+// prompt command of .claude/commands (not a SKILL.md) is no skill. The
+// path is the platform's, as the reference takes it (path.basename).
+func parseSkillFiles(resp json.RawMessage) []skillFile {
+	var f skillFrontmatter
+	if json.Unmarshal(resp, &f) != nil {
+		return nil
+	}
+	out := []skillFile{}
+	for _, sk := range f.Skills.Frontmatter {
+		if sk.Path != "" && filepath.Base(sk.Path) != "SKILL.md" {
+			continue
+		}
+		out = append(out, skillFile{sk.Name, sk.Path})
+	}
+	return out
+}
+
+// claudeContextUsage is get_context_usage without detail, as the SDK's
+// getContextUsage() sends it for the skill list.
+var claudeContextUsage = claude.GetContextUsage{}
+
+// skillCommand is an available command with the AIR skill keys (contract
+// "AIR metadata keys": kind and skillPath of an available command).
+type skillCommand struct {
+	sessionconfig.AvailableCommand
+	Meta map[string]any `json:"_meta,omitempty"`
+}
+
+// commandsUpdate is the commands update of an AIR client (contract
+// "AIR metadata keys": kind and skillPath of an available command;
+// DEVIATIONS.md 14): a command Claude Code lists as a skill carries
+// `_meta.jetbrains.air` {kind: "skill", skillPath?}, with the path it
+// reports; any other command that is neither built in nor an MCP prompt
+// is looked up on disk (`<container>/<name>/SKILL.md`), and carries both
+// keys when its SKILL.md is there. files is nil before the first read.
+func (k *skills) commandsUpdate(cmds []sessionconfig.AvailableCommand, commands []sessionconfig.Command, files []skillFile) json.RawMessage {
+	listed := map[string]string{}
+	for _, f := range files {
+		listed[f.name] = f.path
+	}
+	builtin := map[string]bool{}
+	for _, c := range commands {
+		builtin[c.Name] = c.Builtin
+	}
+	out := make([]skillCommand, 0, len(cmds))
+	for _, c := range cmds {
+		sc := skillCommand{AvailableCommand: c}
+		p, ok := listed[c.Name]
+		if !ok || p == "" {
+			if b, known := builtin[c.Name]; known && !b {
+				p = k.pathOnDisk(c.Name)
+			}
+		}
+		if ok || p != "" {
+			sc.Meta = airmeta.Merge(nil, "kind", "skill")
+		}
+		if p != "" {
+			sc.Meta = airmeta.Merge(sc.Meta, "skillPath", p)
+		}
+		out = append(out, sc)
+	}
+	b, _ := json.Marshal(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": out})
+	return b
+}
+
+// pathOnDisk finds the SKILL.md of skill name under the session's
+// project and the home directory, once until the command list or the
+// skill files change.
+func (k *skills) pathOnDisk(name string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if p, ok := k.paths[name]; ok {
+		return p
+	}
+	if k.paths == nil {
+		k.paths = map[string]string{}
+	}
+	p := k.agent.disk().SkillPath(name, k.cwd)
+	k.paths[name] = p
+	return p
+}
+
+// forgetPaths drops the paths found on disk: the command list or the
+// skill files changed.
+func (k *skills) forgetPaths() {
+	k.mu.Lock()
+	k.paths = nil
+	k.mu.Unlock()
 }

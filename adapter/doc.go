@@ -2,52 +2,53 @@
 // editor (a plain ACP client, Zed, JetBrains AIR) cannot tell apart on the
 // wire from the reference adapter `@agentclientprotocol/claude-agent-acp`.
 //
-// Layout (issue 8 "Shape"; contract "Adapter structure"):
+// An Agent serves one editor connection; a Session is one live ACP session
+// and its Claude CLI (adapter/claude). The session holds its parts, each a
+// type with its own state that reaches the session through a small
+// interface it declares: the editor prompts (asks), the title (titles),
+// config changes (configChanges), skill files (skills), the goal
+// (goalState), file-change reports (fileChanges), the fork point's message
+// rows (messageRows), an accepted plan reset (planResets) and what the
+// session index reports of it (indexState). The agent's side of the
+// session index is indexSide. The translator (turn.go) turns the CLI's
+// lines into ACP updates. Every choice that depends on the client reads
+// the one caps.Client built at initialize; the shapes of results and
+// updates live in their own packages (toolcall, usage, permission,
+// sessionconfig, sessionfailure, sessionindex, history, agentinfo,
+// airmeta).
 //
-//   - agent.go: the ACP side, one Agent per editor connection: the method
-//     table on an internal/jsonrpc Conn, and the sessions it owns;
-//     methods.go initialize, session/new, prompt, cancel, close;
-//     stored.go load, resume, fork, list, delete; auth.go authenticate and
-//     logout; initialize.go the initialize result and the auth probe;
-//   - session.go: one Session per live ACP session: its Claude CLI
-//     (adapter/claude; the Session is the CLI's claude.Handler) and its turn
-//     state (idle, running with queued prompts, a cancelled turn);
-//     start.go the CLI start and handshake;
-//   - turn.go: the translator from the CLI's lines to ACP updates (message
-//     and thought chunks, the streamed-tail rule, notices, commands; tool
-//     calls through adapter/toolcall; usage through adapter/usage) and the
-//     end of a turn (failure.go: a failed turn's error); prompt.go: the
-//     ACP prompt as the CLI's user message; adapter/compaction: contract
-//     "Context compaction" (compaction.go sends its updates and adds
-//     its session/load replay); localcommand.go: local command output
-//     and result-only turns; memory.go: memory recalls; modelfallback.go:
-//     a refusal fallback's notice and model switch;
-//   - background_tasks.go: Claude Code's background tasks (task_started to
-//     task_notification), the terminal of a command that went to the
-//     background (its terminal_exit waits for the task's end);
-//     subagent_hold.go: a turn's answer held while its background
-//     subagents run; cancel_state.go: what a cancel drops of tool calls;
-//   - adapter/asynctasks: contract "Async tasks" for an AIR client that
-//     declared asyncTasks; async_tasks.go wires it to the session and
-//     answers `_session/async_task/stop`;
-//     subagents.go: contract "Native subagent sessions" (adapter/subagents),
-//     the session as the child session router's Host and its call sites;
-//   - ask.go: permission requests and questions (adapter/permission);
-//     network_access.go: a Sandbox Network request's call settled;
-//     config.go: set_mode and set_config_option (adapter/sessionconfig);
-//     titles.go: session titles (at the prompt, else at the turn's end);
-//   - AIR extensions, one file per contract section: session_failure.go
-//     (typed failure records, adapter/sessionfailure), goal.go (the
-//     `_session/goal` control method, the goal snapshot, the steering lane
-//     that injects /goal into a running turn), session_hooks.go (settings
-//     and hooks of `_meta.claudeCode.options.settings` as the session's
-//     flag settings), agent_file_change_report.go (the prompt's
-//     report request, file checkpointing, the dry-run rewind at the turn's
-//     end and the report before its response); recommended config values
-//     live in adapter/sessionconfig.
+// Layout: every non-test file of the package, one line each (contract
+// "Adapter structure"; doc_test.go keeps this map and the files in step).
 //
-// Every choice that depends on the client reads the one caps.Client built
-// at initialize. The shapes of results and updates live in their own
-// packages, so each AIR extension adds files there rather than branches
-// here.
+//   - agent.go: the Agent, its ACP method table and the JSON-RPC errors.
+//   - agent_file_change_report.go: contract "Agent file-change report": the prompt's request, checkpointing, the dry-run rewind and the report.
+//   - ask.go: permission requests, MCP elicitations and the CLI's dialogs put to the editor (asks); a Sandbox Network request's tool call settled.
+//   - async_tasks.go: contract "Async tasks" (adapter/asynctasks) wired to the session: its host, the frames it reads, `_session/async_task/stop`.
+//   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal and its exit.
+//   - chunks.go: the short path of streamed text and thinking deltas.
+//   - clear_context.go: an ExitPlanMode answer that continues the plan in a fresh Claude context (planResets, the restart).
+//   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
+//   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
+//   - doc.go: this map.
+//   - failure.go: a failed turn's error, shaped as the reference shapes it.
+//   - goal.go: contract "Goal": `_session/goal`, the goal snapshot (goalState) and the steering lane.
+//   - initialize.go: the initialize result, the auth status probe, authenticate and logout.
+//   - localcommand.go: local slash command output and result-only turns.
+//   - memory.go: memory recalls as read tool calls.
+//   - methods.go: initialize, session/new, prompt, cancel and close; a new Session's parts.
+//   - modelfallback.go: a refusal fallback's notice and model switch.
+//   - not_dir_unix.go: isNotDir on Unix (ENOTDIR).
+//   - not_dir_windows.go: isNotDir on Windows.
+//   - prompt.go: the ACP prompt as the CLI's user message.
+//   - session.go: the Session, its turn queue, its CLI handler and what a cancel drops of tool calls.
+//   - session_failure.go: contract "Session failure": typed failure records (adapter/sessionfailure).
+//   - session_fork_point.go: contract "Session fork point": the fork point's row, a load or resume of a live session and its fingerprint.
+//   - session_hooks.go: contract "Session hooks": `_meta.claudeCode.options.settings` as the flag settings.
+//   - session_index.go: contract "Session index": the agent's side (indexSide), rename, archive, list subscription, and a session's row (indexState).
+//   - session_info.go: a session's title (titles) and the prompt the CLI predicts next.
+//   - start.go: the CLI start and handshake, the session's modes from its answers, the CLI's exit, and the context windows results confirmed.
+//   - stored.go: session/load, resume, fork, list and delete.
+//   - subagent_hold.go: a turn's answer held while its background subagents run.
+//   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, and the call sites that need the session, agent or translator.
+//   - turn.go: the translator from the CLI's lines to ACP updates and the end of a turn.
 package adapter

@@ -60,8 +60,8 @@ var gateMutations = []gateMutation{
 	{name: "agent declaration only for AIR", file: "adapter/agentinfo/negotiation.go",
 		from: "\tif !c.AIR.Client {\n\t\treturn meta\n\t}\n\tmeta = airmeta.Merge(meta, \"capabilities\"", to: "\tmeta = airmeta.Merge(meta, \"capabilities\"",
 		scenario: "text-and-thinking", profile: "plain", rationale: "no _meta.jetbrains key for a client that is not AIR (Negotiation)"},
-	{name: "prompt suggestions only for AIR", file: "adapter/prompt_suggestions.go",
-		from: "\tif !s.agent.clientCaps().AIR.Client {\n\t\treturn\n\t}\n\tp.published = text", to: "\tp.published = text",
+	{name: "prompt suggestions only for AIR", file: "adapter/session_info.go",
+		from: "\tif !air {\n\t\treturn nil\n\t}\n\tp.published = text", to: "\tp.published = text",
 		scenario: "prompt-suggestion", profile: "zed", rationale: "promptSuggestions is an AIR key"},
 }
 

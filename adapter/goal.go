@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
@@ -29,9 +30,16 @@ var goalCommandRE = lazyre.New(`^/goal(?:\s+([\s\S]*))?$`)
 // goalState is a session's goal as last published, and the /goal command
 // whose outcome is pending.
 type goalState struct {
+	host    goalHost
+	caps    func() caps.Client // the editor's declaration
 	mu      sync.Mutex
 	last    map[string]any // nil: no goal
 	pending *pendingGoal
+}
+
+// goalHost is what the goal reaches of its session.
+type goalHost interface {
+	notify(update any)
 }
 
 // pendingGoal is a submitted /goal command: while it is pending, runtime
@@ -115,14 +123,14 @@ func (s *Session) steer(prompt []json.RawMessage, text string) bool {
 	if s.cli().Send(msg) != nil {
 		return false
 	}
-	s.goalFromPrompt(text, msg.UUID)
+	s.goal.fromPrompt(text, msg.UUID)
 	return true
 }
 
-// goalFromPrompt publishes the minimal snapshot of a submitted
+// fromPrompt publishes the minimal snapshot of a submitted
 // `/goal <condition>`, or null for `/goal clear`, and holds later runtime
 // updates for the previous goal until the command's own outcome.
-func (s *Session) goalFromPrompt(text, uuid string) {
+func (g *goalState) fromPrompt(text, uuid string) {
 	m := goalCommandRE.FindStringSubmatch(text)
 	if m == nil || strings.TrimSpace(m[1]) == "" {
 		return
@@ -131,25 +139,25 @@ func (s *Session) goalFromPrompt(text, uuid string) {
 	if arg := strings.TrimSpace(m[1]); arg != "clear" {
 		expected = map[string]any{"objective": arg, "status": "active", "controlMethod": goalControlMethod}
 	}
-	s.goal.mu.Lock()
-	s.goal.pending = &pendingGoal{uuid: uuid, expected: expected, previous: s.goal.last}
-	s.goal.mu.Unlock()
-	s.publishGoal(expected)
+	g.mu.Lock()
+	g.pending = &pendingGoal{uuid: uuid, expected: expected, previous: g.last}
+	g.mu.Unlock()
+	g.publish(expected)
 }
 
-// publishGoal records the snapshot and sends it to an AIR client.
-func (s *Session) publishGoal(snapshot map[string]any) {
-	s.goal.mu.Lock()
-	s.goal.last = snapshot
-	s.goal.mu.Unlock()
-	if !s.agent.clientCaps().AIR.Client {
+// publish records the snapshot and sends it to an AIR client.
+func (g *goalState) publish(snapshot map[string]any) {
+	g.mu.Lock()
+	g.last = snapshot
+	g.mu.Unlock()
+	if !g.caps().AIR.Client {
 		return
 	}
 	var goal any
 	if snapshot != nil {
 		goal = snapshot
 	}
-	s.notify(map[string]any{"sessionUpdate": "session_info_update",
+	g.host.notify(map[string]any{"sessionUpdate": "session_info_update",
 		"_meta": map[string]any{"jetbrains": map[string]any{"air": map[string]any{"version": 1, "goal": goal}}}})
 }
 
@@ -177,54 +185,54 @@ func goalSnapshot(line json.RawMessage) (snap map[string]any, ok bool) {
 	return snap, true
 }
 
-// runtimeGoal maps an active_goal message to the neutral snapshot
+// runtime maps an active_goal message to the neutral snapshot
 // (provider bookkeeping such as tokens_at_start left out); while a /goal
 // command is pending, only the update it asked for is published.
-func (s *Session) runtimeGoal(line json.RawMessage) {
+func (g *goalState) runtime(line json.RawMessage) {
 	snap, ok := goalSnapshot(line)
 	if !ok {
 		return
 	}
-	s.goal.mu.Lock()
-	if p := s.goal.pending; p != nil {
+	g.mu.Lock()
+	if p := g.pending; p != nil {
 		if (p.expected == nil) != (snap == nil) || snap != nil && snap["objective"] != p.expected["objective"] {
-			s.goal.mu.Unlock()
+			g.mu.Unlock()
 			return
 		}
-		s.goal.pending = nil
+		g.pending = nil
 	}
-	s.goal.mu.Unlock()
-	s.publishGoal(snap)
+	g.mu.Unlock()
+	g.publish(snap)
 }
 
-// goalEcho marks the pending /goal command as started when its echo
+// echo marks the pending /goal command as started when its echo
 // arrives.
-func (s *Session) goalEcho(uuid string) {
-	s.goal.mu.Lock()
-	if p := s.goal.pending; p != nil && p.uuid == uuid {
+func (g *goalState) echo(uuid string) {
+	g.mu.Lock()
+	if p := g.pending; p != nil && p.uuid == uuid {
 		p.started = true
 	}
-	s.goal.mu.Unlock()
+	g.mu.Unlock()
 }
 
-// goalResult ends a started /goal command at its result; a failed command
+// result ends a started /goal command at its result; a failed command
 // restores the previous state.
-func (s *Session) goalResult(line json.RawMessage) {
+func (g *goalState) result(line json.RawMessage) {
 	var r struct {
 		IsError    bool   `json:"is_error"`
 		StopReason string `json:"stop_reason"`
 	}
 	_ = json.Unmarshal(line, &r)
-	s.goal.mu.Lock()
-	p := s.goal.pending
+	g.mu.Lock()
+	p := g.pending
 	if p == nil || !p.started {
-		s.goal.mu.Unlock()
+		g.mu.Unlock()
 		return
 	}
-	s.goal.pending = nil
-	s.goal.mu.Unlock()
+	g.pending = nil
+	g.mu.Unlock()
 	if r.IsError || r.StopReason == "refusal" {
-		s.publishGoal(p.previous)
+		g.publish(p.previous)
 	}
 }
 
@@ -251,5 +259,5 @@ func (t *translator) steered(uuid string) {
 // running turn, a pending /goal command has started.
 func (t *translator) echo(uuid string) {
 	delete(t.steer.echoes, uuid)
-	t.s.goalEcho(uuid)
+	t.s.goal.echo(uuid)
 }

@@ -93,6 +93,6 @@ func (t *translator) showing(text string) bool {
 		return false
 	}
 	t.shown = true
-	t.s.titleAnswer(text)
+	t.s.titles.answer(text)
 	return true
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -79,7 +80,18 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
+	s.titles.host, s.titles.index, s.goal.host = s, &s.index, s
+	s.titles.stat = func() (history.Info, bool) { return history.Stat(a.configDir(), id) }
+	s.goal.caps = a.clientCaps
+	s.asks = asks{host: s, agent: a, id: id, cwd: cwd}
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
+	s.asks.tr = s.tr
+	s.skills = skills{host: s, agent: a, id: id, cwd: cwd}
+	if s.fileChanges != nil {
+		s.fileChanges.host, s.fileChanges.log, s.fileChanges.id = s, a.opts.Log, id
+	}
+	s.configChanges = configChanges{host: s, agent: a, tr: s.tr, id: id}
+	s.asks.config, s.asks.plans = &s.configChanges, &s.plans
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
 	return s
 }
@@ -129,15 +141,19 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage)
 	if err := s.enqueue(t); err != nil {
 		return err
 	}
-	s.titlePrompt(promptText(prompt))
-	s.clearSuggestion()
+	s.titles.prompt(promptText(prompt))
+	s.tr.mu.Lock()
+	if u := s.tr.suggest.clear(s.agent.clientCaps().AIR.Client); u != nil {
+		s.notify(u)
+	}
+	s.tr.mu.Unlock()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded
 	}
-	s.titleFromPrompt(ctx, promptText(prompt))
-	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
+	s.titles.fromPrompt(ctx, promptText(prompt))
+	s.goal.fromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
 	return nil
 }
 
@@ -167,7 +183,7 @@ func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
-		s.withdrawAsks()
+		s.asks.withdraw()
 		go func() { _ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
 	}
 }

@@ -96,10 +96,10 @@ func (s *Session) followModelSwitch(model string) {
 	// before the context usage refresh.
 	go func() {
 		if plan.Sync != nil {
-			s.afterRequest(context.Background(), plan.Sync)
+			s.configChanges.afterRequest(context.Background(), plan.Sync)
 		}
 		for _, body := range out.After {
-			s.afterRequest(context.Background(), body)
+			s.configChanges.afterRequest(context.Background(), body)
 		}
 	}()
 }

@@ -32,31 +32,21 @@ type Session struct {
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
 	// opened are the params that opened the session: a load or resume
-	// whose sessionFingerprint differs restarts it (live_session.go). Kept
-	// raw, fingerprinted only then: session/new does not pay for it.
+	// whose sessionFingerprint differs restarts it (session_fork_point.go).
+	// Kept raw, fingerprinted only then: session/new does not pay for it.
 	opened json.RawMessage
 	// windowKnown: the CLI started with a window an earlier result
-	// confirmed, so it is asked for none (context_window_cache.go).
+	// confirmed, so it is asked for none (start.go).
 	windowKnown bool
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart
-	// planReset is the accepted plan to continue in a fresh context, from
-	// the ExitPlanMode answer to the end of the interrupted cycle.
-	planReset *planReset
 
 	mu     sync.Mutex
 	state  state
 	turns  []*turn // the active turn first, then queued prompts
 	closed bool
 	ended  bool // the CLI exited on its own
-	titles titles
-	// titleGen is held while a title generation runs, so an explicit
-	// title (a rename) waits for it (contract: "Rename").
-	titleGen sync.Mutex
-	index    indexState                 // what the session index reports of it (stored.go)
-	asks     map[int]context.CancelFunc // open editor prompts
-	askSeq   int
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list
@@ -64,17 +54,23 @@ type Session struct {
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init
 	skillsRead       bool     // the first init asked for the skill files
-	skillFiles       []skillFile
-	// skillPaths are the SKILL.md paths found on disk, by command name
-	// ("" when none); see skillPathOnDisk.
-	skillPaths map[string]string
-	// messageRows are the transcript row uuids of the agent messages the
-	// CLI reported, by message id (Session fork point).
-	messageRows map[string]string
-	tr          *translator
-	failures    *sessionfailure.State // AIR session failure ids (session_failure.go)
-	goal        goalState             // the AIR goal (goal.go)
-	fileChanges *fileChanges          // AIR file-change reports (agent_file_change_report.go)
+	tr               *translator
+	failures         *sessionfailure.State // AIR session failure ids (session_failure.go)
+
+	// The session's parts, each with its own state and lock, set up by
+	// newSessionState.
+	titles        titles        // its title (session_info.go)
+	index         indexState    // what the session index reports of it (session_index.go)
+	asks          asks          // open editor prompts (ask.go)
+	configChanges configChanges // set_mode, set_config_option (config.go)
+	skills        skills        // the skill files of its commands (config.go)
+	messageRows   messageRows   // the agent messages' transcript rows (session_fork_point.go)
+	goal          goalState     // the AIR goal (goal.go)
+	fileChanges   *fileChanges  // AIR file-change reports (agent_file_change_report.go)
+	// plans hold the accepted plan to continue in a fresh context, from
+	// the ExitPlanMode answer to the end of the interrupted cycle
+	// (clear_context.go).
+	plans planResets
 	// loaded is what the load's replay left for its child sessions after
 	// the load's answer (subagents.go).
 	loaded *subagents.Loaded
@@ -197,7 +193,7 @@ func (s *Session) Close() {
 		proc.Close()
 	}
 	for _, t := range open {
-		s.fileChangesUnavailable(t.fileChange, fileChangeCancelled)
+		s.fileChanges.unavailable(t.fileChange, fileChangeCancelled)
 		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
 	}
 }
@@ -244,7 +240,11 @@ func (s *Session) HandleMessage(m claude.Message) {
 		return
 	}
 	h := m.Head()
-	s.indexFrame(h.Type, h.Raw)
+	if s.index.frame(h.Type, h.Raw, s.activeCancelled) {
+		if svc := s.agent.index.indexed(); svc != nil {
+			svc.OwnSessionChanged(s.ID)
+		}
+	}
 	s.tr.message(h.Type, h.Raw)
 }
 
@@ -254,11 +254,11 @@ func (s *Session) HandleMessage(m claude.Message) {
 func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest, reply claude.Reply) {
 	switch req.Subtype {
 	case "can_use_tool":
-		s.canUseTool(ctx, req.Body, reply)
+		s.asks.canUseTool(ctx, req.Body, reply)
 	case "elicitation":
-		s.elicitation(ctx, req.Body, reply)
+		s.asks.elicitation(ctx, req.Body, reply)
 	case "request_user_dialog":
-		s.userDialog(ctx, req.Body, reply)
+		s.asks.userDialog(ctx, req.Body, reply)
 	default:
 		reply(nil, fmt.Errorf("Unsupported control request subtype: %s", req.Subtype))
 	}
@@ -270,7 +270,7 @@ func (s *Session) HandleControl(ctx context.Context, req *claude.IncomingRequest
 // modes), before the tool's final report.
 func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claude.Reply) {
 	if entersPlanMode(cb.Input) {
-		s.adoptMode("plan")
+		s.configChanges.adoptMode("plan")
 	}
 	frame, _ := json.Marshal(map[string]any{"type": "control_request", "request": map[string]any{
 		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
@@ -287,12 +287,21 @@ func entersPlanMode(in claude.HookInput) bool {
 // publishCommands sends the session's slash commands.
 func (s *Session) publishCommands() {
 	cmds := sessionconfig.Commands(s.commands, s.terminalCommands)
-	s.mu.Lock()
-	files := s.skillFiles
-	s.mu.Unlock()
+	files := s.skills.listed()
 	if !s.agent.clientCaps().AIR.Client {
 		s.notify(sessionconfig.CommandsUpdate(cmds))
 		return
 	}
-	s.notify(s.skillCommandsUpdate(cmds, files))
+	s.notify(s.skills.commandsUpdate(cmds, s.commands, files))
+}
+
+// toolCallsCancelled: a session/cancel drops the state of each tool call
+// (the fields the client holds, the hooks still awaited), as the reference
+// does for a client without native subagent sessions; later reports of
+// those calls go out whole.
+func (t *translator) toolCallsCancelled() {
+	t.mu.Lock()
+	t.tools.Cancelled()
+	t.sub.ParentCancelled()
+	t.mu.Unlock()
 }

@@ -84,7 +84,7 @@ func (t *translator) activeTurnID() string {
 func (t *translator) failTurn(line json.RawMessage) {
 	err := turnError(line, t.errorKind)
 	id := t.s.activeTurnID()
-	t.s.activeFileChangesUnavailable(fileChangeProviderError) // contract "Unavailable report"
+	t.s.fileChanges.activeUnavailable(fileChangeProviderError) // contract "Unavailable report"
 	if !t.failure.on || errors.Is(err, errAuthRequired) || id == "" {
 		t.s.finish(nil, err)
 		return
@@ -186,14 +186,14 @@ func (t *translator) exitFailure(exitErr error, turnID string) json.RawMessage {
 	return withFailure(t.usage.PromptResponse("end_turn"), t.failure.state.Turn(kind, turnID, "", sessionfailure.Error))
 }
 
-// replayedFailures is the history replay's swap for a client with the
-// capability ("History replay"): each SDK synthetic usage-limit message
+// replayedFailures is the history replay's swap for a client c with the
+// capability ("History replay"), recorded in failures: each SDK synthetic usage-limit message
 // of the top-level history becomes a typed record at its position, titled
 // with the stored text and named after the user message before it (its
 // live id); the duplicate assistant text is not replayed. nil without the
 // capability: the client gets the original transcript.
-func (s *Session) replayedFailures() history.Swap {
-	if !s.agent.clientCaps().AIR.Has(caps.SessionFailure) {
+func replayedFailures(c caps.Client, failures *sessionfailure.State) history.Swap {
+	if !c.AIR.Has(caps.SessionFailure) {
 		return nil
 	}
 	turnID := ""
@@ -221,7 +221,7 @@ func (s *Session) replayedFailures() history.Swap {
 		if !sessionfailure.IsUsageLimit(api.Model, text.String()) {
 			return nil, false
 		}
-		out, _ := json.Marshal(failureUpdate(s.failures.Replayed(turnID, m.UUID, text.String())))
+		out, _ := json.Marshal(failureUpdate(failures.Replayed(turnID, m.UUID, text.String())))
 		return out, true
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionindex"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -20,27 +21,48 @@ import (
 // sessionIndexMethod is the method table of the session index's own
 // methods (see methodFor); nil for any other name.
 func sessionIndexMethod(name string) method {
+	var m func(x *indexSide, ctx context.Context, req *jsonrpc.Request) (any, error)
 	switch name {
 	case sessionindex.MethodRename:
-		return (*Agent).renameSession
+		m = (*indexSide).rename
 	case sessionindex.MethodArchive:
-		return (*Agent).archive
+		m = (*indexSide).archive
 	case sessionindex.MethodUnarchive:
-		return (*Agent).unarchive
+		m = (*indexSide).unarchive
 	case sessionindex.MethodSubscribe:
-		return (*Agent).subscribeList
+		m = (*indexSide).subscribe
 	case sessionindex.MethodUnsubscribe:
-		return (*Agent).unsubscribeList
+		m = (*indexSide).unsubscribe
+	default:
+		return nil
 	}
-	return nil
+	return func(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) { return m(&a.index, ctx, req) }
 }
 
-func (a *Agent) archive(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return a.archiveSession(ctx, req, true)
+// indexSide is the agent's side of the session index: its methods, and
+// the index service, made at its first use. It reaches the agent through
+// indexHost.
+type indexSide struct {
+	host indexHost
+	mu   sync.Mutex
+	svc  *sessionindex.Service
 }
 
-func (a *Agent) unarchive(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	return a.archiveSession(ctx, req, false)
+// indexHost is what the session index reaches of its agent.
+type indexHost interface {
+	clientCaps() caps.Client
+	configDir() string
+	session(id string) (*Session, error)
+	closeLoaded(id string) bool
+	editor() *jsonrpc.Conn
+}
+
+func (x *indexSide) archive(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return x.archiveSession(ctx, req, true)
+}
+
+func (x *indexSide) unarchive(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return x.archiveSession(ctx, req, false)
 }
 
 // indexState is what the index reports of a session this connection runs.
@@ -55,43 +77,41 @@ type indexState struct {
 	resumed  bool      // it was loaded, resumed or forked from history
 }
 
-// indexService is the connection's session index for an AIR client (nil
-// for another client), made at its first use.
-func (a *Agent) indexService() *sessionindex.Service {
-	c := a.clientCaps()
+// service is the connection's session index for an AIR client (nil for
+// another client), made at its first use.
+func (x *indexSide) service() *sessionindex.Service {
+	c := x.host.clientCaps()
 	if !c.AIR.Client {
 		return nil
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.index == nil {
-		a.index = sessionindex.NewService(a.configDir(), a.ownSession, a.conn.Notify)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.svc == nil {
+		x.svc = sessionindex.NewService(x.host.configDir(), x.own, x.host.editor().Notify)
 	}
-	return a.index
+	return x.svc
 }
 
 // indexed is the session index of a sessionIndex client, else nil.
-func (a *Agent) indexed() *sessionindex.Service {
-	if !sessionindex.Enabled(a.clientCaps()) {
+func (x *indexSide) indexed() *sessionindex.Service {
+	if !sessionindex.Enabled(x.host.clientCaps()) {
 		return nil
 	}
-	return a.indexService()
+	return x.service()
 }
 
-func (a *Agent) closeIndex() {
-	a.mu.Lock()
-	svc := a.index
-	a.mu.Unlock()
+func (x *indexSide) close() {
+	x.mu.Lock()
+	svc := x.svc
+	x.mu.Unlock()
 	if svc != nil {
 		svc.Close()
 	}
 }
 
-// ownSession is what the index reports of a session that runs here.
-func (a *Agent) ownSession(id string) (sessionindex.Own, bool) {
-	a.mu.Lock()
-	s := a.sessions[id]
-	a.mu.Unlock()
+// own is what the index reports of a session that runs here.
+func (x *indexSide) own(id string) (sessionindex.Own, bool) {
+	s, _ := x.host.session(id)
 	if s == nil || s.isClosed() {
 		return sessionindex.Own{}, false
 	}
@@ -110,10 +130,10 @@ func (s *Session) isClosed() bool {
 }
 
 // explicitTitle reports whether a rename or an archive titled the session.
-func (s *Session) explicitTitle() bool {
-	s.index.mu.Lock()
-	defer s.index.mu.Unlock()
-	return s.index.explicit
+func (x *indexState) explicitTitle() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.explicit
 }
 
 type indexFrame struct {
@@ -123,38 +143,37 @@ type indexFrame struct {
 	TotalUSD *float64 `json:"total_cost_usd"`
 }
 
-// indexFrame notes what a CLI frame changes of the session's row: its
-// state and turn end (session_state_changed), its cost and whether its
-// turn failed (result).
-func (s *Session) indexFrame(kind string, raw json.RawMessage) {
+// frame notes what a CLI frame changes of the session's row: its state and
+// turn end (session_state_changed), its cost and whether its turn failed
+// (result, cancelled: whether the turn it ends was cancelled). It reports
+// whether the frame was one of those.
+func (x *indexState) frame(kind string, raw json.RawMessage, cancelled func() bool) bool {
 	if kind != "result" && (kind != "system" || !strings.Contains(string(raw), `"session_state_changed"`)) {
-		return
+		return false
 	}
 	var f indexFrame
 	if json.Unmarshal(raw, &f) != nil {
-		return
+		return false
 	}
-	cancelled := kind == "result" && s.activeCancelled()
-	s.index.mu.Lock()
+	wasCancelled := kind == "result" && cancelled()
+	x.mu.Lock()
 	switch {
 	case kind == "result":
 		if f.TotalUSD != nil {
-			s.index.cost = *f.TotalUSD
+			x.cost = *f.TotalUSD
 		}
-		s.index.failed = (f.IsError || strings.HasPrefix(f.Subtype, "error_")) && !cancelled
+		x.failed = (f.IsError || strings.HasPrefix(f.Subtype, "error_")) && !wasCancelled
 	case f.Subtype == "session_state_changed":
-		if f.State == "idle" && s.index.state != "idle" {
-			s.index.endedAt = time.Now()
+		if f.State == "idle" && x.state != "idle" {
+			x.endedAt = time.Now()
 		}
-		if f.State == "running" && s.index.state != "running" {
-			s.index.failed = false
+		if f.State == "running" && x.state != "running" {
+			x.failed = false
 		}
-		s.index.state = f.State
+		x.state = f.State
 	}
-	s.index.mu.Unlock()
-	if svc := s.agent.indexed(); svc != nil {
-		svc.OwnSessionChanged(s.ID)
-	}
+	x.mu.Unlock()
+	return true
 }
 
 // indexError is a sessionindex refusal as the JSON-RPC error.
@@ -170,21 +189,17 @@ func indexError(err error) error {
 	return we
 }
 
-// liveSession is a session of this connection whose CLI still runs, as
-// the index titles it through that CLI.
-func (a *Agent) liveSession(ctx context.Context, id string) (*Session, *sessionindex.Live) {
-	a.mu.Lock()
-	s := a.sessions[id]
-	a.mu.Unlock()
+// live is a session of this connection whose CLI still runs, as the index
+// titles it through that CLI.
+func (x *indexSide) live(ctx context.Context, id string) (*Session, *sessionindex.Live) {
+	s, _ := x.host.session(id)
 	if s == nil || s.isClosed() {
 		return nil, nil
 	}
 	s.index.mu.Lock()
 	stored := s.index.stored
 	s.index.mu.Unlock()
-	s.mu.Lock()
-	shown := s.titles.last
-	s.mu.Unlock()
+	shown := s.titles.shown()
 	return s, &sessionindex.Live{Cwd: s.Cwd, Stored: stored, Shown: shown, Rename: func(title string) error {
 		err := s.cli().Request(context.WithoutCancel(ctx), claude.RenameSession{Title: title, Source: "host", SessionID: id}, nil)
 		if err == nil {
@@ -197,20 +212,18 @@ func (a *Agent) liveSession(ctx context.Context, id string) (*Session, *sessioni
 }
 
 // titled marks a session titled explicitly, once a title generation in
-// flight has finished; the caller unlocks titleGen.
-func (s *Session) titled() {
-	s.titleGen.Lock()
+// flight has finished; the caller unlocks s.titles.gen.
+func titled(s *Session) {
+	s.titles.gen.Lock()
 	s.index.mu.Lock()
 	s.index.explicit = true
 	s.index.mu.Unlock()
-	s.mu.Lock()
-	s.titles.settled = true
-	s.mu.Unlock()
+	s.titles.settle()
 }
 
-// renameSession is `_session/rename` (contract: "Rename").
-func (a *Agent) renameSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	svc := a.indexed()
+// rename is `_session/rename` (contract: "Rename").
+func (x *indexSide) rename(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := x.indexed()
 	if svc == nil {
 		return nil, methodNotFound(req.Method)
 	}
@@ -218,19 +231,17 @@ func (a *Agent) renameSession(ctx context.Context, req *jsonrpc.Request) (any, e
 	if err != nil {
 		return nil, indexError(err)
 	}
-	s, live := a.liveSession(ctx, id)
+	s, live := x.live(ctx, id)
 	if s != nil {
-		s.titled()
-		defer s.titleGen.Unlock()
+		titled(s)
+		defer s.titles.gen.Unlock()
 	}
 	shown, err := svc.Rename(id, title, live)
 	if err != nil {
 		return nil, indexError(err)
 	}
 	if s != nil {
-		s.mu.Lock()
-		s.titles.last = shown
-		s.mu.Unlock()
+		s.titles.renamed(shown)
 		s.notify(map[string]any{"sessionUpdate": "session_info_update", "title": shown})
 	}
 	return map[string]any{}, nil
@@ -239,8 +250,8 @@ func (a *Agent) renameSession(ctx context.Context, req *jsonrpc.Request) (any, e
 // archiveSession is `_session/archive` and `_session/unarchive` (contract:
 // "Archive"): a loaded session is retitled through its CLI; an archive
 // also interrupts it first and closes it after.
-func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archived bool) (any, error) {
-	svc := a.indexed()
+func (x *indexSide) archiveSession(ctx context.Context, req *jsonrpc.Request, archived bool) (any, error) {
+	svc := x.indexed()
 	if svc == nil {
 		return nil, methodNotFound(req.Method)
 	}
@@ -248,7 +259,7 @@ func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archiv
 	if err != nil {
 		return nil, indexError(err)
 	}
-	s, live := a.liveSession(ctx, id)
+	s, live := x.live(ctx, id)
 	if s == nil {
 		if err := svc.Archive(id, archived, nil, false); err != nil {
 			return nil, indexError(err)
@@ -258,15 +269,15 @@ func (a *Agent) archiveSession(ctx context.Context, req *jsonrpc.Request, archiv
 	if archived {
 		s.stopTurn(ctx)
 	}
-	s.titled()
-	err = svc.Archive(id, archived, live, s.unwritten())
-	s.titleGen.Unlock()
+	titled(s)
+	err = svc.Archive(id, archived, live, s.index.unwritten())
+	s.titles.gen.Unlock()
 	if err != nil {
 		return nil, indexError(err)
 	}
 	if archived {
 		s.stopTurn(ctx) // the close interrupts it once more, as the reference's teardown does
-		a.closeLoaded(id)
+		x.host.closeLoaded(id)
 		_ = svc.Archive(id, true, nil, true) // what the closed CLI may have left unarchived
 	}
 	s.notify(map[string]any{"sessionUpdate": "session_info_update",
@@ -287,7 +298,7 @@ func (s *Session) stopTurn(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
-		s.withdrawAsks()
+		s.asks.withdraw()
 	}
 	answered := make(chan struct{})
 	go func() {
@@ -302,10 +313,10 @@ func (s *Session) stopTurn(ctx context.Context) {
 
 // unwritten: a new session of this connection that may have no transcript
 // yet (no history, no finished turn).
-func (s *Session) unwritten() bool {
-	s.index.mu.Lock()
-	defer s.index.mu.Unlock()
-	return !s.index.resumed && s.index.endedAt.IsZero()
+func (x *indexState) unwritten() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return !x.resumed && x.endedAt.IsZero()
 }
 
 // closeLoaded closes a session of this connection as session/close does.
@@ -320,9 +331,9 @@ func (a *Agent) closeLoaded(id string) bool {
 	return s != nil
 }
 
-// subscribeList is `_session/list/subscribe` (contract: "List subscription").
-func (a *Agent) subscribeList(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	svc := a.indexed()
+// subscribe is `_session/list/subscribe` (contract: "List subscription").
+func (x *indexSide) subscribe(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := x.indexed()
 	if svc == nil {
 		return nil, methodNotFound(req.Method)
 	}
@@ -333,9 +344,9 @@ func (a *Agent) subscribeList(ctx context.Context, req *jsonrpc.Request) (any, e
 	return map[string]any{"subscriptionId": id}, nil
 }
 
-// unsubscribeList is `_session/list/unsubscribe`; idempotent.
-func (a *Agent) unsubscribeList(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	svc := a.indexed()
+// unsubscribe is `_session/list/unsubscribe`; idempotent.
+func (x *indexSide) unsubscribe(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	svc := x.indexed()
 	if svc == nil {
 		return nil, methodNotFound(req.Method)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
+	"sync"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
@@ -36,7 +38,7 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return err
 	}
 	if !s.windowKnown {
-		go s.refreshContextUsage(ctx)
+		go s.configChanges.refreshContextUsage(ctx)
 	}
 	return nil
 }
@@ -109,7 +111,7 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMe
 	}
 	// Recommended config values: the SDK runs the effort the selector shows.
 	if req := s.cfg.InitialEffortRequest(); req != nil {
-		return s.controlBody(ctx, req)
+		return s.configChanges.controlBody(ctx, req)
 	}
 	return nil
 }
@@ -150,14 +152,6 @@ func allowBypass(getenv func(string) string) bool {
 	return os.Getuid() != 0 || getenv("IS_SANDBOX") != ""
 }
 
-// refreshContextUsage asks the CLI how full the context is.
-func (s *Session) refreshContextUsage(ctx context.Context) {
-	var resp json.RawMessage
-	if err := s.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
-		s.tr.contextUsage(resp)
-	}
-}
-
 // HandleExit implements claude.Handler: a CLI that ends on its own ends
 // every open turn (a turn under way stops waiting for a result that never
 // comes) and later prompts get the reference's "session has ended" error.
@@ -180,7 +174,7 @@ func (s *Session) HandleExit(err error) {
 	}
 	failed := s.tr.exitFailure(err, turnID) // contract "Session failure"
 	for i, t := range open {
-		s.fileChangesUnavailable(t.fileChange, fileChangeProviderError)
+		s.fileChanges.unavailable(t.fileChange, fileChangeProviderError)
 		if i == 0 && failed != nil {
 			_ = s.agent.conn.Respond(t.reqID, failed, nil)
 			continue
@@ -197,4 +191,62 @@ var errSessionEnded = &jsonrpc.WireError{Code: -32603, Message: "Internal error:
 func emptyTurnResult(stop string) map[string]any {
 	return map[string]any{"stopReason": stop, "usage": map[string]int{"cachedReadTokens": 0, "cachedWriteTokens": 0,
 		"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}}
+}
+
+// contextWindows are the context windows the results of this agent's
+// sessions confirmed, by backend and model, as the reference's
+// cross-session cache keeps them: a CLI started later on the same backend
+// and model (a new session, a restarted live session) starts with that
+// window and asks its CLI for none. A get_context_usage answer never goes
+// in: its spelling and size can differ from the result's. Logout empties it
+// (the window can depend on the account).
+type contextWindows struct {
+	mu sync.Mutex
+	by map[string]int
+}
+
+// providerRoutingEnv are the variables that choose the backend, its
+// context lane and the account a CLI's requests reach.
+var providerRoutingEnv = []string{
+	"ANTHROPIC_BASE_URL", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL",
+	"CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_VERTEX_PROJECT_ID",
+	"CLOUD_ML_REGION", "AWS_REGION", "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_API_KEY",
+	"ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
+}
+
+// windowKey is the cache key of model on the backend getenv selects.
+func windowKey(getenv func(string) string, model string) string {
+	parts := make([]string, 0, len(providerRoutingEnv)+1)
+	for _, name := range providerRoutingEnv {
+		parts = append(parts, getenv(name))
+	}
+	return strings.Join(append(parts, model), "\x00")
+}
+
+// learn keeps a window a result confirmed.
+func (c *contextWindows) learn(key string, size int) {
+	if size <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil {
+		c.by = map[string]int{}
+	}
+	c.by[key] = size
+}
+
+// known is the confirmed window of key, if any.
+func (c *contextWindows) known(key string) (usage.Window, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	size, ok := c.by[key]
+	return usage.Window{Size: size, Authoritative: true}, ok
+}
+
+// forget empties the cache.
+func (c *contextWindows) forget() {
+	c.mu.Lock()
+	c.by = nil
+	c.mu.Unlock()
 }

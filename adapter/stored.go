@@ -128,12 +128,12 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 		return nil, err
 	}
 	// The fork's row waits for its response (sessionindex fork holds).
-	if svc := a.indexService(); svc != nil {
+	if svc := a.index.service(); svc != nil {
 		svc.ForkStarted(p.SessionID)
 		defer svc.ForkAnswered(p.SessionID)
 	}
 	id, err := history.ForkAt(a.configDir(), p.SessionID, upTo, time.Now())
-	if svc := a.indexService(); svc != nil && err == nil {
+	if svc := a.index.service(); svc != nil && err == nil {
 		svc.ForkCreated(p.SessionID, id)
 	}
 	if errors.Is(err, history.ErrNotFound) {
@@ -154,7 +154,7 @@ func (a *Agent) forkSession(ctx context.Context, req *jsonrpc.Request) (any, err
 // sessionIndex client, else pages of stored sessions, without the archived
 // ones for another AIR client (contract: "Delete and close").
 func (a *Agent) listSessions(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	if svc := a.indexed(); svc != nil {
+	if svc := a.index.indexed(); svc != nil {
 		r, err := sessionindex.ParseListRequest(req.Params)
 		if err != nil {
 			return nil, indexError(err)
@@ -182,7 +182,7 @@ func (a *Agent) listSessions(ctx context.Context, req *jsonrpc.Request) (any, er
 	if page.Sessions == nil {
 		page.Sessions = []history.Listed{}
 	}
-	if svc := a.indexService(); svc != nil {
+	if svc := a.index.service(); svc != nil {
 		hidden := svc.HiddenArchived(p.Cwd)
 		page.Sessions = slices.DeleteFunc(page.Sessions, func(l history.Listed) bool { return hidden[l.SessionID] })
 	}
@@ -198,13 +198,13 @@ func (a *Agent) deleteSession(ctx context.Context, req *jsonrpc.Request) (any, e
 		return nil, err
 	}
 	loaded := a.closeLoaded(p.SessionID)
-	if svc := a.indexed(); svc != nil {
+	if svc := a.index.indexed(); svc != nil {
 		if err := svc.Delete(p.SessionID, loaded); err != nil {
 			return nil, indexError(err)
 		}
 		return map[string]any{}, nil
 	}
-	if svc := a.indexService(); svc != nil {
+	if svc := a.index.service(); svc != nil {
 		if err := svc.ArchiveInsteadOfDelete(p.SessionID); err != nil {
 			return nil, indexError(err)
 		}

@@ -59,7 +59,7 @@ type translator struct {
 	failure turnFailure
 	// steer holds the turn open for messages injected into it (goal.go).
 	steer steerLane
-	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
+	// suggest is the prompt the CLI predicts next (session_info.go).
 	suggest promptSuggestion
 	// sub routes the output of native subagent sessions
 	// (adapter/subagents, subagents.go).
@@ -126,9 +126,11 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	case "system":
 		t.system(line)
 	case "active_goal":
-		t.s.runtimeGoal(line)
+		t.s.goal.runtime(line)
 	case "prompt_suggestion":
-		t.s.suggestion(line)
+		if u := t.suggest.line(line, t.s.agent.clientCaps().AIR.Client); u != nil {
+			t.s.notify(u)
+		}
 	}
 	if kind == "user" {
 		t.sub.UserFrame(line)
@@ -283,7 +285,7 @@ func (t *translator) assistant(line json.RawMessage) {
 		t.subagentAssistant(*m.ParentToolUseID, m)
 		return
 	}
-	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
+	t.s.messageRows.note(cmp.Or(m.Message.ID, m.UUID), m.UUID)
 	t.errorKind = m.Error
 	if syntheticLogin(m) {
 		return // the client runs its own login flow; no login text in the chat
@@ -353,7 +355,7 @@ func (t *translator) system(line json.RawMessage) {
 	case "session_state_changed":
 		t.taskEvent(line)
 		if strings.Contains(string(line), `"idle"`) {
-			t.s.titleAtTurnEnd(context.Background(), t.cancelled)
+			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
 		}
 	case "memory_recall":
 		t.s.notify(memoryRecallUpdate(line))
@@ -372,13 +374,13 @@ func (t *translator) system(line json.RawMessage) {
 		}
 		if !t.s.skillsRead {
 			t.s.skillsRead = true
-			t.s.refreshSkillFiles()
+			t.s.skills.refresh()
 		}
 	case "commands_changed":
 		t.s.commands = m.Commands
-		t.s.forgetSkillPaths()
+		t.s.skills.forgetPaths()
 		t.s.publishCommands()
-		t.s.refreshSkillFiles()
+		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.sub.TaskFrame(line)
 		t.taskEvent(line)
@@ -417,14 +419,14 @@ func (t *translator) result(line json.RawMessage) {
 	if !t.active {
 		return
 	}
-	if r := t.s.takePlanReset(); r != nil && exitPlanInterrupted(line) {
+	if r := t.s.plans.take(); r != nil && exitPlanInterrupted(line) {
 		// The turn goes on in a fresh context (clear_context.go).
 		clear(t.streamed)
 		t.messageID = ""
 		go t.s.continuePlan(*r)
 		return
 	}
-	t.s.goalResult(line)
+	t.s.goal.result(line)
 	if t.steer.holds() {
 		return // the turn goes on with the message injected into it
 	}

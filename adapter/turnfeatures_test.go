@@ -105,14 +105,14 @@ func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
 // collecting once a title settled.
 func TestTitleContext(t *testing.T) {
 	s := &Session{}
-	s.titlePrompt("/context")
-	s.titleAnswer(strings.Repeat("x", 995) + "é")
+	s.titles.prompt("/context")
+	s.titles.answer(strings.Repeat("x", 995) + "é")
 	got := string(utf16Decode(s.titles.context))
 	if len(s.titles.context) != maxTitleContext || !strings.HasSuffix(got, "xé") || !strings.HasPrefix(got, "ext\n") {
 		t.Errorf("context %d units, starts %q", len(s.titles.context), got[:5])
 	}
 	s.titles.settled = true
-	s.titleAnswer("more")
+	s.titles.answer("more")
 	if strings.HasSuffix(string(utf16Decode(s.titles.context)), "more") {
 		t.Error("a settled title collects no more text")
 	}
