@@ -6,21 +6,23 @@
 //
 //   - agent.go: the ACP side, one Agent per editor connection: the method
 //     table on an internal/jsonrpc Conn, and the sessions it owns;
-//     methods.go initialize, session/new, prompt, cancel, close;
+//     methods.go initialize, session/new, cancel, close;
 //     stored.go load, resume, fork, list, delete; auth.go authenticate and
 //     logout; initialize.go the initialize result and the auth probe;
 //   - session.go: one Session per live ACP session: its Claude CLI
 //     (adapter/claude; the Session is the CLI's claude.Handler) and its turn
-//     state (idle, running with queued prompts, a cancelled turn);
+//     state (idle, running with queued prompts, a cancelled turn; turn.go
+//     the turn of one session/prompt);
 //     start.go the CLI start and handshake;
-//   - turn.go: the translator from the CLI's lines to ACP updates (message
-//     and thought chunks, the streamed-tail rule, notices, commands; tool
-//     calls through adapter/toolcall; usage through adapter/usage) and the
-//     end of a turn (failure.go: a failed turn's error); prompt.go: the
-//     ACP prompt as the CLI's user message; compaction.go (frames in
-//     compactionframes.go, summary text in compactsummary.go): context
-//     compaction; localcommand.go: local command output and result-only
-//     turns; memory.go: memory recalls; modelfallback.go: a refusal
+//   - translator.go: the translator from the CLI's lines to ACP updates
+//     (message and thought chunks, the streamed-tail rule, notices,
+//     commands; tool calls through adapter/toolcall; usage through
+//     adapter/usage) and the end of a turn (failure.go: a failed turn's
+//     error); prompt.go: the session/prompt handler and the ACP prompt as
+//     the CLI's user message; compaction.go (frames in compactionframes.go,
+//     summary text in compactsummary.go): context compaction;
+//     localcommand.go: local command output and result-only turns;
+//     memory.go: memory recalls; modelfallback.go: a refusal
 //     fallback's notice and model switch;
 //   - background_tasks.go: Claude Code's background tasks (task_started to
 //     task_notification), the terminal of a command that went to the

@@ -45,7 +45,7 @@ var gateMutations = []gateMutation{
 		from:     "func (r *asyncTasks) userFrame(line json.RawMessage) {\n\tif !r.enabled {\n\t\treturn\n\t}\n",
 		to:       "func (r *asyncTasks) userFrame(line json.RawMessage) {\n",
 		scenario: "bash-background", profile: "zed", rationale: "the backgrounded marker needs asyncTasks (Async tasks)"},
-	{name: "contextCompaction only for AIR", file: "adapter/turn.go",
+	{name: "contextCompaction only for AIR", file: "adapter/translator.go",
 		from: "air: c.AIR.Client}", to: "air: true}",
 		scenario: "compaction-legacy", profile: "zed", rationale: "a client that is not AIR gets no contextCompaction key (Context compaction)"},
 	{name: "skill command keys only for AIR", file: "adapter/session.go",

@@ -1,11 +1,13 @@
 package adapter
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -17,6 +19,53 @@ import (
 // plus a `<context ref=...>` block appended after every other block (or,
 // for an image or PDF blob, the link and the blob itself). Any other block
 // type fails the prompt with -32602 before anything is queued.
+
+type promptParams struct {
+	SessionID string            `json:"sessionId"`
+	Prompt    []json.RawMessage `json:"prompt"`
+	Meta      json.RawMessage   `json:"_meta"`
+}
+
+// prompt queues a user message; the turn's result answers it later.
+func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p promptParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if err := checkPromptBlocks(p.Prompt); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt), fileChange: s.fileChanges.request(p.Meta)}
+	if err := s.submit(ctx, t, p.Prompt); err != nil {
+		return nil, err
+	}
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// submit queues t and sends its prompt to the CLI; the turn's result
+// answers t's request later.
+func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage) error {
+	content, _ := json.Marshal(promptToClaude(prompt))
+	msg := claude.NewUserInput(s.ID, content)
+	t.promptUUID = msg.UUID
+	if err := s.enqueue(t); err != nil {
+		return err
+	}
+	s.titlePrompt(promptText(prompt))
+	s.clearSuggestion()
+	s.agent.probeAuth()
+	s.tr.sent(msg.UUID)
+	if err := s.cli().Send(msg); err != nil {
+		return errSessionEnded
+	}
+	s.titleFromPrompt(ctx, promptText(prompt))
+	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
+	return nil
+}
 
 // supportedPromptBlocks are the prompt block types the agent converts (it
 // advertises no audio prompt capability).

@@ -83,17 +83,6 @@ type Session struct {
 	rfdReplayed *rfdReplay
 }
 
-// turn is one session/prompt: the editor's request, answered when the
-// CLI's result for it arrives.
-type turn struct {
-	reqID      json.RawMessage
-	promptUUID string
-	cancelled  bool
-	localOnly  bool               // a command the CLI answers locally (localcommand.go)
-	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
-	fileChange *fileChangeRequest // its AIR file-change report request, if any
-}
-
 // notify sends a session/update for this session.
 func (s *Session) notify(update any) {
 	_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": s.ID, "update": update})

@@ -1,0 +1,445 @@
+package adapter
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/usage"
+)
+
+// translator turns one session's CLI messages into ACP updates, in the
+// order the CLI wrote them. Frames arrive on the CLI Conn's dispatch
+// goroutine; answers to the agent's own control requests arrive on their
+// caller's goroutine, so mu keeps every update in one order.
+type translator struct {
+	s  *Session
+	mu sync.Mutex
+
+	tools *toolcall.Session
+	usage *usage.Tracker
+
+	// pending are the uuids of prompts sent to the CLI and not yet
+	// activated (their echo not seen yet); active says a turn is under way.
+	pending []string
+	active  bool
+
+	// messageID is the API message id of the stream under way (from its
+	// message_start): every chunk of that message carries it.
+	messageID string
+	// streamed holds, per content block index of the current message, the
+	// text already sent as chunks, so the consolidated assistant message
+	// sends only the tail that was not streamed.
+	streamed map[int]*strings.Builder
+	// errorKind is the error marker of the turn's last assistant message.
+	errorKind string
+
+	compaction compaction
+	// shown: a message chunk went out since the last result.
+	shown bool
+	// cancelled: the last turn that ended was cancelled.
+	cancelled bool
+	// bg follows Claude Code's background tasks (subagents, commands).
+	bg background
+	// async publishes background work as AIR async tasks (async_tasks.go).
+	async *asyncTasks
+	// buf is reused by the short path of streamed text (chunks.go).
+	buf chunkBuffers
+	// failure is the AIR session failure part (session_failure.go).
+	failure turnFailure
+	// steer holds the turn open for messages injected into it (goal.go).
+	steer steerLane
+	// suggest is the prompt the CLI predicts next (prompt_suggestions.go).
+	suggest promptSuggestion
+	// sub routes the output of native subagent sessions
+	// (native_subagent_sessions_route.go).
+	sub *subagentRouter
+}
+
+func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
+	c := s.agent.clientCaps()
+	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
+		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
+	t.async.routeOf = t.sub.routeOfCall
+	return t
+}
+
+// autonomousOrigins are the origins of a cycle Claude Code starts on its
+// own: its result does not end a prompt.
+var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "observer", "observer-activity"}
+
+type frameHead struct {
+	Type     string  `json:"type"`
+	Subtype  string  `json:"subtype"`
+	UUID     string  `json:"uuid"`
+	IsReplay bool    `json:"isReplay"`
+	Parent   *string `json:"parent_tool_use_id"`
+	Origin   *struct {
+		Kind string `json:"kind"`
+	} `json:"origin"`
+}
+
+// sent records a prompt written to the CLI, for its activation.
+func (t *translator) sent(uuid string) {
+	t.mu.Lock()
+	t.pending = append(t.pending, uuid)
+	t.mu.Unlock()
+}
+
+// message handles one CLI line that is not a control request.
+func (t *translator) message(kind string, line json.RawMessage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.sub.resumeDeferred() // native_subagent_sessions_rfd_restore.go
+	var h frameHead
+	if json.Unmarshal(line, &h) != nil {
+		return
+	}
+	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
+		t.activate(h.UUID)
+	}
+	if h.Type == "user" && h.IsReplay {
+		t.echo(h.UUID)
+	}
+	autonomous := h.Origin != nil && slices.Contains(autonomousOrigins, h.Origin.Kind)
+	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
+		t.activate(t.pending[0])
+	}
+	t.async.asyncFrame(h, line, !t.active && t.s.noTurn())
+	switch kind {
+	case "stream_event":
+		t.sendMaps(t.compaction.streamFrame(line))
+		t.streamEvent(line)
+	case "assistant":
+		t.assistant(line)
+	case "system":
+		t.system(line)
+	case "active_goal":
+		t.s.runtimeGoal(line)
+	case "prompt_suggestion":
+		t.s.suggestion(line)
+	}
+	if kind == "user" {
+		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
+		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
+	}
+	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
+	if u, ok := t.usage.Frame(line, autonomous); ok {
+		t.s.notify(u)
+	}
+	if h.Type == "result" && !autonomous {
+		t.result(line)
+		t.suggest.resultEnded()
+	} else if h.Type == "result" {
+		t.autonomousResult(line)
+		if !t.active && len(t.pending) == 0 {
+			t.shown = false // only autonomous prose was shown
+		}
+	}
+}
+
+// activate starts the turn of prompt uuid: its echo arrived, or the result
+// of a prompt Claude Code never echoes (a local command).
+func (t *translator) activate(uuid string) {
+	t.settleHeld(t.bg.hold.take())
+	t.async.autonomousTurnEnded(taskCompleted)
+	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
+	t.active, t.errorKind, t.cancelled = true, "", false
+	t.usage.StartTurn()
+	t.compaction.resume()
+	t.failure.startTurn()
+}
+
+func (t *translator) sendAll(updates []toolcall.Update) {
+	for _, u := range updates {
+		t.sub.toolUpdate(u)
+	}
+}
+
+// contextOccupancy is the context used and the window, for the
+// "(N% used)" of a clear-context choice; a window of 0 when nothing is
+// known yet.
+func (t *translator) contextOccupancy() (used, window int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	used, ok := t.usage.ContextUsed()
+	if !ok {
+		return 0, 0
+	}
+	return used, t.usage.Window().Size
+}
+
+// contextUsage takes the answer of a get_context_usage request.
+func (t *translator) contextUsage(resp json.RawMessage) {
+	t.mu.Lock()
+	t.usage.ContextUsage(resp)
+	t.mu.Unlock()
+}
+
+// hook answers a hook_callback of the CLI: the agent's hooks only observe,
+// and a PostToolUse hook reports the tool's final response.
+func (t *translator) hook(frame json.RawMessage) (any, error) {
+	t.mu.Lock()
+	t.sendAll(t.tools.Frame(frame))
+	t.compaction.hookInput(hookInput(frame))
+	t.mu.Unlock()
+	return map[string]any{"continue": true}, nil
+}
+
+type streamLine struct {
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	Event           struct {
+		Type    string `json:"type"`
+		Index   int    `json:"index"`
+		Message struct {
+			ID string `json:"id"`
+		} `json:"message"`
+		Delta struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Thinking string `json:"thinking"`
+		} `json:"delta"`
+	} `json:"event"`
+}
+
+func (t *translator) streamEvent(line json.RawMessage) {
+	var m streamLine
+	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
+		return
+	}
+	switch m.Event.Type {
+	case "message_start":
+		t.messageID = m.Event.Message.ID
+		clear(t.streamed)
+	case "content_block_delta":
+		switch m.Event.Delta.Type {
+		case "text_delta":
+			t.chunk("agent_message_chunk", m.Event.Index, []byte(m.Event.Delta.Text))
+		case "thinking_delta":
+			t.chunk("agent_thought_chunk", m.Event.Index, []byte(m.Event.Delta.Thinking))
+		}
+	}
+}
+
+// chunk sends streamed text of block index and remembers it.
+func (t *translator) chunk(kind string, index int, text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	b := t.streamed[index]
+	if b == nil {
+		b = &strings.Builder{}
+		t.streamed[index] = b
+	}
+	b.Write(text)
+	if kind == "agent_message_chunk" && !t.showing(string(text)) {
+		return
+	}
+	t.notifyChunk(kind, text, t.messageID)
+}
+
+func textUpdate(kind, text, messageID string) map[string]any {
+	u := map[string]any{"sessionUpdate": kind, "content": map[string]any{"type": "text", "text": text}}
+	if messageID != "" {
+		u["messageId"] = messageID
+	}
+	return u
+}
+
+type assistantLine struct {
+	UUID            string  `json:"uuid"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	Error           string  `json:"error"`
+	Message         struct {
+		ID      string `json:"id"`
+		Model   string `json:"model"`
+		Content []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Thinking string `json:"thinking"`
+		} `json:"content"`
+	} `json:"message"`
+}
+
+// assistant handles a consolidated message: each text or thinking block
+// goes out only for the part the stream did not already send (contract
+// "Tool call contract": streamed text is not sent again in full).
+func (t *translator) assistant(line json.RawMessage) {
+	var m assistantLine
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	if m.ParentToolUseID != nil {
+		t.subagentAssistant(*m.ParentToolUseID, m)
+		return
+	}
+	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
+	t.errorKind = m.Error
+	if syntheticLogin(m) {
+		return // the client runs its own login flow; no login text in the chat
+	}
+	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
+		return // CLI-local output of a compaction that was already shown
+	}
+	if t.noteAssistantError(m) {
+		return // the turn's failure record carries the text
+	}
+	for _, c := range m.Message.Content {
+		var kind, text string
+		switch c.Type {
+		case "text":
+			kind, text = "agent_message_chunk", c.Text
+		case "thinking":
+			kind, text = "agent_thought_chunk", c.Thinking
+		default:
+			continue
+		}
+		if tail := t.unstreamedTail(text); tail != "" {
+			t.say(textUpdate(kind, tail, m.Message.ID))
+		}
+	}
+}
+
+// syntheticLogin reports the CLI's own "please run /login" message.
+func syntheticLogin(m assistantLine) bool {
+	c := m.Message.Content
+	return m.Message.Model == "<synthetic>" && len(c) == 1 && c[0].Type == "text" && loginRequired.MatchString(c[0].Text)
+}
+
+// unstreamedTail returns the part of a consolidated block's text that no
+// streamed block of the current message already sent.
+func (t *translator) unstreamedTail(text string) string {
+	for i, b := range t.streamed {
+		if sent := b.String(); strings.HasPrefix(text, sent) {
+			delete(t.streamed, i)
+			return text[len(sent):]
+		}
+	}
+	return text
+}
+
+type systemLine struct {
+	Subtype  string                  `json:"subtype"`
+	Level    string                  `json:"level"`
+	Content  string                  `json:"content"`
+	Terminal []string                `json:"terminal_slash_commands"`
+	Commands []sessionconfig.Command `json:"commands"`
+}
+
+func (t *translator) system(line json.RawMessage) {
+	var m systemLine
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	switch m.Subtype {
+	case "informational":
+		t.informational(m)
+	case "status":
+		t.sendMaps(t.compaction.statusFrame(line))
+	case "compact_boundary":
+		t.sendMaps(t.compaction.boundaryFrame(line))
+	case "local_command_output":
+		t.localCommandOutput(line)
+	case "session_state_changed":
+		t.taskEvent(line)
+		if strings.Contains(string(line), `"idle"`) {
+			t.s.titleAtTurnEnd(context.Background(), t.cancelled)
+		}
+	case "memory_recall":
+		t.s.notify(memoryRecallUpdate(line))
+	case "model_refusal_fallback":
+		t.modelRefusalFallback(line)
+	case "api_retry":
+		t.apiRetry(line)
+	case "worker_shutting_down":
+		t.failure.workerShutdown = true
+	case "init":
+		// Terminal-bound slash commands are not offered to the editor: the
+		// first init (or a change) re-publishes the filtered list.
+		if m.Terminal != nil && (!t.s.terminalKnown || !slices.Equal(m.Terminal, t.s.terminalCommands)) {
+			t.s.terminalCommands, t.s.terminalKnown = m.Terminal, true
+			t.s.publishCommands()
+		}
+		if !t.s.skillsRead {
+			t.s.skillsRead = true
+			t.s.refreshSkillFiles()
+		}
+	case "commands_changed":
+		t.s.commands = m.Commands
+		t.s.forgetSkillPaths()
+		t.s.publishCommands()
+		t.s.refreshSkillFiles()
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
+		t.sub.taskFrame(line)
+		t.taskEvent(line)
+	}
+}
+
+// informational shows a free-form notice of the CLI as a transcript line
+// with its level folded into the text (clients without session notices).
+func (t *translator) informational(m systemLine) {
+	text := m.Content
+	if m.Level != "info" {
+		text = "**" + sentenceCase(m.Level) + ":** " + m.Content
+	}
+	u := textUpdate("agent_message_chunk", text, "")
+	u["_meta"] = map[string]any{"claudeCode": map[string]any{"kind": "informational", "level": m.Level}}
+	t.say(u)
+}
+
+func sentenceCase(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// result ends the active turn: with the usage of the turn, or with the
+// reference's error when the turn failed. The result closes the stretch of
+// output and the compaction lifecycle it terminates.
+func (t *translator) result(line json.RawMessage) {
+	shown, compacted := t.shown, t.compaction.delivered
+	defer func() {
+		t.shown = false
+		t.sendMaps(t.compaction.reset())
+	}()
+	if !t.active {
+		return
+	}
+	if r := t.s.takePlanReset(); r != nil && exitPlanInterrupted(line) {
+		// The turn goes on in a fresh context (clear_context.go).
+		clear(t.streamed)
+		t.messageID = ""
+		go t.s.continuePlan(*r)
+		return
+	}
+	t.s.goalResult(line)
+	if t.steer.holds() {
+		return // the turn goes on with the message injected into it
+	}
+	t.active = false
+	reason, failed := usage.StopReason(line)
+	if t.s.activeCancelled() {
+		reason, failed = usage.Cancelled, false
+	}
+	t.cancelled = reason == usage.Cancelled
+	if failed {
+		t.sendMaps(t.compaction.interrupt())
+		t.failTurn(line)
+		return
+	}
+	if reason == "end_turn" {
+		t.forwardResult(line, shown, compacted)
+	}
+	t.sendMaps(t.compaction.reset())
+	t.holdOrSettle(reason)
+}
