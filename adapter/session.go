@@ -207,9 +207,9 @@ func (h *cliHandler) current() bool {
 	return h.s.gen == h.gen
 }
 
-func (h *cliHandler) HandleMessage(m claude.Message) {
+func (h *cliHandler) HandleMessage(f *claude.Frame) {
 	if h.current() {
-		h.s.HandleMessage(m)
+		h.s.HandleMessage(f)
 	}
 }
 
@@ -228,16 +228,15 @@ func (h *cliHandler) HandleExit(err error) {
 }
 
 // HandleMessage implements claude.Handler: the CLI's lines in order.
-func (s *Session) HandleMessage(m claude.Message) {
+func (s *Session) HandleMessage(f *claude.Frame) {
 	if s.isClosed() {
 		return // torn down: what the CLI says while it dies reaches no one
 	}
-	if ev, ok := m.(*claude.StreamEvent); ok && s.tr.textDelta(ev) {
+	if s.tr.textDelta(f) {
 		return
 	}
-	h := m.Head()
-	s.indexFrame(h.Type, h.Raw)
-	s.tr.message(h.Type, h.Raw)
+	s.indexFrame(f.Type, f.Raw)
+	s.tr.message(f)
 }
 
 // HandleControl implements claude.Handler: permission requests, MCP

@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -76,16 +76,12 @@ func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) 
 // own: its result does not end a prompt.
 var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "observer", "observer-activity"}
 
-type frameHead struct {
-	Type     string  `json:"type"`
-	Subtype  string  `json:"subtype"`
-	UUID     string  `json:"uuid"`
-	IsReplay bool    `json:"isReplay"`
-	Parent   *string `json:"parent_tool_use_id"`
-	Origin   *struct {
-		Kind string `json:"kind"`
-	} `json:"origin"`
-}
+// frameHead and assistantLine are a CLI line's frame, under the names of
+// what their readers take from it.
+type (
+	frameHead     = claude.Frame
+	assistantLine = claude.Frame
+)
 
 // sent records a prompt written to the CLI, for its activation.
 func (t *translator) sent(uuid string) {
@@ -95,14 +91,11 @@ func (t *translator) sent(uuid string) {
 }
 
 // message handles one CLI line that is not a control request.
-func (t *translator) message(kind string, line json.RawMessage) {
+func (t *translator) message(h *claude.Frame) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.sub.resumeDeferred() // native_subagent_sessions_rfd_restore.go
-	var h frameHead
-	if json.Unmarshal(line, &h) != nil {
-		return
-	}
+	kind, line := h.Type, h.Raw
 	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
 		t.activate(h.UUID)
 	}
@@ -113,15 +106,15 @@ func (t *translator) message(kind string, line json.RawMessage) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.asyncFrame(h, line, !t.active && t.s.noTurn())
+	t.async.asyncFrame(*h, line, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
 		t.sendMaps(t.compaction.streamFrame(line))
-		t.streamEvent(line)
+		t.streamEvent(h)
 	case "assistant":
-		t.assistant(line)
+		t.assistant(h)
 	case "system":
-		t.system(line)
+		t.system(h)
 	case "active_goal":
 		t.s.runtimeGoal(line)
 	case "prompt_suggestion":
@@ -131,8 +124,8 @@ func (t *translator) message(kind string, line json.RawMessage) {
 		t.sub.userFrame(line)         // native_subagent_sessions_restore.go (AIR form)
 		t.sub.sendMessageResult(line) // native_subagent_sessions_rfd.go
 	}
-	t.sendAll(t.acceptedPlanResult(t.toolUpdates(kind, line)))
-	if u, ok := t.usage.Frame(line, autonomous); ok {
+	t.sendAll(t.acceptedPlanResult(t.toolUpdates(h)))
+	if u, ok := t.usage.Frame(h, autonomous); ok {
 		t.s.notify(u)
 	}
 	if h.Type == "result" && !autonomous {
@@ -194,43 +187,26 @@ func (t *translator) hook(frame json.RawMessage) (any, error) {
 	return map[string]any{"continue": true}, nil
 }
 
-type streamLine struct {
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	Event           struct {
-		Type    string `json:"type"`
-		Index   int    `json:"index"`
-		Message struct {
-			ID string `json:"id"`
-		} `json:"message"`
-		Delta struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			Thinking string `json:"thinking"`
-		} `json:"delta"`
-	} `json:"event"`
-}
-
-func (t *translator) streamEvent(line json.RawMessage) {
-	var m streamLine
-	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
+func (t *translator) streamEvent(f *claude.Frame) {
+	if f.Parent != nil {
 		return
 	}
-	switch m.Event.Type {
+	switch f.Event.Type {
 	case "message_start":
-		t.messageID = m.Event.Message.ID
+		t.messageID = f.Event.Message.ID
 		clear(t.streamed)
 	case "content_block_delta":
-		switch m.Event.Delta.Type {
+		switch f.Event.Delta.Type {
 		case "text_delta":
-			t.chunk("agent_message_chunk", m.Event.Index, []byte(m.Event.Delta.Text))
+			t.chunk("agent_message_chunk", f.Event.Index, f.Event.Delta.Text)
 		case "thinking_delta":
-			t.chunk("agent_thought_chunk", m.Event.Index, []byte(m.Event.Delta.Thinking))
+			t.chunk("agent_thought_chunk", f.Event.Index, f.Event.Delta.Thinking)
 		}
 	}
 }
 
 // chunk sends streamed text of block index and remembers it.
-func (t *translator) chunk(kind string, index int, text []byte) {
+func (t *translator) chunk(kind string, index int, text string) {
 	if len(text) == 0 {
 		return
 	}
@@ -239,8 +215,8 @@ func (t *translator) chunk(kind string, index int, text []byte) {
 		b = &strings.Builder{}
 		t.streamed[index] = b
 	}
-	b.Write(text)
-	if kind == "agent_message_chunk" && !t.showing(string(text)) {
+	b.WriteString(text)
+	if kind == "agent_message_chunk" && !t.showing(text) {
 		return
 	}
 	t.notifyChunk(kind, text, t.messageID)
@@ -254,42 +230,23 @@ func textUpdate(kind, text, messageID string) map[string]any {
 	return u
 }
 
-type assistantLine struct {
-	UUID            string  `json:"uuid"`
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	Error           string  `json:"error"`
-	Message         struct {
-		ID      string `json:"id"`
-		Model   string `json:"model"`
-		Content []struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			Thinking string `json:"thinking"`
-		} `json:"content"`
-	} `json:"message"`
-}
-
 // assistant handles a consolidated message: each text or thinking block
 // goes out only for the part the stream did not already send (contract
 // "Tool call contract": streamed text is not sent again in full).
-func (t *translator) assistant(line json.RawMessage) {
-	var m assistantLine
-	if json.Unmarshal(line, &m) != nil {
-		return
-	}
-	if m.ParentToolUseID != nil {
-		t.subagentAssistant(*m.ParentToolUseID, m)
+func (t *translator) assistant(m *claude.Frame) {
+	if m.Parent != nil {
+		t.subagentAssistant(*m.Parent, *m)
 		return
 	}
 	t.s.noteMessageRow(cmp.Or(m.Message.ID, m.UUID), m.UUID)
 	t.errorKind = m.Error
-	if syntheticLogin(m) {
+	if syntheticLogin(*m) {
 		return // the client runs its own login flow; no login text in the chat
 	}
 	if m.Message.Model == "<synthetic>" && t.compaction.delivered {
 		return // CLI-local output of a compaction that was already shown
 	}
-	if t.noteAssistantError(m) {
+	if t.noteAssistantError(*m) {
 		return // the turn's failure record carries the text
 	}
 	for _, c := range m.Message.Content {
@@ -326,19 +283,8 @@ func (t *translator) unstreamedTail(text string) string {
 	return text
 }
 
-type systemLine struct {
-	Subtype  string                  `json:"subtype"`
-	Level    string                  `json:"level"`
-	Content  string                  `json:"content"`
-	Terminal []string                `json:"terminal_slash_commands"`
-	Commands []sessionconfig.Command `json:"commands"`
-}
-
-func (t *translator) system(line json.RawMessage) {
-	var m systemLine
-	if json.Unmarshal(line, &m) != nil {
-		return
-	}
+func (t *translator) system(m *claude.Frame) {
+	line := m.Raw
 	switch m.Subtype {
 	case "informational":
 		t.informational(m)
@@ -364,8 +310,8 @@ func (t *translator) system(line json.RawMessage) {
 	case "init":
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
-		if m.Terminal != nil && (!t.s.terminalKnown || !slices.Equal(m.Terminal, t.s.terminalCommands)) {
-			t.s.terminalCommands, t.s.terminalKnown = m.Terminal, true
+		if m.TerminalSlashCommands != nil && (!t.s.terminalKnown || !slices.Equal(m.TerminalSlashCommands, t.s.terminalCommands)) {
+			t.s.terminalCommands, t.s.terminalKnown = m.TerminalSlashCommands, true
 			t.s.publishCommands()
 		}
 		if !t.s.skillsRead {
@@ -373,7 +319,8 @@ func (t *translator) system(line json.RawMessage) {
 			t.s.refreshSkillFiles()
 		}
 	case "commands_changed":
-		t.s.commands = m.Commands
+		t.s.commands = nil
+		_ = json.Unmarshal(m.Commands, &t.s.commands)
 		t.s.forgetSkillPaths()
 		t.s.publishCommands()
 		t.s.refreshSkillFiles()
@@ -385,7 +332,7 @@ func (t *translator) system(line json.RawMessage) {
 
 // informational shows a free-form notice of the CLI as a transcript line
 // with its level folded into the text (clients without session notices).
-func (t *translator) informational(m systemLine) {
+func (t *translator) informational(m *claude.Frame) {
 	text := m.Content
 	if m.Level != "info" {
 		text = "**" + sentenceCase(m.Level) + ":** " + m.Content
