@@ -22,12 +22,12 @@ var localOnlyCommands = []string{"/context", "/heapdump", "/extra-usage"}
 
 // isLocalOnlyCommand reports whether a prompt's first block is a text
 // starting with a local-only command.
-func isLocalOnlyCommand(blocks []json.RawMessage) bool {
+func isLocalOnlyCommand(blocks []promptBlock) bool {
 	if len(blocks) == 0 {
 		return false
 	}
-	var b promptBlock
-	if json.Unmarshal(blocks[0], &b) != nil || b.Type != "text" || !strings.HasPrefix(b.Text, "/") {
+	b := blocks[0]
+	if !b.decoded || b.Type != "text" || !strings.HasPrefix(b.Text, "/") {
 		return false
 	}
 	name, _, _ := strings.Cut(b.Text, " ")

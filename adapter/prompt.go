@@ -32,15 +32,16 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	if err := checkPromptBlocks(p.Prompt); err != nil {
+	blocks := decodePrompt(p.Prompt)
+	if err := checkPromptBlocks(blocks); err != nil {
 		return nil, err
 	}
 	s, err := a.session(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt), fileChange: s.fileChanges.request(p.Meta)}
-	if err := s.submit(ctx, t, p.Prompt); err != nil {
+	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
+	if err := s.submit(ctx, t, blocks); err != nil {
 		return nil, err
 	}
 	return nil, jsonrpc.ErrAsyncResponse
@@ -48,22 +49,23 @@ func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
 
 // submit queues t and sends its prompt to the CLI; the turn's result
 // answers t's request later.
-func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage) error {
+func (s *Session) submit(ctx context.Context, t *turn, prompt []promptBlock) error {
 	content, _ := json.Marshal(promptToClaude(prompt))
 	msg := claude.NewUserInput(s.ID, content)
 	t.promptUUID = msg.UUID
 	if err := s.enqueue(t); err != nil {
 		return err
 	}
-	s.titlePrompt(promptText(prompt))
+	text := promptText(prompt)
+	s.titlePrompt(text)
 	s.clearSuggestion()
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded
 	}
-	s.titleFromPrompt(ctx, promptText(prompt))
-	s.goalFromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
+	s.titleFromPrompt(ctx, text)
+	s.goalFromPrompt(text, msg.UUID) // contract "Goal"
 	return nil
 }
 
@@ -83,14 +85,23 @@ type promptBlock struct {
 		Text     *string `json:"text"`
 		Blob     *string `json:"blob"`
 	} `json:"resource"`
+	// decoded: the block is an object of the fields' types.
+	decoded bool
+}
+
+// decodePrompt reads a prompt's blocks, once for every use of them.
+func decodePrompt(raw []json.RawMessage) []promptBlock {
+	out := make([]promptBlock, len(raw))
+	for i, r := range raw {
+		out[i].decoded = json.Unmarshal(r, &out[i]) == nil
+	}
+	return out
 }
 
 // checkPromptBlocks refuses a prompt with a block type the agent does not
 // support, with the reference's invalid params error.
-func checkPromptBlocks(blocks []json.RawMessage) error {
-	for _, raw := range blocks {
-		var b promptBlock
-		_ = json.Unmarshal(raw, &b)
+func checkPromptBlocks(blocks []promptBlock) error {
+	for _, b := range blocks {
 		if !slices.Contains(supportedPromptBlocks, b.Type) {
 			data, _ := json.Marshal(map[string]string{"type": b.Type})
 			return &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code,
@@ -103,13 +114,12 @@ func checkPromptBlocks(blocks []json.RawMessage) error {
 var mcpCommand = lazyre.New(`^/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$`)
 
 // promptToClaude turns ACP prompt blocks into Claude message content.
-func promptToClaude(raw []json.RawMessage) []map[string]any {
+func promptToClaude(blocks []promptBlock) []map[string]any {
 	out := []map[string]any{}
 	var context []map[string]any
 	firstText := true
-	for _, r := range raw {
-		var b promptBlock
-		if json.Unmarshal(r, &b) != nil {
+	for _, b := range blocks {
+		if !b.decoded {
 			continue
 		}
 		switch b.Type {
@@ -250,11 +260,10 @@ func decodeBlobText(blob string) string {
 
 // promptText is the prompt's text blocks joined by newlines (what a title
 // is generated from).
-func promptText(blocks []json.RawMessage) string {
+func promptText(blocks []promptBlock) string {
 	var parts []string
-	for _, r := range blocks {
-		var b promptBlock
-		if json.Unmarshal(r, &b) == nil && b.Type == "text" {
+	for _, b := range blocks {
+		if b.decoded && b.Type == "text" {
 			parts = append(parts, b.Text)
 		}
 	}
