@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Local slash commands: Claude Code answers some commands itself, without
@@ -36,12 +38,8 @@ func isLocalOnlyCommand(blocks []promptBlock) bool {
 
 // localCommandOutput shows a system/local_command_output frame, unless it
 // repeats a failed compaction's error that the compaction already showed.
-func (t *translator) localCommandOutput(line json.RawMessage) {
-	var m struct {
-		UUID    string `json:"uuid"`
-		Content string `json:"content"`
-	}
-	if json.Unmarshal(line, &m) != nil || t.compaction.consumeDuplicateError(m.Content) {
+func (t *translator) localCommandOutput(m *claude.Frame) {
+	if t.compaction.consumeDuplicateError(m.Content) {
 		return
 	}
 	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))

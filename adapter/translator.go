@@ -293,7 +293,7 @@ func (t *translator) system(m *claude.Frame) {
 	case "compact_boundary":
 		t.sendMaps(t.compaction.boundaryFrame(line))
 	case "local_command_output":
-		t.localCommandOutput(line)
+		t.localCommandOutput(m)
 	case "session_state_changed":
 		t.taskEvent(line)
 		if strings.Contains(string(line), `"idle"`) {
