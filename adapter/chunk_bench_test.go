@@ -56,7 +56,7 @@ func BenchmarkTextChunks(b *testing.B) {
 	lines := chunkLines(n)
 	s, stop := discardSession(io.Discard)
 	defer stop()
-	s.tr.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
+	s.tr.text.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
 	var ours, base time.Duration
 	b.ResetTimer()
 	for range b.N {

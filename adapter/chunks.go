@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"strings"
+
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/jsonwalk"
@@ -12,9 +14,28 @@ import (
 // in the frame's one walk of the line) becomes the chunk update, written
 // into a reused buffer, byte for byte what the map form marshals to.
 
-// chunkBuffers are the translator's reused bytes for the short path.
-type chunkBuffers struct {
-	frame []byte // the session/update params being built
+// rootText is the root conversation's text output: the streamed chunks
+// of the message under way, the tail of a consolidated message that was
+// not streamed, notices and local command output.
+type rootText struct {
+	s          *Session
+	compaction *compaction // the translator's
+	// messageID is the API message id of the stream under way (from its
+	// message_start): every chunk of that message carries it.
+	messageID string
+	// streamed holds, per content block index of the current message, the
+	// text already sent as chunks, so the consolidated assistant message
+	// sends only the tail that was not streamed.
+	streamed map[int]*strings.Builder
+	// shown: a message chunk went out since the last result.
+	shown bool
+	frame []byte // the session/update params being built, reused
+}
+
+// begin starts the stream of message id ("" for none).
+func (t *rootText) begin(id string) {
+	t.messageID = id
+	clear(t.streamed)
 }
 
 // textDelta sends a main-session text or thinking delta and reports true;
@@ -37,19 +58,48 @@ func (t *translator) textDelta(f *claude.Frame) bool {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.chunk(kind, f.Event.Index, text)
+	t.text.chunk(kind, f.Event.Index, text)
 	return true
 }
 
 // notifyChunk sends the agent_message_chunk or agent_thought_chunk of
 // text. The update is written as json.Marshal writes
 // {"sessionId":…,"update":textUpdate(kind, text, messageID)}: keys sorted.
-func (t *translator) notifyChunk(kind, text, messageID string) {
-	t.buf.frame = appendChunkParams(t.buf.frame[:0], t.s.ID, kind, text, messageID)
-	_ = t.s.agent.conn.Notify("session/update", jsonrpc.Encoded(t.buf.frame))
-	if cap(t.buf.frame) > 64<<10 {
-		t.buf.frame = nil
+func (t *rootText) notifyChunk(kind, text, messageID string) {
+	t.frame = appendChunkParams(t.frame[:0], t.s.ID, kind, text, messageID)
+	_ = t.s.agent.conn.Notify("session/update", jsonrpc.Encoded(t.frame))
+	if cap(t.frame) > 64<<10 {
+		t.frame = nil
 	}
+}
+
+// chunk sends streamed text of block index and remembers it.
+func (t *rootText) chunk(kind string, index int, text string) {
+	if len(text) == 0 {
+		return
+	}
+	b := t.streamed[index]
+	if b == nil {
+		b = &strings.Builder{}
+		t.streamed[index] = b
+	}
+	b.WriteString(text)
+	if kind == "agent_message_chunk" && !t.showing(text) {
+		return
+	}
+	t.notifyChunk(kind, text, t.messageID)
+}
+
+// unstreamedTail returns the part of a consolidated block's text that no
+// streamed block of the current message already sent.
+func (t *rootText) unstreamedTail(text string) string {
+	for i, b := range t.streamed {
+		if sent := b.String(); strings.HasPrefix(text, sent) {
+			delete(t.streamed, i)
+			return text[len(sent):]
+		}
+	}
+	return text
 }
 
 func appendChunkParams(dst []byte, sessionID, kind, text, messageID string) []byte {

@@ -40,7 +40,7 @@ var lineDecodesLeft = map[string][]string{
 	// rare system lines and the turn's result line.
 	"memory.go":           {"memoryRecallUpdate"},
 	"modelfallback.go":    {"translator.modelRefusalFallback"},
-	"localcommand.go":     {"translator.forwardResult"},
+	"localcommand.go":     {"rootText.forwardResult"},
 	"failure.go":          {"turnError"},
 	"background_tasks.go": {"backgroundBash", "translator.taskEvent"},
 	// Frame reads the agent's own hook_callback frames, not CLI lines.

@@ -38,7 +38,7 @@ func isLocalOnlyCommand(blocks []promptBlock) bool {
 
 // localCommandOutput shows a system/local_command_output frame, unless it
 // repeats a failed compaction's error that the compaction already showed.
-func (t *translator) localCommandOutput(m *claude.Frame) {
+func (t *rootText) localCommandOutput(m *claude.Frame) {
 	if t.compaction.consumeDuplicateError(m.Content) {
 		return
 	}
@@ -59,7 +59,7 @@ type resultText struct {
 // nothing else of it: a local-only command, or a turn with no text, no
 // compaction output and no output tokens. shown and compacted are what
 // the turn delivered before its result.
-func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) {
+func (t *rootText) forwardResult(line json.RawMessage, shown, compacted bool) {
 	var r resultText
 	if json.Unmarshal(line, &r) != nil || r.Subtype != "success" || r.IsError || r.Result == "" {
 		return
@@ -74,7 +74,7 @@ func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) 
 // say sends a message chunk of the root conversation: a failed
 // compaction's duplicate error is dropped; the text counts as delivered
 // for the stretch up to the next result and goes into the title context.
-func (t *translator) say(u map[string]any) {
+func (t *rootText) say(u map[string]any) {
 	if u["sessionUpdate"] == "agent_message_chunk" {
 		text, _ := u["content"].(map[string]any)["text"].(string)
 		if !t.showing(text) {
@@ -86,7 +86,7 @@ func (t *translator) say(u map[string]any) {
 
 // showing is say's bookkeeping for message text about to be sent (the
 // streamed chunks of chunks.go too); false means drop it.
-func (t *translator) showing(text string) bool {
+func (t *rootText) showing(text string) bool {
 	if t.compaction.consumeDuplicateError(text) {
 		return false
 	}

@@ -31,27 +31,18 @@ type translator struct {
 	pending []string
 	active  bool
 
-	// messageID is the API message id of the stream under way (from its
-	// message_start): every chunk of that message carries it.
-	messageID string
-	// streamed holds, per content block index of the current message, the
-	// text already sent as chunks, so the consolidated assistant message
-	// sends only the tail that was not streamed.
-	streamed map[int]*strings.Builder
+	// text is the root conversation's text output (chunks.go).
+	text rootText
 	// errorKind is the error marker of the turn's last assistant message.
 	errorKind string
 
 	compaction compaction
-	// shown: a message chunk went out since the last result.
-	shown bool
 	// cancelled: the last turn that ended was cancelled.
 	cancelled bool
 	// bg follows Claude Code's background tasks (subagents, commands).
 	bg background
 	// async publishes background work as AIR async tasks (async_tasks.go).
 	async *asyncTasks
-	// buf is reused by the short path of streamed text (chunks.go).
-	buf chunkBuffers
 	// failure is the AIR session failure part (session_failure.go).
 	failure turnFailure
 	// steer holds the turn open for messages injected into it (goal.go).
@@ -65,10 +56,11 @@ type translator struct {
 
 func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) *translator {
 	c := s.agent.clientCaps()
-	t := &translator{s: s, tools: tools, usage: tracker, streamed: map[int]*strings.Builder{},
+	t := &translator{s: s, tools: tools, usage: tracker,
 		compaction: compaction{updates: c.Compaction, air: c.AIR.Client}, bg: newBackground(c), async: newSessionAsyncTasks(s, c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
 	t.async.routeOf = t.sub.routeOfCall
+	t.text = rootText{s: s, compaction: &t.compaction, streamed: map[int]*strings.Builder{}}
 	return t
 }
 
@@ -134,7 +126,7 @@ func (t *translator) message(h *claude.Frame) {
 	} else if h.Type == "result" {
 		t.autonomousResult(line)
 		if !t.active && len(t.pending) == 0 {
-			t.shown = false // only autonomous prose was shown
+			t.text.shown = false // only autonomous prose was shown
 		}
 	}
 }
@@ -193,33 +185,15 @@ func (t *translator) streamEvent(f *claude.Frame) {
 	}
 	switch f.Event.Type {
 	case "message_start":
-		t.messageID = f.Event.Message.ID
-		clear(t.streamed)
+		t.text.begin(f.Event.Message.ID)
 	case "content_block_delta":
 		switch f.Event.Delta.Type {
 		case "text_delta":
-			t.chunk("agent_message_chunk", f.Event.Index, f.Event.Delta.Text)
+			t.text.chunk("agent_message_chunk", f.Event.Index, f.Event.Delta.Text)
 		case "thinking_delta":
-			t.chunk("agent_thought_chunk", f.Event.Index, f.Event.Delta.Thinking)
+			t.text.chunk("agent_thought_chunk", f.Event.Index, f.Event.Delta.Thinking)
 		}
 	}
-}
-
-// chunk sends streamed text of block index and remembers it.
-func (t *translator) chunk(kind string, index int, text string) {
-	if len(text) == 0 {
-		return
-	}
-	b := t.streamed[index]
-	if b == nil {
-		b = &strings.Builder{}
-		t.streamed[index] = b
-	}
-	b.WriteString(text)
-	if kind == "agent_message_chunk" && !t.showing(text) {
-		return
-	}
-	t.notifyChunk(kind, text, t.messageID)
 }
 
 func textUpdate(kind, text, messageID string) map[string]any {
@@ -259,8 +233,8 @@ func (t *translator) assistant(m *claude.Frame) {
 		default:
 			continue
 		}
-		if tail := t.unstreamedTail(text); tail != "" {
-			t.say(textUpdate(kind, tail, m.Message.ID))
+		if tail := t.text.unstreamedTail(text); tail != "" {
+			t.text.say(textUpdate(kind, tail, m.Message.ID))
 		}
 	}
 }
@@ -271,29 +245,17 @@ func syntheticLogin(m assistantLine) bool {
 	return m.Message.Model == "<synthetic>" && len(c) == 1 && c[0].Type == "text" && loginRequired.MatchString(c[0].Text)
 }
 
-// unstreamedTail returns the part of a consolidated block's text that no
-// streamed block of the current message already sent.
-func (t *translator) unstreamedTail(text string) string {
-	for i, b := range t.streamed {
-		if sent := b.String(); strings.HasPrefix(text, sent) {
-			delete(t.streamed, i)
-			return text[len(sent):]
-		}
-	}
-	return text
-}
-
 func (t *translator) system(m *claude.Frame) {
 	line := m.Raw
 	switch m.Subtype {
 	case "informational":
-		t.informational(m)
+		t.text.informational(m)
 	case "status":
 		t.sendMaps(t.compaction.statusFrame(line))
 	case "compact_boundary":
 		t.sendMaps(t.compaction.boundaryFrame(line))
 	case "local_command_output":
-		t.localCommandOutput(m)
+		t.text.localCommandOutput(m)
 	case "session_state_changed":
 		t.taskEvent(line)
 		if strings.Contains(string(line), `"idle"`) {
@@ -332,7 +294,7 @@ func (t *translator) system(m *claude.Frame) {
 
 // informational shows a free-form notice of the CLI as a transcript line
 // with its level folded into the text (clients without session notices).
-func (t *translator) informational(m *claude.Frame) {
+func (t *rootText) informational(m *claude.Frame) {
 	text := m.Content
 	if m.Level != "info" {
 		text = "**" + sentenceCase(m.Level) + ":** " + m.Content
@@ -354,9 +316,9 @@ func sentenceCase(s string) string {
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
 func (t *translator) result(line json.RawMessage) {
-	shown, compacted := t.shown, t.compaction.delivered
+	shown, compacted := t.text.shown, t.compaction.delivered
 	defer func() {
-		t.shown = false
+		t.text.shown = false
 		t.sendMaps(t.compaction.reset())
 	}()
 	if !t.active {
@@ -364,8 +326,7 @@ func (t *translator) result(line json.RawMessage) {
 	}
 	if r := t.s.takePlanReset(); r != nil && exitPlanInterrupted(line) {
 		// The turn goes on in a fresh context (clear_context.go).
-		clear(t.streamed)
-		t.messageID = ""
+		t.text.begin("")
 		go t.s.continuePlan(*r)
 		return
 	}
@@ -385,7 +346,7 @@ func (t *translator) result(line json.RawMessage) {
 		return
 	}
 	if reason == "end_turn" {
-		t.forwardResult(line, shown, compacted)
+		t.text.forwardResult(line, shown, compacted)
 	}
 	t.sendMaps(t.compaction.reset())
 	t.holdOrSettle(reason)
