@@ -189,17 +189,6 @@ func optionalText(v []byte) (*string, bool) {
 	return &s, ok
 }
 
-func optionalNumber(v []byte) (*float64, bool) {
-	if string(v) == "null" {
-		return nil, true
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	if err != nil || len(v) == 0 || v[0] == '"' {
-		return nil, false
-	}
-	return &f, true
-}
-
 // integer reads an int the way encoding/json does: digits only, no
 // fraction or exponent.
 func integer(v []byte) (int, bool) {
