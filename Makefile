@@ -90,6 +90,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./schemas/validate/
+	$(GO) test -run '^$$' -bench 'TextChunks|ToolCallTurn' -benchmem -benchtime=20x ./adapter/
 	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/

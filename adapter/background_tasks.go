@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -211,25 +212,25 @@ func (t *translator) taskEvent(line json.RawMessage) {
 
 // toolUpdates are the tool call updates of a CLI frame, with the terminal
 // of a command that went to the background kept open.
-func (t *translator) toolUpdates(kind string, line json.RawMessage) []toolcall.Update {
-	if kind != "user" {
-		return t.tools.Frame(line)
+func (t *translator) toolUpdates(f *claude.Frame) []toolcall.Update {
+	if f.Type != "user" {
+		return t.tools.Line(f)
 	}
 	t.tools.MarkBackgrounded(t.async.TakeBackgrounded())
-	return t.bg.userFrame(line, t.tools)
+	return t.bg.userFrame(f, t.tools)
 }
 
 // userFrame reports a user message through tools; when its Bash result
 // says the command went on in the background and the task still runs, the
 // terminal stays open. The Bash call is looked up before tools forgets it.
-func (b *background) userFrame(line json.RawMessage, tools *toolcall.Session) []toolcall.Update {
+func (b *background) userFrame(f *claude.Frame, tools *toolcall.Session) []toolcall.Update {
 	var task string
 	var term terminalOf
 	ok := false
 	if b.terminals.enabled {
-		task, term, ok = backgroundBash(line, tools.ToolName)
+		task, term, ok = backgroundBash(f.Raw, tools.ToolName)
 	}
-	updates := tools.Frame(line)
+	updates := tools.Line(f)
 	if ok && b.tasks[task] != nil {
 		b.terminals.started(task, term, updates)
 	}

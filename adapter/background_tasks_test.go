@@ -63,7 +63,7 @@ func replayTerminals(t *testing.T, path string, c caps.Client) []string {
 		_ = json.Unmarshal(ev.Msg, &head)
 		switch head.Type {
 		case "user":
-			keep(b.userFrame(ev.Msg, tools))
+			keep(b.userFrame(cliFrame(ev.Msg), tools))
 		case "system":
 			var f taskFrame
 			_ = json.Unmarshal(ev.Msg, &f)

@@ -33,13 +33,12 @@ func discardSession(w io.Writer) (*Session, func()) {
 }
 
 // feedCLI runs lines through a CLI-side Conn as claude.Process does
-// (stream-json framing and codec, claude.Decode, then the session) and
-// returns when every line was handled. claude.Decode checks and copies the
-// line once more than Process.Handle does, so the cost is a little high.
+// (stream-json framing and codec, claude.DecodeFrame, then the session)
+// and returns when every line was handled.
 func feedCLI(s *Session, lines []byte) {
 	h := jsonrpc.HandlerFunc(func(_ context.Context, req *jsonrpc.Request) (any, error) {
-		if m, err := claude.Decode(req.Params); err == nil {
-			s.HandleMessage(m)
+		if f, err := claude.DecodeFrame(req.Params); err == nil {
+			s.HandleMessage(f)
 		}
 		return nil, nil
 	})
@@ -57,7 +56,7 @@ func BenchmarkTextChunks(b *testing.B) {
 	lines := chunkLines(n)
 	s, stop := discardSession(io.Discard)
 	defer stop()
-	s.tr.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
+	s.tr.text.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
 	var ours, base time.Duration
 	b.ResetTimer()
 	for range b.N {

@@ -64,7 +64,7 @@ func TestTextDeltasCarryNoToolCallsOrUsage(t *testing.T) {
 		tracker := usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, false)
 		for _, line := range lines {
 			got := tools.Frame(line)
-			u, ok := tracker.Frame(line, false)
+			u, ok := tracker.Frame(cliFrame(line), false)
 			if !isTextDeltaLine(line) {
 				continue
 			}
@@ -84,8 +84,8 @@ func TestTextDeltasCarryNoToolCallsOrUsage(t *testing.T) {
 // path) and by message alone, and compares the editor's bytes.
 func TestShortPathSendsWhatMessageSends(t *testing.T) {
 	for name, lines := range cliStreams(t) {
-		short := replay(t, lines, func(s *Session, m claude.Message) { s.HandleMessage(m) })
-		full := replay(t, lines, func(s *Session, m claude.Message) { s.tr.message(m.Head().Type, m.Head().Raw) })
+		short := replay(t, lines, func(s *Session, f *claude.Frame) { s.HandleMessage(f) })
+		full := replay(t, lines, func(s *Session, f *claude.Frame) { s.tr.message(f) })
 		if short != full {
 			t.Errorf("%s: the short path wrote\n%s\nmessage alone wrote\n%s", name, short, full)
 		}
@@ -95,13 +95,13 @@ func TestShortPathSendsWhatMessageSends(t *testing.T) {
 	}
 }
 
-func replay(t *testing.T, lines [][]byte, handle func(*Session, claude.Message)) string {
+func replay(t *testing.T, lines [][]byte, handle func(*Session, *claude.Frame)) string {
 	t.Helper()
 	var out lockedBuffer
 	s, stop := discardSession(&out)
 	s.titles.settled = true // no title requests: the session has no CLI
 	for _, line := range lines {
-		m, err := claude.Decode(line)
+		m, err := claude.DecodeFrame(append([]byte(nil), line...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestChunkParamsAreTheMapForm(t *testing.T) {
 		}
 		kind := []string{"agent_message_chunk", "agent_thought_chunk"}[i%2]
 		want, _ := json.Marshal(map[string]any{"sessionId": "s<" + text, "update": textUpdate(kind, text, id)})
-		if got := appendChunkParams(nil, "s<"+text, kind, []byte(text), id); !bytes.Equal(got, want) {
+		if got := appendChunkParams(nil, "s<"+text, kind, text, id); !bytes.Equal(got, want) {
 			t.Fatalf("chunk of %q:\n got %s\nwant %s", text, got, want)
 		}
 	}

@@ -10,7 +10,7 @@
 // (goalState), file-change reports (fileChanges), the fork point's message
 // rows (messageRows), an accepted plan reset (planResets) and what the
 // session index reports of it (indexState). The agent's side of the
-// session index is indexSide. The translator (turn.go) turns the CLI's
+// session index is indexSide. The translator (translator.go) turns the CLI's
 // lines into ACP updates. Every choice that depends on the client reads
 // the one caps.Client built at initialize; the shapes of results and
 // updates live in their own packages (toolcall, usage, permission,
@@ -25,7 +25,7 @@
 //   - ask.go: permission requests, MCP elicitations and the CLI's dialogs put to the editor (asks); a Sandbox Network request's tool call settled.
 //   - async_tasks.go: contract "Async tasks" (adapter/asynctasks) wired to the session: its host, the frames it reads, `_session/async_task/stop`.
 //   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal and its exit.
-//   - chunks.go: the short path of streamed text and thinking deltas.
+//   - chunks.go: the root conversation's text output (rootText): streamed text and thinking deltas, unstreamed tails, notices, local command output.
 //   - clear_context.go: an ExitPlanMode answer that continues the plan in a fresh Claude context (planResets, the restart).
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
 //   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
@@ -35,11 +35,11 @@
 //   - initialize.go: the initialize result, the auth status probe, authenticate and logout.
 //   - localcommand.go: local slash command output and result-only turns.
 //   - memory.go: memory recalls as read tool calls.
-//   - methods.go: initialize, session/new, prompt, cancel and close; a new Session's parts.
+//   - methods.go: initialize, session/new, cancel and close; a new Session's parts.
 //   - modelfallback.go: a refusal fallback's notice and model switch.
 //   - not_dir_unix.go: isNotDir on Unix (ENOTDIR).
 //   - not_dir_windows.go: isNotDir on Windows.
-//   - prompt.go: the ACP prompt as the CLI's user message.
+//   - prompt.go: session/prompt: the prompt's blocks decoded once, checked, queued as a turn and sent as the CLI's user message.
 //   - session.go: the Session, its turn queue, its CLI handler and what a cancel drops of tool calls.
 //   - session_failure.go: contract "Session failure": typed failure records (adapter/sessionfailure).
 //   - session_fork_point.go: contract "Session fork point": the fork point's row, a load or resume of a live session and its fingerprint.
@@ -50,5 +50,6 @@
 //   - stored.go: session/load, resume, fork, list and delete.
 //   - subagent_hold.go: a turn's answer held while its background subagents run.
 //   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, and the call sites that need the session, agent or translator.
-//   - turn.go: the translator from the CLI's lines to ACP updates and the end of a turn.
+//   - translator.go: the translator from the CLI's lines (each decoded once into a claude.Frame) to ACP updates, and the end of a turn.
+//   - turn.go: the turn: one session/prompt, answered when the CLI's result for it arrives.
 package adapter

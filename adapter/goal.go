@@ -75,7 +75,7 @@ func (a *Agent) goal(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if s.steer(prompt, command) {
 		return map[string]any{}, nil
 	}
-	if err := s.submit(ctx, &turn{reqID: req.ID, goal: true}, prompt); err != nil {
+	if err := s.submit(ctx, &turn{reqID: req.ID, goal: true}, decodePrompt(prompt)); err != nil {
 		return nil, err
 	}
 	return nil, jsonrpc.ErrAsyncResponse
@@ -116,7 +116,7 @@ func (s *Session) steer(prompt []json.RawMessage, text string) bool {
 	if !running {
 		return false
 	}
-	content, _ := json.Marshal(promptToClaude(prompt))
+	content, _ := json.Marshal(promptToClaude(decodePrompt(prompt)))
 	msg := claude.NewUserInput(s.ID, content)
 	msg.Priority = "now"
 	s.tr.steered(msg.UUID)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Local slash commands: Claude Code answers some commands itself, without
@@ -22,12 +24,12 @@ var localOnlyCommands = []string{"/context", "/heapdump", "/extra-usage"}
 
 // isLocalOnlyCommand reports whether a prompt's first block is a text
 // starting with a local-only command.
-func isLocalOnlyCommand(blocks []json.RawMessage) bool {
+func isLocalOnlyCommand(blocks []promptBlock) bool {
 	if len(blocks) == 0 {
 		return false
 	}
-	var b promptBlock
-	if json.Unmarshal(blocks[0], &b) != nil || b.Type != "text" || !strings.HasPrefix(b.Text, "/") {
+	b := blocks[0]
+	if !b.decoded || b.Type != "text" || !strings.HasPrefix(b.Text, "/") {
 		return false
 	}
 	name, _, _ := strings.Cut(b.Text, " ")
@@ -36,12 +38,8 @@ func isLocalOnlyCommand(blocks []json.RawMessage) bool {
 
 // localCommandOutput shows a system/local_command_output frame, unless it
 // repeats a failed compaction's error that the compaction already showed.
-func (t *translator) localCommandOutput(line json.RawMessage) {
-	var m struct {
-		UUID    string `json:"uuid"`
-		Content string `json:"content"`
-	}
-	if json.Unmarshal(line, &m) != nil || t.compaction.ConsumeDuplicateError(m.Content) {
+func (t *rootText) localCommandOutput(m *claude.Frame) {
+	if t.compaction.ConsumeDuplicateError(m.Content) {
 		return
 	}
 	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))
@@ -61,7 +59,7 @@ type resultText struct {
 // nothing else of it: a local-only command, or a turn with no text, no
 // compaction output and no output tokens. shown and compacted are what
 // the turn delivered before its result.
-func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) {
+func (t *rootText) forwardResult(line json.RawMessage, shown, compacted bool) {
 	var r resultText
 	if json.Unmarshal(line, &r) != nil || r.Subtype != "success" || r.IsError || r.Result == "" {
 		return
@@ -76,7 +74,7 @@ func (t *translator) forwardResult(line json.RawMessage, shown, compacted bool) 
 // say sends a message chunk of the root conversation: a failed
 // compaction's duplicate error is dropped; the text counts as delivered
 // for the stretch up to the next result and goes into the title context.
-func (t *translator) say(u map[string]any) {
+func (t *rootText) say(u map[string]any) {
 	if u["sessionUpdate"] == "agent_message_chunk" {
 		text, _ := u["content"].(map[string]any)["text"].(string)
 		if !t.showing(text) {
@@ -88,7 +86,7 @@ func (t *translator) say(u map[string]any) {
 
 // showing is say's bookkeeping for message text about to be sent (the
 // streamed chunks of chunks.go too); false means drop it.
-func (t *translator) showing(text string) bool {
+func (t *rootText) showing(text string) bool {
 	if t.compaction.ConsumeDuplicateError(text) {
 		return false
 	}

@@ -106,57 +106,6 @@ func (a *Agent) disk() *toolcall.Disk {
 	return d
 }
 
-type promptParams struct {
-	SessionID string            `json:"sessionId"`
-	Prompt    []json.RawMessage `json:"prompt"`
-	Meta      json.RawMessage   `json:"_meta"`
-}
-
-// prompt queues a user message; the turn's result answers it later.
-func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	var p promptParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	if err := checkPromptBlocks(p.Prompt); err != nil {
-		return nil, err
-	}
-	s, err := a.session(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(p.Prompt), fileChange: s.fileChanges.request(p.Meta)}
-	if err := s.submit(ctx, t, p.Prompt); err != nil {
-		return nil, err
-	}
-	return nil, jsonrpc.ErrAsyncResponse
-}
-
-// submit queues t and sends its prompt to the CLI; the turn's result
-// answers t's request later.
-func (s *Session) submit(ctx context.Context, t *turn, prompt []json.RawMessage) error {
-	content, _ := json.Marshal(promptToClaude(prompt))
-	msg := claude.NewUserInput(s.ID, content)
-	t.promptUUID = msg.UUID
-	if err := s.enqueue(t); err != nil {
-		return err
-	}
-	s.titles.prompt(promptText(prompt))
-	s.tr.mu.Lock()
-	if u := s.tr.suggest.clear(s.agent.clientCaps().AIR.Client); u != nil {
-		s.notify(u)
-	}
-	s.tr.mu.Unlock()
-	s.agent.probeAuth()
-	s.tr.sent(msg.UUID)
-	if err := s.cli().Send(msg); err != nil {
-		return errSessionEnded
-	}
-	s.titles.fromPrompt(ctx, promptText(prompt))
-	s.goal.fromPrompt(promptText(prompt), msg.UUID) // contract "Goal"
-	return nil
-}
-
 type sessionParams struct {
 	SessionID string `json:"sessionId"`
 }

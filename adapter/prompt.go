@@ -1,11 +1,13 @@
 package adapter
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -17,6 +19,59 @@ import (
 // plus a `<context ref=...>` block appended after every other block (or,
 // for an image or PDF blob, the link and the blob itself). Any other block
 // type fails the prompt with -32602 before anything is queued.
+
+type promptParams struct {
+	SessionID string            `json:"sessionId"`
+	Prompt    []json.RawMessage `json:"prompt"`
+	Meta      json.RawMessage   `json:"_meta"`
+}
+
+// prompt queues a user message; the turn's result answers it later.
+func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p promptParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	blocks := decodePrompt(p.Prompt)
+	if err := checkPromptBlocks(blocks); err != nil {
+		return nil, err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
+	if err := s.submit(ctx, t, blocks); err != nil {
+		return nil, err
+	}
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// submit queues t and sends its prompt to the CLI; the turn's result
+// answers t's request later.
+func (s *Session) submit(ctx context.Context, t *turn, prompt []promptBlock) error {
+	content, _ := json.Marshal(promptToClaude(prompt))
+	msg := claude.NewUserInput(s.ID, content)
+	t.promptUUID = msg.UUID
+	if err := s.enqueue(t); err != nil {
+		return err
+	}
+	text := promptText(prompt)
+	s.titles.prompt(text)
+	s.tr.mu.Lock()
+	if u := s.tr.suggest.clear(s.agent.clientCaps().AIR.Client); u != nil {
+		s.notify(u)
+	}
+	s.tr.mu.Unlock()
+	s.agent.probeAuth()
+	s.tr.sent(msg.UUID)
+	if err := s.cli().Send(msg); err != nil {
+		return errSessionEnded
+	}
+	s.titles.fromPrompt(ctx, text)
+	s.goal.fromPrompt(text, msg.UUID) // contract "Goal"
+	return nil
+}
 
 // supportedPromptBlocks are the prompt block types the agent converts (it
 // advertises no audio prompt capability).
@@ -34,14 +89,23 @@ type promptBlock struct {
 		Text     *string `json:"text"`
 		Blob     *string `json:"blob"`
 	} `json:"resource"`
+	// decoded: the block is an object of the fields' types.
+	decoded bool
+}
+
+// decodePrompt reads a prompt's blocks, once for every use of them.
+func decodePrompt(raw []json.RawMessage) []promptBlock {
+	out := make([]promptBlock, len(raw))
+	for i, r := range raw {
+		out[i].decoded = json.Unmarshal(r, &out[i]) == nil
+	}
+	return out
 }
 
 // checkPromptBlocks refuses a prompt with a block type the agent does not
 // support, with the reference's invalid params error.
-func checkPromptBlocks(blocks []json.RawMessage) error {
-	for _, raw := range blocks {
-		var b promptBlock
-		_ = json.Unmarshal(raw, &b)
+func checkPromptBlocks(blocks []promptBlock) error {
+	for _, b := range blocks {
 		if !slices.Contains(supportedPromptBlocks, b.Type) {
 			data, _ := json.Marshal(map[string]string{"type": b.Type})
 			return &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code,
@@ -54,13 +118,12 @@ func checkPromptBlocks(blocks []json.RawMessage) error {
 var mcpCommand = lazyre.New(`^/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$`)
 
 // promptToClaude turns ACP prompt blocks into Claude message content.
-func promptToClaude(raw []json.RawMessage) []map[string]any {
+func promptToClaude(blocks []promptBlock) []map[string]any {
 	out := []map[string]any{}
 	var context []map[string]any
 	firstText := true
-	for _, r := range raw {
-		var b promptBlock
-		if json.Unmarshal(r, &b) != nil {
+	for _, b := range blocks {
+		if !b.decoded {
 			continue
 		}
 		switch b.Type {
@@ -201,11 +264,10 @@ func decodeBlobText(blob string) string {
 
 // promptText is the prompt's text blocks joined by newlines (what a title
 // is generated from).
-func promptText(blocks []json.RawMessage) string {
+func promptText(blocks []promptBlock) string {
 	var parts []string
-	for _, r := range blocks {
-		var b promptBlock
-		if json.Unmarshal(r, &b) == nil && b.Type == "text" {
+	for _, b := range blocks {
+		if b.decoded && b.Type == "text" {
 			parts = append(parts, b.Text)
 		}
 	}

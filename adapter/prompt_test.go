@@ -64,30 +64,30 @@ func TestPromptToClaudeMatchesTheGolden(t *testing.T) {
 	if len(prompt.Params.Prompt) != 4 || len(want.Message.Content) != 5 {
 		t.Fatalf("golden lines not found: %d blocks, %d content", len(prompt.Params.Prompt), len(want.Message.Content))
 	}
-	gotJSON, _ := json.Marshal(promptToClaude(prompt.Params.Prompt))
+	gotJSON, _ := json.Marshal(promptToClaude(decodePrompt(prompt.Params.Prompt)))
 	var got []any
 	_ = json.Unmarshal(gotJSON, &got)
 	if !reflect.DeepEqual(got, want.Message.Content) {
 		t.Errorf("content\n got %s\nwant %v", gotJSON, want.Message.Content)
 	}
-	if text := promptText(prompt.Params.Prompt); text != "What does this screenshot and file show?" {
+	if text := promptText(decodePrompt(prompt.Params.Prompt)); text != "What does this screenshot and file show?" {
 		t.Errorf("promptText = %q", text)
 	}
 }
 
-func blocks(js ...string) []json.RawMessage {
+func blocks(js ...string) []promptBlock {
 	var out []json.RawMessage
 	for _, j := range js {
 		out = append(out, json.RawMessage(j))
 	}
-	return out
+	return decodePrompt(out)
 }
 
 func TestPromptToClaudeRules(t *testing.T) {
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	cases := []struct {
 		name string
-		in   []json.RawMessage
+		in   []promptBlock
 		want string
 	}{
 		{"mcp prompt in the first text only",

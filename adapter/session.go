@@ -76,17 +76,6 @@ type Session struct {
 	loaded *subagents.Loaded
 }
 
-// turn is one session/prompt: the editor's request, answered when the
-// CLI's result for it arrives.
-type turn struct {
-	reqID      json.RawMessage
-	promptUUID string
-	cancelled  bool
-	localOnly  bool               // a command the CLI answers locally (localcommand.go)
-	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
-	fileChange *fileChangeRequest // its AIR file-change report request, if any
-}
-
 // notify sends a session/update for this session.
 func (s *Session) notify(update any) {
 	_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": s.ID, "update": update})
@@ -211,9 +200,9 @@ func (h *cliHandler) current() bool {
 	return h.s.gen == h.gen
 }
 
-func (h *cliHandler) HandleMessage(m claude.Message) {
+func (h *cliHandler) HandleMessage(f *claude.Frame) {
 	if h.current() {
-		h.s.HandleMessage(m)
+		h.s.HandleMessage(f)
 	}
 }
 
@@ -232,20 +221,19 @@ func (h *cliHandler) HandleExit(err error) {
 }
 
 // HandleMessage implements claude.Handler: the CLI's lines in order.
-func (s *Session) HandleMessage(m claude.Message) {
+func (s *Session) HandleMessage(f *claude.Frame) {
 	if s.isClosed() {
 		return // torn down: what the CLI says while it dies reaches no one
 	}
-	if ev, ok := m.(*claude.StreamEvent); ok && s.tr.textDelta(ev) {
+	if s.tr.textDelta(f) {
 		return
 	}
-	h := m.Head()
-	if s.index.frame(h.Type, h.Raw, s.activeCancelled) {
+	if s.index.frame(f.Type, f.Raw, s.activeCancelled) {
 		if svc := s.agent.index.indexed(); svc != nil {
 			svc.OwnSessionChanged(s.ID)
 		}
 	}
-	s.tr.message(h.Type, h.Raw)
+	s.tr.message(f)
 }
 
 // HandleControl implements claude.Handler: permission requests, MCP

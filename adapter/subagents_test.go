@@ -187,10 +187,10 @@ func feedFrame(t *testing.T, tr *translator, host *recordingHost, msg json.RawMe
 		tr.sendAll(tr.tools.Frame(msg))
 	case h.Type == "assistant":
 		tr.assistantOfSubagent(msg)
-		tr.sendAll(tr.toolUpdates(h.Type, msg))
+		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
 	case h.Type == "user":
 		tr.sub.UserFrame(msg)
-		tr.sendAll(tr.toolUpdates(h.Type, msg))
+		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
 	case h.Type == "system" && strings.HasPrefix(h.Subtype, "task_"):
 		if h.Subtype == "task_started" && h.SubType != "" && !slices.Contains(agents, h.TaskID) {
 			agents = append(agents, h.TaskID)
@@ -203,8 +203,8 @@ func feedFrame(t *testing.T, tr *translator, host *recordingHost, msg json.RawMe
 // assistantOfSubagent is the translator's handling of a subagent message.
 func (t *translator) assistantOfSubagent(line json.RawMessage) {
 	var m assistantLine
-	if json.Unmarshal(line, &m) == nil && m.ParentToolUseID != nil {
-		t.subagentAssistant(*m.ParentToolUseID, m)
+	if json.Unmarshal(line, &m) == nil && m.Parent != nil {
+		t.subagentAssistant(*m.Parent, m)
 	}
 }
 

@@ -24,7 +24,7 @@ var ErrNoReply = errors.New("claude: leave the control request unanswered")
 // not wait for a control request to this CLI (reply later instead).
 type Handler interface {
 	// HandleMessage gets every line that is not a control frame.
-	HandleMessage(m Message)
+	HandleMessage(f *Frame)
 	// HandleControl gets the CLI's can_use_tool, elicitation,
 	// mcp_message and request_user_dialog requests (hook_callback goes to
 	// the registered HookFunc; other subtypes are answered with an error

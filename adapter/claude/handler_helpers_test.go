@@ -11,17 +11,17 @@ import (
 type recorder struct {
 	mu      sync.Mutex
 	events  []string
-	msgs    []Message
+	msgs    []*Frame
 	exit    error
 	exits   int
 	control func(ctx context.Context, req *IncomingRequest, reply Reply)
 }
 
-func (r *recorder) HandleMessage(m Message) {
+func (r *recorder) HandleMessage(f *Frame) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.events = append(r.events, "message "+m.Head().Type)
-	r.msgs = append(r.msgs, m)
+	r.events = append(r.events, "message "+f.Type)
+	r.msgs = append(r.msgs, f)
 }
 
 func (r *recorder) HandleControl(ctx context.Context, req *IncomingRequest, reply Reply) {

@@ -184,20 +184,7 @@ var ErrNoType = errors.New("stream-json line has no type")
 // Decode reads one CLI stdout line that is not a control frame into its
 // Message type. Unknown types and system subtypes decode as *Unknown.
 func Decode(line []byte) (Message, error) {
-	if !json.Valid(line) {
-		return decodeJSON(line)
-	}
-	return decodeOwned(append(json.RawMessage(nil), line...))
-}
-
-// decodeOwned is Decode for a line known to be JSON (the CLI Conn's codec
-// checked it) that the caller hands over (it becomes the Raw of the
-// message): stream_event lines, most of a turn, take a fast path.
-func decodeOwned(line []byte) (Message, error) {
-	if m, ok := decodeStreamEvent(line); ok {
-		return m, nil
-	}
-	return decodeJSON(line)
+	return decodeJSON(append(json.RawMessage(nil), line...))
 }
 
 // decodeJSON is Decode with encoding/json, of a line the caller hands over.

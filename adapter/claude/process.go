@@ -179,12 +179,12 @@ func (p *Process) Handle(ctx context.Context, req *jsonrpc.Request) (any, error)
 	if req.Method == "control_cancel_request" {
 		return nil, nil // the Conn has cancelled the request's context
 	}
-	m, err := decodeOwned(req.Params) // the codec checked it is JSON and copied it
+	f, err := DecodeFrame(req.Params) // the codec checked it is JSON and copied it
 	if err != nil {
 		p.log.Warn("unreadable CLI line", "err", err)
 		return nil, nil
 	}
-	p.handler.HandleMessage(m)
+	p.handler.HandleMessage(f)
 	return nil, nil
 }
 

@@ -76,8 +76,8 @@ exit 3
 	if got, want := strings.Join(r.snapshot(), ","), "message system,message stream_event,exit"; got != want {
 		t.Errorf("events %s, want %s", got, want)
 	}
-	if _, ok := r.msgs[0].(*SessionStateChanged); !ok {
-		t.Errorf("first message is %T", r.msgs[0])
+	if f := r.msgs[0]; f.Subtype != "session_state_changed" || len(f.Raw) == 0 {
+		t.Errorf("first message is %+v", f)
 	}
 	var ee *ExitError
 	if !errors.As(r.exit, &ee) || ee.Code != 3 || p.Err() != r.exit {

@@ -28,9 +28,9 @@ type replayer struct {
 	exit  error
 }
 
-func (r *replayer) HandleMessage(m Message) {
+func (r *replayer) HandleMessage(f *Frame) {
 	r.mu.Lock()
-	r.kinds = append(r.kinds, m.Head().Type+"/"+m.Head().Subtype)
+	r.kinds = append(r.kinds, f.Type+"/"+f.Subtype)
 	r.mu.Unlock()
 	r.got <- struct{}{}
 }

@@ -7,16 +7,16 @@ import (
 	"github.com/airwire/airwire/internal/jsonwalk"
 )
 
-// decodeStreamEvent is Decode for a stream_event line, the bulk of a
-// streamed turn, in one walk of the line instead of encoding/json's
-// passes. It yields exactly what json.Unmarshal would; ok is false for a
-// line of another type, or one with any member it does not read the
-// simple way (an escaped or case-folded key, a value of an unexpected
-// JSON type), which Decode then reads with encoding/json. The message
+// decodeStreamEvent is DecodeFrame for a stream_event line of a content
+// block (its delta, start or stop), the bulk of a streamed turn, in one
+// walk of the line instead of encoding/json's passes. It yields exactly
+// what json.Unmarshal would; ok is false for a line of another type, an
+// event with a message or usage, or one with any member it does not read
+// the simple way (an escaped or case-folded key, a value of an unexpected
+// JSON type), which DecodeFrame then reads with encoding/json. The frame
 // keeps line as its Raw: the caller hands it over.
-func decodeStreamEvent(line []byte) (*StreamEvent, bool) {
-	m := &StreamEvent{}
-	m.Raw = line
+func decodeStreamEvent(line []byte) (*Frame, bool) {
+	m := &Frame{Raw: line}
 	var o jsonwalk.Object
 	o.Reset(line)
 	seenType := false
@@ -29,21 +29,15 @@ func decodeStreamEvent(line []byte) (*StreamEvent, bool) {
 		case "event":
 			good = m.Event.decode(v)
 		case "parent_tool_use_id":
-			m.ParentToolUseID, good = optionalText(v)
+			m.Parent, good = optionalText(v)
 		case "uuid":
 			m.UUID, good = text(v)
 		case "session_id":
 			m.SessionID, good = text(v)
 		case "subtype":
 			m.Subtype, good = text(v)
-		case "api_message_id":
-			m.APIMessageID, good = text(v)
-		case "user_message_uuid":
-			m.UserMessageUUID, good = text(v)
-		case "ttft_ms":
-			m.TTFTMs, good = optionalNumber(v)
 		default:
-			good = !foldsTo(k, streamEventKeys)
+			good = !foldsTo(k, frameKeys)
 		}
 		if !good {
 			return nil, false
@@ -52,14 +46,17 @@ func decodeStreamEvent(line []byte) (*StreamEvent, bool) {
 	return m, seenType
 }
 
-// streamEventKeys are the JSON names of StreamEvent's fields, which
-// encoding/json also matches case-insensitively.
-var streamEventKeys = []string{"type", "event", "parent_tool_use_id", "uuid", "session_id", "subtype",
-	"api_message_id", "user_message_uuid", "ttft_ms"}
+// frameKeys are the JSON names of Frame's fields, which encoding/json also
+// matches case-insensitively: a line with any other than the ones the fast
+// path reads takes the slow path.
+var frameKeys = []string{"type", "subtype", "uuid", "session_id", "parent_tool_use_id", "isReplay", "origin",
+	"error", "level", "content", "terminal_slash_commands", "commands", "message", "event", "tool_use_result",
+	"tool_result_meta", "rate_limit_info", "compact_metadata", "tool_use_id", "tool_name", "elapsed_time_seconds",
+	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason"}
 
-// decode reads a stream event object: its type and index, and all of it
-// as Raw (a slice of the line's copy).
-func (b *StreamEventBody) decode(v []byte) bool {
+// decode reads a stream event object of a content block: its type, index
+// and delta, and all of it as Raw (a slice of the line).
+func (b *Event) decode(v []byte) bool {
 	var o jsonwalk.Object
 	o.Reset(v)
 	if len(v) == 0 || v[0] != '{' {
@@ -72,8 +69,10 @@ func (b *StreamEventBody) decode(v []byte) bool {
 			b.Type, good = eventType(ev)
 		case "index":
 			b.Index, good = integer(ev)
+		case "delta":
+			good = b.decodeDelta(ev)
 		default:
-			good = !foldsTo(k, streamEventBodyKeys)
+			good = !foldsTo(k, eventKeys)
 		}
 		if !good {
 			return false
@@ -83,7 +82,52 @@ func (b *StreamEventBody) decode(v []byte) bool {
 	return true
 }
 
-var streamEventBodyKeys = []string{"type", "index"}
+var eventKeys = []string{"type", "index", "message", "delta", "usage"}
+
+// decodeDelta reads a delta's type, text and thinking (a second delta
+// member merges into the first, as encoding/json does).
+func (b *Event) decodeDelta(v []byte) bool {
+	if string(v) == "null" {
+		return true
+	}
+	if len(v) == 0 || v[0] != '{' {
+		return false
+	}
+	var o jsonwalk.Object
+	o.Reset(v)
+	for k, dv, ok := o.Next(); ok; k, dv, ok = o.Next() {
+		good := true
+		switch string(k) {
+		case "type":
+			b.Delta.Type, good = deltaType(dv)
+		case "text":
+			b.Delta.Text, good = text(dv)
+		case "thinking":
+			b.Delta.Thinking, good = text(dv)
+		default:
+			good = !foldsTo(k, deltaKeys)
+		}
+		if !good {
+			return false
+		}
+	}
+	return true
+}
+
+var deltaKeys = []string{"type", "text", "thinking"}
+
+// deltaType is text for a delta's type, without a copy for the usual ones.
+func deltaType(v []byte) (string, bool) {
+	switch string(v) {
+	case `"text_delta"`:
+		return "text_delta", true
+	case `"thinking_delta"`:
+		return "thinking_delta", true
+	case `"input_json_delta"`:
+		return "input_json_delta", true
+	}
+	return text(v)
+}
 
 // eventType is text for an event's type, without a copy for the types
 // of a streamed message.
@@ -143,17 +187,6 @@ func optionalText(v []byte) (*string, bool) {
 	}
 	s, ok := text(v)
 	return &s, ok
-}
-
-func optionalNumber(v []byte) (*float64, bool) {
-	if string(v) == "null" {
-		return nil, true
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	if err != nil || len(v) == 0 || v[0] == '"' {
-		return nil, false
-	}
-	return &f, true
 }
 
 // integer reads an int the way encoding/json does: digits only, no

@@ -9,7 +9,8 @@ import (
 
 // TestStreamEventFastPathIsEncodingJSON decodes every stream_event line of
 // every cassette, and variants of one that the fast path must refuse or
-// read alike, both ways: the fast path yields what encoding/json yields.
+// read alike, both ways: the fast path yields what encoding/json yields,
+// and takes every recorded content block event.
 func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 	var lines []string
 	for _, c := range goldentest.Cassettes(t) {
@@ -24,14 +25,18 @@ func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 	if len(lines) < 100 {
 		t.Fatalf("only %d stream_event lines in the cassettes", len(lines))
 	}
-	fast := 0
+	blocks, fast := 0, 0
 	for _, l := range lines {
-		if compareDecode(t, l) {
+		block := strings.Contains(l, `"type":"content_block_`)
+		if block {
+			blocks++
+		}
+		if compareDecode(t, l) && block {
 			fast++
 		}
 	}
-	if fast != len(lines) {
-		t.Errorf("%d of %d recorded stream_event lines took the slow path", len(lines)-fast, len(lines))
+	if fast != blocks || blocks < 100 {
+		t.Errorf("%d of %d recorded content block events took the slow path", blocks-fast, blocks)
 	}
 	base := `{"type":"stream_event","event":{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"a\n\"b\" <c> \u00e9"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u","ttft_ms":12.5}`
 	variants := []string{
@@ -53,6 +58,14 @@ func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 		strings.Replace(base, `"event":{`, `"event":null,"x":{`, 1),
 		`{"type":"stream_event","type":"stream_event","event":{"index":3,"index":4}}`,
 		` { "type" : "stream_event" , "event" : { "type" : "ping" } } `,
+		strings.Replace(base, `"text":`, `"Text":`, 1),
+		strings.Replace(base, `"text_delta"`, `"thinking_delta","thinking":"t"`, 1),
+		strings.Replace(base, `"delta":{`, `"delta":{"partial_json":"{}",`, 1),
+		strings.Replace(base, `"delta":{`, `"delta":null,"delta":{`, 1),
+		strings.Replace(base, `"delta":{`, `"delta":{"text":"x"},"delta":{`, 1),
+		strings.Replace(base, `"delta":{`, `"delta":"x","d":{`, 1),
+		strings.Replace(base, `"index":1`, `"index":1,"message":{"id":"m"}`, 1),
+		strings.Replace(base, `"session_id":"s"`, `"isReplay":true`, 1),
 	}
 	for _, l := range variants {
 		compareDecode(t, l)
@@ -63,7 +76,7 @@ func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 // and reports whether the fast path took it.
 func compareDecode(t *testing.T, line string) bool {
 	t.Helper()
-	want, wantErr := decodeJSON([]byte(line))
+	want, wantErr := decodeFrameJSON([]byte(line))
 	got, ok := decodeStreamEvent([]byte(line))
 	if !ok {
 		return false
@@ -72,7 +85,7 @@ func compareDecode(t *testing.T, line string) bool {
 		t.Errorf("fast path read %s, encoding/json fails: %v", line, wantErr)
 		return true
 	}
-	if !reflect.DeepEqual(Message(got), want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fast path of %s\n got %+v\nwant %+v", line, got, want)
 	}
 	return true

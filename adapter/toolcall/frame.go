@@ -1,6 +1,10 @@
 package toolcall
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
 
 // cliFrame is the part of a CLI stdout frame that tool calls read.
 type cliFrame struct {
@@ -71,4 +75,35 @@ func messageContent(message json.RawMessage) json.RawMessage {
 	}
 	_ = json.Unmarshal(message, &m)
 	return m.Content
+}
+
+// Line reports one CLI stdout line, as Frame does, from its frame: a
+// `stream_event`, an `assistant` or `user` message, a `tool_progress` beat
+// or a `system/permission_denied`.
+func (s *Session) Line(f *claude.Frame) []Update {
+	parent := ""
+	if f.Parent != nil {
+		parent = *f.Parent
+	}
+	switch f.Type {
+	case "stream_event":
+		return s.StreamEvent(parent, f.Event.Raw)
+	case "assistant":
+		return s.Assistant(parent, f.Message.ContentRaw)
+	case "user":
+		return s.User(parent, f.Message.ContentRaw, f.ToolUseResult, f.ToolResultMeta)
+	case "tool_progress":
+		return s.Progress(Beat{ToolUseID: f.ToolUseID, ToolName: f.ToolName, ParentToolUseID: f.Parent,
+			Elapsed: f.Elapsed, SubagentType: f.SubagentType, SubagentRetry: f.SubagentRetry})
+	case "system":
+		if f.Subtype == "permission_denied" {
+			d := Denial{ToolUseID: f.ToolUseID, DecisionReasonType: f.DecisionReasonType,
+				DecisionReason: f.DecisionReason, Message: f.Message.Text}
+			if f.ToolName != nil {
+				d.ToolName = *f.ToolName
+			}
+			return s.Denied(d)
+		}
+	}
+	return nil
 }

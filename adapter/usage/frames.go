@@ -1,8 +1,9 @@
 package usage
 
 import (
-	"encoding/json"
 	"math"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // counts is one API usage object, nulls read as 0.
@@ -43,20 +44,12 @@ func (w wireCounts) delta(prev counts) counts {
 // synthetic is the model of CLI-local banners, which are not model output.
 const synthetic = "<synthetic>"
 
-// frame is the part of a CLI stdout frame the tracker reads.
-type frame struct {
-	Type            string          `json:"type"`
-	Subtype         string          `json:"subtype"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	Event           json.RawMessage `json:"event"`
-	Message         struct {
-		Model string     `json:"model"`
-		Usage wireCounts `json:"usage"`
-	} `json:"message"`
-	RateLimitInfo   json.RawMessage `json:"rate_limit_info"`
-	CompactMetadata *struct {
-		PostTokens *float64 `json:"post_tokens"`
-	} `json:"compact_metadata"`
+// wire is the counts of a frame's usage object (nil when it has none).
+func wire(u *claude.Usage) wireCounts {
+	if u == nil {
+		return wireCounts{}
+	}
+	return wireCounts{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens}
 }
 
 // Frame reads one CLI stdout frame (stream_event, assistant, result,
@@ -65,18 +58,14 @@ type frame struct {
 // subagents (a parent_tool_use_id) never change the turn's usage.
 // autonomous marks a result of a cycle Claude Code started on its own
 // (its cost is reported but stays out of the turn's tally).
-func (t *Tracker) Frame(raw json.RawMessage, autonomous bool) (Update, bool) {
-	var f frame
-	if json.Unmarshal(raw, &f) != nil {
-		return nil, false
-	}
+func (t *Tracker) Frame(f *claude.Frame, autonomous bool) (Update, bool) {
 	switch {
-	case f.Type == "stream_event" && f.ParentToolUseID == nil:
-		return t.streamEvent(f.Event)
-	case f.Type == "assistant" && f.ParentToolUseID == nil:
-		t.assistant(f.Message.Model, f.Message.Usage)
+	case f.Type == "stream_event" && f.Parent == nil:
+		return t.streamEvent(&f.Event)
+	case f.Type == "assistant" && f.Parent == nil:
+		t.assistant(f.Message.Model, wire(f.Message.Usage))
 	case f.Type == "result":
-		return t.result(raw, autonomous)
+		return t.result(f.Raw, autonomous)
 	case f.Type == "rate_limit_event" && t.total != nil:
 		return t.update(*t.total, nil, map[string]any{"_claude/rateLimit": f.RateLimitInfo}), true
 	case f.Type == "system" && f.Subtype == "compact_boundary":
@@ -90,21 +79,10 @@ func (t *Tracker) Frame(raw json.RawMessage, autonomous bool) (Update, bool) {
 	return nil, false
 }
 
-func (t *Tracker) streamEvent(raw json.RawMessage) (Update, bool) {
-	var ev struct {
-		Type    string `json:"type"`
-		Message struct {
-			Model string     `json:"model"`
-			Usage wireCounts `json:"usage"`
-		} `json:"message"`
-		Usage wireCounts `json:"usage"`
-	}
-	if json.Unmarshal(raw, &ev) != nil {
-		return nil, false
-	}
+func (t *Tracker) streamEvent(ev *claude.Event) (Update, bool) {
 	switch ev.Type {
 	case "message_start":
-		c := ev.Message.Usage.snapshot()
+		c := wire(ev.Message.Usage).snapshot()
 		t.last = &c
 		if m := ev.Message.Model; m != "" && m != synthetic {
 			t.model = m
@@ -117,7 +95,7 @@ func (t *Tracker) streamEvent(raw json.RawMessage) (Update, bool) {
 		if t.last != nil {
 			prev = *t.last
 		}
-		c := ev.Usage.delta(prev)
+		c := wire(ev.Usage).delta(prev)
 		t.last = &c
 	default:
 		return nil, false

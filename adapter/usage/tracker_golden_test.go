@@ -176,7 +176,7 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 	if f.Type == "result" && !autonomous && !r.active && len(r.pending) > 0 {
 		r.activate(r.pending[0])
 	}
-	if u, ok := r.tr.Frame(e.Msg, autonomous); ok {
+	if u, ok := r.tr.frame(e.Msg, autonomous); ok {
 		got.updates = append(got.updates, goldentest.Canon(r.t, u))
 	}
 	if f.Type == "result" && !autonomous && r.clearing {

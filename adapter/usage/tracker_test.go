@@ -12,11 +12,11 @@ func TestRateLimitNeedsATotal(t *testing.T) {
 	tr := NewTracker(Window{Size: 1_000_000, Authoritative: true}, false)
 	tr.StartTurn()
 	rl := raw(`{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","utilization":0.92}}`)
-	if u, ok := tr.Frame(rl, false); ok {
+	if u, ok := tr.frame(rl, false); ok {
 		t.Fatalf("usage_update before any usage: %s", u)
 	}
-	tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":10,"output_tokens":1}}}}`), false)
-	u, ok := tr.Frame(rl, false)
+	tr.frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":10,"output_tokens":1}}}}`), false)
+	u, ok := tr.frame(rl, false)
 	want := `{"_meta":{"_claude/model":"claude-x","_claude/rateLimit":{"status":"allowed_warning","utilization":0.92}},"sessionUpdate":"usage_update","size":1000000,"used":11}`
 	if !ok || goldentest.Canon(t, u) != want {
 		t.Errorf("got %s\nwant %s", u, want)
@@ -25,10 +25,10 @@ func TestRateLimitNeedsATotal(t *testing.T) {
 
 func TestSubagentFramesDoNotCount(t *testing.T) {
 	tr := NewTracker(Window{Size: DefaultWindow}, false)
-	if u, ok := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":"toolu_1","event":{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5}}}}`), false); ok {
+	if u, ok := tr.frame(raw(`{"type":"stream_event","parent_tool_use_id":"toolu_1","event":{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5}}}}`), false); ok {
 		t.Errorf("subagent stream produced %s", u)
 	}
-	tr.Frame(raw(`{"type":"assistant","parent_tool_use_id":"toolu_1","message":{"model":"m","usage":{"input_tokens":5}}}`), false)
+	tr.frame(raw(`{"type":"assistant","parent_tool_use_id":"toolu_1","message":{"model":"m","usage":{"input_tokens":5}}}`), false)
 	if _, ok := tr.ContextUsed(); ok {
 		t.Error("a subagent message set the context occupancy")
 	}
@@ -36,13 +36,13 @@ func TestSubagentFramesDoNotCount(t *testing.T) {
 
 func TestDeltaKeepsNullCounts(t *testing.T) {
 	tr := NewTracker(Window{Size: DefaultWindow}, false)
-	tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-opus-5-5[1m]","usage":{"input_tokens":10,"cache_read_input_tokens":100,"output_tokens":1}}}}`), false)
-	u, _ := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false)
+	tr.frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-opus-5-5[1m]","usage":{"input_tokens":10,"cache_read_input_tokens":100,"output_tokens":1}}}}`), false)
+	u, _ := tr.frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false)
 	want := `{"_meta":{"_claude/model":"claude-opus-5-5[1m]"},"sessionUpdate":"usage_update","size":1000000,"used":117}`
 	if goldentest.Canon(t, u) != want {
 		t.Errorf("got %s\nwant %s (the 1m model widens a guessed window)", u, want)
 	}
-	if u, ok := tr.Frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false); ok {
+	if u, ok := tr.frame(raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","usage":{"output_tokens":7}}}`), false); ok {
 		t.Errorf("unchanged total sent again: %s", u)
 	}
 }
@@ -50,8 +50,8 @@ func TestDeltaKeepsNullCounts(t *testing.T) {
 func TestResumedFirstResultUsesTurnUsage(t *testing.T) {
 	tr := NewTracker(Window{Size: DefaultWindow}, true)
 	tr.StartTurn()
-	tr.Frame(raw(`{"type":"assistant","parent_tool_use_id":null,"message":{"model":"claude-a","usage":{"input_tokens":3,"output_tokens":4}}}`), false)
-	tr.Frame(raw(`{"type":"result","subtype":"success","total_cost_usd":1,"usage":{"input_tokens":3,"output_tokens":4},"modelUsage":{"claude-a":{"inputTokens":1000,"outputTokens":2000,"contextWindow":500000}}}`), false)
+	tr.frame(raw(`{"type":"assistant","parent_tool_use_id":null,"message":{"model":"claude-a","usage":{"input_tokens":3,"output_tokens":4}}}`), false)
+	tr.frame(raw(`{"type":"result","subtype":"success","total_cost_usd":1,"usage":{"input_tokens":3,"output_tokens":4},"modelUsage":{"claude-a":{"inputTokens":1000,"outputTokens":2000,"contextWindow":500000}}}`), false)
 	got := goldentest.Canon(t, tr.PromptResponse(EndTurn))
 	want := `{"_meta":{"quota":{"model_usage":[{"model":"claude-a","token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"reasoningOutputTokens":0,"totalTokens":7}}],"token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"reasoningOutputTokens":0,"totalTokens":7}}},"stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":3,"outputTokens":4,"totalTokens":7}}`
 	if got != want {
@@ -62,7 +62,7 @@ func TestResumedFirstResultUsesTurnUsage(t *testing.T) {
 	}
 	// The next result is measured from the first reading.
 	tr.StartTurn()
-	tr.Frame(raw(`{"type":"result","subtype":"success","usage":{"input_tokens":1,"output_tokens":1},"modelUsage":{"claude-a":{"inputTokens":1001,"outputTokens":2001}}}`), false)
+	tr.frame(raw(`{"type":"result","subtype":"success","usage":{"input_tokens":1,"output_tokens":1},"modelUsage":{"claude-a":{"inputTokens":1001,"outputTokens":2001}}}`), false)
 	var r struct {
 		Meta struct {
 			Quota struct {
@@ -120,16 +120,16 @@ func TestFreshContextKeepsTheTurn(t *testing.T) {
 	tr := NewTracker(Window{Size: 1_000_000, Authoritative: true}, false)
 	tr.StartTurn()
 	start := raw(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":1}}}}`)
-	tr.Frame(start, false)
-	tr.Frame(raw(`{"type":"result","subtype":"error_during_execution","is_error":true,"total_cost_usd":1,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":20,"outputTokens":24,"contextWindow":1000000}}}`), false)
+	tr.frame(start, false)
+	tr.frame(raw(`{"type":"result","subtype":"error_during_execution","is_error":true,"total_cost_usd":1,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":20,"outputTokens":24,"contextWindow":1000000}}}`), false)
 
 	if got := goldentest.Canon(t, tr.FreshContext()); got != `{"sessionUpdate":"usage_update","size":1000000,"used":0}` {
 		t.Errorf("fresh context update %s", got)
 	}
-	if u, ok := tr.Frame(start, false); !ok || goldentest.Canon(t, u) != `{"_meta":{"_claude/model":"claude-opus-5-5"},"sessionUpdate":"usage_update","size":1000000,"used":11}` {
+	if u, ok := tr.frame(start, false); !ok || goldentest.Canon(t, u) != `{"_meta":{"_claude/model":"claude-opus-5-5"},"sessionUpdate":"usage_update","size":1000000,"used":11}` {
 		t.Errorf("first usage of the fresh context: %s %v", u, ok)
 	}
-	tr.Frame(raw(`{"type":"result","subtype":"success","total_cost_usd":2,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":10,"outputTokens":12,"contextWindow":1000000}}}`), false)
+	tr.frame(raw(`{"type":"result","subtype":"success","total_cost_usd":2,"usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"claude-opus-5-5":{"inputTokens":10,"outputTokens":12,"contextWindow":1000000}}}`), false)
 	got := goldentest.Canon(t, tr.PromptResponse(EndTurn))
 	want := `{"_meta":{"quota":{"model_usage":[{"model":"claude-opus-5-5","token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":30,"outputTokens":36,"reasoningOutputTokens":0,"totalTokens":66}}],"token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"reasoningOutputTokens":0,"totalTokens":44}}},"stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"totalTokens":44}}`
 	if got != want {

@@ -1,0 +1,160 @@
+package claude
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Frame is one CLI stdout line that is not a control frame, decoded once
+// for everything the agent reads of it on its way to the editor: the
+// fields every line shares, a message with its content blocks, a stream
+// event with its delta, and the parts passed on as written (Raw and the
+// json.RawMessage fields, slices of the line). A field of a JSON type the
+// Go field cannot hold is left zero, the rest of the line still read.
+type Frame struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+	// Parent is the Agent tool call the line belongs to (a subagent's).
+	Parent   *string `json:"parent_tool_use_id"`
+	IsReplay bool    `json:"isReplay"`
+	Origin   *Origin `json:"origin"`
+	// Error is an assistant line's error marker.
+	Error string `json:"error"`
+	// Level and Content are a system notice's.
+	Level                 string          `json:"level"`
+	Content               string          `json:"content"`
+	TerminalSlashCommands []string        `json:"terminal_slash_commands"`
+	Commands              json.RawMessage `json:"commands"`
+	Message               LineMessage     `json:"message"`
+	Event                 Event           `json:"event"`
+	ToolUseResult         json.RawMessage `json:"tool_use_result"`
+	ToolResultMeta        json.RawMessage `json:"tool_result_meta"`
+	RateLimitInfo         json.RawMessage `json:"rate_limit_info"`
+	CompactMetadata       *struct {
+		PostTokens *float64 `json:"post_tokens"`
+	} `json:"compact_metadata"`
+	// A tool_progress beat's and a system/permission_denied's.
+	ToolUseID          string          `json:"tool_use_id"`
+	ToolName           *string         `json:"tool_name"`
+	Elapsed            json.RawMessage `json:"elapsed_time_seconds"`
+	SubagentType       json.RawMessage `json:"subagent_type"`
+	SubagentRetry      json.RawMessage `json:"subagent_retry"`
+	DecisionReasonType *string         `json:"decision_reason_type"`
+	DecisionReason     *string         `json:"decision_reason"`
+	// Raw is the whole line as the CLI wrote it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// LineMessage is a line's message: an API message object (assistant and
+// user lines), or a string (Text, in some system lines).
+type LineMessage struct {
+	Text  *string `json:"-"`
+	ID    string  `json:"id"`
+	Model string  `json:"model"`
+	Role  string  `json:"role"`
+	// Content holds the content blocks when content is an array;
+	// ContentRaw is content as written (an array or a string).
+	Content    []Block         `json:"-"`
+	ContentRaw json.RawMessage `json:"content"`
+	StopReason *string         `json:"stop_reason"`
+	Usage      *Usage          `json:"usage"`
+}
+
+// Block is what the agent reads of a content block itself.
+type Block struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Thinking string `json:"thinking"`
+}
+
+// Usage is an API usage object; any count may be null or absent.
+type Usage struct {
+	InputTokens              *float64 `json:"input_tokens"`
+	OutputTokens             *float64 `json:"output_tokens"`
+	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
+}
+
+// Event is a stream_event's API event; Raw is all of it.
+type Event struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		ID    string `json:"id"`
+		Model string `json:"model"`
+		Usage *Usage `json:"usage"`
+	} `json:"message"`
+	Delta struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Thinking string `json:"thinking"`
+	} `json:"delta"`
+	Usage *Usage          `json:"usage"`
+	Raw   json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a string message is Text.
+func (m *LineMessage) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			m.Text = &s
+		}
+		return nil
+	case '{':
+		type plain LineMessage
+		err := json.Unmarshal(b, (*plain)(m))
+		if len(m.ContentRaw) > 0 && m.ContentRaw[0] == '[' {
+			_ = json.Unmarshal(m.ContentRaw, &m.Content)
+		}
+		return typeErrorOnly(err)
+	}
+	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type plain Event
+	err := json.Unmarshal(b, (*plain)(e))
+	e.Raw = b
+	return typeErrorOnly(err)
+}
+
+// typeErrorOnly drops a value of the wrong JSON type, which leaves its
+// field zero; the line is valid JSON, so no other error is possible.
+func typeErrorOnly(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return nil
+	}
+	return err
+}
+
+// DecodeFrame reads a CLI line that is not a control frame, once: every
+// line the agent gets from a Process goes through it (tests swap it to
+// count decodes). The Frame keeps line as its Raw and slices of it: the
+// caller hands line over and never changes it.
+var DecodeFrame = decodeFrame
+
+func decodeFrame(line []byte) (*Frame, error) {
+	if f, ok := decodeStreamEvent(line); ok {
+		return f, nil
+	}
+	return decodeFrameJSON(line)
+}
+
+// decodeFrameJSON is DecodeFrame with encoding/json.
+func decodeFrameJSON(line []byte) (*Frame, error) {
+	f := &Frame{Raw: line}
+	if err := typeErrorOnly(json.Unmarshal(line, f)); err != nil {
+		return nil, fmt.Errorf("stream-json line: %w", err)
+	}
+	if f.Type == "" {
+		return nil, ErrNoType
+	}
+	return f, nil
+}

@@ -1,0 +1,123 @@
+package adapter
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
+
+// TestOneDecodePerCLILine replays every recorded CLI stream through a
+// session with a counting claude.DecodeFrame: each line is decoded once,
+// by the frame decoder, on its way to the editor.
+func TestOneDecodePerCLILine(t *testing.T) {
+	decodes := 0
+	orig := claude.DecodeFrame
+	claude.DecodeFrame = func(line []byte) (*claude.Frame, error) {
+		decodes++
+		return orig(line)
+	}
+	defer func() { claude.DecodeFrame = orig }()
+	lines := 0
+	for _, stream := range cliStreams(t) {
+		replay(t, stream, func(s *Session, f *claude.Frame) { s.HandleMessage(f) })
+		lines += len(stream)
+	}
+	if lines < 1000 || decodes != lines {
+		t.Errorf("%d decodes of %d CLI lines, want one each", decodes, lines)
+	}
+}
+
+// lineDecodesLeft are the functions of the streaming path that still
+// decode (a part of) a CLI line themselves, by file, with why.
+var lineDecodesLeft = map[string][]string{
+	// the commands of a commands_changed line, a rare line.
+	"translator.go": {"translator.system"},
+	// rare system lines and the turn's result line.
+	"memory.go":           {"memoryRecallUpdate"},
+	"modelfallback.go":    {"translator.modelRefusalFallback"},
+	"localcommand.go":     {"rootText.forwardResult"},
+	"failure.go":          {"turnError"},
+	"background_tasks.go": {"backgroundBash", "translator.taskEvent"},
+	// Frame reads the agent's own hook_callback frames, not CLI lines.
+	"toolcall/frame.go": {"Session.Frame", "messageContent"},
+	"claude/frame.go":   {"decodeFrameJSON", "LineMessage.UnmarshalJSON", "Event.UnmarshalJSON"},
+	// control requests of the CLI, not stream lines.
+	"claude/process.go": {"Process.control"},
+}
+
+// TestNoLineDecodeOnTheStreamingPath fails when a function of the files a
+// CLI line passes through on its way to the editor calls json.Unmarshal,
+// json.NewDecoder or a claude decoder, except the frame decoder and the
+// functions of lineDecodesLeft: a line is read once, into its frame.
+func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
+	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
+		"modelfallback.go", "failure.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go",
+		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
+	for _, file := range files {
+		for _, fn := range decodingFuncs(t, file) {
+			if !slices.Contains(lineDecodesLeft[file], fn) {
+				t.Errorf("%s: %s decodes JSON on the streaming path; read the claude.Frame instead", file, fn)
+			}
+		}
+	}
+}
+
+// decodingFuncs are the functions of file (Recv.Name for methods) that
+// call json.Unmarshal, json.NewDecoder, claude.Decode or
+// claude.DecodeFrame.
+func decodingFuncs(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.FromSlash(file), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		name := fd.Name.Name
+		if fd.Recv != nil {
+			name = recvName(fd.Recv.List[0].Type) + "." + name
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && isDecodeCall(c) && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+func recvName(e ast.Expr) string {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return "?"
+}
+
+func isDecodeCall(c *ast.CallExpr) bool {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch pkg.Name + "." + sel.Sel.Name {
+	case "json.Unmarshal", "json.NewDecoder", "claude.Decode", "claude.DecodeFrame":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,16 @@
+package usage
+
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
+
+// frame is Frame of a line as the CLI wrote it.
+func (t *Tracker) frame(raw json.RawMessage, autonomous bool) (Update, bool) {
+	f, err := claude.DecodeFrame(append([]byte(nil), raw...))
+	if err != nil {
+		return nil, false
+	}
+	return t.Frame(f, autonomous)
+}
