@@ -41,7 +41,7 @@ var lineDecodesLeft = map[string][]string{
 	"memory.go":           {"memoryRecallUpdate"},
 	"modelfallback.go":    {"translator.modelRefusalFallback"},
 	"localcommand.go":     {"rootText.forwardResult"},
-	"failure.go":          {"turnError"},
+	"turn.go":             {"turnError"},
 	"background_tasks.go": {"backgroundBash", "translator.taskEvent"},
 	// Frame reads the agent's own hook_callback frames, not CLI lines.
 	"toolcall/frame.go": {"Session.Frame", "messageContent"},
@@ -56,7 +56,7 @@ var lineDecodesLeft = map[string][]string{
 // functions of lineDecodesLeft: a line is read once, into its frame.
 func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
-		"modelfallback.go", "failure.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go",
+		"modelfallback.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go",
 		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
 	for _, file := range files {
 		for _, fn := range decodingFuncs(t, file) {

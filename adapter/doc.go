@@ -30,7 +30,6 @@
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
 //   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
 //   - doc.go: this map.
-//   - failure.go: a failed turn's error, shaped as the reference shapes it.
 //   - goal.go: contract "Goal": `_session/goal`, the goal snapshot (goalState) and the steering lane.
 //   - initialize.go: the initialize result, the auth status probe, authenticate and logout.
 //   - localcommand.go: local slash command output and result-only turns.
@@ -48,8 +47,7 @@
 //   - session_info.go: a session's title (titles) and the prompt the CLI predicts next.
 //   - start.go: the CLI start and handshake, the session's modes from its answers, the CLI's exit, and the context windows results confirmed.
 //   - stored.go: session/load, resume, fork, list and delete.
-//   - subagent_hold.go: a turn's answer held while its background subagents run.
-//   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, and the call sites that need the session, agent or translator.
+//   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, the call sites that need the session, agent or translator, and a turn's answer held while its background subagents run.
 //   - translator.go: the translator from the CLI's lines (each decoded once into a claude.Frame) to ACP updates, and the end of a turn.
-//   - turn.go: the turn: one session/prompt, answered when the CLI's result for it arrives.
+//   - turn.go: the turn: one session/prompt, answered when the CLI's result for it arrives, or ended with a failed turn's error shaped as the reference shapes it.
 package adapter
