@@ -64,7 +64,7 @@ func TestNewCmdDiff(t *testing.T) {
 // real is the recorded pair of conform/wirediff (TestRealPair says how
 // it was made).
 func real(name string) string {
-	return filepath.Join("..", "..", "internal", "wirediff", "testdata", "real", name)
+	return filepath.Join("..", "..", "conform", "wirediff", "testdata", "real", name)
 }
 
 func TestRunDiff(t *testing.T) {
