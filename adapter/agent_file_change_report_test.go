@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 func requestMeta(request string) json.RawMessage {
@@ -57,7 +58,7 @@ func TestFileChangeRequestValidation(t *testing.T) {
 // The scenario's malformed requests (the golden's prompts) are ignored.
 func TestFileChangeMalformedGoldenRequestsIgnored(t *testing.T) {
 	n := 0
-	for _, l := range goldenLines(t, "file-change-report-malformed", "air", "client editor->agent") {
+	for _, l := range goldentest.Tagged(t, "file-change-report-malformed", "air", "client editor->agent") {
 		var m struct {
 			Method string `json:"method"`
 			Params struct {

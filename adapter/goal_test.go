@@ -4,18 +4,20 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // The _session/goal requests of goal-set-clear-idle: the valid ones run
 // the /goal command the golden sends the CLI, the others fail with the
 // golden's invalidParams messages (contract "Goal", "Control request").
 func TestGoalRequestsMatchTheGolden(t *testing.T) {
-	client := goldenLines(t, "goal-set-clear-idle", "air", "client")
-	cli := strings.Join(goldenLines(t, "goal-set-clear-idle", "air", "cli:1 agent->cli"), "\n")
+	client := goldentest.Read(t, goldentest.Path(t, "goal-set-clear-idle", "air"))
+	cli := strings.Join(goldentest.Tagged(t, "goal-set-clear-idle", "air", "cli:1 agent->cli"), "\n")
 	checked := 0
 	for i, l := range client {
-		js, ok := strings.CutPrefix(l, "editor->agent ")
-		if !ok || !strings.Contains(js, `"_session/goal"`) {
+		js := string(l.Msg)
+		if l.Tag != "client editor->agent" || !strings.Contains(js, `"_session/goal"`) {
 			continue
 		}
 		var req struct {
@@ -26,8 +28,8 @@ func TestGoalRequestsMatchTheGolden(t *testing.T) {
 		command, _, err := goalCommand(req.Params)
 		resp := ""
 		for _, r := range client[i+1:] {
-			if strings.Contains(r, `"id":`+itoa(req.ID)+`,`) && strings.HasPrefix(r, "agent->editor") {
-				resp = r
+			if strings.Contains(string(r.Msg), `"id":`+itoa(req.ID)+`,`) && r.Tag == goldentest.AgentTag {
+				resp = string(r.Msg)
 				break
 			}
 		}
@@ -63,7 +65,7 @@ func TestGoalSnapshotMatchesTheGolden(t *testing.T) {
 		b, _ := json.Marshal(snap)
 		got = append(got, string(b))
 	}
-	golden := strings.Join(goldenLines(t, "goal", "air", "client agent->editor"), "\n")
+	golden := strings.Join(goldentest.Tagged(t, "goal", "air", "client agent->editor"), "\n")
 	for _, g := range got {
 		if !strings.Contains(golden, `"goal":`+g) {
 			t.Errorf("snapshot %s not in the golden", g)

@@ -1,15 +1,13 @@
 package adapter
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/jsonrpc"
 
 	"github.com/airwire/airwire/internal/testroot"
@@ -19,25 +17,6 @@ import (
 func repoRoot(t *testing.T) string {
 	t.Helper()
 	return testroot.Root(t)
-}
-
-// goldenLines returns the JSON of a golden's lines that start with prefix.
-func goldenLines(t *testing.T, scenario, profile, prefix string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot(t), "goldens", scenario, profile+".golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), prefix+" "); ok {
-			out = append(out, rest)
-		}
-	}
-	return out
 }
 
 // The golden's prompt (text, image, embedded resource, resource link)
@@ -51,12 +30,12 @@ func TestPromptToClaudeMatchesTheGolden(t *testing.T) {
 			Content []any `json:"content"`
 		} `json:"message"`
 	}
-	for _, l := range goldenLines(t, "prompt-image-and-resource", "zed", "client editor->agent") {
+	for _, l := range goldentest.Tagged(t, "prompt-image-and-resource", "zed", "client editor->agent") {
 		if strings.Contains(l, `"session/prompt"`) {
 			_ = json.Unmarshal([]byte(l), &prompt)
 		}
 	}
-	for _, l := range goldenLines(t, "prompt-image-and-resource", "zed", "cli:1 agent->cli") {
+	for _, l := range goldentest.Tagged(t, "prompt-image-and-resource", "zed", "cli:1 agent->cli") {
 		if strings.Contains(l, `"type":"user"`) {
 			_ = json.Unmarshal([]byte(l), &want)
 		}

@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // requestParams returns the params of the golden's editor requests of method.
 func requestParams(t *testing.T, scenario, method string) []json.RawMessage {
 	t.Helper()
 	var out []json.RawMessage
-	for _, l := range goldenLines(t, scenario, "plain", "client editor->agent") {
+	for _, l := range goldentest.Tagged(t, scenario, "plain", "client editor->agent") {
 		var m struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
@@ -42,7 +44,7 @@ func TestSessionFingerprintMatchesTheGoldens(t *testing.T) {
 		if created == "" || (created == opened) != c.same {
 			t.Errorf("%s: new %s, %s %s: same = %v, want %v", c.scenario, created, c.method, opened, created == opened, c.same)
 		}
-		spawns := len(goldenLines(t, c.scenario, "plain", "cli:2 spawn"))
+		spawns := len(goldentest.Tagged(t, c.scenario, "plain", "cli:2 spawn"))
 		if (spawns == 0) != c.same {
 			t.Errorf("%s: the golden has %d second CLI, same fingerprint %v", c.scenario, spawns, c.same)
 		}

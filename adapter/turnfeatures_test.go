@@ -9,13 +9,14 @@ import (
 	"unicode/utf16"
 
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // goldenUpdate is the first update of a golden whose JSON contains marker,
 // decoded.
 func goldenUpdate(t *testing.T, scenario, profile, marker string) any {
 	t.Helper()
-	for _, l := range goldenLines(t, scenario, profile, "client agent->editor") {
+	for _, l := range goldentest.Tagged(t, scenario, profile, "client agent->editor") {
 		if !strings.Contains(l, marker) {
 			continue
 		}

@@ -1,16 +1,15 @@
 package asynctasks
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -20,25 +19,6 @@ type sendHost func(update any)
 func (h sendHost) Send(u any)                     { h(u) }
 func (sendHost) RouteOf(string) (func(any), bool) { return nil, false }
 func (sendHost) NewID() string                    { return "1" }
-
-// goldenLines returns the JSON of a golden's lines that start with prefix.
-func goldenLines(t *testing.T, scenario, profile, prefix string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(testroot.Root(t), "goldens", scenario, profile+".golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), prefix+" "); ok {
-			out = append(out, rest)
-		}
-	}
-	return out
-}
 
 // head is the Head of a CLI frame.
 func head(msg json.RawMessage) Head {
@@ -80,7 +60,7 @@ func TestAsyncTasksReplayMatchesTheGolden(t *testing.T) {
 // comparable text.
 func goldenTaskUpdates(t *testing.T, scenario string) []string {
 	var out []string
-	for _, line := range goldenLines(t, scenario, "air", "client agent->editor") {
+	for _, line := range goldentest.Tagged(t, scenario, "air", "client agent->editor") {
 		var m struct {
 			Params struct {
 				Update map[string]any `json:"update"`

@@ -1,16 +1,15 @@
 package compaction
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -18,25 +17,6 @@ import (
 func repoRoot(t *testing.T) string {
 	t.Helper()
 	return testroot.Root(t)
-}
-
-// goldenLines returns the JSON of a golden's lines that start with prefix.
-func goldenLines(t *testing.T, scenario, profile, prefix string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot(t), "goldens", scenario, profile+".golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), prefix+" "); ok {
-			out = append(out, rest)
-		}
-	}
-	return out
 }
 
 // replayCompaction feeds a cassette's CLI frames (and the PostCompact
@@ -108,7 +88,7 @@ func canonUpdate(t *testing.T, u map[string]any, ids map[string]string) string {
 // call named compact, or compaction_update).
 func goldenCompactionUpdates(t *testing.T, scenario, profile string) []string {
 	var out []string
-	for _, l := range goldenLines(t, scenario, profile, "client agent->editor") {
+	for _, l := range goldentest.Tagged(t, scenario, profile, "client agent->editor") {
 		var m struct {
 			Params struct {
 				Update json.RawMessage `json:"update"`

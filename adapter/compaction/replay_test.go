@@ -9,6 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 )
 
@@ -35,12 +36,12 @@ func TestReplayedCompactionsMatchTheGolden(t *testing.T) {
 			} `json:"params"`
 		}
 		var want json.RawMessage
-		for _, l := range goldenLines(t, "compaction-load-summary", profile, "client editor->agent") {
+		for _, l := range goldentest.Tagged(t, "compaction-load-summary", profile, "client editor->agent") {
 			if strings.Contains(l, `"method":"initialize"`) {
 				_ = json.Unmarshal([]byte(l), &init)
 			}
 		}
-		for _, l := range goldenLines(t, "compaction-load-summary", profile, "client agent->editor") {
+		for _, l := range goldentest.Tagged(t, "compaction-load-summary", profile, "client agent->editor") {
 			var n struct {
 				Params struct {
 					Update json.RawMessage `json:"update"`

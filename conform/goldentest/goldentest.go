@@ -71,6 +71,19 @@ func AgentMessages(t testing.TB, path string) []json.RawMessage {
 	return out
 }
 
+// Tagged returns the JSON of each line of goldens/<scenario>/<profile>.golden
+// whose tag is tag ("client agent->editor", "cli:1 stdin", …), as text.
+func Tagged(t testing.TB, scenario, profile, tag string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range Read(t, Path(t, scenario, profile)) {
+		if l.Tag == tag {
+			out = append(out, string(l.Msg))
+		}
+	}
+	return out
+}
+
 // Files returns every goldens/*/*.golden path of the checkout.
 func Files(t testing.TB) []string {
 	t.Helper()
