@@ -1,8 +1,6 @@
 package subagents
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // sentUpdate is one session/update the router sent.
@@ -48,23 +47,13 @@ func canonicalJSON(v any) string {
 // goldenUpdates are the session/update params of a golden's client lane.
 func goldenUpdates(t *testing.T, path string) []sentUpdate {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 64<<20)
 	var out []sentUpdate
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "client agent->editor ")
-		if !ok {
-			continue
-		}
+	for _, msg := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Method string     `json:"method"`
 			Params sentUpdate `json:"params"`
 		}
-		if json.Unmarshal([]byte(line), &m) == nil && m.Method == "session/update" {
+		if json.Unmarshal(msg, &m) == nil && m.Method == "session/update" {
 			out = append(out, m.Params)
 		}
 	}
