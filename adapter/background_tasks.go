@@ -248,8 +248,8 @@ func (t *translator) holdOrSettle(reason string) {
 
 // autonomousResult: the end of an autonomous cycle that ran may settle a
 // held turn.
-func (t *translator) autonomousResult(line json.RawMessage) {
-	if cycleRan(line) {
+func (t *translator) autonomousResult(r *claude.Frame) {
+	if cycleRan(r) {
 		t.settleHeld(t.bg.hold.ready(t.s.activeCancelled(), t.bg.tasks))
 	}
 }

@@ -217,12 +217,7 @@ func (g *goalState) echo(uuid string) {
 
 // result ends a started /goal command at its result; a failed command
 // restores the previous state.
-func (g *goalState) result(line json.RawMessage) {
-	var r struct {
-		IsError    bool   `json:"is_error"`
-		StopReason string `json:"stop_reason"`
-	}
-	_ = json.Unmarshal(line, &r)
+func (g *goalState) result(r *claude.Frame) {
 	g.mu.Lock()
 	p := g.pending
 	if p == nil || !p.started {

@@ -80,17 +80,15 @@ func (t *translator) activeTurnID() string {
 	return ""
 }
 
-// failTurn ends the active turn that failed with result frame line.
-func (t *translator) failTurn(line json.RawMessage) {
-	err := turnError(line, t.errorKind)
+// failTurn ends the active turn that failed with result frame r.
+func (t *translator) failTurn(r *claude.Frame) {
+	err := turnError(r, t.errorKind)
 	id := t.s.activeTurnID()
 	t.s.fileChanges.activeUnavailable(fileChangeProviderError) // contract "Unavailable report"
 	if !t.failure.on || errors.Is(err, errAuthRequired) || id == "" {
 		t.s.finish(nil, err)
 		return
 	}
-	var r failedResult
-	_ = json.Unmarshal(line, &r)
 	kind, ok := sessionfailure.ResultKind(r.Subtype)
 	title := resultDetail(r)
 	if !ok {

@@ -89,7 +89,7 @@ func replayHold(t *testing.T, path string) string {
 			if !b.hold.result("end_turn", b.tasks) {
 				return kind
 			}
-		case head.Type == "result" && cycleRan(ev.Msg):
+		case head.Type == "result" && cycleRan(&head):
 			if _, ok := b.hold.ready(false, b.tasks); ok {
 				return kind
 			}

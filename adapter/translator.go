@@ -125,10 +125,10 @@ func (t *translator) message(h *claude.Frame) {
 		t.s.notify(u)
 	}
 	if h.Type == "result" && !autonomous {
-		t.result(line)
+		t.result(h)
 		t.suggest.resultEnded()
 	} else if h.Type == "result" {
-		t.autonomousResult(line)
+		t.autonomousResult(h)
 		if !t.active && len(t.pending) == 0 {
 			t.text.shown = false // only autonomous prose was shown
 		}
@@ -319,7 +319,7 @@ func sentenceCase(s string) string {
 // result ends the active turn: with the usage of the turn, or with the
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
-func (t *translator) result(line json.RawMessage) {
+func (t *translator) result(r *claude.Frame) {
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
 		t.text.shown = false
@@ -328,29 +328,29 @@ func (t *translator) result(line json.RawMessage) {
 	if !t.active {
 		return
 	}
-	if r := t.s.plans.take(); r != nil && exitPlanInterrupted(line) {
+	if plan := t.s.plans.take(); plan != nil && exitPlanInterrupted(r) {
 		// The turn goes on in a fresh context (clear_context.go).
 		t.text.begin("")
-		go t.s.continuePlan(*r)
+		go t.s.continuePlan(*plan)
 		return
 	}
-	t.s.goal.result(line)
+	t.s.goal.result(r)
 	if t.steer.holds() {
 		return // the turn goes on with the message injected into it
 	}
 	t.active = false
-	reason, failed := usage.StopReason(line)
+	reason, failed := usage.StopReason(r)
 	if t.s.activeCancelled() {
 		reason, failed = usage.Cancelled, false
 	}
 	t.cancelled = reason == usage.Cancelled
 	if failed {
 		t.sendMaps(t.compaction.Interrupt())
-		t.failTurn(line)
+		t.failTurn(r)
 		return
 	}
 	if reason == "end_turn" {
-		t.text.forwardResult(line, shown, compacted)
+		t.text.forwardResult(r, shown, compacted)
 	}
 	t.sendMaps(t.compaction.Reset())
 	t.holdOrSettle(reason)

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,15 @@ type Frame struct {
 	SubagentRetry      json.RawMessage `json:"subagent_retry"`
 	DecisionReasonType *string         `json:"decision_reason_type"`
 	DecisionReason     *string         `json:"decision_reason"`
+	// A result line's: how the turn ended, its text, its usage and cost.
+	IsError      bool       `json:"is_error"`
+	Result       string     `json:"result"`
+	Errors       []string   `json:"errors"`
+	NumTurns     int        `json:"num_turns"`
+	StopReason   string     `json:"stop_reason"`
+	TotalCostUSD float64    `json:"total_cost_usd"`
+	Usage        *Usage     `json:"usage"`
+	ModelUsage   ModelUsage `json:"modelUsage"`
 	// Raw is the whole line as the CLI wrote it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -94,6 +104,48 @@ type Event struct {
 	} `json:"delta"`
 	Usage *Usage          `json:"usage"`
 	Raw   json.RawMessage `json:"-"`
+}
+
+// ModelUsage is a result's usage per model, in the CLI's key order.
+type ModelUsage struct {
+	Keys []string
+	By   map[string]ModelUsageRow
+}
+
+// ModelUsageRow is one model's usage of a result; any count may be null
+// or absent.
+type ModelUsageRow struct {
+	Input         *float64 `json:"inputTokens"`
+	Output        *float64 `json:"outputTokens"`
+	CacheRead     *float64 `json:"cacheReadInputTokens"`
+	CacheWrite    *float64 `json:"cacheCreationInputTokens"`
+	ContextWindow *float64 `json:"contextWindow"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a modelUsage that is not an
+// object of usage objects is left empty.
+func (m *ModelUsage) UnmarshalJSON(b []byte) error {
+	var by map[string]ModelUsageRow
+	if json.Unmarshal(b, &by) != nil || by == nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		m.Keys = append(m.Keys, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	m.By = by
+	return nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler: a string message is Text.

@@ -52,7 +52,8 @@ func decodeStreamEvent(line []byte) (*Frame, bool) {
 var frameKeys = []string{"type", "subtype", "uuid", "session_id", "parent_tool_use_id", "isReplay", "origin",
 	"error", "level", "content", "terminal_slash_commands", "commands", "message", "event", "tool_use_result",
 	"tool_result_meta", "rate_limit_info", "compact_metadata", "tool_use_id", "tool_name", "elapsed_time_seconds",
-	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason"}
+	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason", "is_error", "result", "errors",
+	"num_turns", "stop_reason", "total_cost_usd", "usage", "modelUsage"}
 
 // decode reads a stream event object of a content block: its type, index
 // and delta, and all of it as Raw (a slice of the line).
