@@ -35,16 +35,12 @@ func TestOneDecodePerCLILine(t *testing.T) {
 // lineDecodesLeft are the functions of the streaming path that still
 // decode (a part of) a CLI line themselves, by file, with why.
 var lineDecodesLeft = map[string][]string{
-	// the commands of a commands_changed line, a rare line.
-	"translator.go": {"translator.system"},
-	// rare system lines.
-	"memory.go":           {"memoryRecallUpdate"},
-	"modelfallback.go":    {"translator.modelRefusalFallback"},
-	"background_tasks.go": {"backgroundBash", "translator.taskEvent"},
 	// Frame reads the agent's own hook_callback frames, not CLI lines.
 	"toolcall/frame.go": {"Session.Frame", "messageContent"},
 	"claude/frame.go": {"decodeFrameJSON", "LineMessage.UnmarshalJSON", "Event.UnmarshalJSON",
-		"ModelUsage.UnmarshalJSON"},
+		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON"},
+	// the agent's own prompt response, and stored history replayed on load.
+	"session_failure.go": {"withFailure", "replayedFailures"},
 	// control requests of the CLI, not stream lines.
 	"claude/process.go": {"Process.control"},
 	"subagents.go":      {"translator.awaitUser"},
@@ -57,7 +53,7 @@ var lineDecodesLeft = map[string][]string{
 func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
 		"modelfallback.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go", "usage/result.go",
-		"usage/prompt.go", "clear_context.go", "subagents.go",
+		"usage/prompt.go", "clear_context.go", "subagents.go", "session_failure.go", "sessionfailure/title.go",
 		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
 	for _, file := range files {
 		for _, fn := range decodingFuncs(t, file) {

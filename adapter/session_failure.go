@@ -120,7 +120,7 @@ func withFailure(resp json.RawMessage, r sessionfailure.Record) json.RawMessage 
 // apiRetry publishes an SDK api_retry as a warning that reuses the active
 // turn failure's id ("Categories and actions"); with no turn it is a
 // session-scoped warning.
-func (t *translator) apiRetry(line json.RawMessage) {
+func (t *translator) apiRetry(line *claude.Frame) {
 	if !t.failure.on {
 		return
 	}

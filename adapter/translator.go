@@ -261,16 +261,16 @@ func (t *translator) system(m *claude.Frame) {
 	case "local_command_output":
 		t.text.localCommandOutput(m)
 	case "session_state_changed":
-		t.taskEvent(line)
+		t.taskEvent(m)
 		if strings.Contains(string(line), `"idle"`) {
 			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
 		}
 	case "memory_recall":
-		t.s.notify(memoryRecallUpdate(line))
+		t.s.notify(memoryRecallUpdate(m))
 	case "model_refusal_fallback":
-		t.modelRefusalFallback(line)
+		t.modelRefusalFallback(m)
 	case "api_retry":
-		t.apiRetry(line)
+		t.apiRetry(m)
 	case "worker_shutting_down":
 		t.failure.workerShutdown = true
 	case "init":
@@ -285,14 +285,13 @@ func (t *translator) system(m *claude.Frame) {
 			t.s.skills.refresh()
 		}
 	case "commands_changed":
-		t.s.commands = nil
-		_ = json.Unmarshal(m.Commands, &t.s.commands)
+		t.s.commands = m.Commands
 		t.s.skills.forgetPaths()
 		t.s.publishCommands()
 		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.sub.TaskFrame(line)
-		t.taskEvent(line)
+		t.taskEvent(m)
 	}
 }
 

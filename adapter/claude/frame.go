@@ -28,10 +28,10 @@ type Frame struct {
 	Level                 string          `json:"level"`
 	Content               string          `json:"content"`
 	TerminalSlashCommands []string        `json:"terminal_slash_commands"`
-	Commands              json.RawMessage `json:"commands"`
+	Commands              []Command       `json:"commands"`
 	Message               LineMessage     `json:"message"`
 	Event                 Event           `json:"event"`
-	ToolUseResult         json.RawMessage `json:"tool_use_result"`
+	ToolUseResult         ToolUseResult   `json:"tool_use_result"`
 	ToolResultMeta        json.RawMessage `json:"tool_result_meta"`
 	RateLimitInfo         json.RawMessage `json:"rate_limit_info"`
 	CompactMetadata       *struct {
@@ -54,6 +54,7 @@ type Frame struct {
 	TotalCostUSD float64    `json:"total_cost_usd"`
 	Usage        *Usage     `json:"usage"`
 	ModelUsage   ModelUsage `json:"modelUsage"`
+	System
 	// Raw is the whole line as the CLI wrote it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -78,6 +79,8 @@ type Block struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	Thinking string `json:"thinking"`
+	// ToolUseID is a tool_result block's.
+	ToolUseID string `json:"tool_use_id"`
 }
 
 // Usage is an API usage object; any count may be null or absent.
@@ -104,6 +107,77 @@ type Event struct {
 	} `json:"delta"`
 	Usage *Usage          `json:"usage"`
 	Raw   json.RawMessage `json:"-"`
+}
+
+// System is what the agent reads of the system lines of its own subtypes:
+// a memory recall, a model refusal fallback, an API retry, a task's and
+// the session state's lifecycle.
+type System struct {
+	Mode     string   `json:"mode"`
+	Memories []Memory `json:"memories"`
+
+	OriginalModel         string `json:"original_model"`
+	FallbackModel         string `json:"fallback_model"`
+	Direction             string `json:"direction"`
+	Scope                 string `json:"scope"`
+	APIRefusalCategory    string `json:"api_refusal_category"`
+	APIRefusalExplanation string `json:"api_refusal_explanation"`
+
+	Attempt     int  `json:"attempt"`
+	MaxRetries  int  `json:"max_retries"`
+	ErrorStatus *int `json:"error_status"`
+	NoResponse  *struct {
+		WaitedMs    float64 `json:"waited_ms"`
+		RetryWaitMs float64 `json:"retry_wait_ms"`
+	} `json:"no_response"`
+
+	TaskID string `json:"task_id"`
+	State  string `json:"state"`
+	Patch  struct {
+		Status string `json:"status"`
+	} `json:"patch"`
+	Tasks []TaskRef `json:"tasks"`
+}
+
+// Command is a slash command of a commands_changed line (and of the
+// initialize response).
+type Command struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	ArgumentHint json.RawMessage `json:"argumentHint"`
+	Builtin      bool            `json:"builtin"`
+}
+
+// Memory is a recalled memory: its file, and its text when synthesized.
+type Memory struct {
+	Path    string `json:"path"`
+	Content any    `json:"content"`
+}
+
+// TaskRef is a task of a background_tasks_changed level signal.
+type TaskRef struct {
+	TaskID string `json:"task_id"`
+}
+
+// ToolUseResult is a user line's tool_use_result: Raw as written, passed
+// on, and what the agent reads of it itself.
+type ToolUseResult struct {
+	Raw              json.RawMessage
+	BackgroundTaskID string
+}
+
+// UnmarshalJSON implements json.Unmarshaler: only a result that names a
+// background task is read beyond its Raw.
+func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
+	r.Raw = b
+	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) {
+		var v struct {
+			BackgroundTaskID string `json:"backgroundTaskId"`
+		}
+		_ = json.Unmarshal(b, &v)
+		r.BackgroundTaskID = v.BackgroundTaskID
+	}
+	return nil
 }
 
 // ModelUsage is a result's usage per model, in the CLI's key order.

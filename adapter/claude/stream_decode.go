@@ -53,7 +53,9 @@ var frameKeys = []string{"type", "subtype", "uuid", "session_id", "parent_tool_u
 	"error", "level", "content", "terminal_slash_commands", "commands", "message", "event", "tool_use_result",
 	"tool_result_meta", "rate_limit_info", "compact_metadata", "tool_use_id", "tool_name", "elapsed_time_seconds",
 	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason", "is_error", "result", "errors",
-	"num_turns", "stop_reason", "total_cost_usd", "usage", "modelUsage"}
+	"num_turns", "stop_reason", "total_cost_usd", "usage", "modelUsage", "mode", "memories", "original_model",
+	"fallback_model", "direction", "scope", "api_refusal_category", "api_refusal_explanation", "attempt",
+	"max_retries", "error_status", "no_response", "task_id", "state", "patch", "tasks"}
 
 // decode reads a stream event object of a content block: its type, index
 // and delta, and all of it as Raw (a slice of the line).
