@@ -38,9 +38,12 @@ var lineDecodesLeft = map[string][]string{
 	// Frame reads the agent's own hook_callback frames, not CLI lines.
 	"toolcall/frame.go": {"Session.Frame", "messageContent"},
 	"claude/frame.go": {"decodeFrameJSON", "LineMessage.UnmarshalJSON", "Event.UnmarshalJSON",
-		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON"},
+		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON", "Goal.UnmarshalJSON"},
 	// the agent's own prompt response, and stored history replayed on load.
 	"session_failure.go": {"withFailure", "replayedFailures"},
+	// the agent's own hook_callback frames, and the editor's /goal request.
+	"compaction/frames.go": {"Lifecycle.Hook", "hookInput"},
+	"goal.go":              {"goalCommand"},
 	// control requests of the CLI, not stream lines.
 	"claude/process.go": {"Process.control"},
 	"subagents.go":      {"translator.awaitUser"},
@@ -54,6 +57,7 @@ func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
 		"modelfallback.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go", "usage/result.go",
 		"usage/prompt.go", "clear_context.go", "subagents.go", "session_failure.go", "sessionfailure/title.go",
+		"compaction/frames.go", "compaction/lifecycle.go", "goal.go", "session_info.go", "session_index.go",
 		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
 	for _, file := range files {
 		for _, fn := range decodingFuncs(t, file) {

@@ -104,16 +104,16 @@ func (t *translator) message(h *claude.Frame) {
 	t.async.Frame(asyncHead(*h, autonomous), line, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
-		t.sendMaps(t.compaction.StreamFrame(line))
+		t.sendMaps(t.compaction.StreamFrame(h))
 		t.streamEvent(h)
 	case "assistant":
 		t.assistant(h)
 	case "system":
 		t.system(h)
 	case "active_goal":
-		t.s.goal.runtime(line)
+		t.s.goal.runtime(h)
 	case "prompt_suggestion":
-		if u := t.suggest.line(line, t.s.agent.clientCaps().AIR.Client); u != nil {
+		if u := t.suggest.line(h, t.s.agent.clientCaps().AIR.Client); u != nil {
 			t.s.notify(u)
 		}
 	}
@@ -255,9 +255,9 @@ func (t *translator) system(m *claude.Frame) {
 	case "informational":
 		t.text.informational(m)
 	case "status":
-		t.sendMaps(t.compaction.StatusFrame(line))
+		t.sendMaps(t.compaction.StatusFrame(m))
 	case "compact_boundary":
-		t.sendMaps(t.compaction.BoundaryFrame(line))
+		t.sendMaps(t.compaction.BoundaryFrame(m))
 	case "local_command_output":
 		t.text.localCommandOutput(m)
 	case "session_state_changed":

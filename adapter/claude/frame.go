@@ -25,18 +25,16 @@ type Frame struct {
 	// Error is an assistant line's error marker.
 	Error string `json:"error"`
 	// Level and Content are a system notice's.
-	Level                 string          `json:"level"`
-	Content               string          `json:"content"`
-	TerminalSlashCommands []string        `json:"terminal_slash_commands"`
-	Commands              []Command       `json:"commands"`
-	Message               LineMessage     `json:"message"`
-	Event                 Event           `json:"event"`
-	ToolUseResult         ToolUseResult   `json:"tool_use_result"`
-	ToolResultMeta        json.RawMessage `json:"tool_result_meta"`
-	RateLimitInfo         json.RawMessage `json:"rate_limit_info"`
-	CompactMetadata       *struct {
-		PostTokens *float64 `json:"post_tokens"`
-	} `json:"compact_metadata"`
+	Level                 string           `json:"level"`
+	Content               string           `json:"content"`
+	TerminalSlashCommands []string         `json:"terminal_slash_commands"`
+	Commands              []Command        `json:"commands"`
+	Message               LineMessage      `json:"message"`
+	Event                 Event            `json:"event"`
+	ToolUseResult         ToolUseResult    `json:"tool_use_result"`
+	ToolResultMeta        json.RawMessage  `json:"tool_result_meta"`
+	RateLimitInfo         json.RawMessage  `json:"rate_limit_info"`
+	CompactMetadata       *CompactMetadata `json:"compact_metadata"`
 	// A tool_progress beat's and a system/permission_denied's.
 	ToolUseID          string          `json:"tool_use_id"`
 	ToolName           *string         `json:"tool_name"`
@@ -51,7 +49,7 @@ type Frame struct {
 	Errors       []string   `json:"errors"`
 	NumTurns     int        `json:"num_turns"`
 	StopReason   string     `json:"stop_reason"`
-	TotalCostUSD float64    `json:"total_cost_usd"`
+	TotalCostUSD *float64   `json:"total_cost_usd"`
 	Usage        *Usage     `json:"usage"`
 	ModelUsage   ModelUsage `json:"modelUsage"`
 	System
@@ -100,10 +98,17 @@ type Event struct {
 		Model string `json:"model"`
 		Usage *Usage `json:"usage"`
 	} `json:"message"`
+	// ContentBlock is a content_block_start's block; Content and
+	// Delta.Content are a compaction block's text.
+	ContentBlock struct {
+		Type    string  `json:"type"`
+		Content *string `json:"content"`
+	} `json:"content_block"`
 	Delta struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Thinking string `json:"thinking"`
+		Type     string  `json:"type"`
+		Text     string  `json:"text"`
+		Thinking string  `json:"thinking"`
+		Content  *string `json:"content"`
 	} `json:"delta"`
 	Usage *Usage          `json:"usage"`
 	Raw   json.RawMessage `json:"-"`
@@ -131,12 +136,44 @@ type System struct {
 		RetryWaitMs float64 `json:"retry_wait_ms"`
 	} `json:"no_response"`
 
+	Status        *string `json:"status"`
+	CompactResult string  `json:"compact_result"`
+	CompactError  string  `json:"compact_error"`
+
 	TaskID string `json:"task_id"`
 	State  string `json:"state"`
 	Patch  struct {
 		Status string `json:"status"`
 	} `json:"patch"`
 	Tasks []TaskRef `json:"tasks"`
+
+	// Goal is an active_goal line's value (nil: cleared); Suggestion a
+	// prompt_suggestion's text.
+	Goal       *Goal  `json:"value"`
+	Suggestion string `json:"suggestion"`
+}
+
+// Goal is the goal of an active_goal line; Malformed when its value
+// is not a goal object.
+type Goal struct {
+	Condition  string
+	Iterations int
+	SetAt      int64
+	LastReason *string
+	Malformed  bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (g *Goal) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Condition  string  `json:"condition"`
+		Iterations int     `json:"iterations"`
+		SetAt      int64   `json:"set_at"`
+		LastReason *string `json:"last_reason"`
+	}
+	err := json.Unmarshal(b, &v)
+	*g = Goal{v.Condition, v.Iterations, v.SetAt, v.LastReason, err != nil}
+	return nil
 }
 
 // Command is a slash command of a commands_changed line (and of the
@@ -146,6 +183,14 @@ type Command struct {
 	Description  string          `json:"description"`
 	ArgumentHint json.RawMessage `json:"argumentHint"`
 	Builtin      bool            `json:"builtin"`
+}
+
+// CompactMetadata is a compact_boundary's account of the compaction.
+type CompactMetadata struct {
+	Trigger    string   `json:"trigger"`
+	PreTokens  *float64 `json:"pre_tokens"`
+	PostTokens *float64 `json:"post_tokens"`
+	DurationMs *float64 `json:"duration_ms"`
 }
 
 // Memory is a recalled memory: its file, and its text when synthesized.

@@ -77,7 +77,7 @@ func (t *Tracker) result(r *claude.Frame, autonomous bool) (Update, bool) {
 	if r.Origin != nil {
 		meta = map[string]any{"_claude/origin": r.Origin.Raw}
 	}
-	cost := map[string]any{"cost": map[string]any{"amount": r.TotalCostUSD, "currency": "USD"}}
+	cost := map[string]any{"cost": map[string]any{"amount": cost(r.TotalCostUSD), "currency": "USD"}}
 	return t.update(*t.total, cost, meta), true
 }
 
@@ -142,4 +142,12 @@ func (t *Tracker) learned(key string, size int) {
 	if t.model != "" && t.model != key {
 		t.onWindow(t.model, size)
 	}
+}
+
+// cost is a result's total cost, 0 when absent.
+func cost(usd *float64) float64 {
+	if usd == nil {
+		return 0
+	}
+	return *usd
 }
