@@ -41,6 +41,11 @@ var lineDecodesLeft = map[string][]string{
 		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON", "Goal.UnmarshalJSON"},
 	// the agent's own prompt response, and stored history replayed on load.
 	"session_failure.go": {"withFailure", "replayedFailures"},
+	// a task event's own fields, and the tool_use and tool_result blocks of
+	// a message content, which the async tasks still read themselves.
+	"asynctasks/frames.go":       {"Tasks.systemFrame"},
+	"asynctasks/events.go":       {"parseTaskUsage"},
+	"asynctasks/tool_results.go": {"toolResults", "toolResultText", "toolUses.observe", "backgroundBashTask"},
 	// the agent's own hook_callback frames, and the editor's /goal request.
 	"compaction/frames.go": {"Lifecycle.Hook", "hookInput"},
 	"goal.go":              {"goalCommand"},
@@ -57,7 +62,8 @@ func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
 		"modelfallback.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go", "usage/result.go",
 		"usage/prompt.go", "clear_context.go", "subagents.go", "session_failure.go", "sessionfailure/title.go",
-		"compaction/frames.go", "compaction/lifecycle.go", "goal.go", "session_info.go", "session_index.go",
+		"compaction/frames.go", "compaction/lifecycle.go", "asynctasks/frames.go", "asynctasks/autonomous.go",
+		"asynctasks/events.go", "asynctasks/tool_results.go", "goal.go", "session_info.go", "session_index.go",
 		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
 	for _, file := range files {
 		for _, fn := range decodingFuncs(t, file) {

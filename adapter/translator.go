@@ -101,7 +101,7 @@ func (t *translator) message(h *claude.Frame) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.Frame(asyncHead(*h, autonomous), line, !t.active && t.s.noTurn())
+	t.async.Frame(asyncHead(*h, autonomous), h, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
 		t.sendMaps(t.compaction.StreamFrame(h))
