@@ -1,9 +1,6 @@
 package adapter
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
@@ -35,8 +32,16 @@ type taskFrame struct {
 }
 
 // taskRef is a task of a background_tasks_changed level signal.
-type taskRef struct {
-	TaskID string `json:"task_id"`
+type taskRef = claude.TaskRef
+
+// taskFrameOf is what the lifecycle reads of a system line.
+func taskFrameOf(f *claude.Frame) taskFrame {
+	t := taskFrame{Subtype: f.Subtype, TaskID: f.TaskID, ToolUseID: f.ToolUseID, State: f.State, Tasks: f.Tasks}
+	t.Patch.Status = f.Patch.Status
+	if s := f.SubagentType; len(s) > 2 && s[0] == '"' {
+		t.SubagentType = string(s[1 : len(s)-1])
+	}
+	return t
 }
 
 // ends reports whether the frame is a task's end.
@@ -88,34 +93,15 @@ func newRunningTerminals(c caps.Client) runningTerminals {
 	return runningTerminals{enabled: c.TerminalChannel() && !c.AIR.Client, byTask: map[string]terminalOf{}}
 }
 
-// backgroundResult is the part of a tool result message that says a
-// command went to the background.
-type backgroundResult struct {
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	Message         struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-	ToolUseResult struct {
-		BackgroundTaskID string `json:"backgroundTaskId"`
-	} `json:"tool_use_result"`
-}
-
 // backgroundBash returns the background task and the Bash tool call of a
 // user message whose one Bash result says its command went on in the
 // background; toolName tells the name of a pending tool use.
-func backgroundBash(line json.RawMessage, toolName func(string) string) (task string, term terminalOf, ok bool) {
-	var m backgroundResult
-	if !bytes.Contains(line, []byte(`"backgroundTaskId"`)) || json.Unmarshal(line, &m) != nil ||
-		m.ToolUseResult.BackgroundTaskID == "" {
+func backgroundBash(m *claude.Frame, toolName func(string) string) (task string, term terminalOf, ok bool) {
+	if m.ToolUseResult.BackgroundTaskID == "" {
 		return "", terminalOf{}, false
 	}
-	var blocks []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-	}
-	_ = json.Unmarshal(m.Message.Content, &blocks)
 	var bash []string
-	for _, b := range blocks {
+	for _, b := range m.Message.Content {
 		if b.Type == "tool_result" && toolName(b.ToolUseID) == "Bash" {
 			bash = append(bash, b.ToolUseID)
 		}
@@ -124,8 +110,8 @@ func backgroundBash(line json.RawMessage, toolName func(string) string) (task st
 		return "", terminalOf{}, false
 	}
 	term = terminalOf{toolCallID: bash[0]}
-	if m.ParentToolUseID != nil {
-		term.parent = *m.ParentToolUseID
+	if m.Parent != nil {
+		term.parent = *m.Parent
 	}
 	return m.ToolUseResult.BackgroundTaskID, term, true
 }
@@ -198,11 +184,8 @@ func (b *background) observe(f taskFrame, turnOpen bool) (out []toolcall.Update,
 
 // taskEvent follows a task lifecycle frame of the CLI: a task's end may
 // exit its terminal, and an idle may settle a held turn.
-func (t *translator) taskEvent(line json.RawMessage) {
-	var f taskFrame
-	if json.Unmarshal(line, &f) != nil {
-		return
-	}
+func (t *translator) taskEvent(line *claude.Frame) {
+	f := taskFrameOf(line)
 	out, idle := t.bg.observe(f, t.active || t.bg.hold.held != "")
 	t.sendAll(out)
 	if idle {
@@ -228,7 +211,7 @@ func (b *background) userFrame(f *claude.Frame, tools *toolcall.Session) []toolc
 	var term terminalOf
 	ok := false
 	if b.terminals.enabled {
-		task, term, ok = backgroundBash(f.Raw, tools.ToolName)
+		task, term, ok = backgroundBash(f, tools.ToolName)
 	}
 	updates := tools.Line(f)
 	if ok && b.tasks[task] != nil {
@@ -248,8 +231,8 @@ func (t *translator) holdOrSettle(reason string) {
 
 // autonomousResult: the end of an autonomous cycle that ran may settle a
 // held turn.
-func (t *translator) autonomousResult(line json.RawMessage) {
-	if cycleRan(line) {
+func (t *translator) autonomousResult(r *claude.Frame) {
+	if cycleRan(r) {
 		t.settleHeld(t.bg.hold.ready(t.s.activeCancelled(), t.bg.tasks))
 	}
 }

@@ -90,13 +90,8 @@ func (t *translator) acceptedPlanResult(updates []toolcall.Update) []toolcall.Up
 // which Claude Code ends the cycle that an ExitPlanMode answer with
 // interrupt stopped: an error result whose [ede_diagnostic] says
 // result_type=user and stop_reason=tool_use.
-func exitPlanInterrupted(line json.RawMessage) bool {
-	var r struct {
-		IsError bool     `json:"is_error"`
-		Result  string   `json:"result"`
-		Errors  []string `json:"errors"`
-	}
-	if json.Unmarshal(line, &r) != nil || !r.IsError {
+func exitPlanInterrupted(r *claude.Frame) bool {
+	if !r.IsError {
 		return false
 	}
 	for _, e := range append([]string{r.Result}, r.Errors...) {

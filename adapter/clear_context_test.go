@@ -6,18 +6,30 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
+
+// resultFrame is the frame of a CLI line.
+func resultFrame(t *testing.T, line json.RawMessage) *claude.Frame {
+	t.Helper()
+	f, err := claude.DecodeFrame(append([]byte(nil), line...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
 
 // cassetteResults returns the result frames the CLI printed in a recorded
 // run (goldens/<scenario>/<profile>.cassette).
-func cassetteResults(t *testing.T, scenario, profile string) []json.RawMessage {
+func cassetteResults(t *testing.T, scenario, profile string) []*claude.Frame {
 	t.Helper()
 	f, err := os.Open(filepath.Join(repoRoot(t), "goldens", scenario, profile+".cassette"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []json.RawMessage
+	var out []*claude.Frame
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -29,7 +41,7 @@ func cassetteResults(t *testing.T, scenario, profile string) []json.RawMessage {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Dir == "cli" && json.Unmarshal(e.Msg, &head) == nil && head.Type == "result" {
-			out = append(out, e.Msg)
+			out = append(out, resultFrame(t, e.Msg))
 		}
 	}
 	return out
@@ -46,17 +58,17 @@ func TestExitPlanInterrupted(t *testing.T) {
 		t.Fatalf("%d results in the clear-context cassette, want 2", len(results))
 	}
 	if !exitPlanInterrupted(results[0]) {
-		t.Errorf("the interrupted cycle's diagnostic was not recognized: %.300s", results[0])
+		t.Errorf("the interrupted cycle's diagnostic was not recognized: %.300s", results[0].Raw)
 	}
 	if exitPlanInterrupted(results[1]) {
 		t.Error("the fresh context's result was taken for the interruption")
 	}
 	for _, r := range cassetteResults(t, "exit-plan-approve", "air") {
 		if exitPlanInterrupted(r) {
-			t.Errorf("an approval's result was taken for the interruption: %.300s", r)
+			t.Errorf("an approval's result was taken for the interruption: %.300s", r.Raw)
 		}
 	}
-	other := json.RawMessage(`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=end_turn"]}`)
+	other := resultFrame(t, json.RawMessage(`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=end_turn"]}`))
 	if exitPlanInterrupted(other) {
 		t.Error("a diagnostic without stop_reason=tool_use was taken for the interruption")
 	}

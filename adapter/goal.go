@@ -162,23 +162,13 @@ func (g *goalState) publish(snapshot map[string]any) {
 }
 
 // activeGoalLine is the runtime's `active_goal` message.
-type activeGoalLine struct {
-	Value *struct {
-		Condition  string  `json:"condition"`
-		Iterations int     `json:"iterations"`
-		SetAt      int64   `json:"set_at"`
-		LastReason *string `json:"last_reason"`
-	} `json:"value"`
-}
-
 // goalSnapshot maps an active_goal message to the neutral snapshot: nil
 // for a cleared goal; ok is false for a malformed message.
-func goalSnapshot(line json.RawMessage) (snap map[string]any, ok bool) {
-	var m activeGoalLine
-	if json.Unmarshal(line, &m) != nil {
+func goalSnapshot(m *claude.Frame) (snap map[string]any, ok bool) {
+	if m.Goal != nil && m.Goal.Malformed {
 		return nil, false
 	}
-	if v := m.Value; v != nil {
+	if v := m.Goal; v != nil {
 		snap = map[string]any{"objective": strings.TrimSpace(v.Condition), "status": "active", "iterations": v.Iterations,
 			"lastReason": v.LastReason, "createdAt": v.SetAt, "controlMethod": goalControlMethod}
 	}
@@ -188,7 +178,7 @@ func goalSnapshot(line json.RawMessage) (snap map[string]any, ok bool) {
 // runtime maps an active_goal message to the neutral snapshot
 // (provider bookkeeping such as tokens_at_start left out); while a /goal
 // command is pending, only the update it asked for is published.
-func (g *goalState) runtime(line json.RawMessage) {
+func (g *goalState) runtime(line *claude.Frame) {
 	snap, ok := goalSnapshot(line)
 	if !ok {
 		return
@@ -217,12 +207,7 @@ func (g *goalState) echo(uuid string) {
 
 // result ends a started /goal command at its result; a failed command
 // restores the previous state.
-func (g *goalState) result(line json.RawMessage) {
-	var r struct {
-		IsError    bool   `json:"is_error"`
-		StopReason string `json:"stop_reason"`
-	}
-	_ = json.Unmarshal(line, &r)
+func (g *goalState) result(r *claude.Frame) {
 	g.mu.Lock()
 	p := g.pending
 	if p == nil || !p.started {

@@ -58,7 +58,7 @@ func TestGoalSnapshotMatchesTheGolden(t *testing.T) {
 		`{"type":"active_goal","value":{"condition":"make the tests pass","iterations":0,"set_at":1767225600000,"tokens_at_start":1000}}`,
 		`{"type":"active_goal","value":{"condition":"make the tests pass","iterations":1,"set_at":1767225600000,"tokens_at_start":1000,"last_reason":"Two tests still fail"}}`,
 	} {
-		snap, ok := goalSnapshot(json.RawMessage(f))
+		snap, ok := goalSnapshot(resultFrame(t, json.RawMessage(f)))
 		if !ok {
 			t.Fatal(f)
 		}
@@ -71,7 +71,7 @@ func TestGoalSnapshotMatchesTheGolden(t *testing.T) {
 			t.Errorf("snapshot %s not in the golden", g)
 		}
 	}
-	if snap, ok := goalSnapshot(json.RawMessage(`{"type":"active_goal","value":null}`)); !ok || snap != nil {
+	if snap, ok := goalSnapshot(resultFrame(t, json.RawMessage(`{"type":"active_goal","value":null}`))); !ok || snap != nil {
 		t.Errorf("a cleared goal is null: %v", snap)
 	}
 }

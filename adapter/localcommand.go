@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -45,26 +44,15 @@ func (t *rootText) localCommandOutput(m *claude.Frame) {
 	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))
 }
 
-type resultText struct {
-	Subtype string `json:"subtype"`
-	IsError bool   `json:"is_error"`
-	Result  string `json:"result"`
-	UUID    string `json:"uuid"`
-	Usage   struct {
-		OutputTokens *float64 `json:"output_tokens"`
-	} `json:"usage"`
-}
-
 // forwardResult sends a successful result's text when the turn showed
 // nothing else of it: a local-only command, or a turn with no text, no
 // compaction output and no output tokens. shown and compacted are what
 // the turn delivered before its result.
-func (t *rootText) forwardResult(line json.RawMessage, shown, compacted bool) {
-	var r resultText
-	if json.Unmarshal(line, &r) != nil || r.Subtype != "success" || r.IsError || r.Result == "" {
+func (t *rootText) forwardResult(r *claude.Frame, shown, compacted bool) {
+	if r.Subtype != "success" || r.IsError || r.Result == "" {
 		return
 	}
-	silent := !shown && !compacted && (r.Usage.OutputTokens == nil || *r.Usage.OutputTokens == 0)
+	silent := !shown && !compacted && (r.Usage == nil || r.Usage.OutputTokens == nil || *r.Usage.OutputTokens == 0)
 	if !t.s.activeLocalOnly() && !silent {
 		return
 	}

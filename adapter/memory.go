@@ -1,6 +1,6 @@
 package adapter
 
-import "encoding/json"
+import "github.com/airwire/airwire/adapter/claude"
 
 // A memory recall (system/memory_recall: memories Claude Code selected or
 // synthesized before the model answers) is shown as the reference shows
@@ -8,19 +8,8 @@ import "encoding/json"
 // memories" with the memory files as locations, or "Recalled synthesized
 // memory" with the recalled text as content.
 
-type memoryRecallLine struct {
-	UUID     string `json:"uuid"`
-	Mode     string `json:"mode"`
-	Memories []struct {
-		Path    string `json:"path"`
-		Content any    `json:"content"`
-	} `json:"memories"`
-}
-
 // memoryRecallUpdate is the tool_call update of a memory_recall frame.
-func memoryRecallUpdate(line json.RawMessage) map[string]any {
-	var m memoryRecallLine
-	_ = json.Unmarshal(line, &m)
+func memoryRecallUpdate(m *claude.Frame) map[string]any {
 	u := map[string]any{"sessionUpdate": "tool_call", "toolCallId": m.UUID, "kind": "read", "status": "completed",
 		"_meta": map[string]any{"claudeCode": map[string]any{"toolName": "memory_recall", "toolResponse": map[string]any{"mode": m.Mode}}}}
 	var locations, content []map[string]any

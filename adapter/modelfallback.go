@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -19,20 +20,18 @@ import (
 // get_context_usage in the background to learn the real one.
 
 type refusalFallbackLine struct {
-	OriginalModel string `json:"original_model"`
-	FallbackModel string `json:"fallback_model"`
-	Direction     string `json:"direction"`
-	Scope         string `json:"scope"`
-	Category      string `json:"api_refusal_category"`
-	Explanation   string `json:"api_refusal_explanation"`
+	OriginalModel string
+	FallbackModel string
+	Direction     string
+	Scope         string
+	Category      string
+	Explanation   string
 }
 
 // modelRefusalFallback handles a model_refusal_fallback frame.
-func (t *translator) modelRefusalFallback(line json.RawMessage) {
-	var m refusalFallbackLine
-	if json.Unmarshal(line, &m) != nil {
-		return
-	}
+func (t *translator) modelRefusalFallback(f *claude.Frame) {
+	m := refusalFallbackLine{f.OriginalModel, f.FallbackModel, f.Direction, f.Scope,
+		f.APIRefusalCategory, f.APIRefusalExplanation}
 	t.fallbackNotice(m)
 	if m.persistent() {
 		t.s.followModelSwitch(m.FallbackModel)

@@ -228,7 +228,7 @@ func (s *Session) HandleMessage(f *claude.Frame) {
 	if s.tr.textDelta(f) {
 		return
 	}
-	if s.index.frame(f.Type, f.Raw, s.activeCancelled) {
+	if s.index.frame(f, s.activeCancelled) {
 		if svc := s.agent.index.indexed(); svc != nil {
 			svc.OwnSessionChanged(s.ID)
 		}

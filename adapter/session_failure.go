@@ -80,17 +80,15 @@ func (t *translator) activeTurnID() string {
 	return ""
 }
 
-// failTurn ends the active turn that failed with result frame line.
-func (t *translator) failTurn(line json.RawMessage) {
-	err := turnError(line, t.errorKind)
+// failTurn ends the active turn that failed with result frame r.
+func (t *translator) failTurn(r *claude.Frame) {
+	err := turnError(r, t.errorKind)
 	id := t.s.activeTurnID()
 	t.s.fileChanges.activeUnavailable(fileChangeProviderError) // contract "Unavailable report"
 	if !t.failure.on || errors.Is(err, errAuthRequired) || id == "" {
 		t.s.finish(nil, err)
 		return
 	}
-	var r failedResult
-	_ = json.Unmarshal(line, &r)
 	kind, ok := sessionfailure.ResultKind(r.Subtype)
 	title := resultDetail(r)
 	if !ok {
@@ -122,7 +120,7 @@ func withFailure(resp json.RawMessage, r sessionfailure.Record) json.RawMessage 
 // apiRetry publishes an SDK api_retry as a warning that reuses the active
 // turn failure's id ("Categories and actions"); with no turn it is a
 // session-scoped warning.
-func (t *translator) apiRetry(line json.RawMessage) {
+func (t *translator) apiRetry(line *claude.Frame) {
 	if !t.failure.on {
 		return
 	}

@@ -136,31 +136,21 @@ func (x *indexState) explicitTitle() bool {
 	return x.explicit
 }
 
-type indexFrame struct {
-	Subtype  string   `json:"subtype"`
-	State    string   `json:"state"`
-	IsError  bool     `json:"is_error"`
-	TotalUSD *float64 `json:"total_cost_usd"`
-}
-
 // frame notes what a CLI frame changes of the session's row: its state and
 // turn end (session_state_changed), its cost and whether its turn failed
 // (result, cancelled: whether the turn it ends was cancelled). It reports
 // whether the frame was one of those.
-func (x *indexState) frame(kind string, raw json.RawMessage, cancelled func() bool) bool {
-	if kind != "result" && (kind != "system" || !strings.Contains(string(raw), `"session_state_changed"`)) {
-		return false
-	}
-	var f indexFrame
-	if json.Unmarshal(raw, &f) != nil {
+func (x *indexState) frame(f *claude.Frame, cancelled func() bool) bool {
+	kind := f.Type
+	if kind != "result" && (kind != "system" || !strings.Contains(string(f.Raw), `"session_state_changed"`)) {
 		return false
 	}
 	wasCancelled := kind == "result" && cancelled()
 	x.mu.Lock()
 	switch {
 	case kind == "result":
-		if f.TotalUSD != nil {
-			x.cost = *f.TotalUSD
+		if f.TotalCostUSD != nil {
+			x.cost = *f.TotalCostUSD
 		}
 		x.failed = (f.IsError || strings.HasPrefix(f.Subtype, "error_")) && !wasCancelled
 	case f.Subtype == "session_state_changed":

@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -246,11 +245,8 @@ func (p *promptSuggestion) resultEnded() { p.expected = true }
 
 // line handles a prompt_suggestion line: the update to send, if any (air:
 // the client is an AIR client).
-func (p *promptSuggestion) line(line json.RawMessage, air bool) any {
-	var m struct {
-		Suggestion string `json:"suggestion"`
-	}
-	if json.Unmarshal(line, &m) != nil || !p.expected {
+func (p *promptSuggestion) line(m *claude.Frame, air bool) any {
+	if !p.expected {
 		return nil
 	}
 	p.expected = false

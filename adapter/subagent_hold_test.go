@@ -89,7 +89,7 @@ func replayHold(t *testing.T, path string) string {
 			if !b.hold.result("end_turn", b.tasks) {
 				return kind
 			}
-		case head.Type == "result" && cycleRan(ev.Msg):
+		case head.Type == "result" && cycleRan(&head):
 			if _, ok := b.hold.ready(false, b.tasks); ok {
 				return kind
 			}
@@ -172,7 +172,7 @@ func TestSubagentHoldLevelSignal(t *testing.T) {
 	if _, ok := b.hold.ready(false, b.tasks); ok {
 		t.Fatal("released while the subagent runs")
 	}
-	b.observe(taskFrame{Subtype: "background_tasks_changed", Tasks: []taskRef{{"b1"}}}, false)
+	b.observe(taskFrame{Subtype: "background_tasks_changed", Tasks: []taskRef{{TaskID: "b1"}}}, false)
 	if reason, ok := b.hold.ready(false, b.tasks); !ok || reason != "end_turn" {
 		t.Fatalf("ready = %q, %v after the level signal dropped the subagent", reason, ok)
 	}

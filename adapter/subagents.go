@@ -201,10 +201,6 @@ func (h *subagentHold) take() (reason string, ok bool) {
 
 // cycleRan reports whether an autonomous result ends a cycle that ran
 // (a placeholder result, num_turns 0, comes before the cycle it answers).
-func cycleRan(resultLine json.RawMessage) bool {
-	var r struct {
-		NumTurns int  `json:"num_turns"`
-		IsError  bool `json:"is_error"`
-	}
-	return json.Unmarshal(resultLine, &r) == nil && (r.NumTurns > 0 || r.IsError)
+func cycleRan(r *claude.Frame) bool {
+	return r.NumTurns > 0 || r.IsError
 }

@@ -233,9 +233,9 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 		`{"type":"system","subtype":"task_started","task_id":"b2","tool_use_id":"R1","task_type":"local_bash","is_backgrounded":true,"description":"Root"}`,
 		`{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed"}`,
 	} {
-		var fh frameHead
+		fh := frameHead{Raw: json.RawMessage(line)}
 		_ = json.Unmarshal([]byte(line), &fh)
-		tasks.Frame(asyncHead(fh, false), json.RawMessage(line), false)
+		tasks.Frame(asyncHead(fh, false), &fh, false)
 	}
 	var got []string
 	for _, s := range h.sent {

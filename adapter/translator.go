@@ -101,19 +101,19 @@ func (t *translator) message(h *claude.Frame) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.Frame(asyncHead(*h, autonomous), line, !t.active && t.s.noTurn())
+	t.async.Frame(asyncHead(*h, autonomous), h, !t.active && t.s.noTurn())
 	switch kind {
 	case "stream_event":
-		t.sendMaps(t.compaction.StreamFrame(line))
+		t.sendMaps(t.compaction.StreamFrame(h))
 		t.streamEvent(h)
 	case "assistant":
 		t.assistant(h)
 	case "system":
 		t.system(h)
 	case "active_goal":
-		t.s.goal.runtime(line)
+		t.s.goal.runtime(h)
 	case "prompt_suggestion":
-		if u := t.suggest.line(line, t.s.agent.clientCaps().AIR.Client); u != nil {
+		if u := t.suggest.line(h, t.s.agent.clientCaps().AIR.Client); u != nil {
 			t.s.notify(u)
 		}
 	}
@@ -125,10 +125,10 @@ func (t *translator) message(h *claude.Frame) {
 		t.s.notify(u)
 	}
 	if h.Type == "result" && !autonomous {
-		t.result(line)
+		t.result(h)
 		t.suggest.resultEnded()
 	} else if h.Type == "result" {
-		t.autonomousResult(line)
+		t.autonomousResult(h)
 		if !t.active && len(t.pending) == 0 {
 			t.text.shown = false // only autonomous prose was shown
 		}
@@ -255,22 +255,22 @@ func (t *translator) system(m *claude.Frame) {
 	case "informational":
 		t.text.informational(m)
 	case "status":
-		t.sendMaps(t.compaction.StatusFrame(line))
+		t.sendMaps(t.compaction.StatusFrame(m))
 	case "compact_boundary":
-		t.sendMaps(t.compaction.BoundaryFrame(line))
+		t.sendMaps(t.compaction.BoundaryFrame(m))
 	case "local_command_output":
 		t.text.localCommandOutput(m)
 	case "session_state_changed":
-		t.taskEvent(line)
+		t.taskEvent(m)
 		if strings.Contains(string(line), `"idle"`) {
 			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
 		}
 	case "memory_recall":
-		t.s.notify(memoryRecallUpdate(line))
+		t.s.notify(memoryRecallUpdate(m))
 	case "model_refusal_fallback":
-		t.modelRefusalFallback(line)
+		t.modelRefusalFallback(m)
 	case "api_retry":
-		t.apiRetry(line)
+		t.apiRetry(m)
 	case "worker_shutting_down":
 		t.failure.workerShutdown = true
 	case "init":
@@ -285,14 +285,13 @@ func (t *translator) system(m *claude.Frame) {
 			t.s.skills.refresh()
 		}
 	case "commands_changed":
-		t.s.commands = nil
-		_ = json.Unmarshal(m.Commands, &t.s.commands)
+		t.s.commands = m.Commands
 		t.s.skills.forgetPaths()
 		t.s.publishCommands()
 		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
 		t.sub.TaskFrame(line)
-		t.taskEvent(line)
+		t.taskEvent(m)
 	}
 }
 
@@ -319,7 +318,7 @@ func sentenceCase(s string) string {
 // result ends the active turn: with the usage of the turn, or with the
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
-func (t *translator) result(line json.RawMessage) {
+func (t *translator) result(r *claude.Frame) {
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
 		t.text.shown = false
@@ -328,29 +327,29 @@ func (t *translator) result(line json.RawMessage) {
 	if !t.active {
 		return
 	}
-	if r := t.s.plans.take(); r != nil && exitPlanInterrupted(line) {
+	if plan := t.s.plans.take(); plan != nil && exitPlanInterrupted(r) {
 		// The turn goes on in a fresh context (clear_context.go).
 		t.text.begin("")
-		go t.s.continuePlan(*r)
+		go t.s.continuePlan(*plan)
 		return
 	}
-	t.s.goal.result(line)
+	t.s.goal.result(r)
 	if t.steer.holds() {
 		return // the turn goes on with the message injected into it
 	}
 	t.active = false
-	reason, failed := usage.StopReason(line)
+	reason, failed := usage.StopReason(r)
 	if t.s.activeCancelled() {
 		reason, failed = usage.Cancelled, false
 	}
 	t.cancelled = reason == usage.Cancelled
 	if failed {
 		t.sendMaps(t.compaction.Interrupt())
-		t.failTurn(line)
+		t.failTurn(r)
 		return
 	}
 	if reason == "end_turn" {
-		t.text.forwardResult(line, shown, compacted)
+		t.text.forwardResult(r, shown, compacted)
 	}
 	t.sendMaps(t.compaction.Reset())
 	t.holdOrSettle(reason)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -35,17 +36,9 @@ func isAuthErrorKind(kind string) bool {
 	return kind == "authentication_failed" || kind == "oauth_org_not_allowed"
 }
 
-type failedResult struct {
-	Subtype string   `json:"subtype"`
-	Result  string   `json:"result"`
-	Errors  []string `json:"errors"`
-}
-
 // turnError is the error that ends a failed turn; errorKind is the error
 // marker of the turn's last assistant message ("" when none).
-func turnError(line json.RawMessage, errorKind string) error {
-	var r failedResult
-	_ = json.Unmarshal(line, &r)
+func turnError(r *claude.Frame, errorKind string) error {
 	detail := resultDetail(r)
 	if isAuthErrorKind(errorKind) || (r.Subtype == "success" && loginRequired.MatchString(r.Result)) {
 		return errAuthRequired
@@ -62,7 +55,7 @@ func turnError(line json.RawMessage, errorKind string) error {
 
 // resultDetail is a failed result's text: the result of a "success"
 // subtype, else its errors (or the subtype).
-func resultDetail(r failedResult) string {
+func resultDetail(r *claude.Frame) string {
 	if r.Subtype == "success" {
 		return r.Result
 	}

@@ -43,14 +43,14 @@ func TestMemoryRecallMatchesTheGolden(t *testing.T) {
 	line := json.RawMessage(`{"type":"system","subtype":"memory_recall","mode":"select","uuid":"<uuid-1>",
 		"memories":[{"path":"<cwd>/CLAUDE.md","scope":"project","content":"Run tests with make test."}]}`)
 	want := goldenUpdate(t, "memory-recall", "zed", `"memory_recall"`)
-	if got := decoded(memoryRecallUpdate(line)); !reflect.DeepEqual(got, want) {
+	if got := decoded(memoryRecallUpdate(resultFrame(t, line))); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
-	synth := memoryRecallUpdate(json.RawMessage(`{"mode":"synthesize","uuid":"u","memories":[{"path":"a","content":"A"},{"path":"b"}]}`))
+	synth := memoryRecallUpdate(resultFrame(t, json.RawMessage(`{"type":"system","subtype":"memory_recall","mode":"synthesize","uuid":"u","memories":[{"path":"a","content":"A"},{"path":"b"}]}`)))
 	if synth["title"] != "Recalled synthesized memory" || synth["locations"] != nil || len(synth["content"].([]map[string]any)) != 1 {
 		t.Errorf("synthesis: %v", synth)
 	}
-	two := memoryRecallUpdate(json.RawMessage(`{"mode":"select","uuid":"u","memories":[{"path":"a"},{"path":"b"}]}`))
+	two := memoryRecallUpdate(resultFrame(t, json.RawMessage(`{"type":"system","subtype":"memory_recall","mode":"select","uuid":"u","memories":[{"path":"a"},{"path":"b"}]}`)))
 	if two["title"] != "Recalled 2 memories" {
 		t.Errorf("two: %v", two["title"])
 	}

@@ -1,7 +1,5 @@
 package asynctasks
 
-import "encoding/json"
-
 // Contract "Async tasks": a turn Claude Code starts with no prompt open is
 // an async task that is not shown in the transcript.
 
@@ -44,17 +42,13 @@ func (r *Tasks) autonomousTurnEnded(state string) {
 
 // sessionState: the CLI going to running with no prompt open starts an
 // autonomous turn; going idle ends it.
-func (r *Tasks) sessionState(line json.RawMessage, noTurn bool) {
-	var m struct {
-		State string `json:"state"`
-	}
-	_ = json.Unmarshal(line, &m)
+func (r *Tasks) sessionState(state string, noTurn bool) {
 	previous := r.lastState
-	r.lastState = m.State
+	r.lastState = state
 	switch {
-	case m.State == "running" && previous != "running" && noTurn:
+	case state == "running" && previous != "running" && noTurn:
 		r.autonomousTurnStarted("")
-	case m.State == "idle":
+	case state == "idle":
 		r.autonomousTurnEnded(taskCompleted)
 	}
 }

@@ -1,6 +1,10 @@
 package asynctasks
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
 
 // Contract "Async tasks": the translator hands the async tasks every CLI
 // frame before it reports the frame's tool calls and usage, so a task's
@@ -20,36 +24,33 @@ type Head struct {
 
 // Frame takes one CLI frame; noTurn says no prompt of the editor is under
 // way, held or queued.
-func (r *Tasks) Frame(h Head, line json.RawMessage, noTurn bool) {
+func (r *Tasks) Frame(h Head, f *claude.Frame, noTurn bool) {
 	switch h.Type {
 	case "system":
-		r.systemFrame(h.Subtype, line, noTurn)
+		r.systemFrame(h.Subtype, f, noTurn)
 	case "assistant":
-		var m struct {
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(line, &m) == nil {
-			r.tools.observe(m.Message.Content)
-		}
+		r.tools.observe(f.Message.ContentRaw)
 		r.rootOutput(h, noTurn)
 	case "stream_event":
 		r.rootOutput(h, noTurn)
 	case "user":
-		r.userFrame(line)
+		r.userFrame(f)
 	case "result":
-		r.resultFrame(line, h)
+		r.resultFrame(f, h)
 	}
 }
 
 // systemFrame takes the task frames and the session state.
-func (r *Tasks) systemFrame(subtype string, line json.RawMessage, noTurn bool) {
+func (r *Tasks) systemFrame(subtype string, line *claude.Frame, noTurn bool) {
 	if !r.enabled {
 		return
 	}
+	if subtype == "session_state_changed" {
+		r.sessionState(line.State, noTurn)
+		return
+	}
 	var f taskEventFrame
-	if json.Unmarshal(line, &f) != nil {
+	if json.Unmarshal(line.Raw, &f) != nil {
 		return
 	}
 	switch subtype {
@@ -64,32 +65,21 @@ func (r *Tasks) systemFrame(subtype string, line json.RawMessage, noTurn bool) {
 		r.notification(f)
 	case "background_tasks_changed":
 		r.level(f.Tasks)
-	case "session_state_changed":
-		r.sessionState(line, noTurn)
 	}
 }
 
 // userFrame takes the tool results of a user message: a backgrounded Bash
 // command's task and the output paths in the results' text.
-func (r *Tasks) userFrame(line json.RawMessage) {
+func (r *Tasks) userFrame(m *claude.Frame) {
 	if !r.enabled {
 		return
 	}
-	var m struct {
-		Message struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-		ToolUseResult json.RawMessage `json:"tool_use_result"`
-	}
-	if json.Unmarshal(line, &m) != nil {
-		return
-	}
-	results := toolResults(m.Message.Content)
+	results := toolResults(m.Message.ContentRaw)
 	if len(results) == 0 {
 		return
 	}
 	structured := ""
-	if f, ok := backgroundBashTask(results, m.ToolUseResult, r.tools); ok {
+	if f, ok := backgroundBashTask(results, m.ToolUseResult.Raw, r.tools); ok {
 		r.started(f, true)
 		structured = f.ToolUseID
 	}
@@ -139,16 +129,11 @@ func (r *Tasks) TakeBackgrounded() []string {
 
 // resultFrame: a result ends the model turn, so held tasks spawn without
 // their tool call; an autonomous cycle's result that ran ends its task.
-func (r *Tasks) resultFrame(line json.RawMessage, h Head) {
+func (r *Tasks) resultFrame(res *claude.Frame, h Head) {
 	if !r.enabled {
 		return
 	}
 	r.releaseHeld()
-	var res struct {
-		NumTurns int  `json:"num_turns"`
-		IsError  bool `json:"is_error"`
-	}
-	_ = json.Unmarshal(line, &res)
 	if h.Autonomous && r.autonomousTurn != nil && (res.NumTurns > 0 || res.IsError) {
 		state := taskCompleted
 		if res.IsError {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
@@ -96,7 +97,7 @@ func replayAsyncTasks(t *testing.T, path string) []string {
 		}
 		// The replay's temporary directory: a path must be absolute.
 		msg := json.RawMessage(strings.ReplaceAll(string(ev.Msg), "{{tmpdir}}", "/tmp"))
-		r.Frame(head(msg), msg, false)
+		r.Frame(head(msg), frameOf(msg), false)
 	}
 	ids := map[string]string{}
 	var out []string
@@ -183,6 +184,13 @@ func TestAsyncTaskStop(t *testing.T) {
 func TestAsyncTasksOffWithoutTheCapability(t *testing.T) {
 	r := newTasks(false, false, sendHost(func(any) { t.Error("published without asyncTasks") }))
 	line := json.RawMessage(`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"x","is_backgrounded":true}`)
-	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, line, true)
-	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, json.RawMessage(`{"state":"running"}`), true)
+	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, frameOf(line), true)
+	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, frameOf(json.RawMessage(`{"state":"running"}`)), true)
+}
+
+// frameOf is the frame of a CLI line.
+func frameOf(line json.RawMessage) *claude.Frame {
+	f := &claude.Frame{Raw: line}
+	_ = json.Unmarshal(line, f)
+	return f
 }

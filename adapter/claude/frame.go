@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,18 +25,16 @@ type Frame struct {
 	// Error is an assistant line's error marker.
 	Error string `json:"error"`
 	// Level and Content are a system notice's.
-	Level                 string          `json:"level"`
-	Content               string          `json:"content"`
-	TerminalSlashCommands []string        `json:"terminal_slash_commands"`
-	Commands              json.RawMessage `json:"commands"`
-	Message               LineMessage     `json:"message"`
-	Event                 Event           `json:"event"`
-	ToolUseResult         json.RawMessage `json:"tool_use_result"`
-	ToolResultMeta        json.RawMessage `json:"tool_result_meta"`
-	RateLimitInfo         json.RawMessage `json:"rate_limit_info"`
-	CompactMetadata       *struct {
-		PostTokens *float64 `json:"post_tokens"`
-	} `json:"compact_metadata"`
+	Level                 string           `json:"level"`
+	Content               string           `json:"content"`
+	TerminalSlashCommands []string         `json:"terminal_slash_commands"`
+	Commands              []Command        `json:"commands"`
+	Message               LineMessage      `json:"message"`
+	Event                 Event            `json:"event"`
+	ToolUseResult         ToolUseResult    `json:"tool_use_result"`
+	ToolResultMeta        json.RawMessage  `json:"tool_result_meta"`
+	RateLimitInfo         json.RawMessage  `json:"rate_limit_info"`
+	CompactMetadata       *CompactMetadata `json:"compact_metadata"`
 	// A tool_progress beat's and a system/permission_denied's.
 	ToolUseID          string          `json:"tool_use_id"`
 	ToolName           *string         `json:"tool_name"`
@@ -44,6 +43,16 @@ type Frame struct {
 	SubagentRetry      json.RawMessage `json:"subagent_retry"`
 	DecisionReasonType *string         `json:"decision_reason_type"`
 	DecisionReason     *string         `json:"decision_reason"`
+	// A result line's: how the turn ended, its text, its usage and cost.
+	IsError      bool       `json:"is_error"`
+	Result       string     `json:"result"`
+	Errors       []string   `json:"errors"`
+	NumTurns     int        `json:"num_turns"`
+	StopReason   string     `json:"stop_reason"`
+	TotalCostUSD *float64   `json:"total_cost_usd"`
+	Usage        *Usage     `json:"usage"`
+	ModelUsage   ModelUsage `json:"modelUsage"`
+	System
 	// Raw is the whole line as the CLI wrote it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -68,6 +77,8 @@ type Block struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	Thinking string `json:"thinking"`
+	// ToolUseID is a tool_result block's.
+	ToolUseID string `json:"tool_use_id"`
 }
 
 // Usage is an API usage object; any count may be null or absent.
@@ -87,13 +98,173 @@ type Event struct {
 		Model string `json:"model"`
 		Usage *Usage `json:"usage"`
 	} `json:"message"`
+	// ContentBlock is a content_block_start's block; Content and
+	// Delta.Content are a compaction block's text.
+	ContentBlock struct {
+		Type    string  `json:"type"`
+		Content *string `json:"content"`
+	} `json:"content_block"`
 	Delta struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Thinking string `json:"thinking"`
+		Type     string  `json:"type"`
+		Text     string  `json:"text"`
+		Thinking string  `json:"thinking"`
+		Content  *string `json:"content"`
 	} `json:"delta"`
 	Usage *Usage          `json:"usage"`
 	Raw   json.RawMessage `json:"-"`
+}
+
+// System is what the agent reads of the system lines of its own subtypes:
+// a memory recall, a model refusal fallback, an API retry, a task's and
+// the session state's lifecycle.
+type System struct {
+	Mode     string   `json:"mode"`
+	Memories []Memory `json:"memories"`
+
+	OriginalModel         string `json:"original_model"`
+	FallbackModel         string `json:"fallback_model"`
+	Direction             string `json:"direction"`
+	Scope                 string `json:"scope"`
+	APIRefusalCategory    string `json:"api_refusal_category"`
+	APIRefusalExplanation string `json:"api_refusal_explanation"`
+
+	Attempt     int  `json:"attempt"`
+	MaxRetries  int  `json:"max_retries"`
+	ErrorStatus *int `json:"error_status"`
+	NoResponse  *struct {
+		WaitedMs    float64 `json:"waited_ms"`
+		RetryWaitMs float64 `json:"retry_wait_ms"`
+	} `json:"no_response"`
+
+	Status        *string `json:"status"`
+	CompactResult string  `json:"compact_result"`
+	CompactError  string  `json:"compact_error"`
+
+	TaskID string `json:"task_id"`
+	State  string `json:"state"`
+	Patch  struct {
+		Status string `json:"status"`
+	} `json:"patch"`
+	Tasks []TaskRef `json:"tasks"`
+
+	// Goal is an active_goal line's value (nil: cleared); Suggestion a
+	// prompt_suggestion's text.
+	Goal       *Goal  `json:"value"`
+	Suggestion string `json:"suggestion"`
+}
+
+// Goal is the goal of an active_goal line; Malformed when its value
+// is not a goal object.
+type Goal struct {
+	Condition  string
+	Iterations int
+	SetAt      int64
+	LastReason *string
+	Malformed  bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (g *Goal) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Condition  string  `json:"condition"`
+		Iterations int     `json:"iterations"`
+		SetAt      int64   `json:"set_at"`
+		LastReason *string `json:"last_reason"`
+	}
+	err := json.Unmarshal(b, &v)
+	*g = Goal{v.Condition, v.Iterations, v.SetAt, v.LastReason, err != nil}
+	return nil
+}
+
+// Command is a slash command of a commands_changed line (and of the
+// initialize response).
+type Command struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	ArgumentHint json.RawMessage `json:"argumentHint"`
+	Builtin      bool            `json:"builtin"`
+}
+
+// CompactMetadata is a compact_boundary's account of the compaction.
+type CompactMetadata struct {
+	Trigger    string   `json:"trigger"`
+	PreTokens  *float64 `json:"pre_tokens"`
+	PostTokens *float64 `json:"post_tokens"`
+	DurationMs *float64 `json:"duration_ms"`
+}
+
+// Memory is a recalled memory: its file, and its text when synthesized.
+type Memory struct {
+	Path    string `json:"path"`
+	Content any    `json:"content"`
+}
+
+// TaskRef is a task of a background_tasks_changed level signal.
+type TaskRef struct {
+	TaskID string `json:"task_id"`
+}
+
+// ToolUseResult is a user line's tool_use_result: Raw as written, passed
+// on, and what the agent reads of it itself.
+type ToolUseResult struct {
+	Raw              json.RawMessage
+	BackgroundTaskID string
+}
+
+// UnmarshalJSON implements json.Unmarshaler: only a result that names a
+// background task is read beyond its Raw.
+func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
+	r.Raw = b
+	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) {
+		var v struct {
+			BackgroundTaskID string `json:"backgroundTaskId"`
+		}
+		_ = json.Unmarshal(b, &v)
+		r.BackgroundTaskID = v.BackgroundTaskID
+	}
+	return nil
+}
+
+// ModelUsage is a result's usage per model, in the CLI's key order.
+type ModelUsage struct {
+	Keys []string
+	By   map[string]ModelUsageRow
+}
+
+// ModelUsageRow is one model's usage of a result; any count may be null
+// or absent.
+type ModelUsageRow struct {
+	Input         *float64 `json:"inputTokens"`
+	Output        *float64 `json:"outputTokens"`
+	CacheRead     *float64 `json:"cacheReadInputTokens"`
+	CacheWrite    *float64 `json:"cacheCreationInputTokens"`
+	ContextWindow *float64 `json:"contextWindow"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a modelUsage that is not an
+// object of usage objects is left empty.
+func (m *ModelUsage) UnmarshalJSON(b []byte) error {
+	var by map[string]ModelUsageRow
+	if json.Unmarshal(b, &by) != nil || by == nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		m.Keys = append(m.Keys, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	m.By = by
+	return nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler: a string message is Text.

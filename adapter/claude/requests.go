@@ -141,6 +141,17 @@ type UserInput struct {
 // Origin says who wrote a user message.
 type Origin struct {
 	Kind string `json:"kind"`
+	// Raw is the origin as a CLI line wrote it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: an origin that is not an
+// object keeps only its Raw.
+func (o *Origin) UnmarshalJSON(b []byte) error {
+	type plain Origin
+	_ = json.Unmarshal(b, (*plain)(o))
+	o.Raw = b
+	return nil
 }
 
 // NewUserInput is a prompt the user typed, as the reference sends it:

@@ -52,7 +52,11 @@ func decodeStreamEvent(line []byte) (*Frame, bool) {
 var frameKeys = []string{"type", "subtype", "uuid", "session_id", "parent_tool_use_id", "isReplay", "origin",
 	"error", "level", "content", "terminal_slash_commands", "commands", "message", "event", "tool_use_result",
 	"tool_result_meta", "rate_limit_info", "compact_metadata", "tool_use_id", "tool_name", "elapsed_time_seconds",
-	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason"}
+	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason", "is_error", "result", "errors",
+	"num_turns", "stop_reason", "total_cost_usd", "usage", "modelUsage", "mode", "memories", "original_model",
+	"fallback_model", "direction", "scope", "api_refusal_category", "api_refusal_explanation", "attempt",
+	"max_retries", "error_status", "no_response", "task_id", "state", "patch", "tasks", "status",
+	"compact_result", "compact_error", "value", "suggestion"}
 
 // decode reads a stream event object of a content block: its type, index
 // and delta, and all of it as Raw (a slice of the line).
@@ -71,6 +75,8 @@ func (b *Event) decode(v []byte) bool {
 			b.Index, good = integer(ev)
 		case "delta":
 			good = b.decodeDelta(ev)
+		case "content_block":
+			good = b.decodeContentBlock(ev)
 		default:
 			good = !foldsTo(k, eventKeys)
 		}
@@ -82,7 +88,7 @@ func (b *Event) decode(v []byte) bool {
 	return true
 }
 
-var eventKeys = []string{"type", "index", "message", "delta", "usage"}
+var eventKeys = []string{"type", "index", "message", "content_block", "delta", "usage"}
 
 // decodeDelta reads a delta's type, text and thinking (a second delta
 // member merges into the first, as encoding/json does).
@@ -104,6 +110,8 @@ func (b *Event) decodeDelta(v []byte) bool {
 			b.Delta.Text, good = text(dv)
 		case "thinking":
 			b.Delta.Thinking, good = text(dv)
+		case "content":
+			b.Delta.Content, good = optionalText(dv)
 		default:
 			good = !foldsTo(k, deltaKeys)
 		}
@@ -114,7 +122,37 @@ func (b *Event) decodeDelta(v []byte) bool {
 	return true
 }
 
-var deltaKeys = []string{"type", "text", "thinking"}
+var deltaKeys = []string{"type", "text", "thinking", "content"}
+
+// decodeContentBlock reads a started block's type and content (a second
+// member merges into the first, as encoding/json does).
+func (b *Event) decodeContentBlock(v []byte) bool {
+	if string(v) == "null" {
+		return true
+	}
+	if len(v) == 0 || v[0] != '{' {
+		return false
+	}
+	var o jsonwalk.Object
+	o.Reset(v)
+	for k, cv, ok := o.Next(); ok; k, cv, ok = o.Next() {
+		good := true
+		switch string(k) {
+		case "type":
+			b.ContentBlock.Type, good = text(cv)
+		case "content":
+			b.ContentBlock.Content, good = optionalText(cv)
+		default:
+			good = !foldsTo(k, blockKeys)
+		}
+		if !good {
+			return false
+		}
+	}
+	return true
+}
+
+var blockKeys = []string{"type", "content"}
 
 // deltaType is text for a delta's type, without a copy for the usual ones.
 func deltaType(v []byte) (string, bool) {

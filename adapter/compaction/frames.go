@@ -2,26 +2,15 @@ package compaction
 
 import (
 	"encoding/json"
-	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // The CLI frames that drive a turn's compaction lifecycle (lifecycle.go).
 
-type compactionStatusLine struct {
-	UUID            string          `json:"uuid"`
-	Status          *string         `json:"status"`
-	CompactResult   string          `json:"compact_result"`
-	CompactError    string          `json:"compact_error"`
-	CompactMetadata json.RawMessage `json:"compact_metadata"`
-}
-
 // StatusFrame handles system/status: compacting opens the compaction, a
 // compact_result ends it.
-func (c *Lifecycle) StatusFrame(line json.RawMessage) []map[string]any {
-	var m compactionStatusLine
-	if json.Unmarshal(line, &m) != nil {
-		return nil
-	}
+func (c *Lifecycle) StatusFrame(m *claude.Frame) []map[string]any {
 	switch {
 	case m.Status != nil && *m.Status == "compacting":
 		return c.start(m.UUID)
@@ -40,41 +29,17 @@ func (c *Lifecycle) StatusFrame(line json.RawMessage) []map[string]any {
 // BoundaryFrame handles system/compact_boundary: the compaction is
 // complete, with its token counts (the usage tracker then reports the
 // retained tokens).
-func (c *Lifecycle) BoundaryFrame(line json.RawMessage) []map[string]any {
-	var m compactionStatusLine
-	if json.Unmarshal(line, &m) != nil {
-		return nil
-	}
+func (c *Lifecycle) BoundaryFrame(m *claude.Frame) []map[string]any {
 	return c.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata), true)
-}
-
-type compactionStreamLine struct {
-	UUID            string  `json:"uuid"`
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	Event           struct {
-		Type         string `json:"type"`
-		ContentBlock struct {
-			Type    string  `json:"type"`
-			Content *string `json:"content"`
-		} `json:"content_block"`
-		Delta struct {
-			Type    string  `json:"type"`
-			Content *string `json:"content"`
-		} `json:"delta"`
-	} `json:"event"`
 }
 
 // StreamFrame handles the API's compaction content block of the root
 // conversation (a subagent's own compaction is not the session's).
-func (c *Lifecycle) StreamFrame(line json.RawMessage) []map[string]any {
-	if !strings.Contains(string(line), "compaction") {
+func (c *Lifecycle) StreamFrame(m *claude.Frame) []map[string]any {
+	if m.Parent != nil {
 		return nil
 	}
-	var m compactionStreamLine
-	if json.Unmarshal(line, &m) != nil || m.ParentToolUseID != nil {
-		return nil
-	}
-	switch e := m.Event; {
+	switch e := &m.Event; {
 	case e.Type == "content_block_start" && e.ContentBlock.Type == "compaction":
 		return c.heartbeat(m.UUID, e.ContentBlock.Content)
 	case e.Type == "content_block_delta" && e.Delta.Type == "compaction_delta":

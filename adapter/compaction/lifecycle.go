@@ -1,10 +1,10 @@
 package compaction
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // The lifecycle of one session's compactions and the two forms it reports
@@ -238,14 +238,8 @@ func (c *Lifecycle) ConsumeDuplicateError(content string) bool {
 // boundaryFacts are the facts of a compact_boundary's compact_metadata
 // (nil when it has none): the CLI's "auto" trigger is "automatic", any
 // other "manual".
-func boundaryFacts(raw json.RawMessage) compactionFacts {
-	var m *struct {
-		Trigger    string   `json:"trigger"`
-		PreTokens  *float64 `json:"pre_tokens"`
-		PostTokens *float64 `json:"post_tokens"`
-		DurationMs *float64 `json:"duration_ms"`
-	}
-	if json.Unmarshal(raw, &m) != nil || m == nil {
+func boundaryFacts(m *claude.CompactMetadata) compactionFacts {
+	if m == nil {
 		return compactionFacts{}
 	}
 	f := compactionFacts{"trigger": "manual"}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
@@ -47,11 +48,11 @@ func replayCompaction(t *testing.T, scenario, profile string, updates bool) []st
 			var got []map[string]any
 			switch {
 			case h.Type == "system" && h.Subtype == "status":
-				got = lc.StatusFrame(e.Msg)
+				got = lc.StatusFrame(frameOf(t, e.Msg))
 			case h.Type == "system" && h.Subtype == "compact_boundary":
-				got = lc.BoundaryFrame(e.Msg)
+				got = lc.BoundaryFrame(frameOf(t, e.Msg))
 			case h.Type == "stream_event":
-				got = lc.StreamFrame(e.Msg)
+				got = lc.StreamFrame(frameOf(t, e.Msg))
 			case h.Type == "control_request" && h.Request.Subtype == "hook_callback":
 				lc.Hook(e.Msg)
 			case h.Type == "result":
@@ -159,4 +160,14 @@ func TestCompactionLifecycleRules(t *testing.T) {
 	if stopped.start("e") == nil {
 		t.Fatal("a new turn accepts compaction frames again")
 	}
+}
+
+// frameOf is the frame of a CLI line.
+func frameOf(t *testing.T, line json.RawMessage) *claude.Frame {
+	t.Helper()
+	f, err := claude.DecodeFrame(append([]byte(nil), line...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

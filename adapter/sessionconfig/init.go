@@ -1,6 +1,10 @@
 package sessionconfig
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
 
 // Model is one entry of the CLI's `models` list.
 type Model struct {
@@ -15,12 +19,7 @@ type Model struct {
 }
 
 // Command is one entry of the CLI's slash `commands`.
-type Command struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	ArgumentHint json.RawMessage `json:"argumentHint"`
-	Builtin      bool            `json:"builtin"`
-}
+type Command = claude.Command
 
 // Init is what the session's shapes need from the CLI's `initialize`
 // control response.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -99,7 +100,7 @@ func TestRetriesMatchTheGoldensAndShareTheTurnID(t *testing.T) {
 		}
 		s := New("session-1")
 		for i, f := range frames {
-			k, title, ok := RetryTitle(f)
+			k, title, ok := retryTitle(f)
 			if !ok {
 				t.Fatalf("%s: frame %d not read", scenario, i)
 			}
@@ -155,10 +156,10 @@ func TestProviderKinds(t *testing.T) {
 			t.Errorf("%s: %s", sub, got)
 		}
 	}
-	if _, _, ok := RetryTitle(json.RawMessage(`{"attempt":1,"max_retries":2,"error_status":401,"error":"authentication_failed"}`)); ok {
+	if _, _, ok := retryTitle(json.RawMessage(`{"attempt":1,"max_retries":2,"error_status":401,"error":"authentication_failed"}`)); ok {
 		t.Error("a sign-in retry must publish nothing")
 	}
-	k, title, _ := RetryTitle(json.RawMessage(`{"attempt":2,"max_retries":5,"error_status":null,"no_response":{"waited_ms":30000,"retry_wait_ms":400}}`))
+	k, title, _ := retryTitle(json.RawMessage(`{"attempt":2,"max_retries":5,"error_status":null,"no_response":{"waited_ms":30000,"retry_wait_ms":400}}`))
 	if k != TransportLost || title != "Reconnecting to Claude, attempt 2 of 5. No response after 30s; waiting up to 1s." {
 		t.Errorf("no HTTP response: %s %q", k, title)
 	}
@@ -205,4 +206,11 @@ func TestSafeTitle(t *testing.T) {
 	if IsUsageLimit("claude-opus-5-5", "You've hit your limit") || !IsUsageLimit("<synthetic>", "You've hit your limit · resets 3pm") {
 		t.Error("usage limits are <synthetic> messages with the SDK prefixes only")
 	}
+}
+
+// retryTitle is RetryTitle of an api_retry line as the CLI wrote it.
+func retryTitle(line json.RawMessage) (Kind, string, bool) {
+	var f claude.Frame
+	_ = json.Unmarshal(line, &f)
+	return RetryTitle(&f)
 }

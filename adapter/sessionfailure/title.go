@@ -1,11 +1,11 @@
 package sessionfailure
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/lazyre"
 )
 
@@ -43,28 +43,13 @@ func SafeTitle(text string) string {
 }
 
 // apiRetry is the SDK's `system/api_retry` frame.
-type apiRetry struct {
-	Attempt     int    `json:"attempt"`
-	MaxRetries  int    `json:"max_retries"`
-	ErrorStatus *int   `json:"error_status"`
-	Error       string `json:"error"`
-	NoResponse  *struct {
-		WaitedMs    float64 `json:"waited_ms"`
-		RetryWaitMs float64 `json:"retry_wait_ms"`
-	} `json:"no_response"`
-}
-
 // RetryTitle reads an api_retry frame: the kind of the failure being
 // retried (TransportLost when no HTTP response came) and the warning's
 // title, "Retrying Claude, attempt <n> of <max>." or "Reconnecting to
 // Claude, attempt <n> of <max>." ("Categories and actions"), with the
 // wait when the API sent no response headers. ok is false for a frame
 // that is not one, and for a sign-in failure, whose error follows.
-func RetryTitle(frame json.RawMessage) (k Kind, title string, ok bool) {
-	var m apiRetry
-	if json.Unmarshal(frame, &m) != nil {
-		return "", "", false
-	}
+func RetryTitle(m *claude.Frame) (k Kind, title string, ok bool) {
 	k, verb := ProviderKind(m.Error, false), "Retrying Claude"
 	if m.ErrorStatus == nil {
 		k, verb = TransportLost, "Reconnecting to Claude"

@@ -91,7 +91,7 @@ func (s *Session) Line(f *claude.Frame) []Update {
 	case "assistant":
 		return s.Assistant(parent, f.Message.ContentRaw)
 	case "user":
-		return s.User(parent, f.Message.ContentRaw, f.ToolUseResult, f.ToolResultMeta)
+		return s.User(parent, f.Message.ContentRaw, f.ToolUseResult.Raw, f.ToolResultMeta)
 	case "tool_progress":
 		return s.Progress(Beat{ToolUseID: f.ToolUseID, ToolName: f.ToolName, ParentToolUseID: f.Parent,
 			Elapsed: f.Elapsed, SubagentType: f.SubagentType, SubagentRetry: f.SubagentRetry})

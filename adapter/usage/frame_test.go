@@ -14,3 +14,10 @@ func (t *Tracker) frame(raw json.RawMessage, autonomous bool) (Update, bool) {
 	}
 	return t.Frame(f, autonomous)
 }
+
+// stopReason is StopReason of a result line as the CLI wrote it.
+func stopReason(raw json.RawMessage) (reason string, failed bool) {
+	var f claude.Frame
+	_ = json.Unmarshal(raw, &f)
+	return StopReason(&f)
+}

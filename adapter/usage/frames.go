@@ -65,7 +65,7 @@ func (t *Tracker) Frame(f *claude.Frame, autonomous bool) (Update, bool) {
 	case f.Type == "assistant" && f.Parent == nil:
 		t.assistant(f.Message.Model, wire(f.Message.Usage))
 	case f.Type == "result":
-		return t.result(f.Raw, autonomous)
+		return t.result(f, autonomous)
 	case f.Type == "rate_limit_event" && t.total != nil:
 		return t.update(*t.total, nil, map[string]any{"_claude/rateLimit": f.RateLimitInfo}), true
 	case f.Type == "system" && f.Subtype == "compact_boundary":

@@ -1,6 +1,10 @@
 package usage
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
 
 // Stop reasons of a prompt response.
 const (
@@ -15,13 +19,7 @@ const (
 // reason, or failed when the turn must end with an error instead (the
 // error itself is the caller's: see the reference's session failures). A
 // cancel is the caller's to know; it ends the turn Cancelled.
-func StopReason(resultFrame json.RawMessage) (reason string, failed bool) {
-	var r struct {
-		Subtype    string `json:"subtype"`
-		IsError    bool   `json:"is_error"`
-		StopReason string `json:"stop_reason"`
-	}
-	_ = json.Unmarshal(resultFrame, &r)
+func StopReason(r *claude.Frame) (reason string, failed bool) {
 	if r.StopReason == "refusal" {
 		return Refusal, false
 	}

@@ -1,9 +1,6 @@
 package usage
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "github.com/airwire/airwire/adapter/claude"
 
 // Tally is token counts in ACP's naming.
 type Tally struct {
@@ -48,38 +45,19 @@ func (m *modelTally) set(model string, t Tally) {
 	m.by[model] = t
 }
 
-// result is the part of a `result` frame the tracker reads.
-type result struct {
-	TotalCostUSD float64         `json:"total_cost_usd"`
-	Usage        wireCounts      `json:"usage"`
-	ModelUsage   json.RawMessage `json:"modelUsage"`
-	Origin       json.RawMessage `json:"origin"`
-}
-
-type wireModelUsage struct {
-	Input         *float64 `json:"inputTokens"`
-	Output        *float64 `json:"outputTokens"`
-	CacheRead     *float64 `json:"cacheReadInputTokens"`
-	CacheWrite    *float64 `json:"cacheCreationInputTokens"`
-	ContextWindow *float64 `json:"contextWindow"`
-}
-
-func (t *Tracker) result(raw json.RawMessage, autonomous bool) (Update, bool) {
-	var r result
-	if json.Unmarshal(raw, &r) != nil {
-		return nil, false
-	}
+func (t *Tracker) result(r *claude.Frame, autonomous bool) (Update, bool) {
+	resultUsage := wire(r.Usage)
 	if !autonomous {
-		t.turn = t.turn.plus(tallyOf(r.Usage.snapshot()))
+		t.turn = t.turn.plus(tallyOf(resultUsage.snapshot()))
 	}
-	keys, usages := decodeModelUsage(r.ModelUsage)
+	keys, usages := r.ModelUsage.Keys, r.ModelUsage.By
 	match := matchingKey(keys, t.model)
 	reading := modelTally{}
 	for _, k := range keys {
 		u := usages[k]
 		reading.set(k, Tally{count(u.Input, 0), count(u.Output, 0), count(u.CacheRead, 0), count(u.CacheWrite, 0)})
 	}
-	increment := t.increment(reading, r.Usage, match)
+	increment := t.increment(reading, resultUsage, match)
 	t.reading, t.seeded = reading, true
 	if !autonomous {
 		for _, k := range increment.keys {
@@ -96,10 +74,10 @@ func (t *Tracker) result(raw json.RawMessage, autonomous bool) (Update, bool) {
 		return nil, false
 	}
 	var meta map[string]any
-	if len(r.Origin) > 0 && string(r.Origin) != "null" {
-		meta = map[string]any{"_claude/origin": r.Origin}
+	if r.Origin != nil {
+		meta = map[string]any{"_claude/origin": r.Origin.Raw}
 	}
-	cost := map[string]any{"cost": map[string]any{"amount": r.TotalCostUSD, "currency": "USD"}}
+	cost := map[string]any{"cost": map[string]any{"amount": cost(r.TotalCostUSD), "currency": "USD"}}
 	return t.update(*t.total, cost, meta), true
 }
 
@@ -135,31 +113,6 @@ func (t *Tracker) increment(reading modelTally, usage wireCounts, match string) 
 
 func tallyOf(c counts) Tally { return Tally{c.Input, c.Output, c.CacheRead, c.CacheWrite} }
 
-// decodeModelUsage keeps the CLI's key order.
-func decodeModelUsage(raw json.RawMessage) ([]string, map[string]wireModelUsage) {
-	var by map[string]wireModelUsage
-	if json.Unmarshal(raw, &by) != nil {
-		return nil, nil
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	var keys []string
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, nil
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			break
-		}
-	}
-	return keys, by
-}
-
 // matchingKey is the modelUsage key sharing the longest prefix with the
 // turn's model ("claude-sonnet-5[1m]" for "claude-sonnet-5").
 func matchingKey(keys []string, model string) string {
@@ -189,4 +142,12 @@ func (t *Tracker) learned(key string, size int) {
 	if t.model != "" && t.model != key {
 		t.onWindow(t.model, size)
 	}
+}
+
+// cost is a result's total cost, 0 when absent.
+func cost(usd *float64) float64 {
+	if usd == nil {
+		return 0
+	}
+	return *usd
 }

@@ -184,7 +184,7 @@ func (r *replayer) event(e cassette.Event, got *wanted) {
 		return
 	}
 	if f.Type == "result" && !autonomous {
-		reason, failed := StopReason(e.Msg)
+		reason, failed := stopReason(e.Msg)
 		if r.cancelled {
 			reason, failed, r.cancelled = Cancelled, false, false
 		}

@@ -92,7 +92,7 @@ func TestStopReason(t *testing.T) {
 		{`{"subtype":"error_max_budget_usd","is_error":true}`, MaxTurnRequests, true},
 	}
 	for _, tt := range tests {
-		reason, failed := StopReason(json.RawMessage(tt.result))
+		reason, failed := stopReason(json.RawMessage(tt.result))
 		if reason != tt.reason || failed != tt.failed {
 			t.Errorf("%s: got %s/%v, want %s/%v", tt.result, reason, failed, tt.reason, tt.failed)
 		}
