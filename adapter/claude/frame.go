@@ -305,6 +305,10 @@ func typeErrorOnly(err error) error {
 	return err
 }
 
+// ErrNoType is the DecodeFrame error of a JSON object without a string
+// type.
+var ErrNoType = errors.New("stream-json line has no type")
+
 // DecodeFrame reads a CLI line that is not a control frame, once: every
 // line the agent gets from a Process goes through it (tests swap it to
 // count decodes). The Frame keeps line as its Raw and slices of it: the
