@@ -75,7 +75,7 @@ func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 }
 
 // decodingFuncs are the functions of file (Recv.Name for methods) that
-// call json.Unmarshal, json.NewDecoder, claude.Decode or
+// call json.Unmarshal, json.NewDecoder or
 // claude.DecodeFrame.
 func decodingFuncs(t *testing.T, file string) []string {
 	t.Helper()
@@ -123,7 +123,7 @@ func isDecodeCall(c *ast.CallExpr) bool {
 		return false
 	}
 	switch pkg.Name + "." + sel.Sel.Name {
-	case "json.Unmarshal", "json.NewDecoder", "claude.Decode", "claude.DecodeFrame":
+	case "json.Unmarshal", "json.NewDecoder", "claude.DecodeFrame":
 		return true
 	}
 	return false

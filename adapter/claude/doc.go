@@ -17,8 +17,9 @@
 //   - the frames written to its stdin (requests.go, control.go): user
 //     messages, the initialize request with its numbered hooks, and the
 //     other control requests and responses, as typed values;
-//   - the lines read from its stdout (messages.go, system.go), decoded into
-//     one Go type per type and system subtype, the line kept raw;
+//   - the lines read from its stdout (frame.go, stream_decode.go), each
+//     decoded once into a Frame with everything the agent reads of it, the
+//     line kept raw (stream events of text and thinking on a fast path);
 //   - the control channel and the process (process.go): an internal/jsonrpc
 //     Conn with the StreamJSON codec pairs our control requests with the
 //     CLI's responses by request_id and hands the CLI's requests to a
