@@ -37,10 +37,10 @@ type taskRef = claude.TaskRef
 // taskFrameOf is what the lifecycle reads of a system line.
 func taskFrameOf(f *claude.Frame) taskFrame {
 	t := taskFrame{Subtype: f.Subtype, TaskID: f.TaskID, ToolUseID: f.ToolUseID, State: f.State, Tasks: f.Tasks}
-	t.Patch.Status = f.Patch.Status
-	if s := f.SubagentType; len(s) > 2 && s[0] == '"' {
-		t.SubagentType = string(s[1 : len(s)-1])
+	if f.Patch != nil {
+		t.Patch.Status = f.Patch.Status
 	}
+	t.SubagentType, _ = f.SubagentTypeName()
 	return t
 }
 

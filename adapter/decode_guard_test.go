@@ -38,20 +38,24 @@ var lineDecodesLeft = map[string][]string{
 	// Frame reads the agent's own hook_callback frames, not CLI lines.
 	"toolcall/frame.go": {"Session.Frame", "messageContent"},
 	"claude/frame.go": {"decodeFrameJSON", "LineMessage.UnmarshalJSON", "Event.UnmarshalJSON",
-		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON", "Goal.UnmarshalJSON"},
+		"ModelUsage.UnmarshalJSON", "ToolUseResult.UnmarshalJSON", "Goal.UnmarshalJSON", "Frame.SubagentTypeName"},
 	// the agent's own prompt response, and stored history replayed on load.
 	"session_failure.go": {"withFailure", "replayedFailures"},
-	// a task event's own fields, and the tool_use and tool_result blocks of
-	// a message content, which the async tasks still read themselves.
-	"asynctasks/frames.go":       {"Tasks.systemFrame"},
-	"asynctasks/events.go":       {"parseTaskUsage"},
-	"asynctasks/tool_results.go": {"toolResults", "toolResultText", "toolUses.observe", "backgroundBashTask"},
+	// a Bash tool use's input, and the text and structure of a tool result,
+	// which the frame keeps as written.
+	"asynctasks/tool_results.go": {"toolResultText", "toolUses.observe", "backgroundBashTask"},
 	// the agent's own hook_callback frames, and the editor's /goal request.
 	"compaction/frames.go": {"Lifecycle.Hook", "hookInput"},
 	"goal.go":              {"goalCommand"},
 	// control requests of the CLI, not stream lines.
 	"claude/process.go": {"Process.control"},
 	"subagents.go":      {"translator.awaitUser"},
+	// a tool call's input as the tool call reporter passed it on, and the
+	// editor's declarations of a new session.
+	"subagents/restore.go": {"sendMessageInput.text", "restorer.noteSendMessage"},
+	"subagents/rfd.go": {"rfdForm.rfdLaunch", "launchReplyMessage", "rfdForm.rfdHandback",
+		"rfdForm.rfdSendMessage"},
+	"subagents/router.go": {"declaresSubagentTranscript", "forwardsSubagentText"},
 }
 
 // TestNoLineDecodeOnTheStreamingPath fails when a function of the files a
@@ -64,7 +68,8 @@ func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 		"usage/prompt.go", "clear_context.go", "subagents.go", "session_failure.go", "sessionfailure/title.go",
 		"compaction/frames.go", "compaction/lifecycle.go", "asynctasks/frames.go", "asynctasks/autonomous.go",
 		"asynctasks/events.go", "asynctasks/tool_results.go", "goal.go", "session_info.go", "session_index.go",
-		"claude/frame.go", "claude/stream_decode.go", "claude/process.go"}
+		"claude/frame.go", "claude/stream_decode.go", "claude/process.go", "subagents/lifecycle.go",
+		"subagents/restore.go", "subagents/rfd.go", "subagents/router.go", "background_tasks.go"}
 	for _, file := range files {
 		for _, fn := range decodingFuncs(t, file) {
 			if !slices.Contains(lineDecodesLeft[file], fn) {

@@ -90,7 +90,7 @@ func (t *translator) message(h *claude.Frame) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.sub.ResumeDeferred()
-	kind, line := h.Type, h.Raw
+	kind := h.Type
 	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
 		t.activate(h.UUID)
 	}
@@ -118,7 +118,7 @@ func (t *translator) message(h *claude.Frame) {
 		}
 	}
 	if kind == "user" {
-		t.sub.UserFrame(line)
+		t.sub.UserFrame(h)
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(h)))
 	if u, ok := t.usage.Frame(h, autonomous); ok {
@@ -250,7 +250,6 @@ func syntheticLogin(m assistantLine) bool {
 }
 
 func (t *translator) system(m *claude.Frame) {
-	line := m.Raw
 	switch m.Subtype {
 	case "informational":
 		t.text.informational(m)
@@ -262,7 +261,7 @@ func (t *translator) system(m *claude.Frame) {
 		t.text.localCommandOutput(m)
 	case "session_state_changed":
 		t.taskEvent(m)
-		if strings.Contains(string(line), `"idle"`) {
+		if m.State == "idle" {
 			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
 		}
 	case "memory_recall":
@@ -290,7 +289,7 @@ func (t *translator) system(m *claude.Frame) {
 		t.s.publishCommands()
 		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
-		t.sub.TaskFrame(line)
+		t.sub.TaskFrame(m)
 		t.taskEvent(m)
 	}
 }

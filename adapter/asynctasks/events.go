@@ -1,8 +1,9 @@
 package asynctasks
 
 import (
-	"encoding/json"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // taskEventFrame is the part of a CLI task frame (task_started,
@@ -10,38 +11,24 @@ import (
 // or of a recovered backgrounded Bash task that the async tasks read. Only
 // structured data makes a task (contract "Task id and output path").
 type taskEventFrame struct {
-	Subtype        string          `json:"subtype"`
-	TaskID         string          `json:"task_id"`
-	ToolUseID      string          `json:"tool_use_id"`
-	TaskType       *string         `json:"task_type"`
-	SubagentType   *string         `json:"subagent_type"`
-	Description    string          `json:"description"`
-	IsBackgrounded *bool           `json:"is_backgrounded"`
-	WorkflowName   string          `json:"workflow_name"`
-	SkipTranscript *bool           `json:"skip_transcript"`
-	Summary        string          `json:"summary"`
-	LastToolName   string          `json:"last_tool_name"`
-	Usage          json.RawMessage `json:"usage"`
-	Status         string          `json:"status"`
-	OutputFile     string          `json:"output_file"`
-	Patch          *taskPatch      `json:"patch"`
-	Tasks          []levelTask     `json:"tasks"`
+	claude.Task
+	Subtype      string
+	ToolUseID    string
+	SubagentType *string
+	Usage        *claude.Usage
+	Status       string
 }
 
-// taskPatch is the patch of a task_updated.
-type taskPatch struct {
-	Status         string `json:"status"`
-	Description    string `json:"description"`
-	IsBackgrounded *bool  `json:"is_backgrounded"`
-	Error          string `json:"error"`
-	OutputFile     string `json:"output_file"`
-}
-
-// levelTask is one task of a background_tasks_changed list.
-type levelTask struct {
-	TaskID      string  `json:"task_id"`
-	TaskType    *string `json:"task_type"`
-	Description string  `json:"description"`
+// taskEventOf is what the async tasks read of a task frame.
+func taskEventOf(f *claude.Frame) taskEventFrame {
+	e := taskEventFrame{Task: f.Task, Subtype: f.Subtype, ToolUseID: f.ToolUseID, Usage: f.Usage}
+	if name, ok := f.SubagentTypeName(); ok {
+		e.SubagentType = &name
+	}
+	if f.Status != nil {
+		e.Status = *f.Status
+	}
+	return e
 }
 
 func trimmed(s string) string { return strings.TrimSpace(s) }
@@ -211,7 +198,7 @@ func (r *Tasks) progress(f taskEventFrame) {
 	}
 	beat := fields{}.set("description", trimmed(f.Description)).set("summary", trimmed(f.Summary)).
 		set("lastToolName", trimmed(f.LastToolName))
-	if u := parseTaskUsage(f.Usage); u != nil {
+	if u := taskUsageOf(f.Usage); u != nil {
 		beat["usage"] = *u
 	}
 	if t.outputFilePath != beforePath {
@@ -234,14 +221,9 @@ func (r *Tasks) mergeToolCall(t *asyncTask, id string) {
 	r.mergeToolResultPath(t)
 }
 
-// parseTaskUsage reads a usage with all three numbers, else nil.
-func parseTaskUsage(raw json.RawMessage) *taskUsage {
-	var u struct {
-		TotalTokens *float64 `json:"total_tokens"`
-		ToolUses    *float64 `json:"tool_uses"`
-		DurationMs  *float64 `json:"duration_ms"`
-	}
-	if json.Unmarshal(raw, &u) != nil || u.TotalTokens == nil || u.ToolUses == nil || u.DurationMs == nil {
+// taskUsageOf is a usage with all three numbers, else nil.
+func taskUsageOf(u *claude.Usage) *taskUsage {
+	if u == nil || u.TotalTokens == nil || u.ToolUses == nil || u.DurationMs == nil {
 		return nil
 	}
 	return &taskUsage{TotalTokens: *u.TotalTokens, ToolUses: *u.ToolUses, DurationMs: *u.DurationMs}
@@ -274,7 +256,7 @@ func (r *Tasks) notification(f taskEventFrame) {
 // (contract "Liveness"). A listed task the registry has not seen is
 // announced for the panel only; an announced task the list no longer
 // holds is stopped.
-func (r *Tasks) level(listed []levelTask) {
+func (r *Tasks) level(listed []claude.TaskRef) {
 	live := map[string]bool{}
 	for _, item := range listed {
 		id := trimmed(item.TaskID)
@@ -291,7 +273,7 @@ func (r *Tasks) level(listed []levelTask) {
 	}
 }
 
-func (r *Tasks) levelTask(t *asyncTask, item levelTask) {
+func (r *Tasks) levelTask(t *asyncTask, item claude.TaskRef) {
 	if t.ignored || t.terminal() {
 		return
 	}

@@ -1,8 +1,6 @@
 package asynctasks
 
 import (
-	"encoding/json"
-
 	"github.com/airwire/airwire/adapter/claude"
 )
 
@@ -29,7 +27,7 @@ func (r *Tasks) Frame(h Head, f *claude.Frame, noTurn bool) {
 	case "system":
 		r.systemFrame(h.Subtype, f, noTurn)
 	case "assistant":
-		r.tools.observe(f.Message.ContentRaw)
+		r.tools.observe(f.Message.Content)
 		r.rootOutput(h, noTurn)
 	case "stream_event":
 		r.rootOutput(h, noTurn)
@@ -49,10 +47,7 @@ func (r *Tasks) systemFrame(subtype string, line *claude.Frame, noTurn bool) {
 		r.sessionState(line.State, noTurn)
 		return
 	}
-	var f taskEventFrame
-	if json.Unmarshal(line.Raw, &f) != nil {
-		return
-	}
+	f := taskEventOf(line)
 	switch subtype {
 	case "task_started":
 		f.OutputFile = "" // the SDK passes no output path at a start
@@ -74,7 +69,7 @@ func (r *Tasks) userFrame(m *claude.Frame) {
 	if !r.enabled {
 		return
 	}
-	results := toolResults(m.Message.ContentRaw)
+	results := toolResults(m.Message.Content)
 	if len(results) == 0 {
 		return
 	}

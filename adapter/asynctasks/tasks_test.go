@@ -154,8 +154,8 @@ func TestAsyncTaskStop(t *testing.T) {
 	r := newTasks(true, false, sendHost(func(u any) { b, _ := json.Marshal(u); sent = append(sent, string(b)) }))
 	r.tools["toolu_m"] = toolUse{name: "Monitor"}
 	shell, yes := "local_bash", true
-	r.started(taskEventFrame{TaskID: "b1", ToolUseID: "toolu_b", TaskType: &shell, IsBackgrounded: &yes, Description: "Watch"}, false)
-	r.started(taskEventFrame{TaskID: "m1", ToolUseID: "toolu_m", TaskType: &shell, IsBackgrounded: &yes}, false)
+	r.started(taskEventFrame{ToolUseID: "toolu_b", Task: claude.Task{TaskID: "b1", TaskType: &shell, IsBackgrounded: &yes, Description: "Watch"}}, false)
+	r.started(taskEventFrame{ToolUseID: "toolu_m", Task: claude.Task{TaskID: "m1", TaskType: &shell, IsBackgrounded: &yes}}, false)
 	if claimed, _ := r.ClaimStop("nope"); claimed {
 		t.Fatal("an unknown task can stop")
 	}
@@ -170,7 +170,7 @@ func TestAsyncTaskStop(t *testing.T) {
 	if !first || second {
 		t.Fatal("the first stop must claim the task, the second must not")
 	}
-	r.notification(taskEventFrame{TaskID: "b1", Status: "stopped"})
+	r.notification(taskEventFrame{Task: claude.Task{TaskID: "b1"}, Status: "stopped"})
 	sent = nil
 	r.Stopped("b1")
 	r.Stopped("b1")

@@ -3,6 +3,8 @@ package asynctasks
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Contract "Async tasks", "Task id and output path": the tool results of a
@@ -10,16 +12,11 @@ import (
 // `backgroundTaskId` says its command went to the background.
 
 // toolResultBlock is a tool_result content block of a user message.
-type toolResultBlock struct {
-	Type      string          `json:"type"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
+type toolResultBlock = claude.Block
 
 // ToolResultIDs are the tool call ids of the tool_result blocks of a user
 // message's content.
-func ToolResultIDs(content json.RawMessage) []string {
+func ToolResultIDs(content []claude.Block) []string {
 	var ids []string
 	for _, b := range toolResults(content) {
 		ids = append(ids, b.ToolUseID)
@@ -28,13 +25,9 @@ func ToolResultIDs(content json.RawMessage) []string {
 }
 
 // toolResults returns the tool_result blocks of a message content.
-func toolResults(content json.RawMessage) []toolResultBlock {
-	var blocks []toolResultBlock
-	if json.Unmarshal(content, &blocks) != nil {
-		return nil
-	}
-	out := blocks[:0]
-	for _, b := range blocks {
+func toolResults(content []claude.Block) []toolResultBlock {
+	var out []toolResultBlock
+	for _, b := range content {
 		if b.Type == "tool_result" && trimmed(b.ToolUseID) != "" {
 			out = append(out, b)
 		}
@@ -79,24 +72,23 @@ type toolUses map[string]toolUse
 
 func (u toolUses) name(id string) string { return u[id].name }
 
-// observe records the tool_use blocks of an assistant message.
-func (u toolUses) observe(content json.RawMessage) {
-	var blocks []struct {
-		Type  string `json:"type"`
-		ID    string `json:"id"`
-		Name  string `json:"name"`
-		Input struct {
-			Command         string `json:"command"`
-			RunInBackground bool   `json:"run_in_background"`
-		} `json:"input"`
-	}
-	if json.Unmarshal(content, &blocks) != nil {
-		return
-	}
-	for _, b := range blocks {
-		if isToolUseBlock(b.Type) && b.ID != "" {
-			u[b.ID] = toolUse{name: b.Name, command: b.Input.Command, runInBackground: b.Input.RunInBackground}
+// observe records the tool_use blocks of an assistant message; only a
+// Bash input is read (its command and run_in_background).
+func (u toolUses) observe(content []claude.Block) {
+	for _, b := range content {
+		if !isToolUseBlock(b.Type) || b.ID == "" {
+			continue
 		}
+		use := toolUse{name: b.Name}
+		if b.Name == "Bash" {
+			var in struct {
+				Command         string `json:"command"`
+				RunInBackground bool   `json:"run_in_background"`
+			}
+			_ = json.Unmarshal(b.Input, &in)
+			use.command, use.runInBackground = in.Command, in.RunInBackground
+		}
+		u[b.ID] = use
 	}
 }
 
@@ -174,9 +166,9 @@ func backgroundBashTask(results []toolResultBlock, toolUseResult json.RawMessage
 		return taskEventFrame{}, false
 	}
 	shell, yes := "local_bash", true
-	return taskEventFrame{TaskID: taskID, TaskType: &shell, IsBackgrounded: &yes, ToolUseID: match.ToolUseID,
-		Description: uses[match.ToolUseID].command,
-		OutputFile:  outputPathOf(taskOutputPaths(toolResultText(match.Content)), taskID)}, true
+	return taskEventFrame{ToolUseID: match.ToolUseID, Task: claude.Task{TaskID: taskID, TaskType: &shell,
+		IsBackgrounded: &yes, Description: uses[match.ToolUseID].command,
+		OutputFile: outputPathOf(taskOutputPaths(toolResultText(match.Content)), taskID)}}, true
 }
 
 // oneTask returns the one task id found and the tool uses the structure

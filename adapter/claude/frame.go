@@ -77,16 +77,26 @@ type Block struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	Thinking string `json:"thinking"`
-	// ToolUseID is a tool_result block's.
-	ToolUseID string `json:"tool_use_id"`
+	// ID, Name and Input are a tool use's (Input as written).
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+	// ToolUseID, Content (as written) and IsError are a tool_result's.
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
 }
 
-// Usage is an API usage object; any count may be null or absent.
+// Usage is an API usage object, or a task's usage (the last three); any
+// count may be null or absent.
 type Usage struct {
 	InputTokens              *float64 `json:"input_tokens"`
 	OutputTokens             *float64 `json:"output_tokens"`
 	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
+	TotalTokens              *float64 `json:"total_tokens"`
+	ToolUses                 *float64 `json:"tool_uses"`
+	DurationMs               *float64 `json:"duration_ms"`
 }
 
 // Event is a stream_event's API event; Raw is all of it.
@@ -140,12 +150,8 @@ type System struct {
 	CompactResult string  `json:"compact_result"`
 	CompactError  string  `json:"compact_error"`
 
-	TaskID string `json:"task_id"`
-	State  string `json:"state"`
-	Patch  struct {
-		Status string `json:"status"`
-	} `json:"patch"`
-	Tasks []TaskRef `json:"tasks"`
+	State string `json:"state"`
+	Task
 
 	// Goal is an active_goal line's value (nil: cleared); Suggestion a
 	// prompt_suggestion's text.
@@ -199,30 +205,76 @@ type Memory struct {
 	Content any    `json:"content"`
 }
 
+// Task is what the agent reads of a task lifecycle line (task_started,
+// task_progress, task_updated, task_notification, background_tasks_changed);
+// a task_notification's status is System.Status, a task_progress's usage
+// the frame's Usage.
+type Task struct {
+	TaskID         string  `json:"task_id"`
+	TaskType       *string `json:"task_type"`
+	Description    string  `json:"description"`
+	IsBackgrounded *bool   `json:"is_backgrounded"`
+	WorkflowName   string  `json:"workflow_name"`
+	SkipTranscript *bool   `json:"skip_transcript"`
+	Prompt         string  `json:"prompt"`
+	Summary        string  `json:"summary"`
+	LastToolName   string  `json:"last_tool_name"`
+	OutputFile     string  `json:"output_file"`
+	Reason         string  `json:"reason"`
+	// Patch is a task_updated's change.
+	Patch *TaskPatch `json:"patch"`
+	// Tasks is a background_tasks_changed's level signal.
+	Tasks []TaskRef `json:"tasks"`
+}
+
+// TaskPatch is the change a task_updated reports.
+type TaskPatch struct {
+	Status         string `json:"status"`
+	Description    string `json:"description"`
+	IsBackgrounded *bool  `json:"is_backgrounded"`
+	Error          string `json:"error"`
+	OutputFile     string `json:"output_file"`
+}
+
 // TaskRef is a task of a background_tasks_changed level signal.
 type TaskRef struct {
-	TaskID string `json:"task_id"`
+	TaskID      string  `json:"task_id"`
+	TaskType    *string `json:"task_type"`
+	Description string  `json:"description"`
 }
 
 // ToolUseResult is a user line's tool_use_result: Raw as written, passed
-// on, and what the agent reads of it itself.
+// on, and what the agent reads of it itself: the background task it names,
+// and the agent a successful SendMessage resumed.
 type ToolUseResult struct {
 	Raw              json.RawMessage
 	BackgroundTaskID string
+	Success          bool
+	ResumedAgentID   string
 }
 
 // UnmarshalJSON implements json.Unmarshaler: only a result that names a
-// background task is read beyond its Raw.
+// background task or a resumed agent is read beyond its Raw.
 func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
 	r.Raw = b
-	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) {
+	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) || bytes.Contains(b, []byte(`"resumedAgentId"`)) {
 		var v struct {
 			BackgroundTaskID string `json:"backgroundTaskId"`
+			Success          bool   `json:"success"`
+			ResumedAgentID   string `json:"resumedAgentId"`
 		}
 		_ = json.Unmarshal(b, &v)
-		r.BackgroundTaskID = v.BackgroundTaskID
+		r.BackgroundTaskID, r.Success, r.ResumedAgentID = v.BackgroundTaskID, v.Success, v.ResumedAgentID
 	}
 	return nil
+}
+
+// SubagentTypeName is the line's subagent_type when it is a string.
+func (f *Frame) SubagentTypeName() (name string, ok bool) {
+	if len(f.SubagentType) == 0 || f.SubagentType[0] != '"' {
+		return "", false
+	}
+	return name, json.Unmarshal(f.SubagentType, &name) == nil
 }
 
 // ModelUsage is a result's usage per model, in the CLI's key order.

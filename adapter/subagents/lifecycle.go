@@ -1,9 +1,10 @@
 package subagents
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Contract "Native subagent sessions", AIR form: the life of a child
@@ -14,32 +15,34 @@ import (
 // form a child's end makes it idle, and a new `task_started` of a known
 // child is a new delegation of it (rfd.go).
 
-// subagentTask is the part of a task lifecycle frame that the child
+// subagentTaskFrame is the part of a task lifecycle frame that the child
 // sessions read.
 type subagentTaskFrame struct {
-	Subtype      string `json:"subtype"`
-	TaskID       string `json:"task_id"`
-	ToolUseID    string `json:"tool_use_id"`
-	SubagentType string `json:"subagent_type"`
-	Description  string `json:"description"`
-	Prompt       string `json:"prompt"`
-	Status       string `json:"status"`
-	Reason       string `json:"reason"`
-	Patch        struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-	} `json:"patch"`
+	Subtype, TaskID, ToolUseID, SubagentType string
+	Description, Prompt, Status, Reason      string
+	Patch                                    claude.TaskPatch
+}
+
+// subagentTaskOf is what the child sessions read of a task frame.
+func subagentTaskOf(line *claude.Frame) subagentTaskFrame {
+	f := subagentTaskFrame{Subtype: line.Subtype, TaskID: line.TaskID, ToolUseID: line.ToolUseID,
+		Description: line.Description, Prompt: line.Prompt, Reason: line.Reason}
+	f.SubagentType, _ = line.SubagentTypeName()
+	if line.Status != nil {
+		f.Status = *line.Status
+	}
+	if line.Patch != nil {
+		f.Patch = *line.Patch
+	}
+	return f
 }
 
 // TaskFrame follows one task lifecycle frame of the CLI.
-func (r *Router) TaskFrame(line json.RawMessage) {
+func (r *Router) TaskFrame(line *claude.Frame) {
 	if !r.on {
 		return
 	}
-	var f subagentTaskFrame
-	if json.Unmarshal(line, &f) != nil {
-		return
-	}
+	f := subagentTaskOf(line)
 	switch f.Subtype {
 	case "task_started":
 		r.taskStarted(f)

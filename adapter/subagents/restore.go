@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/adapter/asynctasks"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
@@ -240,26 +241,13 @@ func (r *restorer) restoreLaunch(launch string) {
 
 // userFrame takes a SendMessage result that resumed an agent
 // (`tool_use_result.resumedAgentId` of a successful result).
-func (r *restorer) userFrame(line json.RawMessage) {
-	if !r.on || r.rfd {
-		return
-	}
-	var m struct {
-		Message struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-		ToolUseResult json.RawMessage `json:"tool_use_result"`
-	}
-	var res struct {
-		Success        bool   `json:"success"`
-		ResumedAgentID string `json:"resumedAgentId"`
-	}
-	if json.Unmarshal(line, &m) != nil || json.Unmarshal(m.ToolUseResult, &res) != nil ||
-		!res.Success || strings.TrimSpace(res.ResumedAgentID) == "" {
+func (r *restorer) userFrame(f *claude.Frame) {
+	res := f.ToolUseResult
+	if !r.on || r.rfd || !res.Success || strings.TrimSpace(res.ResumedAgentID) == "" {
 		return
 	}
 	agentID := strings.TrimSpace(res.ResumedAgentID)
-	ids := asynctasks.ToolResultIDs(m.Message.Content)
+	ids := asynctasks.ToolResultIDs(f.Message.Content)
 	r.taskResumed(agentID, r.sendMessagePrompt(agentID, ids))
 }
 

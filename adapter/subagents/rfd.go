@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -506,29 +507,13 @@ func (r *rfdForm) cancelsAbove(c *childSession) int {
 // that run already ended (the result can come after it). It usually
 // follows the child's `task_started`, which took the delegation already. An
 // agent from before a load or resume is restored first (rfdRestore).
-func (r *rfdForm) sendMessageResult(line json.RawMessage) {
-	if !r.rfd {
+func (r *rfdForm) sendMessageResult(f *claude.Frame) {
+	res := f.ToolUseResult
+	if !r.rfd || !res.Success || strings.TrimSpace(res.ResumedAgentID) == "" {
 		return
 	}
-	var f struct {
-		Result struct {
-			Success bool   `json:"success"`
-			Resumed string `json:"resumedAgentId"`
-		} `json:"tool_use_result"`
-		Message struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(line, &f) != nil || !f.Result.Success || strings.TrimSpace(f.Result.Resumed) == "" {
-		return
-	}
-	agentID := strings.TrimSpace(f.Result.Resumed)
-	var blocks []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-	}
-	_ = json.Unmarshal(f.Message.Content, &blocks)
-	for _, b := range blocks {
+	agentID := strings.TrimSpace(res.ResumedAgentID)
+	for _, b := range f.Message.Content {
 		s := r.hiddenSends[b.ToolUseID]
 		if b.Type != "tool_result" || s == nil {
 			continue

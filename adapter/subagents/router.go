@@ -149,7 +149,7 @@ func (r *Router) Assistant(parent, model string, chunks []map[string]any) {
 
 // UserFrame takes a user frame of the CLI: a SendMessage result that
 // resumed an agent (AIR form: restore.go; RFD form: rfd.go).
-func (r *Router) UserFrame(line json.RawMessage) {
+func (r *Router) UserFrame(line *claude.Frame) {
 	r.restore.userFrame(line)
 	r.form.sendMessageResult(line)
 }
