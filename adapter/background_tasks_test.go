@@ -13,6 +13,7 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // TestRunningTerminalExitsWhenItsTaskEnds replays recorded runs whose Bash
@@ -20,7 +21,7 @@ import (
 // sends must be the golden's, in number and shape (none at the Bash
 // result, one when the task ends, none when the run ends first).
 func TestRunningTerminalExitsWhenItsTaskEnds(t *testing.T) {
-	root := moduleRoot(t)
+	root := testroot.Root(t)
 	for _, name := range []string{"bash-background", "async-task-held-until-tool-id", "bash-foreground"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, "goldens", name)

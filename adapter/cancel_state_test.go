@@ -10,6 +10,7 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // TestCancelDropsToolCallFields replays cancel-mid-permission: after the
@@ -17,7 +18,7 @@ import (
 // final update goes out whole, repeating its terminal content, as the
 // golden's does.
 func TestCancelDropsToolCallFields(t *testing.T) {
-	dir := filepath.Join(moduleRoot(t), "goldens", "cancel-mid-permission")
+	dir := filepath.Join(testroot.Root(t), "goldens", "cancel-mid-permission")
 	initCaps, want := goldenTerminalExits(t, filepath.Join(dir, "zed.golden"))
 	cas, err := cassette.Load(filepath.Join(dir, "zed.cassette"))
 	if err != nil {

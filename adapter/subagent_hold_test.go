@@ -12,26 +12,8 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/testroot"
 )
-
-// moduleRoot walks up from the package directory to go.mod.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
-}
 
 // TestSubagentHoldSettlesWhereTheReferenceAnswers replays the CLI frames of
 // recorded runs through the hold and checks that the prompt is answered at
@@ -39,7 +21,7 @@ func moduleRoot(t *testing.T) string {
 // the usage_update of that result, whose _claude/origin names it. Runs
 // whose background tasks are shells (no subagent_type) are never held.
 func TestSubagentHoldSettlesWhereTheReferenceAnswers(t *testing.T) {
-	root := moduleRoot(t)
+	root := testroot.Root(t)
 	for _, name := range []string{"subagent-task-legacy", "subagent-agent-async", "subagent-late-child-update",
 		"subagent-native-sessions", "subagent-nested", "bash-background", "async-task-held-until-tool-id"} {
 		t.Run(name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // airSubagentCaps is the AIR client of the recorded subagent runs.
@@ -29,50 +30,7 @@ func airSubagentCaps() caps.Client {
 }
 
 // sentUpdate is one session/update the router sent.
-type sentUpdate struct {
-	SessionID string          `json:"sessionId"`
-	Update    json.RawMessage `json:"update"`
-}
-
-// childLane keeps the updates that the child sessions are about: every
-// update of a child session, and the announcements and ends on any.
-func childLane(root string, all []sentUpdate) []string {
-	var out []string
-	for _, u := range all {
-		var h struct {
-			SessionUpdate string `json:"sessionUpdate"`
-		}
-		_ = json.Unmarshal(u.Update, &h)
-		if u.SessionID != root || strings.HasPrefix(h.SessionUpdate, "subagent_") {
-			out = append(out, canonicalJSON(u))
-		}
-	}
-	return out
-}
-
-func canonicalJSON(v any) string {
-	raw, _ := json.Marshal(v)
-	var x any
-	_ = json.Unmarshal(raw, &x)
-	out, _ := json.Marshal(x)
-	return string(out)
-}
-
-// goldenUpdates are the session/update params of a golden's client lane.
-func goldenUpdates(t *testing.T, path string) []sentUpdate {
-	t.Helper()
-	var out []sentUpdate
-	for _, msg := range goldentest.AgentMessages(t, path) {
-		var m struct {
-			Method string     `json:"method"`
-			Params sentUpdate `json:"params"`
-		}
-		if json.Unmarshal(msg, &m) == nil && m.Method == "session/update" {
-			out = append(out, m.Params)
-		}
-	}
-	return out
-}
+type sentUpdate = goldentest.SessionUpdate
 
 // TestChildSessionsAsTheReferenceSendsThem feeds the CLI frames of the
 // recorded AIR runs to the child session router as the translator does
@@ -81,13 +39,13 @@ func goldenUpdates(t *testing.T, path string) []sentUpdate {
 // `subagent_spawned` and `subagent_state_update`, and every update routed
 // to a child session, in order and whole.
 func TestChildSessionsAsTheReferenceSendsThem(t *testing.T) {
-	root := moduleRoot(t)
+	root := testroot.Root(t)
 	for _, name := range []string{"subagent-native-sessions", "subagent-agent-async", "subagent-late-child-update",
 		"subagent-nested", "subagent-task-legacy", "subagent-sendmessage-resume"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, "goldens", name)
-			want := childLane("<session-1>", goldenUpdates(t, filepath.Join(dir, "air.golden")))
-			got := childLane("<session-1>", replayChildSessions(t, filepath.Join(dir, "air.cassette"), airSubagentCaps()))
+			want := goldentest.ChildLane(t, "<session-1>", goldentest.SessionUpdates(t, filepath.Join(dir, "air.golden")))
+			got := goldentest.ChildLane(t, "<session-1>", replayChildSessions(t, filepath.Join(dir, "air.cassette"), airSubagentCaps()))
 			if len(want) == 0 {
 				t.Fatal("the golden has no child session update")
 			}
@@ -208,7 +166,7 @@ func normalizeChildIDs(sent []sentUpdate, agents []string) []sentUpdate {
 			text = strings.ReplaceAll(text, a, fmt.Sprintf("<agent-%d>", n+1))
 			id = strings.ReplaceAll(id, a, fmt.Sprintf("<agent-%d>", n+1))
 		}
-		out[i] = sentUpdate{id, json.RawMessage(text)}
+		out[i] = sentUpdate{SessionID: id, Update: json.RawMessage(text)}
 	}
 	return out
 }
@@ -263,7 +221,7 @@ func (h *recordingHost) Notify(id string, u any) {
 		u = tu.JSON()
 	}
 	raw, _ := json.Marshal(u)
-	h.sent = append(h.sent, sentUpdate{id, raw})
+	h.sent = append(h.sent, sentUpdate{SessionID: id, Update: raw})
 }
 
 func (h *recordingHost) Config() subagents.Config {
@@ -305,24 +263,16 @@ func goldenClientCaps(t *testing.T, path string) caps.Client {
 // rfdLane keeps what the RFD form sends of the child sessions: every
 // update of a child session, and the announcements, work states and
 // session messages on the root.
-func rfdLane(root string, all []sentUpdate) []string {
-	var out []string
-	for _, u := range all {
-		var h struct {
-			SessionUpdate string `json:"sessionUpdate"`
-		}
-		_ = json.Unmarshal(u.Update, &h)
-		if u.SessionID != root || h.SessionUpdate == "subagent_update" || h.SessionUpdate == "session_message" {
-			out = append(out, canonicalJSON(u))
-		}
-	}
-	return out
+func rfdLane(t *testing.T, root string, all []sentUpdate) []string {
+	return goldentest.Lane(t, all, func(sessionID, kind string) bool {
+		return sessionID != root || kind == "subagent_update" || kind == "session_message"
+	})
 }
 
 // cassettePlaceholders writes the cassettes' placeholders of the CLI's
 // paths (the text of a launch's result) as the goldens normalize them.
-var cassettePlaceholders = strings.NewReplacer("{{tmpdir}}", `\u003ctmp\u003e/tmp`,
-	"{{project_dir}}", `\u003cproject-dir\u003e`, "{{session_id_1}}", `\u003csession-1\u003e`)
+var cassettePlaceholders = strings.NewReplacer("{{tmpdir}}", `<tmp>/tmp`,
+	"{{project_dir}}", `<project-dir>`, "{{session_id_1}}", `<session-1>`)
 
 // TestRFDChildSessionsAsTheReferenceSendsThem feeds the CLI frames of the
 // recorded RFD runs (a client that is not AIR and declares `subagents`)
@@ -332,7 +282,7 @@ var cassettePlaceholders = strings.NewReplacer("{{tmpdir}}", `\u003ctmp\u003e/tm
 // prompt and the hand-back as linked `session_message` pairs, the reply of
 // a launch, the child's own updates, and its end (idle, end_turn).
 func TestRFDChildSessionsAsTheReferenceSendsThem(t *testing.T) {
-	root := moduleRoot(t)
+	root := testroot.Root(t)
 	for _, name := range []string{"subagent-rfd-sessions", "subagent-rfd-foreground", "subagent-rfd-send-message",
 		"subagent-rfd-cancel-child", "subagent-rfd-cancel", "subagent-rfd-nested"} {
 		for _, profile := range []string{"plain", "zed"} {
@@ -342,8 +292,8 @@ func TestRFDChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 				if subagents.Form(cl) != "rfd" {
 					t.Fatalf("form %q, want rfd", subagents.Form(cl))
 				}
-				want := rfdLane("<session-1>", goldenUpdates(t, filepath.Join(dir, profile+".golden")))
-				got := rfdLane("<session-1>", replayChildSessions(t, filepath.Join(dir, profile+".cassette"), cl))
+				want := rfdLane(t, "<session-1>", goldentest.SessionUpdates(t, filepath.Join(dir, profile+".golden")))
+				got := rfdLane(t, "<session-1>", replayChildSessions(t, filepath.Join(dir, profile+".cassette"), cl))
 				for i := range got {
 					got[i] = cassettePlaceholders.Replace(got[i])
 				}

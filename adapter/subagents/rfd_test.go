@@ -17,7 +17,7 @@ import (
 // nothing.
 func TestRFDRoutingRules(t *testing.T) {
 	var sent []sentUpdate
-	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
+	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{SessionID: id, Update: raw}) }), nil)
 	r.rfd = true
 	call := func(id, kind, tool, status, parent, input string) {
 		u := toolcall.Update{ToolCallID: id, SessionUpdate: kind, Status: status, RawInput: json.RawMessage(input),

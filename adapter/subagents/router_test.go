@@ -3,7 +3,6 @@ package subagents
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,53 +12,11 @@ import (
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // sentUpdate is one session/update the router sent.
-type sentUpdate struct {
-	SessionID string          `json:"sessionId"`
-	Update    json.RawMessage `json:"update"`
-}
-
-// childLane keeps the updates that the child sessions are about: every
-// update of a child session, and the announcements and ends on any.
-func childLane(root string, all []sentUpdate) []string {
-	var out []string
-	for _, u := range all {
-		var h struct {
-			SessionUpdate string `json:"sessionUpdate"`
-		}
-		_ = json.Unmarshal(u.Update, &h)
-		if u.SessionID != root || strings.HasPrefix(h.SessionUpdate, "subagent_") {
-			out = append(out, canonicalJSON(u))
-		}
-	}
-	return out
-}
-
-func canonicalJSON(v any) string {
-	raw, _ := json.Marshal(v)
-	var x any
-	_ = json.Unmarshal(raw, &x)
-	out, _ := json.Marshal(x)
-	return string(out)
-}
-
-// goldenUpdates are the session/update params of a golden's client lane.
-func goldenUpdates(t *testing.T, path string) []sentUpdate {
-	t.Helper()
-	var out []sentUpdate
-	for _, msg := range goldentest.AgentMessages(t, path) {
-		var m struct {
-			Method string     `json:"method"`
-			Params sentUpdate `json:"params"`
-		}
-		if json.Unmarshal(msg, &m) == nil && m.Method == "session/update" {
-			out = append(out, m.Params)
-		}
-	}
-	return out
-}
+type sentUpdate = goldentest.SessionUpdate
 
 // TestChildSessionRoutingRules drives the router by hand through what the
 // recordings do not show: a child's work before its announcement waits
@@ -69,7 +26,7 @@ func goldenUpdates(t *testing.T, path string) []sentUpdate {
 // everything on the root session.
 func TestChildSessionRoutingRules(t *testing.T) {
 	var sent []sentUpdate
-	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{id, raw}) }), nil)
+	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, sentUpdate{SessionID: id, Update: raw}) }), nil)
 	child := func(tool, id, parent string) toolcall.Update {
 		return toolcall.Update{SessionUpdate: "tool_call", ToolCallID: id,
 			Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: tool, ParentToolUseID: parent}}}
@@ -133,30 +90,11 @@ func TestChildSessionBufferBounds(t *testing.T) {
 	}
 }
 
-// moduleRoot is the directory of go.mod above the package.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
-}
-
 func checkSent(t *testing.T, sent []sentUpdate, want []string) {
 	t.Helper()
 	var got []string
 	for _, s := range sent {
-		got = append(got, s.SessionID+" "+canonicalJSON(s.Update))
+		got = append(got, s.SessionID+" "+goldentest.Canon(t, s.Update))
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("sent\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -176,7 +114,7 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 	var got []sentUpdate
 	add := func(out []replayed) {
 		for _, o := range out {
-			got = append(got, sentUpdate{o.sessionID, o.update})
+			got = append(got, sentUpdate{SessionID: o.sessionID, Update: o.update})
 		}
 	}
 	for _, u := range []string{`{"sessionUpdate":"tool_call","toolCallId":"toolu_agent","_meta":{"claudeCode":{"toolName":"Agent"}}}`,
@@ -192,9 +130,9 @@ func TestReplayedChildSessionsAsTheReferenceSendsThem(t *testing.T) {
 		add(r.announce(launch, nil))
 	}
 	add(r.finish())
-	golden := goldenUpdates(t, filepath.Join(moduleRoot(t), "goldens", "subagent-transcript-extension", "air.golden"))
-	want := childLane("<session-1>", golden)
-	if g := childLane("<session-1>", got); !slices.Equal(g, want) {
+	golden := goldentest.SessionUpdates(t, filepath.Join(testroot.Root(t), "goldens", "subagent-transcript-extension", "air.golden"))
+	want := goldentest.ChildLane(t, "<session-1>", golden)
+	if g := goldentest.ChildLane(t, "<session-1>", got); !slices.Equal(g, want) {
 		t.Fatalf("replayed\n  %s\nwant\n  %s", strings.Join(g, "\n  "), strings.Join(want, "\n  "))
 	}
 

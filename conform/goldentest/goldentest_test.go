@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/goldentest"
@@ -58,5 +59,23 @@ func TestProfile(t *testing.T) {
 			t.Errorf("%s: %s not among all goldens", name, p)
 		}
 		goldentest.LoadCassette(t, p)
+	}
+}
+
+// TestChildLane reads a recorded native subagent run: its child lane
+// holds an announcement, and every row is a child's or a subagent_* one.
+func TestChildLane(t *testing.T) {
+	all := goldentest.SessionUpdates(t, goldentest.Path(t, "subagent-native-sessions", "air"))
+	lane := goldentest.ChildLane(t, "<session-1>", all)
+	if len(all) == 0 || len(lane) == 0 || len(lane) >= len(all) {
+		t.Fatalf("%d updates, %d on the child lane", len(all), len(lane))
+	}
+	if !strings.Contains(strings.Join(lane, "\n"), `"sessionUpdate":"subagent_spawned"`) {
+		t.Errorf("no subagent_spawned on the child lane:\n%s", strings.Join(lane, "\n"))
+	}
+	for _, row := range lane {
+		if strings.Contains(row, `"sessionId":"<session-1>"`) && !strings.Contains(row, `"sessionUpdate":"subagent_`) {
+			t.Errorf("a root update on the child lane: %s", row)
+		}
 	}
 }
