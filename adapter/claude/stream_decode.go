@@ -2,7 +2,9 @@ package claude
 
 import (
 	"bytes"
+	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/airwire/airwire/internal/jsonwalk"
 )
@@ -49,14 +51,24 @@ func decodeStreamEvent(line []byte) (*Frame, bool) {
 // frameKeys are the JSON names of Frame's fields, which encoding/json also
 // matches case-insensitively: a line with any other than the ones the fast
 // path reads takes the slow path.
-var frameKeys = []string{"type", "subtype", "uuid", "session_id", "parent_tool_use_id", "isReplay", "origin",
-	"error", "level", "content", "terminal_slash_commands", "commands", "message", "event", "tool_use_result",
-	"tool_result_meta", "rate_limit_info", "compact_metadata", "tool_use_id", "tool_name", "elapsed_time_seconds",
-	"subagent_type", "subagent_retry", "decision_reason_type", "decision_reason", "is_error", "result", "errors",
-	"num_turns", "stop_reason", "total_cost_usd", "usage", "modelUsage", "mode", "memories", "original_model",
-	"fallback_model", "direction", "scope", "api_refusal_category", "api_refusal_explanation", "attempt",
-	"max_retries", "error_status", "no_response", "task_id", "state", "patch", "tasks", "status",
-	"compact_result", "compact_error", "value", "suggestion"}
+var frameKeys = jsonNames(reflect.TypeFor[Frame]())
+
+// jsonNames are the JSON names of a struct's fields, its embedded
+// structs' included.
+func jsonNames(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case f.Anonymous && name == "":
+			out = append(out, jsonNames(f.Type)...)
+		case name != "":
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // decode reads a stream event object of a content block: its type, index
 // and delta, and all of it as Raw (a slice of the line).
@@ -93,16 +105,7 @@ var eventKeys = []string{"type", "index", "message", "content_block", "delta", "
 // decodeDelta reads a delta's type, text and thinking (a second delta
 // member merges into the first, as encoding/json does).
 func (b *Event) decodeDelta(v []byte) bool {
-	if string(v) == "null" {
-		return true
-	}
-	if len(v) == 0 || v[0] != '{' {
-		return false
-	}
-	var o jsonwalk.Object
-	o.Reset(v)
-	for k, dv, ok := o.Next(); ok; k, dv, ok = o.Next() {
-		good := true
+	return eachMember(v, deltaKeys, func(k, dv []byte) (known, good bool) {
 		switch string(k) {
 		case "type":
 			b.Delta.Type, good = deltaType(dv)
@@ -113,13 +116,10 @@ func (b *Event) decodeDelta(v []byte) bool {
 		case "content":
 			b.Delta.Content, good = optionalText(dv)
 		default:
-			good = !foldsTo(k, deltaKeys)
+			return false, false
 		}
-		if !good {
-			return false
-		}
-	}
-	return true
+		return true, good
+	})
 }
 
 var deltaKeys = []string{"type", "text", "thinking", "content"}
@@ -127,6 +127,25 @@ var deltaKeys = []string{"type", "text", "thinking", "content"}
 // decodeContentBlock reads a started block's type and content (a second
 // member merges into the first, as encoding/json does).
 func (b *Event) decodeContentBlock(v []byte) bool {
+	return eachMember(v, blockKeys, func(k, cv []byte) (known, good bool) {
+		switch string(k) {
+		case "type":
+			b.ContentBlock.Type, good = text(cv)
+		case "content":
+			b.ContentBlock.Content, good = optionalText(cv)
+		default:
+			return false, false
+		}
+		return true, good
+	})
+}
+
+// eachMember reads each member of the object v (null reads nothing) with
+// read, which says whether it knows the key and could read its value. A
+// key it does not know must not fold to one of keys, the names
+// encoding/json would match without case. It is false for a value that is
+// not an object or null, and for any member that is not read so.
+func eachMember(v []byte, keys []string, read func(k, v []byte) (known, good bool)) bool {
 	if string(v) == "null" {
 		return true
 	}
@@ -135,15 +154,10 @@ func (b *Event) decodeContentBlock(v []byte) bool {
 	}
 	var o jsonwalk.Object
 	o.Reset(v)
-	for k, cv, ok := o.Next(); ok; k, cv, ok = o.Next() {
-		good := true
-		switch string(k) {
-		case "type":
-			b.ContentBlock.Type, good = text(cv)
-		case "content":
-			b.ContentBlock.Content, good = optionalText(cv)
-		default:
-			good = !foldsTo(k, blockKeys)
+	for k, mv, ok := o.Next(); ok; k, mv, ok = o.Next() {
+		known, good := read(k, mv)
+		if !known {
+			good = !foldsTo(k, keys)
 		}
 		if !good {
 			return false
