@@ -152,22 +152,6 @@ func requestWindow(t *testing.T, lines []goldenLine, method string) ([]string, s
 	return nil, ""
 }
 
-func compareLines(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	for i := 0; i < len(got) || i < len(want); i++ {
-		g, w := "<none>", "<none>"
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		if g != w {
-			t.Errorf("%s %d:\n got %s\nwant %s", what, i+1, g, w)
-		}
-	}
-}
-
 // TestGoldenLoadReplay replays the stored transcript of session-load-replay
 // and compares the updates with what the reference sent before its
 // session/load response.
@@ -191,7 +175,7 @@ func TestGoldenLoadReplay(t *testing.T) {
 			for _, u := range Replay(msgs, toolcall.Renderer{Caps: clientCaps(lines), Cwd: r.cwd}, toolcall.NewSession(clientCaps(lines), r.cwd)) {
 				got = append(got, r.normalize(t, n, u, ids))
 			}
-			compareLines(t, "update", got, want)
+			goldentest.CompareLines(t, "update", got, want)
 			if m := Model(msgs); m != scenario.DefaultModel {
 				t.Errorf("model %q, want %q", m, scenario.DefaultModel)
 			}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/airwire/airwire/internal/testroot"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 
 	"github.com/airwire/airwire/adapter/toolcall"
 )
@@ -49,7 +51,7 @@ func TestReplayMatchesReference(t *testing.T) {
 			for _, u := range Replay(msgs, toolcall.Renderer{Caps: c, Cwd: "/w"}, toolcall.NewSession(c, "/w")) {
 				got = append(got, canonical(t, string(u)))
 			}
-			compareLines(t, "update", got, strings.Split(strings.TrimSpace(string(data)), "\n"))
+			goldentest.CompareLines(t, "update", got, strings.Split(strings.TrimSpace(string(data)), "\n"))
 		})
 	}
 }

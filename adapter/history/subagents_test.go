@@ -11,6 +11,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 )
 
@@ -57,7 +58,7 @@ func TestGoldenSubagentTranscript(t *testing.T) {
 			got = append(got, r.normalize(t, n, u, ids))
 		}
 	}
-	compareLines(t, "child update", got, childLines(t, lines, "<session-1>:replay-subagent:toolu_agent"))
+	goldentest.CompareLines(t, "child update", got, childLines(t, lines, "<session-1>:replay-subagent:toolu_agent"))
 }
 
 // firstUpdate is the first update of m, replayed alone.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // row is a transcript row for tests; parent "" is a root.
@@ -198,7 +199,7 @@ func TestReplayChunks(t *testing.T) {
 		`{"content":{"text":"Looks fine.","type":"text"},"messageId":"msg_1","sessionUpdate":"agent_message_chunk"}`,
 		`{"content":{"text":"You've hit your limit · run /login to switch","type":"text"},"messageId":"msg_3","sessionUpdate":"agent_message_chunk"}`,
 	}
-	compareLines(t, "update", got, want)
+	goldentest.CompareLines(t, "update", got, want)
 	if m := Model(msgs); m != "claude-test" {
 		t.Errorf("model %q, want the last real one", m)
 	}

@@ -2,13 +2,15 @@ package toolcall
 
 import (
 	"encoding/json"
-	"github.com/airwire/airwire/internal/testroot"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/airwire/airwire/internal/testroot"
+
+	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 )
 
@@ -124,8 +126,8 @@ func TestAIRGoldenToolCalls(t *testing.T) {
 			} else {
 				f.replayScript(sc)
 			}
-			compareLines(t, "update", f.updates, wantUpdates)
-			compareLines(t, "permission tool call", f.permissions, wantPermissions)
+			goldentest.CompareLines(t, "update", f.updates, wantUpdates)
+			goldentest.CompareLines(t, "permission tool call", f.permissions, wantPermissions)
 		})
 	}
 }

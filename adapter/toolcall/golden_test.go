@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/conform"
@@ -229,24 +230,6 @@ func permissionOf(msg json.RawMessage) (PermissionRequest, bool) {
 	return PermissionRequest{ToolUseID: r.ToolUseID, ToolName: r.ToolName, Input: r.Input, BlockedPath: r.BlockedPath}, true
 }
 
-// compareLines reports the first difference of two update sequences.
-func compareLines(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	for i := 0; i < max(len(got), len(want)); i++ {
-		g, w := "<none>", "<none>"
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		if g != w {
-			t.Errorf("%s %d of %d (want %d):\n got  %s\n want %s", what, i+1, len(got), len(want), g, w)
-			return
-		}
-	}
-}
-
 // goldenScenarios are the recorded scenarios whose tool calls this
 // package reproduces exactly, with the profiles that match. In the Zed runs
 // of bash-background and async-task-held-until-tool-id the turn loop keeps
@@ -297,8 +280,8 @@ func TestGoldenToolCalls(t *testing.T) {
 				} else {
 					f.replayScript(sc)
 				}
-				compareLines(t, "update", f.updates, wantUpdates)
-				compareLines(t, "permission tool call", f.permissions, wantPermissions)
+				goldentest.CompareLines(t, "update", f.updates, wantUpdates)
+				goldentest.CompareLines(t, "permission tool call", f.permissions, wantPermissions)
 			})
 		}
 	}

@@ -2,12 +2,12 @@ package usage
 
 import (
 	"encoding/json"
-	"fmt"
-	"github.com/airwire/airwire/conform/goldentest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 
 	"github.com/airwire/airwire/conform/cassette"
 )
@@ -234,36 +234,15 @@ func TestTrackerMatchesGoldens(t *testing.T) {
 				got := replay(t, goldentest.LoadCassette(t, path))
 				normalize(got.updates)
 				normalize(want.updates)
-				if d := diff("usage_update", got.updates, want.updates); d != "" {
+				if d := goldentest.LineDiff("usage_update", got.updates, want.updates); d != "" {
 					t.Error(d)
 				}
-				if d := diff("prompt result", got.results, want.results); d != "" {
+				if d := goldentest.LineDiff("prompt result", got.results, want.results); d != "" {
 					t.Error(d)
 				}
 			})
 		}
 	}
-}
-
-func diff(what string, got, want []string) string {
-	if slices.Equal(got, want) {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: got %d, want %d\n", what, len(got), len(want))
-	for i := 0; i < max(len(got), len(want)); i++ {
-		g, w := "-", "-"
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(want) {
-			w = want[i]
-		}
-		if g != w {
-			fmt.Fprintf(&b, "  #%d\n   got  %s\n   want %s\n", i+1, g, w)
-		}
-	}
-	return b.String()
 }
 
 var (

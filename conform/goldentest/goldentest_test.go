@@ -79,3 +79,18 @@ func TestChildLane(t *testing.T) {
 		}
 	}
 }
+
+func TestLineDiff(t *testing.T) {
+	if d := goldentest.LineDiff("u", []string{"a", "b"}, []string{"a", "b"}); d != "" {
+		t.Errorf("equal rows: %q", d)
+	}
+	d := goldentest.LineDiff("update", []string{"a", "x"}, []string{"a", "b", "c"})
+	for _, want := range []string{"update: got 2, want 3", "#2\n   got  x\n   want b", "#3\n   got  <none>\n   want c"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("%q lacks %q", d, want)
+		}
+	}
+	if strings.Contains(d, "#1") {
+		t.Errorf("an equal row reported: %q", d)
+	}
+}

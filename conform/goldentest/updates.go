@@ -2,6 +2,8 @@ package goldentest
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,4 +57,38 @@ func Lane(t testing.TB, all []SessionUpdate, keep func(sessionID, kind string) b
 		}
 	}
 	return out
+}
+
+// LineDiff is empty when got and want are equal, else a report of their
+// lengths and of each row that differs (the first ten), for a test's error.
+func LineDiff(what string, got, want []string) string {
+	if slices.Equal(got, want) {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: got %d, want %d", what, len(got), len(want))
+	shown := 0
+	for i := 0; i < max(len(got), len(want)) && shown < 10; i++ {
+		g, w := "<none>", "<none>"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			fmt.Fprintf(&b, "\n  #%d\n   got  %s\n   want %s", i+1, g, w)
+			shown++
+		}
+	}
+	return b.String()
+}
+
+// CompareLines fails the test with LineDiff's report when got and want
+// differ.
+func CompareLines(t testing.TB, what string, got, want []string) {
+	t.Helper()
+	if d := LineDiff(what, got, want); d != "" {
+		t.Error(d)
+	}
 }
