@@ -137,13 +137,13 @@ func feedFrame(t *testing.T, tr *translator, host *recordingHost, msg json.RawMe
 		tr.assistantOfSubagent(msg)
 		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
 	case h.Type == "user":
-		tr.sub.UserFrame(cliFrame(msg))
+		tr.sub.Frame(cliFrame(msg))
 		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
 	case h.Type == "system" && strings.HasPrefix(h.Subtype, "task_"):
 		if h.Subtype == "task_started" && h.SubType != "" && !slices.Contains(agents, h.TaskID) {
 			agents = append(agents, h.TaskID)
 		}
-		tr.sub.TaskFrame(cliFrame(msg))
+		tr.sub.Frame(cliFrame(msg))
 	}
 	return agents
 }
@@ -181,10 +181,10 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 	tasks := asynctasks.New(air, asyncTasksHost{send: func(u any) { h.Notify("root", u) }, routeOf: r.RouteOfCall})
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "L1",
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Agent"}}})
-	r.TaskFrame(cliFrame([]byte(`{"type":"system","subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`)))
+	r.Frame(cliFrame([]byte(`{"type":"system","subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`)))
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "B1",
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Bash", ParentToolUseID: "L1"}}})
-	r.TaskFrame(cliFrame([]byte(`{"type":"system","subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`)))
+	r.Frame(cliFrame([]byte(`{"type":"system","subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`)))
 	h.sent = nil
 	for _, line := range []string{
 		`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"B1","task_type":"local_bash","is_backgrounded":true,"description":"Watch"}`,

@@ -118,7 +118,7 @@ func (t *translator) message(h *claude.Frame) {
 		}
 	}
 	if kind == "user" {
-		t.sub.UserFrame(h)
+		t.sub.Frame(h)
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(h)))
 	if u, ok := t.usage.Frame(h, autonomous); ok {
@@ -289,7 +289,7 @@ func (t *translator) system(m *claude.Frame) {
 		t.s.publishCommands()
 		t.s.skills.refresh()
 	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
-		t.sub.TaskFrame(m)
+		t.sub.Frame(m)
 		t.taskEvent(m)
 	}
 }

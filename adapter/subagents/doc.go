@@ -8,9 +8,8 @@
 // Use: New(host, root, cwd, caps) once per session; the session holds the
 // Router and calls it under its translator's lock. Initialize sets what
 // the CLI's initialize says of subagents (the subagent configuration hook,
-// which calls HookReport; forwarded subagent text); ToolUpdate, Assistant,
-// TaskFrame and UserFrame take the CLI's frames, ResumeDeferred goes
-// before each; ParentCancelled takes a cancel of the root session,
+// which calls HookReport; forwarded subagent text); ToolUpdate, Assistant
+// and Frame take the CLI's frames, ResumeDeferred goes before each; ParentCancelled takes a cancel of the root session,
 // ChildTask a cancel of a child session, OpenRequest a permission or
 // question request; ChildSession and RouteOfCall tell where a child's
 // requests and async tasks go. On `session/load`, Replay rebuilds the

@@ -37,8 +37,8 @@ func subagentTaskOf(line *claude.Frame) subagentTaskFrame {
 	return f
 }
 
-// TaskFrame follows one task lifecycle frame of the CLI.
-func (r *Router) TaskFrame(line *claude.Frame) {
+// taskFrame follows one task lifecycle frame of the CLI.
+func (r *Router) taskFrame(line *claude.Frame) {
 	if !r.on {
 		return
 	}

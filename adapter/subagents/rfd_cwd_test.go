@@ -40,7 +40,7 @@ func TestRFDChildCwd(t *testing.T) {
 		r.HookReport(json.RawMessage(`{"agent_id":"` + agent + `","cwd":"` + cwd + `","hook_event_name":"PreToolUse"}`))
 	}
 	start := func(task string) {
-		r.TaskFrame(lineFrame(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
+		r.Frame(lineFrame(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
 	}
 	hook("a1", root)
 	start("a1")

@@ -147,11 +147,26 @@ func (r *Router) Assistant(parent, model string, chunks []map[string]any) {
 	}
 }
 
-// UserFrame takes a user frame of the CLI: a SendMessage result that
-// resumed an agent (AIR form: restore.go; RFD form: rfd.go).
-func (r *Router) UserFrame(line *claude.Frame) {
-	r.restore.userFrame(line)
-	r.form.sendMessageResult(line)
+// Frame takes a CLI line of the two kinds the child sessions follow: a
+// task's lifecycle (lifecycle.go), and a user line with a SendMessage
+// result that resumed an agent (AIR form: restore.go; RFD form: rfd.go).
+func (r *Router) Frame(f *claude.Frame) {
+	switch {
+	case f.Type == "user":
+		r.restore.userFrame(f)
+		r.form.sendMessageResult(f)
+	case f.Type == "system" && isTaskSubtype(f.Subtype):
+		r.taskFrame(f)
+	}
+}
+
+// isTaskSubtype reports a system subtype of a task's lifecycle.
+func isTaskSubtype(subtype string) bool {
+	switch subtype {
+	case "task_started", "task_notification", "task_updated", "background_tasks_changed":
+		return true
+	}
+	return false
 }
 
 // ChildSession is the session id of the announced child of the task

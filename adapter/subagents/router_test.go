@@ -39,15 +39,15 @@ func TestChildSessionRoutingRules(t *testing.T) {
 	if len(sent) != 0 {
 		t.Fatalf("sent %d updates before the child started", len(sent))
 	}
-	r.TaskFrame(lineFrame(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
+	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
 	want := []string{`root {"capabilities":{},"name":"Look","prompt":"Look around.","sessionUpdate":"subagent_spawned","subagentSessionId":"A1","task":"Look around."}`,
 		`A1 {"_meta":{"claudeCode":{"parentToolUseId":"L1","toolName":"Read"}},"sessionUpdate":"tool_call","toolCallId":"R1"}`,
 		`A1 {"sessionUpdate":"agent_message_chunk"}`}
 	checkSent(t, sent, want)
 	sent = nil
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: "R1", Status: "completed"})
-	r.TaskFrame(lineFrame(`{"subtype":"task_updated","task_id":"A1","patch":{"status":"killed"}}`))
-	r.TaskFrame(lineFrame(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
+	r.Frame(lineFrame(`{"subtype":"task_updated","task_id":"A1","patch":{"status":"killed"}}`))
+	r.Frame(lineFrame(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
 	r.ToolUpdate(child("Bash", "B1", "L1"))
 	checkSent(t, sent, []string{`A1 {"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"R1"}`,
 		`root {"sessionUpdate":"subagent_state_update","state":"cancelled","subagentSessionId":"A1"}`})
