@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
 )
@@ -59,9 +60,12 @@ func toolTurnLines(tb testing.TB) (lines []byte, echo string) {
 // BenchmarkToolCallTurn runs one recorded turn with a tool call (a Bash
 // tool_use and its tool_result between two streamed messages) from the
 // CLI side through a fresh session to a discarding editor: the CPU time
-// and allocations of a tool-call turn, the session's setup not counted.
+// and allocations of a tool-call turn, the session's setup not counted,
+// and ours/unmarshal: that time in units of decoding each line of the turn
+// once with json.Unmarshal (the baseline, measured in the same run).
 func BenchmarkToolCallTurn(b *testing.B) {
 	lines, echo := toolTurnLines(b)
+	var ours, base time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -73,11 +77,17 @@ func BenchmarkToolCallTurn(b *testing.B) {
 		s.tr.sent(echo)
 		s.titles.settled = true // no title generation: the session has no CLI
 		b.StartTimer()
+		start := time.Now()
 		feedCLI(s, lines)
+		ours += time.Since(start)
 		b.StopTimer()
 		stop()
+		base += unmarshalLines(b, lines)
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(ours.Microseconds())/float64(b.N), "ours-µs/turn")
+	b.ReportMetric(float64(base.Microseconds())/float64(b.N), "unmarshal-µs/turn")
+	b.ReportMetric(float64(ours)/float64(base), "ours/unmarshal")
 }
 
 // TestToolCallTurnLines checks what BenchmarkToolCallTurn measures: the
