@@ -113,12 +113,18 @@ type Event struct {
 	ContentBlock struct {
 		Type    string  `json:"type"`
 		Content *string `json:"content"`
+		// ID, Name and Input are a started tool use's.
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
 	} `json:"content_block"`
 	Delta struct {
 		Type     string  `json:"type"`
 		Text     string  `json:"text"`
 		Thinking string  `json:"thinking"`
 		Content  *string `json:"content"`
+		// PartialJSON is a streamed tool input's next piece.
+		PartialJSON string `json:"partial_json"`
 	} `json:"delta"`
 	Usage *Usage          `json:"usage"`
 	Raw   json.RawMessage `json:"-"`

@@ -115,6 +115,8 @@ func (b *Event) decodeDelta(v []byte) bool {
 			b.Delta.Thinking, good = text(dv)
 		case "content":
 			b.Delta.Content, good = optionalText(dv)
+		case "partial_json":
+			b.Delta.PartialJSON, good = text(dv)
 		default:
 			return false, false
 		}
@@ -122,7 +124,7 @@ func (b *Event) decodeDelta(v []byte) bool {
 	})
 }
 
-var deltaKeys = []string{"type", "text", "thinking", "content"}
+var deltaKeys = eventFieldNames("Delta")
 
 // decodeContentBlock reads a started block's type and content (a second
 // member merges into the first, as encoding/json does).
@@ -133,6 +135,14 @@ func (b *Event) decodeContentBlock(v []byte) bool {
 			b.ContentBlock.Type, good = text(cv)
 		case "content":
 			b.ContentBlock.Content, good = optionalText(cv)
+		case "id":
+			b.ContentBlock.ID, good = text(cv)
+		case "name":
+			b.ContentBlock.Name, good = text(cv)
+		case "input":
+			// an object as written (a slice of the line); anything else
+			// takes the slow path.
+			b.ContentBlock.Input, good = cv, len(cv) > 0 && cv[0] == '{'
 		default:
 			return false, false
 		}
@@ -166,7 +176,14 @@ func eachMember(v []byte, keys []string, read func(k, v []byte) (known, good boo
 	return true
 }
 
-var blockKeys = []string{"type", "content"}
+var blockKeys = eventFieldNames("ContentBlock")
+
+// eventFieldNames are the JSON names of the fields of Event's struct field
+// name.
+func eventFieldNames(name string) []string {
+	f, _ := reflect.TypeFor[Event]().FieldByName(name)
+	return jsonNames(f.Type)
+}
 
 // deltaType is text for a delta's type, without a copy for the usual ones.
 func deltaType(v []byte) (string, bool) {

@@ -39,6 +39,7 @@ func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 		t.Errorf("%d of %d recorded content block events took the slow path", blocks-fast, blocks)
 	}
 	base := `{"type":"stream_event","event":{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"a\n\"b\" <c> \u00e9"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u","ttft_ms":12.5}`
+	start := `{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"Bash","input":{},"caller":{"type":"direct"}}},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}`
 	variants := []string{
 		base,
 		strings.Replace(base, `"uuid"`, `"UUID"`, 1),
@@ -66,6 +67,12 @@ func TestStreamEventFastPathIsEncodingJSON(t *testing.T) {
 		strings.Replace(base, `"delta":{`, `"delta":"x","d":{`, 1),
 		strings.Replace(base, `"index":1`, `"index":1,"message":{"id":"m"}`, 1),
 		strings.Replace(base, `"session_id":"s"`, `"isReplay":true`, 1),
+		strings.Replace(base, `"text_delta","text"`, `"input_json_delta","partial_json"`, 1),
+		start,
+		strings.Replace(start, `"input":{}`, `"input":null`, 1),
+		strings.Replace(start, `"input":{}`, `"input":[1]`, 1),
+		strings.Replace(start, `"input":{}`, `"input":{"a":1}`, 1),
+		strings.Replace(start, `"name"`, `"Name"`, 1),
 	}
 	for _, l := range variants {
 		compareDecode(t, l)

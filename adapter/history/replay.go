@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/lazyre"
@@ -240,7 +241,9 @@ func (r *Replayer) toolResult(raw json.RawMessage, role string) []json.RawMessag
 
 // session passes a block to the session's tool call state.
 func (r *Replayer) session(raw json.RawMessage, role string) []json.RawMessage {
-	list := json.RawMessage("[" + string(raw) + "]")
+	var b claude.Block
+	_ = json.Unmarshal(raw, &b)
+	list := []claude.Block{b}
 	var updates []toolcall.Update
 	if role == "user" {
 		updates = r.tasks.User("", list, nil, nil)

@@ -6,18 +6,10 @@ import (
 	"github.com/airwire/airwire/adapter/claude"
 )
 
-// cliFrame is the part of a CLI stdout frame that tool calls read.
-type cliFrame struct {
-	Type            string          `json:"type"`
-	Subtype         string          `json:"subtype"`
-	Event           json.RawMessage `json:"event"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	// Message is an object in a user or assistant message, and a string
-	// in some system frames.
-	Message        json.RawMessage `json:"message"`
-	ToolUseResult  json.RawMessage `json:"tool_use_result"`
-	ToolResultMeta json.RawMessage `json:"tool_result_meta"`
-	Request        struct {
+// hookFrame is what Frame reads of a control request of the CLI.
+type hookFrame struct {
+	Type    string `json:"type"`
+	Request struct {
 		Subtype   string `json:"subtype"`
 		ToolUseID string `json:"tool_use_id"`
 		Input     struct {
@@ -27,54 +19,25 @@ type cliFrame struct {
 	} `json:"request"`
 }
 
-// Frame reports one CLI stdout frame: a `stream_event`, an `assistant` or
-// `user` message, a `tool_progress` beat, a `system/permission_denied`, or
-// a PostToolUse `hook_callback` control request. Any other frame reports
-// nothing. It is the same as calling StreamEvent, Assistant, User,
-// Progress, Denied or PostToolUse with the frame's parts; it knows no
-// subagent lineage (Beat.SubagentParent, Denial.Parent), which the turn
-// loop sets when it calls those itself.
+// Frame reports one CLI stdout frame given as JSON: a PostToolUse
+// `hook_callback` control request, or any line that Line reports (decoded
+// with claude.DecodeFrame). Any other frame reports nothing.
 func (s *Session) Frame(raw json.RawMessage) []Update {
-	var f cliFrame
-	if json.Unmarshal(raw, &f) != nil {
+	var h hookFrame
+	if json.Unmarshal(raw, &h) != nil {
 		return nil
 	}
-	parent := ""
-	if f.ParentToolUseID != nil {
-		parent = *f.ParentToolUseID
-	}
-	switch f.Type {
-	case "stream_event":
-		return s.StreamEvent(parent, f.Event)
-	case "assistant":
-		return s.Assistant(parent, messageContent(f.Message))
-	case "user":
-		return s.User(parent, messageContent(f.Message), f.ToolUseResult, f.ToolResultMeta)
-	case "tool_progress":
-		var b Beat
-		_ = json.Unmarshal(raw, &b)
-		return s.Progress(b)
-	case "system":
-		if f.Subtype == "permission_denied" {
-			var d Denial
-			_ = json.Unmarshal(raw, &d)
-			return s.Denied(d)
+	if h.Type == "control_request" {
+		if h.Request.Subtype == "hook_callback" && h.Request.Input.HookEventName == "PostToolUse" {
+			return s.PostToolUse(h.Request.ToolUseID, h.Request.Input.ToolResponse)
 		}
-	case "control_request":
-		if f.Request.Subtype == "hook_callback" && f.Request.Input.HookEventName == "PostToolUse" {
-			return s.PostToolUse(f.Request.ToolUseID, f.Request.Input.ToolResponse)
-		}
+		return nil
 	}
-	return nil
-}
-
-// messageContent is the content of a message object.
-func messageContent(message json.RawMessage) json.RawMessage {
-	var m struct {
-		Content json.RawMessage `json:"content"`
+	f, err := claude.DecodeFrame(raw)
+	if err != nil {
+		return nil
 	}
-	_ = json.Unmarshal(message, &m)
-	return m.Content
+	return s.Line(f)
 }
 
 // Line reports one CLI stdout line, as Frame does, from its frame: a
@@ -87,11 +50,11 @@ func (s *Session) Line(f *claude.Frame) []Update {
 	}
 	switch f.Type {
 	case "stream_event":
-		return s.StreamEvent(parent, f.Event.Raw)
+		return s.StreamEvent(parent, &f.Event)
 	case "assistant":
-		return s.Assistant(parent, f.Message.ContentRaw)
+		return s.Assistant(parent, f.Message.Content)
 	case "user":
-		return s.User(parent, f.Message.ContentRaw, f.ToolUseResult.Raw, f.ToolResultMeta)
+		return s.User(parent, f.Message.Content, f.ToolUseResult.Raw, f.ToolResultMeta)
 	case "tool_progress":
 		return s.Progress(Beat{ToolUseID: f.ToolUseID, ToolName: f.ToolName, ParentToolUseID: f.Parent,
 			Elapsed: f.Elapsed, SubagentType: f.SubagentType, SubagentRetry: f.SubagentRetry})

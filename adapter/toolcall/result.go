@@ -1,6 +1,10 @@
 package toolcall
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/airwire/airwire/adapter/claude"
+)
 
 // isToolResultType reports whether a content block type carries a tool
 // result.
@@ -17,41 +21,34 @@ func isToolResultType(t string) bool {
 // User reports the tool_result blocks of a user message. toolUseResult is
 // the message-level `tool_use_result`, honoured only when the message has
 // exactly one result; toolResultMeta is the `tool_result_meta` list.
-func (s *Session) User(parent string, content, toolUseResult, toolResultMeta json.RawMessage) []Update {
-	var blocks []json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil {
-		return nil
-	}
-	var results []json.RawMessage
-	for _, raw := range blocks {
-		var b Result
-		var t struct {
-			Type string `json:"type"`
-		}
-		_ = json.Unmarshal(raw, &t)
-		_ = json.Unmarshal(raw, &b)
-		if !isToolResultType(t.Type) {
+func (s *Session) User(parent string, content []claude.Block, toolUseResult, toolResultMeta json.RawMessage) []Update {
+	var results []Result
+	for _, b := range content {
+		if !isToolResultType(b.Type) {
 			continue
 		}
 		// A foreground fork inherits a placeholder result for its own
 		// launch: only the launching side completes that call.
-		if parent != "" && t.Type == "tool_result" && b.ToolUseID == parent {
+		if parent != "" && b.Type == "tool_result" && b.ToolUseID == parent {
 			toolUseResult = nil
 			continue
 		}
-		results = append(results, raw)
+		results = append(results, resultOf(b))
 	}
 	if len(results) != 1 {
 		toolUseResult = nil
 	}
 	meta := nonExecutionByID(toolResultMeta)
 	var out []Update
-	for _, raw := range results {
-		var b Result
-		_ = json.Unmarshal(raw, &b)
-		out = append(out, s.toolResult(parent, raw, toolUseResult, meta[b.ToolUseID])...)
+	for _, r := range results {
+		out = append(out, s.toolResult(parent, r, toolUseResult, meta[r.ToolUseID])...)
 	}
 	return out
+}
+
+// resultOf is the result a tool result block carries.
+func resultOf(b claude.Block) Result {
+	return Result{ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError}
 }
 
 // nonExecutionByID reads `tool_result_meta`: why a result carries harness
@@ -80,9 +77,7 @@ func nonExecutionByID(raw json.RawMessage) map[string]*ClaudeCode {
 }
 
 // toolResult reports one tool result block.
-func (s *Session) toolResult(parent string, raw, structured json.RawMessage, nonExec *ClaudeCode) []Update {
-	var r Result
-	_ = json.Unmarshal(raw, &r)
+func (s *Session) toolResult(parent string, r Result, structured json.RawMessage, nonExec *ClaudeCode) []Update {
 	id := r.ToolUseID
 	wasEmitted := s.emitted[id]
 	delete(s.emitted, id)

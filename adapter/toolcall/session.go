@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Session holds the tool call state of one ACP session. The turn loop
@@ -84,12 +85,7 @@ func (s *Session) UseDisk(d *Disk) { s.render.Disk = d }
 
 // toolUseBlock is a tool_use content block (also server_tool_use and
 // mcp_tool_use).
-type toolUseBlock struct {
-	Type  string          `json:"type"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-}
+type toolUseBlock = claude.Block
 
 func isToolUseType(t string) bool {
 	return t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use"
@@ -133,20 +129,14 @@ func (s *Session) toolUse(parent string, b toolUseBlock, streaming bool) []Updat
 
 // Assistant reports the tool_use blocks (and server tool results) of a
 // consolidated assistant message; other blocks are not tool calls.
-func (s *Session) Assistant(parent string, content json.RawMessage) []Update {
-	var blocks []json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil {
-		return nil
-	}
+func (s *Session) Assistant(parent string, content []claude.Block) []Update {
 	var out []Update
-	for _, raw := range blocks {
-		var b toolUseBlock
-		_ = json.Unmarshal(raw, &b)
+	for _, b := range content {
 		switch {
 		case isToolUseType(b.Type):
 			out = append(out, s.toolUse(parent, b, false)...)
 		case isToolResultType(b.Type):
-			out = append(out, s.toolResult(parent, raw, nil, nil)...)
+			out = append(out, s.toolResult(parent, resultOf(b), nil, nil)...)
 		}
 	}
 	return out

@@ -3,6 +3,8 @@ package toolcall
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // streamedInput follows the input JSON of one streaming tool_use, to find
@@ -77,30 +79,16 @@ func (s *streamedInput) newFields() json.RawMessage {
 	return compact(candidate)
 }
 
-// streamEvent is the `event` of a `stream_event` frame.
-type streamEvent struct {
-	Type         string          `json:"type"`
-	Index        int             `json:"index"`
-	ContentBlock json.RawMessage `json:"content_block"`
-	Delta        struct {
-		Type        string `json:"type"`
-		PartialJSON string `json:"partial_json"`
-	} `json:"delta"`
-}
-
 // StreamEvent reports one `stream_event` of the stream parent ("" for the
 // root session, else the subagent's Agent tool call): the `tool_call` at
 // the start of a tool_use block, and a refinement each time a top-level
 // input field completes.
-func (s *Session) StreamEvent(parent string, event json.RawMessage) []Update {
-	var ev streamEvent
-	if json.Unmarshal(event, &ev) != nil {
-		return nil
-	}
+func (s *Session) StreamEvent(parent string, ev *claude.Event) []Update {
 	switch ev.Type {
 	case "content_block_start":
-		var b toolUseBlock
-		if json.Unmarshal(ev.ContentBlock, &b) != nil || !isToolUseType(b.Type) {
+		cb := ev.ContentBlock
+		b := toolUseBlock{Type: cb.Type, ID: cb.ID, Name: cb.Name, Input: cb.Input}
+		if !isToolUseType(b.Type) {
 			return nil
 		}
 		if s.streams[parent] == nil {
