@@ -246,7 +246,7 @@ error.`,
 	cmd.Flags().BoolVar(&opts.NoValidate, "no-validate", false, "compare without validating the runs' messages against the ACP and AIR schemas")
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
-	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
+	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of each failed run and print its path")
 	cmd.Flags().BoolVar(&opts.FailFast, "fail-fast", false, "stop at the first failed run")
 	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
 	cmd.Flags().StringVar(&opts.JSON, "json", "", "write the JSON report to `FILE`")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -143,6 +144,12 @@ func (r *runner) runOne(ctx context.Context, j job, o conform.Options, g *golden
 	if out == nil {
 		out = &conform.Outcome{}
 	}
+	if r.opts.Keep && err == nil && out.Dir != "" {
+		// --keep keeps the failed runs only: a full suite would otherwise
+		// leave a folder per run behind.
+		os.RemoveAll(out.Dir)
+		out.Dir = ""
+	}
 	return outcome{job: j, err: err, out: out, took: r.opts.Now().Sub(t0)}
 }
 
@@ -168,6 +175,9 @@ func (r *runner) report(o outcome) {
 	note += deviationNote(o.out.Deviations)
 	r.applied += len(o.out.Deviations)
 	fmt.Fprintf(r.w, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(r.total)), r.done, r.total, status, o.name(), o.took.Seconds(), note)
+	if r.opts.Keep && o.err != nil && o.out.Dir != "" {
+		fmt.Fprintf(r.w, "    kept %s\n", o.out.Dir)
+	}
 	var re *conform.RunError
 	switch {
 	case o.file != "":
@@ -212,9 +222,6 @@ func (r *runner) explain(o outcome) {
 	fmt.Fprintf(r.w, "\n--- FAIL %s\n%v\n", o.name(), o.err)
 	for _, d := range o.out.Deviations {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
-	}
-	if r.opts.Keep && o.out.Dir != "" {
-		fmt.Fprintf(r.w, "run directory: %s\n", o.out.Dir)
 	}
 	fmt.Fprintln(r.w)
 }

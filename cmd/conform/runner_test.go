@@ -258,3 +258,50 @@ func TestRunConformPassesNodeCoverage(t *testing.T) {
 		}
 	}
 }
+
+// --keep keeps the folders of failed runs only, and prints each kept
+// path once, on its own line; a passing run's folder is removed.
+func TestRunConformKeepsFailedRunsOnly(t *testing.T) {
+	fc := newFakeConform(t, []string{"alpha", "beta"}, nil, nil)
+	fc.opts.Keep = true
+	root := t.TempDir()
+	dirs := map[string]string{}
+	fc.opts.Run = func(ctx context.Context, co conform.Options, _ *golden.Golden, keep bool) (*conform.Outcome, error) {
+		name := conform.GoldenName(co.Scenario, co.Profile)
+		dir := filepath.Join(root, strings.ReplaceAll(name, "/", "-"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fc.mu.Lock()
+		dirs[name] = dir
+		fc.mu.Unlock()
+		if !keep {
+			t.Errorf("%s: keep = false under --keep", name)
+		}
+		if name == "beta/air" {
+			return &conform.Outcome{Dir: dir}, errors.New("mismatch")
+		}
+		return &conform.Outcome{Dir: dir}, nil
+	}
+	err := runConform(context.Background(), &fc.opts)
+	if !errors.Is(err, cmdutil.ErrMismatch) {
+		t.Fatalf("err = %v", err)
+	}
+	stderr := fc.err.String()
+	for name, dir := range dirs {
+		_, statErr := os.Stat(dir)
+		printed := strings.Count(stderr, "kept "+dir+"\n")
+		if name == "beta/air" {
+			if statErr != nil || printed != 1 {
+				t.Errorf("failed run %s: stat %v, path printed %d times:\n%s", name, statErr, printed, stderr)
+			}
+			continue
+		}
+		if statErr == nil || printed != 0 {
+			t.Errorf("passing run %s: its folder is still there (%v) or printed %d times:\n%s", name, statErr, printed, stderr)
+		}
+	}
+	if len(dirs) != 4 {
+		t.Errorf("%d runs, want 4", len(dirs))
+	}
+}
