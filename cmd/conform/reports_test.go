@@ -141,16 +141,16 @@ type baselineCase struct {
 func TestConformExpectedFailures(t *testing.T) {
 	mismatch := &golden.MismatchError{File: "goldens/beta/air.golden", Line: 3, Path: "$.result.stopReason", Want: `"end_turn"`, Got: `"cancelled"`}
 	tests := []baselineCase{
-		{name: "listed failure", baseline: "beta:air: issue 9\n", wantOut: "3 runs match, 1 fail as ",
+		{name: "listed failure", baseline: "beta:air: issue 9\n", wantOut: "3 runs match, 1 fails as ",
 			wantInErr: []string{"xfail beta/air", "expected failure (", ":1: issue 9)"}},
-		{name: "listed with its check", baseline: "beta:air:golden: issue 9\n", wantOut: "3 runs match, 1 fail as "},
+		{name: "listed with its check", baseline: "beta:air:golden: issue 9\n", wantOut: "3 runs match, 1 fails as "},
 		{name: "stale entry", baseline: "beta:air: issue 9\nalpha:plain: issue 10\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{":2: alpha:plain passes now: remove this line (stale expected failure: issue 10)"}},
 		{name: "new failure", baseline: "alpha:air: issue 9\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{"FAIL beta/air", ":1: alpha:air passes now"}},
 		{name: "another check", baseline: "beta:air:validate: issue 9\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{":1: beta:air:validate expects check validate, but the run failed golden", "FAIL beta/air"}},
-		{name: "entries of runs not selected are ignored", baseline: "beta:air: issue 9\ngamma:zed: issue 11\n", wantOut: "3 runs match, 1 fail as "},
+		{name: "entries of runs not selected are ignored", baseline: "beta:air: issue 9\ngamma:zed: issue 11\n", wantOut: "3 runs match, 1 fails as "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
