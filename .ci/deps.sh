@@ -58,20 +58,8 @@ if ! stamp_ok "$DEPS/acp-schema" "$(sha256sum "$PIN" | cut -d' ' -f1)"; then
   sha256sum "$PIN" | cut -d' ' -f1 > "$DEPS/acp-schema/.stamp"
 fi
 
-# 4. Chromium, which opens the HTML report in the report test: Debian's package, installed
-# with apt-get when it is missing and this runs as root; otherwise say what to run (the
-# test then fails under CI=true and is skipped elsewhere).
-if ! command -v chromium >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "make deps: installing chromium (apt-get install -y chromium)" >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 ||
-      echo "make deps: apt-get install -y chromium failed; run it by hand to see why" >&2
-  elif command -v apt-get >/dev/null; then
-    echo "make deps: chromium is missing (the HTML report's browser test needs it): run  sudo apt-get install -y chromium" >&2
-  else
-    echo "make deps: chromium is missing (the HTML report's browser test needs it): install Chromium and put it on PATH as chromium" >&2
-  fi
-fi
+# 4. Chromium for the HTML report's browser test (apt-get as root, else what to run).
+bash .ci/chromium.sh
 
 # Where everything landed: read by airwire (internal/deps) and the tests.
 cat > "$DEPS/paths.env" <<ENV
