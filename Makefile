@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test test-suites cross test-portable test-windows release bench fuzz conform conform-reference reach rerecord clean
+.PHONY: all build deps test test-suites test-user-steps cross test-portable test-windows release bench fuzz conform conform-reference reach rerecord clean
 
 all: build
 
@@ -12,13 +12,20 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire ./cmd/airwire
 
-## deps: install Node 22, the reference adapter (+ its Claude CLI) and the pinned ACP schema into .deps/
+## deps: install Node 22, the reference adapter (+ its Claude CLI) and the pinned ACP schema into .deps/,
+## and Debian's chromium for the HTML report's browser test (apt-get, as root; otherwise it says what to run)
 deps:
 	@bash .ci/deps.sh
 
-## test: install deps, then every check below: the suites, the cross-platform build, the portable twins
-## and the Windows tests under Wine
-test: test-suites cross test-portable test-windows
+## test: install deps, then every check below: the suites, the README's user steps, the cross-platform
+## build, the portable twins and the Windows tests under Wine
+test: test-suites test-user-steps cross test-portable test-windows
+
+## test-user-steps: the README's first steps outside the checkout with a fresh HOME (.ci/user-steps):
+## go install, airwire record in front of airwire agent, journal stats, validate, and one conform
+## scenario with its three reports, all in a temporary directory
+test-user-steps: deps
+	@GO='$(GO)' bash .ci/user-steps
 
 ## test-suites: every suite (Ginkgo suites and plain go tests); a spec that fails is run once more
 ## (--flake-attempts=2: the reference adapter is a node process whose timing a loaded machine can push

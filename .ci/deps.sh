@@ -58,6 +58,9 @@ if ! stamp_ok "$DEPS/acp-schema" "$(sha256sum "$PIN" | cut -d' ' -f1)"; then
   sha256sum "$PIN" | cut -d' ' -f1 > "$DEPS/acp-schema/.stamp"
 fi
 
+# 4. Chromium for the HTML report's browser test (apt-get as root, else what to run).
+bash .ci/chromium.sh
+
 # Where everything landed: read by airwire (internal/deps) and the tests.
 cat > "$DEPS/paths.env" <<ENV
 AIRWIRE_NODE=$NODE

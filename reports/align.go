@@ -1,6 +1,9 @@
 package reports
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // rowKind says how a line of the side-by-side view compares.
 type rowKind string
@@ -20,6 +23,34 @@ type alignedRow struct {
 	WantNo, GotNo     int
 	Want, Got         string
 	WantLane, GotLane string
+	// WantMark and GotMark cut each side of a changed row around the part
+	// that differs (the whole line is Pre on other rows).
+	WantMark, GotMark marked
+}
+
+// marked is a line cut into what both sides of a changed row share before
+// and after the difference (Pre, Post) and the differing part (Mid), which
+// the page highlights.
+type marked struct{ Pre, Mid, Post string }
+
+// markDiff cuts a and b at their common prefix and suffix (whole UTF-8
+// characters), so that the page highlights only what changed.
+func markDiff(a, b string) (marked, marked) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for p > 0 && (p < len(a) && !utf8.RuneStart(a[p]) || p < len(b) && !utf8.RuneStart(b[p])) {
+		p--
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	for s > 0 && (!utf8.RuneStart(a[len(a)-s]) || !utf8.RuneStart(b[len(b)-s])) {
+		s--
+	}
+	return marked{a[:p], a[p : len(a)-s], a[len(a)-s:]}, marked{b[:p], b[p : len(b)-s], b[len(b)-s:]}
 }
 
 // align lines up the golden's lines (want) and the run's (got) on their
@@ -64,7 +95,12 @@ func align(want, got []string) []alignedRow {
 	}
 	flush()
 	for k := range rows {
-		rows[k].WantLane, rows[k].GotLane = laneOf(rows[k].Want), laneOf(rows[k].Got)
+		r := &rows[k]
+		r.WantLane, r.GotLane = laneOf(r.Want), laneOf(r.Got)
+		r.WantMark, r.GotMark = marked{Pre: r.Want}, marked{Pre: r.Got}
+		if r.Kind == rowChanged {
+			r.WantMark, r.GotMark = markDiff(r.Want, r.Got)
+		}
 	}
 	return rows
 }

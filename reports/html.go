@@ -41,9 +41,12 @@ func page() *template.Template {
 type pageData struct {
 	R        *Report
 	Profiles []string
-	Matrix   []matrixRow
-	Sections []string
-	Runs     []runView
+	// Matrix holds the sections some run of the report covers; Uncovered
+	// names the others (a one-run report covers a few of them).
+	Matrix    []matrixRow
+	Uncovered []string
+	Sections  []string
+	Runs      []runView
 }
 
 // runView is one run as the page shows it.
@@ -73,9 +76,14 @@ func (r *Report) WriteHTML(dir string) error {
 		return err
 	}
 	profiles, matrix := r.coverage()
-	d := pageData{R: r, Profiles: profiles, Matrix: matrix}
+	d := pageData{R: r, Profiles: profiles}
 	for _, m := range matrix {
-		d.Sections = append(d.Sections, m.Section)
+		if m.covered() {
+			d.Matrix = append(d.Matrix, m)
+			d.Sections = append(d.Sections, m.Section)
+		} else {
+			d.Uncovered = append(d.Uncovered, m.Section)
+		}
 	}
 	for i, run := range r.Runs {
 		d.Runs = append(d.Runs, view(i, run))

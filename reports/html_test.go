@@ -87,3 +87,72 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		}
 	}
 }
+
+// writePage writes r's page and returns it.
+func writePage(t *testing.T, r *Report) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := r.WriteHTML(dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The side-by-side view highlights the changed value inside the line,
+// gives changed, missing and extra rows their own class and legend entry,
+// marks a side without a line as empty (never "lane-"), and leaves long
+// lines to wrap in the one scrolling box (no scrolling cell inside it).
+func TestHTMLDiffRows(t *testing.T) {
+	page := writePage(t, fixture(t))
+	for _, s := range []string{`<mark>end_turn</mark>`, `<mark>cancelled</mark>`, `<span class="changed">`, `<span class="missing">`, `<span class="extra">`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the page lacks %q", s)
+		}
+	}
+	r := &Report{Sections: []string{"Goal"}}
+	r.Add(Run{Scenario: "s", Profile: "air", Status: StatusFail, Covers: []string{"Goal"}, Failure: &Failure{Check: CheckGolden,
+		Expected: []string{`client editor->agent {"id":1}`, `cli:1 agent->cli {"type":"gone"}`, `client agent->editor {"id":1,"result":{}}`},
+		Actual:   []string{`client editor->agent {"id":1}`, `client agent->editor {"id":1,"result":{}}`, `cli:1 agent->cli {"type":"new"}`}}})
+	page = writePage(t, r)
+	for _, s := range []string{`<tr class="missing firstdiff"`, `<tr class="extra"`, `class="line lane-cli"`, `class="line empty"`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the page lacks %q", s)
+		}
+	}
+	if m := regexp.MustCompile(`lane-[" ]|max-height: 16em|td\.line div`).FindString(page); m != "" {
+		t.Errorf("the page holds %q", m)
+	}
+}
+
+// A report of one run lists in its matrix only the sections that run
+// covers; the others are named once, folded, not one "none" row each.
+func TestHTMLMatrixOfOneRun(t *testing.T) {
+	sections := []string{"Goal", "Session failure", "Tool call contract", "Permission presentation", "Negotiation"}
+	r := &Report{Sections: sections}
+	r.Add(Run{Scenario: "s", Profile: "air", Status: StatusPass, Covers: []string{"Tool call contract"}})
+	page := writePage(t, r)
+	if n := strings.Count(page, `<td class="cell `); n != 1 {
+		t.Errorf("the matrix has %d cells, want 1", n)
+	}
+	if strings.Contains(page, `<td class="cell none"`) {
+		t.Error("the matrix lists a section no run covers")
+	}
+	if !strings.Contains(page, "4 contract sections no run of this report covers") {
+		t.Error("the page does not name the sections no run covers")
+	}
+}
+
+func TestMarkDiff(t *testing.T) {
+	a, b := markDiff(`{"s":"end_turn"}`, `{"s":"cancelled"}`)
+	if a != (marked{`{"s":"`, "end_turn", `"}`}) || b != (marked{`{"s":"`, "cancelled", `"}`}) {
+		t.Errorf("markDiff = %+v, %+v", a, b)
+	}
+	a, b = markDiff("añb", "aõb") // ñ and õ share their first byte
+	if a.Mid != "ñ" || b.Mid != "õ" {
+		t.Errorf("markDiff cuts a character: %+v, %+v", a, b)
+	}
+}

@@ -35,6 +35,16 @@ type matrixRow struct {
 	Cells []cellState
 }
 
+// covered reports whether a run of some profile covers the row's section.
+func (m matrixRow) covered() bool {
+	for _, c := range m.Cells {
+		if c != cellNone {
+			return true
+		}
+	}
+	return false
+}
+
 // covers reports whether a run naming covers covers section: it names it,
 // or one of its subsections.
 func covers(names []string, section string) bool {

@@ -32,7 +32,8 @@ const (
 	ExitOK ExitCode = 0
 	// ExitError means the command failed or a check (conformance, validation) failed.
 	ExitError ExitCode = 1
-	// ExitUsage means the command line was wrong; usage was printed.
+	// ExitUsage means the command line was wrong; the error and where its
+	// help is were printed.
 	ExitUsage ExitCode = 2
 	// ExitInterrupted means SIGINT (Ctrl-C) stopped the command.
 	ExitInterrupted ExitCode = 128 + ExitCode(syscall.SIGINT)
@@ -118,9 +119,10 @@ func exitCode(ctx context.Context, f *factory.Factory, cmd *cobra.Command, err e
 	}
 	var flagErr *cmdutil.FlagError
 	if errors.As(err, &flagErr) {
+		// One line and where to read more: the whole usage would bury it.
 		fmt.Fprintf(f.IO.ErrOut, "airwire: %s\n", err)
 		if cmd != nil {
-			fmt.Fprintf(f.IO.ErrOut, "\n%s", cmd.UsageString())
+			fmt.Fprintf(f.IO.ErrOut, "see '%s --help'\n", cmd.CommandPath())
 		}
 		return ExitUsage
 	}

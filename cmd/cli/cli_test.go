@@ -30,14 +30,14 @@ func TestRunExitCodes(t *testing.T) {
 		{name: "a noun alone shows its help", args: []string{"journal"}, code: ExitOK, out: "Available Commands"},
 		{name: "unknown flag is usage", args: []string{"version", "--bogus"}, code: ExitUsage, errOut: "unknown flag"},
 		{name: "too many arguments is usage", args: []string{"journal", "cat", "a", "b"}, code: ExitUsage, errOut: "accepts 1 arg(s), received 2"},
-		{name: "an argument where none is taken is usage", args: []string{"version", "x"}, code: ExitUsage, errOut: "Usage:"},
+		{name: "an argument where none is taken is usage", args: []string{"version", "x"}, code: ExitUsage, errOut: "see 'airwire version --help'", notErr: "Usage:"},
 		{name: "record without agent is usage", args: []string{"record"}, code: ExitUsage, errOut: "missing agent command"},
 		{name: "completion", args: []string{"completion", "bash"}, code: ExitOK, out: "bash completion"},
-		{name: "a failing command is 1", args: []string{"journal", "stats", "/nonexistent/j.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
+		{name: "a failing command is 1", args: []string{"journal", "stats", "/nonexistent/j.jsonl"}, code: ExitError, errOut: "no such file", notErr: "--help"},
 		// Runtime errors whose text looks like cobra's must not pass for usage errors.
-		{name: "runtime error naming an invalid argument", args: []string{"journal", "cat", missing + " invalid argument.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
-		{name: "runtime error naming accepts", args: []string{"journal", "stats", missing + " accepts 1.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
-		{name: "runtime error naming unknown command", args: []string{"journal", "stats", missing + " unknown command.jsonl"}, code: ExitError, errOut: "no such file", notErr: "Usage:"},
+		{name: "runtime error naming an invalid argument", args: []string{"journal", "cat", missing + " invalid argument.jsonl"}, code: ExitError, errOut: "no such file", notErr: "--help"},
+		{name: "runtime error naming accepts", args: []string{"journal", "stats", missing + " accepts 1.jsonl"}, code: ExitError, errOut: "no such file", notErr: "--help"},
+		{name: "runtime error naming unknown command", args: []string{"journal", "stats", missing + " unknown command.jsonl"}, code: ExitError, errOut: "no such file", notErr: "--help"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +85,22 @@ func TestOneVerbHelpIsTheFullTreeHelp(t *testing.T) {
 		}
 		if lazy.String() != full.String() || lazy.Len() == 0 {
 			t.Errorf("%s --help differs when only %q is built:\n%s\n---\n%s", v.name, v.name, lazy.String(), full.String())
+		}
+	}
+}
+
+// A usage error is one line plus where the help is, never the whole
+// usage text of the command.
+func TestUsageErrorIsShort(t *testing.T) {
+	for _, args := range [][]string{{"conform", "--bogus"}, {"journal", "cat", "a", "b"}, {"conform", "--jobs", "0"}, {"record"}} {
+		var errOut bytes.Buffer
+		f := factory.New("test", factory.WithIO(strings.NewReader(""), io.Discard, &errOut))
+		if code := Run(context.Background(), f, args); code != ExitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, ExitUsage)
+		}
+		lines := strings.Split(strings.TrimRight(errOut.String(), "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "airwire: ") || !strings.HasPrefix(lines[1], "see 'airwire ") || !strings.HasSuffix(lines[1], " --help'") {
+			t.Errorf("%q: stderr is %d lines, want the error and where the help is:\n%s", args, len(lines), errOut.String())
 		}
 	}
 }

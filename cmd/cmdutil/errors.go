@@ -10,7 +10,7 @@ import (
 )
 
 // FlagError is a usage mistake: a bad flag, a missing argument or a flag
-// conflict. cli.Main prints the command's usage with it and exits 2.
+// conflict. cli.Main prints it with where the command's help is and exits 2.
 type FlagError struct{ Err error }
 
 func (e *FlagError) Error() string { return e.Err.Error() }
@@ -28,7 +28,8 @@ type ExitError struct{ Code int }
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 // ErrMismatch means a check ran and failed (conformance mismatch, validation
-// errors). It maps to exit code 1, apart from usage errors (2).
+// errors). It maps to exit code 1, apart from usage errors (2). Build one
+// with Mismatchf, whose text is the reason alone.
 var ErrMismatch = errors.New("check failed")
 
 // RequireArgsAfterDash is a helper for commands of the form `verb [flags] -- CMD ARGS…`.

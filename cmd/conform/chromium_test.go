@@ -1,74 +1,121 @@
 package conform
 
 import (
-	"context"
+	"bytes"
+	"fmt"
 	"image/png"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
-// chromium runs Debian's headless Chromium on page with args, as root can
-// (no sandbox) and without reaching the network, and returns its stdout.
-// The test is skipped when no chromium is installed.
-func chromium(t *testing.T, page string, args ...string) []byte {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not installed (Debian package chromium): the page is not opened in a browser")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
-		"--hide-scrollbars", "--user-data-dir=" + t.TempDir(), "--window-size=1400,1000"}
-	cmd := exec.CommandContext(ctx, bin, append(append(base, args...), "file://"+page)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	return out
+// noChromium says what to do when chromium is not on PATH, and whether
+// that fails the test: under CI=true it does, since a browser test that
+// skips in CI tests nothing.
+func noChromium(ci string) (fail bool, msg string) {
+	return ci == "true", `chromium is not installed, so the HTML report cannot be opened in a browser: run "make deps" as root ` +
+		`(it installs Debian's chromium), or "sudo apt-get install -y chromium", or put a Chromium named chromium on PATH`
 }
 
-// checkPageInChromium opens the HTML report in headless Chromium: its text
-// (after the page's script ran) holds want, the page says its first
-// difference is on screen, and a screenshot shows the page with the
-// highlighted (differing) line's colour in the first screenful.
+// chromiumBin finds Debian's chromium; without it the test fails under
+// CI=true and is skipped elsewhere.
+func chromiumBin(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err == nil {
+		return bin
+	}
+	fail, msg := noChromium(os.Getenv("CI"))
+	if fail {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// chromiumFlags run headless Chromium as root can (no sandbox), in a
+// 1400×1000 window, without reaching the network.
+func chromiumFlags(t *testing.T) []string {
+	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
+		"--hide-scrollbars", "--user-data-dir=" + t.TempDir(), "--window-size=1400,1000"}
+}
+
+// markColour is the background of the differing part of a changed line
+// (td.line mark in the page's style).
+const markColour = 0xffb000
+
+// checkPageInChromium opens the HTML report in headless Chromium as a
+// person would: its text holds want; the first screenful, not scrolled,
+// shows the failing run's highlighted difference; and the filters by
+// status, profile and section, and a click on a matrix cell, show the runs
+// they should (checkFilters).
 func checkPageInChromium(t *testing.T, page, want string) {
 	t.Helper()
-	dom := string(chromium(t, page, "--dump-dom"))
-	if !strings.Contains(dom, want) {
-		t.Errorf("the page's DOM lacks %q", want)
+	p := startBrowser(t, chromiumBin(t))
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String()
+	p.open(u)
+	var text, inView string
+	p.eval(`document.body.innerText`, &text)
+	if !strings.Contains(text, want) {
+		t.Errorf("the page's text lacks %q", want)
 	}
-	if !strings.Contains(dom, `data-first-diff-in-view="true"`) {
-		t.Errorf("the page does not report its first difference on screen")
+	p.eval(`document.body.dataset.firstDiffInView || ""`, &inView)
+	if inView != "true" {
+		t.Errorf("the page says its first difference is not on screen (%q)", inView)
 	}
-	shot := filepath.Join(t.TempDir(), "report.png")
-	chromium(t, page, "--screenshot="+shot)
-	highlighted, colours := screenshotStats(t, shot)
+	marked, colours := screenshotStats(t, p.screenshot())
 	if colours < 50 {
 		t.Errorf("the screenshot has %d colours: an empty page?", colours)
 	}
-	if highlighted < 2000 {
-		t.Errorf("the screenshot shows %d pixels of the differing lines' colour (#ffd9d9): the highlighted line is not in view", highlighted)
+	if marked < 300 {
+		t.Errorf("the first screenful shows %d pixels of the highlighted difference (#%06x): it is not in view", marked, markColour)
+	}
+	checkFilters(t, p, u)
+}
+
+// checkFilters picks each filter with the keyboard, on a fresh page each
+// time, and clicks a matrix cell, checking the runs the table shows. The
+// page holds bash-foreground (air fails) and read, each under plain, zed
+// and air.
+func checkFilters(t *testing.T, p *cdpPage, u string) {
+	t.Helper()
+	for _, tc := range []struct {
+		name string
+		act  func()
+		want []string
+	}{
+		{"no filter", func() {}, []string{"bash-foreground/air", "bash-foreground/plain", "bash-foreground/zed", "read/air", "read/plain", "read/zed"}},
+		{"status fail", func() { p.choose("#f-status", "f") }, []string{"bash-foreground/air"}},
+		{"profile plain", func() { p.choose("#f-profile", "p") }, []string{"bash-foreground/plain", "read/plain"}},
+		{"section Zed conventions", func() { p.choose("#f-section", "Zed") }, []string{"bash-foreground/air", "bash-foreground/plain", "bash-foreground/zed"}},
+		{"matrix cell", func() { p.click(`td.cell[data-section="Permission presentation"][data-profile="zed"]`) }, []string{"bash-foreground/zed"}},
+	} {
+		p.open(u)
+		tc.act()
+		var got struct {
+			Shown   string
+			Visible []string
+		}
+		p.eval(`({shown: document.getElementById("shown").textContent,
+			visible: Array.from(document.querySelectorAll("#runs tr.run")).filter(function (e) { return !e.hidden && e.offsetParent; })
+				.map(function (e) { return e.cells[0].textContent + "/" + e.dataset.profile; })})`, &got)
+		slices.Sort(got.Visible)
+		if !slices.Equal(got.Visible, tc.want) || got.Shown != fmt.Sprintf("%d of 6 runs shown", len(tc.want)) {
+			t.Errorf("%s: the table shows %v (%q), want %v", tc.name, got.Visible, got.Shown, tc.want)
+		}
 	}
 }
 
-// screenshotStats counts the pixels of the differing lines' background
-// (#ffd9d9) and the distinct colours of a PNG.
-func screenshotStats(t *testing.T, path string) (highlighted, colours int) {
+// screenshotStats counts the pixels of the highlighted difference
+// (markColour) and the distinct colours of a PNG.
+func screenshotStats(t *testing.T, shot []byte) (marked, colours int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +124,23 @@ func screenshotStats(t *testing.T, path string) (highlighted, colours int) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			r, g, bl = r>>8, g>>8, bl>>8
-			seen[r<<16|g<<8|bl] = true
-			if r == 0xff && g == 0xd9 && bl == 0xd9 {
-				highlighted++
+			c := r>>8<<16 | g>>8<<8 | bl>>8
+			seen[c] = true
+			if c == markColour {
+				marked++
 			}
 		}
 	}
-	return highlighted, len(seen)
+	return marked, len(seen)
+}
+
+// Without chromium the browser test fails under CI=true, saying how to
+// install it, and is skipped (with the same words) elsewhere.
+func TestNoChromiumFailsUnderCI(t *testing.T) {
+	for ci, wantFail := range map[string]bool{"true": true, "": false, "false": false} {
+		fail, msg := noChromium(ci)
+		if fail != wantFail || !strings.Contains(msg, "make deps") || !strings.Contains(msg, "apt-get install -y chromium") {
+			t.Errorf("CI=%q: fail %v, %q", ci, fail, msg)
+		}
+	}
 }

@@ -246,7 +246,7 @@ error.`,
 	cmd.Flags().BoolVar(&opts.NoValidate, "no-validate", false, "compare without validating the runs' messages against the ACP and AIR schemas")
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 2, "runs at once")
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
-	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of failed runs")
+	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of each failed run and print its path")
 	cmd.Flags().BoolVar(&opts.FailFast, "fail-fast", false, "stop at the first failed run")
 	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
 	cmd.Flags().StringVar(&opts.JSON, "json", "", "write the JSON report to `FILE`")
@@ -318,8 +318,8 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	for _, b := range skipped {
 		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run, and not selected anyway: %v\n", b.err)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %d runs (%d scenarios) against %s, %s %s\n",
-		len(jobs), countScenarios(jobs), strings.Join(agent, " "), mode, opts.Goldens)
+	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %s (%s) against %s, %s %s\n",
+		cmdutil.Plural(len(jobs), "run", "runs"), cmdutil.Plural(countScenarios(jobs), "scenario", "scenarios"), strings.Join(agent, " "), mode, opts.Goldens)
 	env, err := passthroughEnv(opts)
 	if err != nil {
 		return err
@@ -420,7 +420,7 @@ func deviationNote(ds []conform.AppliedDeviation) string {
 			entries = append(entries, fmt.Sprint(d.Entry))
 		}
 	}
-	return fmt.Sprintf(", %d declared deviations applied (DEVIATIONS.md %s)", len(ds), strings.Join(entries, ", "))
+	return fmt.Sprintf(", %s applied (DEVIATIONS.md %s)", cmdutil.Plural(len(ds), "declared deviation", "declared deviations"), strings.Join(entries, ", "))
 }
 
 func countScenarios(jobs []job) int {

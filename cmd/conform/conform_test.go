@@ -102,7 +102,7 @@ func TestRunConform(t *testing.T) {
 		wantInErr []string
 	}{
 		{name: "all match", opts: ConformOptions{Agent: "fake-agent --x"}, wantRuns: []string{"alpha/air", "alpha/plain", "beta/air", "beta/plain"}, wantOut: "all 4 runs match"},
-		{name: "glob and profile", opts: ConformOptions{Agent: "a", Scenario: "b*", Profile: "air"}, wantRuns: []string{"beta/air"}, wantOut: "all 1 runs match"},
+		{name: "glob and profile", opts: ConformOptions{Agent: "a", Scenario: "b*", Profile: "air"}, wantRuns: []string{"beta/air"}, wantOut: "the 1 run matches"},
 		{name: "mismatch exits 1", opts: ConformOptions{Agent: "a"}, fail: map[string]error{"beta/air": mismatch},
 			wantRuns: []string{"alpha/air", "alpha/plain", "beta/air", "beta/plain"}, wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{"FAIL beta/air", "--- FAIL beta/air", "JSON path $.result.stopReason"}},
@@ -115,7 +115,7 @@ func TestRunConform(t *testing.T) {
 		{name: "masked values of a failed run are listed", opts: ConformOptions{Agent: "a", Scenario: "beta", Profile: "air"}, fail: map[string]error{"beta/air": mismatch},
 			masked:   map[string][]conform.AppliedDeviation{"beta/air": {{Entry: 7, Line: 2, Path: "$.result.agentInfo.name"}}},
 			wantRuns: []string{"beta/air"}, wantErr: cmdutil.ErrMismatch,
-			wantInErr: []string{"FAIL beta/air", "1 declared deviations applied (DEVIATIONS.md 7)", "masked by declared deviation 7: line 2 $.result.agentInfo.name"}},
+			wantInErr: []string{"FAIL beta/air", "1 declared deviation applied (DEVIATIONS.md 7)", "masked by declared deviation 7: line 2 $.result.agentInfo.name"}},
 		{name: "nothing selected", opts: ConformOptions{Agent: "a", Scenario: "zeta"}, wantErr: &cmdutil.FlagError{}},
 	}
 	for _, tt := range tests {

@@ -45,37 +45,59 @@ func goldenRun(t *testing.T) func(context.Context, conform.Options, *golden.Gold
 	}
 }
 
-// changedGoldens copies the goldens of scenario into a temporary
-// directory, with the first `"stopReason":"end_turn"` of its air golden
-// turned into "cancelled": the run of scenario/air then fails on that
-// value. It returns the directory and the changed line's number.
-func changedGoldens(t *testing.T, scenario string) (string, int) {
+// changedGoldens copies the goldens of scenario, and those of others as
+// they are, into a temporary directory, with the first
+// `"stopReason":"end_turn"` of scenario's air golden turned into
+// "cancelled": the run of scenario/air then fails on that value. It
+// returns the directory and the changed line's number.
+func changedGoldens(t *testing.T, scenario string, others ...string) (string, int) {
 	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join(repoRoot(t), "goldens", scenario)
-	files, err := filepath.Glob(filepath.Join(src, "*.golden"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no goldens in %s: %v", src, err)
-	}
 	line := 0
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, name := range append([]string{scenario}, others...) {
+		src := filepath.Join(repoRoot(t), "goldens", name)
+		files, err := filepath.Glob(filepath.Join(src, "*.golden"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no goldens in %s: %v", src, err)
 		}
-		if filepath.Base(f) == "air.golden" {
-			i := bytes.Index(b, []byte(`"stopReason":"end_turn"`))
-			line = bytes.Count(b[:i], []byte("\n")) + 1
-			b = bytes.Replace(b, []byte(`"stopReason":"end_turn"`), []byte(`"stopReason":"cancelled"`), 1)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, scenario), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, scenario, filepath.Base(f)), b, 0o644); err != nil {
-			t.Fatal(err)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == scenario && filepath.Base(f) == "air.golden" {
+				i := bytes.Index(b, []byte(`"stopReason":"end_turn"`))
+				line = bytes.Count(b[:i], []byte("\n")) + 1
+				b = bytes.Replace(b, []byte(`"stopReason":"end_turn"`), []byte(`"stopReason":"cancelled"`), 1)
+			}
+			writeFile(t, filepath.Join(dir, name, filepath.Base(f)), b)
 		}
 	}
 	return dir, line
+}
+
+// scenarioCopies copies the named scenarios into a temporary directory.
+func scenarioCopies(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "scenarios", n+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, n+".yaml"), b)
+	}
+	return dir
+}
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestConformReports: a run of the real bash-foreground scenario whose air
@@ -86,9 +108,9 @@ func changedGoldens(t *testing.T, scenario string) (string, int) {
 func TestConformReports(t *testing.T) {
 	fc := newFakeConform(t, nil, nil, nil)
 	out := t.TempDir()
-	fc.opts.Scenarios, fc.opts.Scenario = filepath.Join(repoRoot(t), "scenarios"), "bash-foreground"
 	var line int
-	fc.opts.Goldens, line = changedGoldens(t, "bash-foreground")
+	fc.opts.Goldens, line = changedGoldens(t, "bash-foreground", "read")
+	fc.opts.Scenarios = scenarioCopies(t, "bash-foreground", "read")
 	fc.opts.Run = goldenRun(t)
 	fc.opts.JSON, fc.opts.JUnit, fc.opts.HTML = filepath.Join(out, "r.json"), filepath.Join(out, "junit.xml"), filepath.Join(out, "html")
 	if err := runConform(context.Background(), &fc.opts); !errors.Is(err, cmdutil.ErrMismatch) {
@@ -98,7 +120,7 @@ func TestConformReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Summary != (reports.Summary{Total: 3, Pass: 2, Fail: 1}) {
+	if rep.Summary != (reports.Summary{Total: 6, Pass: 5, Fail: 1}) {
 		t.Fatalf("summary %+v", rep.Summary)
 	}
 	air := rep.Runs[0]
@@ -141,16 +163,16 @@ type baselineCase struct {
 func TestConformExpectedFailures(t *testing.T) {
 	mismatch := &golden.MismatchError{File: "goldens/beta/air.golden", Line: 3, Path: "$.result.stopReason", Want: `"end_turn"`, Got: `"cancelled"`}
 	tests := []baselineCase{
-		{name: "listed failure", baseline: "beta:air: issue 9\n", wantOut: "3 runs match, 1 fail as ",
+		{name: "listed failure", baseline: "beta:air: issue 9\n", wantOut: "3 runs match, 1 fails as ",
 			wantInErr: []string{"xfail beta/air", "expected failure (", ":1: issue 9)"}},
-		{name: "listed with its check", baseline: "beta:air:golden: issue 9\n", wantOut: "3 runs match, 1 fail as "},
+		{name: "listed with its check", baseline: "beta:air:golden: issue 9\n", wantOut: "3 runs match, 1 fails as "},
 		{name: "stale entry", baseline: "beta:air: issue 9\nalpha:plain: issue 10\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{":2: alpha:plain passes now: remove this line (stale expected failure: issue 10)"}},
 		{name: "new failure", baseline: "alpha:air: issue 9\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{"FAIL beta/air", ":1: alpha:air passes now"}},
 		{name: "another check", baseline: "beta:air:validate: issue 9\n", wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{":1: beta:air:validate expects check validate, but the run failed golden", "FAIL beta/air"}},
-		{name: "entries of runs not selected are ignored", baseline: "beta:air: issue 9\ngamma:zed: issue 11\n", wantOut: "3 runs match, 1 fail as "},
+		{name: "entries of runs not selected are ignored", baseline: "beta:air: issue 9\ngamma:zed: issue 11\n", wantOut: "3 runs match, 1 fails as "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -143,6 +144,12 @@ func (r *runner) runOne(ctx context.Context, j job, o conform.Options, g *golden
 	if out == nil {
 		out = &conform.Outcome{}
 	}
+	if r.opts.Keep && err == nil && out.Dir != "" {
+		// --keep keeps the failed runs only: a full suite would otherwise
+		// leave a folder per run behind.
+		os.RemoveAll(out.Dir)
+		out.Dir = ""
+	}
 	return outcome{job: j, err: err, out: out, took: r.opts.Now().Sub(t0)}
 }
 
@@ -163,11 +170,14 @@ func (r *runner) report(o outcome) {
 	}
 	note := ""
 	if n := len(o.out.AgentFindings); n > 0 {
-		note = fmt.Sprintf(", %d validator findings", n)
+		note = ", " + cmdutil.Plural(n, "validator finding", "validator findings")
 	}
 	note += deviationNote(o.out.Deviations)
 	r.applied += len(o.out.Deviations)
 	fmt.Fprintf(r.w, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(r.total)), r.done, r.total, status, o.name(), o.took.Seconds(), note)
+	if r.opts.Keep && o.err != nil && o.out.Dir != "" {
+		fmt.Fprintf(r.w, "    kept %s\n", o.out.Dir)
+	}
 	var re *conform.RunError
 	switch {
 	case o.file != "":
@@ -176,7 +186,7 @@ func (r *runner) report(o outcome) {
 		r.held = append(r.held, o)
 		if r.stopped == "" && len(r.held) >= min(BrokenAfter, r.total) {
 			r.halt("broken")
-			fmt.Fprintf(r.w, "\nairwire conform: stopping: the agent never answered initialize in its first %d runs; every run would fail the same way. The first one:\n%v\n", len(r.held), r.held[0].err)
+			fmt.Fprintf(r.w, "\nairwire conform: stopping: the agent never answered initialize in its first %s; every run would fail the same way. The first one:\n%v\n", cmdutil.Plural(len(r.held), "run", "runs"), r.held[0].err)
 		}
 		return
 	default:
@@ -213,9 +223,6 @@ func (r *runner) explain(o outcome) {
 	for _, d := range o.out.Deviations {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
 	}
-	if r.opts.Keep && o.out.Dir != "" {
-		fmt.Fprintf(r.w, "run directory: %s\n", o.out.Dir)
-	}
 	fmt.Fprintln(r.w)
 }
 
@@ -235,29 +242,33 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	stale := r.baseline.Stale(r.rep.Runs)
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintf(r.w, "airwire conform: interrupted: %d of %d runs finished, %d failed\n", r.done, r.total, len(r.failed))
+		fmt.Fprintf(r.w, "airwire conform: interrupted: %d of %s finished, %d failed\n", r.done, cmdutil.Plural(r.total, "run", "runs"), len(r.failed))
 		return ctx.Err()
 	case r.stopped == "broken":
-		return fmt.Errorf("the agent never answered initialize (%d runs failed so, %d of %d not run) (%s): %w", len(r.failed), notRun, r.total, took, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("the agent never answered initialize: %s failed before it could, %d of %d not run (%s)", cmdutil.Plural(len(r.failed), "run", "runs"), notRun, r.total, took)
 	case r.stopped == "fail-fast":
-		return fmt.Errorf("stopped at the first failure (--fail-fast): %s; %d of %d runs not run (%s): %w", r.failed[0], notRun, r.total, took, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("stopped at the first failure (--fail-fast): %s; %d of %s not run (%s)", r.failed[0], notRun, cmdutil.Plural(r.total, "run", "runs"), took)
 	case len(r.failed) > 0:
 		fmt.Fprintf(r.w, "failed:\n")
 		for _, n := range r.failed {
 			fmt.Fprintf(r.w, "  %s\n", n)
 		}
 		r.printStale(stale)
-		return fmt.Errorf("%d of %d runs failed (%s): %w", len(r.failed), r.total, took, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("%d of %s failed (%s)", len(r.failed), cmdutil.Plural(r.total, "run", "runs"), took)
 	case len(stale) > 0:
 		r.printStale(stale)
-		return fmt.Errorf("the expected-failures baseline is stale: %d listed runs pass now (%s): %w", len(stale), took, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("the expected-failures baseline is stale: %s now (%s)", cmdutil.Plural(len(stale), "listed run passes", "listed runs pass"), took)
 	}
 	extra := ""
 	if r.applied > 0 {
-		extra = fmt.Sprintf("; %d declared deviations applied", r.applied)
+		extra = "; " + cmdutil.Plural(r.applied, "declared deviation", "declared deviations") + " applied"
 	}
 	if n := r.rep.Summary.ExpectedFail; n > 0 {
-		fmt.Fprintf(r.opts.IO.Out, "%d runs match, %d fail as %s expects (%s%s)\n", r.total-n, n, r.baseline.File, took, extra)
+		fmt.Fprintf(r.opts.IO.Out, "%s, %d %s as %s expects (%s%s)\n", cmdutil.Plural(r.total-n, "run matches", "runs match"), n, pick(n, "fails", "fail"), r.baseline.File, took, extra)
+		return nil
+	}
+	if r.total == 1 {
+		fmt.Fprintf(r.opts.IO.Out, "the 1 run matches (%s%s)\n", took, extra)
 		return nil
 	}
 	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, took, extra)
@@ -286,6 +297,14 @@ func (r *runner) printStale(stale []string) {
 	for _, s := range stale {
 		fmt.Fprintf(r.w, "  %s\n", s)
 	}
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func firstLine(s string) string {

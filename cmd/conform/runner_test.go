@@ -15,6 +15,7 @@ import (
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/golden"
+	"github.com/airwire/airwire/schemas/validate"
 )
 
 // fakeConform is a scenario directory with the named scenarios (plain and
@@ -256,5 +257,83 @@ func TestRunConformPassesNodeCoverage(t *testing.T) {
 				t.Errorf("NODE_V8_COVERAGE=%q: run env %q, want %q", tc.set, got, tc.want)
 			}
 		}
+	}
+}
+
+// --keep keeps the folders of failed runs only, and prints each kept
+// path once, on its own line; a passing run's folder is removed.
+func TestRunConformKeepsFailedRunsOnly(t *testing.T) {
+	fc := newFakeConform(t, []string{"alpha", "beta"}, nil, nil)
+	fc.opts.Keep = true
+	root := t.TempDir()
+	dirs := map[string]string{}
+	fc.opts.Run = func(ctx context.Context, co conform.Options, _ *golden.Golden, keep bool) (*conform.Outcome, error) {
+		name := conform.GoldenName(co.Scenario, co.Profile)
+		dir := filepath.Join(root, strings.ReplaceAll(name, "/", "-"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fc.mu.Lock()
+		dirs[name] = dir
+		fc.mu.Unlock()
+		if !keep {
+			t.Errorf("%s: keep = false under --keep", name)
+		}
+		if name == "beta/air" {
+			return &conform.Outcome{Dir: dir}, errors.New("mismatch")
+		}
+		return &conform.Outcome{Dir: dir}, nil
+	}
+	err := runConform(context.Background(), &fc.opts)
+	if !errors.Is(err, cmdutil.ErrMismatch) {
+		t.Fatalf("err = %v", err)
+	}
+	stderr := fc.err.String()
+	for name, dir := range dirs {
+		_, statErr := os.Stat(dir)
+		printed := strings.Count(stderr, "kept "+dir+"\n")
+		if name == "beta/air" {
+			if statErr != nil || printed != 1 {
+				t.Errorf("failed run %s: stat %v, path printed %d times:\n%s", name, statErr, printed, stderr)
+			}
+			continue
+		}
+		if statErr == nil || printed != 0 {
+			t.Errorf("passing run %s: its folder is still there (%v) or printed %d times:\n%s", name, statErr, printed, stderr)
+		}
+	}
+	if len(dirs) != 4 {
+		t.Errorf("%d runs, want 4", len(dirs))
+	}
+}
+
+// The summary and the progress lines read as English for one run too, and
+// a failed check says so once (no ": check failed" after the reason).
+func TestRunConformWordingForOneRun(t *testing.T) {
+	fc := newFakeConform(t, []string{"alpha"}, nil, neverInitialized)
+	fc.opts.Profile = "air"
+	err := runConform(context.Background(), &fc.opts)
+	if !errors.Is(err, cmdutil.ErrMismatch) {
+		t.Fatalf("err = %v", err)
+	}
+	text := err.Error() + "\n" + fc.err.String()
+	for _, bad := range []string{"1 runs", "1 scenarios", "failed so", "check failed", "1 validator findings"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the output says %q:\n%s", bad, text)
+		}
+	}
+	if !strings.Contains(err.Error(), "1 run failed before it could") || !strings.Contains(fc.err.String(), "1 run (1 scenario)") {
+		t.Errorf("err = %v\nstderr:\n%s", err, fc.err.String())
+	}
+	fc = newFakeConform(t, []string{"alpha"}, nil, func(string) error { return nil })
+	fc.opts.Profile = "air"
+	fc.opts.Run = func(ctx context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
+		return &conform.Outcome{AgentFindings: make([]validate.Finding, 1)}, nil
+	}
+	if err := runConform(context.Background(), &fc.opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fc.err.String(), ", 1 validator finding)") || !strings.Contains(fc.out.String(), "the 1 run matches") {
+		t.Errorf("stdout %q\nstderr:\n%s", fc.out.String(), fc.err.String())
 	}
 }

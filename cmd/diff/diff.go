@@ -5,7 +5,6 @@
 package diff
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -139,7 +138,7 @@ func runDiff(opts *DiffOptions) error {
 		return err
 	}
 	if n := rep.Breaking(); n > 0 {
-		return fmt.Errorf("%d breaking changes: %w", n, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("%s", cmdutil.Plural(n, "breaking change", "breaking changes"))
 	}
 	return nil
 }

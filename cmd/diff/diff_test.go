@@ -75,7 +75,7 @@ func TestRunDiff(t *testing.T) {
 		wantError bool
 	}{
 		{name: "changed option id fails", opts: DiffOptions{Old: real("base"), New: real("optid"), Format: "text"},
-			wantOut: []string{"breaking  WIRE_ENUM_VALUE_CHANGED", `"allow-with-updates" → "allow-with-updates-x"`, "BREAKING (1 findings in WIRE,AIR,CLI): WIRE 1"}, wantError: true},
+			wantOut: []string{"breaking  WIRE_ENUM_VALUE_CHANGED", `"allow-with-updates" → "allow-with-updates-x"`, "BREAKING (1 finding in WIRE,AIR,CLI): WIRE 1"}, wantError: true},
 		{name: "annotations", opts: DiffOptions{Old: real("base"), New: real("optid"), Format: "github-actions"},
 			wantOut: []string{"::error file=" + real("optid") + "/bash-foreground/zed.golden,line=16,title=WIRE_ENUM_VALUE_CHANGED::bash-foreground/zed session <session-1>: session/request_permission"}, wantError: true},
 		{name: "new _meta key passes", opts: DiffOptions{Old: real("base"), New: real("meta"), Format: "markdown"},

@@ -155,7 +155,7 @@ func TestStats(t *testing.T) {
 		t.Fatalf("stats %+v", s)
 	}
 	text, err := run(t, "stats", path)
-	if err != nil || !strings.Contains(text, "cli-1  killed by SIGKILL") || !strings.Contains(text, "lane client") {
+	if err != nil || !strings.Contains(text, "cli-1: claude --output-format stream-json  killed by SIGKILL") || !strings.Contains(text, "lane client") {
 		t.Fatalf("text stats:\n%s %v", text, err)
 	}
 }

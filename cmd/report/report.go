@@ -90,10 +90,10 @@ func runMerge(opts *MergeOptions) error {
 		return err
 	}
 	s := merged.Summary
-	fmt.Fprintf(opts.IO.Out, "%d runs from %d reports: %d pass, %d fail, %d expected-fail, %d skip\n",
-		s.Total, len(parts), s.Pass, s.Fail, s.ExpectedFail, s.Skip)
+	fmt.Fprintf(opts.IO.Out, "%s from %s: %d pass, %d fail, %d expected-fail, %d skip\n",
+		cmdutil.Plural(s.Total, "run", "runs"), cmdutil.Plural(len(parts), "report", "reports"), s.Pass, s.Fail, s.ExpectedFail, s.Skip)
 	if s.Fail > 0 {
-		return fmt.Errorf("%d runs failed: %w", s.Fail, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("%s failed", cmdutil.Plural(s.Fail, "run", "runs"))
 	}
 	return nil
 }

@@ -139,7 +139,7 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 		}
 	}
 	if rep.HasErrors() {
-		return fmt.Errorf("%s: %d errors: %w", opts.Journal, rep.Stats.Errors, cmdutil.ErrMismatch)
+		return cmdutil.Mismatchf("%s: %s", opts.Journal, cmdutil.Plural(rep.Stats.Errors, "error", "errors"))
 	}
 	return nil
 }
@@ -159,7 +159,8 @@ func writeText(w io.Writer, rep checks.Report) error {
 		}
 	}
 	s := rep.Stats
-	_, err := fmt.Fprintf(w, "%d messages, %d AIR payloads checked: %d errors, %d warnings\n", s.Messages, s.AIRPayloads, s.Errors, s.Warnings)
+	_, err := fmt.Fprintf(w, "%s, %s checked: %s, %s\n", cmdutil.Plural(s.Messages, "message", "messages"),
+		cmdutil.Plural(s.AIRPayloads, "AIR payload", "AIR payloads"), cmdutil.Plural(s.Errors, "error", "errors"), cmdutil.Plural(s.Warnings, "warning", "warnings"))
 	return err
 }
 

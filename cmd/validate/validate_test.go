@@ -86,9 +86,9 @@ func TestRunValidate(t *testing.T) {
 		wantNot  []string
 	}{
 		{name: "clean text", opts: ValidateOptions{Journal: "testdata/clean.jsonl", Format: FormatText},
-			want: []string{"2 messages, 1 AIR payloads checked: 0 errors, 0 warnings"}},
+			want: []string{"2 messages, 1 AIR payload checked: 0 errors, 0 warnings"}},
 		{name: "leak text", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatText}, mismatch: true,
-			want: []string{"seq 2 client agent→editor error", "/result/_meta/jetbrains", `rule air-not-declared · section "Compatibility rule"`, "1 errors"}},
+			want: []string{"seq 2 client agent→editor error", "/result/_meta/jetbrains", `rule air-not-declared · section "Compatibility rule"`, "1 error,"}},
 		{name: "leak seen from the client side only", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatText, Side: checks.SideClient},
 			want: []string{"0 errors"}},
 		{name: "leak json", opts: ValidateOptions{Journal: "testdata/leak.jsonl", Format: FormatJSON}, mismatch: true,

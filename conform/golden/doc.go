@@ -7,7 +7,7 @@
 // GoldenFileName gives with WithFixtureDir(dir) and the default suffix.
 // Match writes the file first when updating (goldie's -update flag, or
 // GOLDIE_UPDATE, or WithUpdate) and then compares the bytes exactly; a
-// mismatch is a *MismatchError whose text is goldie.Diff (ClassicDiff) plus
+// mismatch is a *MismatchError whose text is a short diff (brief.go) plus
 // a summary of the first difference. The summary aligns the expected and
 // actual lines along a longest common subsequence first (align.go), and the
 // elements of arrays inside a line the same way, so that it says what

@@ -12,7 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sebdah/goldie/v2"
+	// goldie registers the -update flag UpdateRequested reads.
+	_ "github.com/sebdah/goldie/v2"
 )
 
 // Layout constants, the same as goldie's defaults.
@@ -75,7 +76,8 @@ type MismatchError struct {
 	// "(absent)" for what a side lacks, "(at …)" for where a moved line or
 	// element is in the actual transcript).
 	Want, Got string
-	// Diff is goldie.Diff(ClassicDiff, actual, expected).
+	// Diff shows the first changed regions with a line of context, each
+	// line clipped to Window bytes around where it differs (briefDiff).
 	Diff string
 }
 
@@ -94,23 +96,26 @@ func (e *MismatchError) Error() string {
 	return b.String()
 }
 
-// summary is the first difference after "first difference on line N (tag)".
+// summary is the first difference after "first difference on line N (tag)",
+// long values clipped around where they differ.
 func (e *MismatchError) summary() string {
+	at := DiffAt(e.Want, e.Got)
+	want, got := Clip(e.Want, at), Clip(e.Got, at)
 	kind := ""
 	if e.Kind != "" && e.Kind != Changed {
 		kind = e.Kind + ": "
 	}
 	switch {
 	case e.Path != "":
-		return fmt.Sprintf(" at JSON path %s: %sexpected %s, got %s", e.Path, kind, e.Want, e.Got)
+		return fmt.Sprintf(" at JSON path %s: %sexpected %s, got %s", e.Path, kind, want, got)
 	case e.Kind == Missing:
-		return fmt.Sprintf(": missing: the actual transcript lacks it (it would be its line %d):\n  expected: %s", e.GotLine, e.Want)
+		return fmt.Sprintf(": missing: the actual transcript lacks it (it would be its line %d):\n  expected: %s", e.GotLine, want)
 	case e.Kind == Extra:
-		return fmt.Sprintf(": extra: line %d of the actual transcript is not in the golden (it comes before this golden line):\n  got:      %s", e.GotLine, e.Got)
+		return fmt.Sprintf(": extra: line %d of the actual transcript is not in the golden (it comes before this golden line):\n  got:      %s", e.GotLine, got)
 	case e.Kind == Moved:
-		return fmt.Sprintf(": moved: it is line %d of the actual transcript:\n  expected: %s", e.GotLine, e.Want)
+		return fmt.Sprintf(": moved: it is line %d of the actual transcript:\n  expected: %s", e.GotLine, want)
 	}
-	return fmt.Sprintf(":\n  expected: %s\n  got:      %s", e.Want, e.Got)
+	return fmt.Sprintf(":\n  expected: %s\n  got:      %s", want, got)
 }
 
 // Is makes errors.Is(err, ErrMismatch) hold.
@@ -201,10 +206,11 @@ func (g *Golden) Match(name string, got []byte) error {
 // moved line is named as such, at its own line, rather than compared with
 // an unrelated line of the other side.
 func Compare(file string, want, got []byte) *MismatchError {
-	e := &MismatchError{File: file, Diff: goldie.Diff(goldie.ClassicDiff, string(got), string(want))}
 	wl := strings.Split(string(want), "\n")
 	gl := strings.Split(string(got), "\n")
-	h := firstHunk(align(wl, gl), wl, gl)
+	ops := align(wl, gl)
+	e := &MismatchError{File: file, Diff: briefDiff(ops, wl, gl)}
+	h := firstHunk(ops, wl, gl)
 	if h == nil {
 		return e
 	}

@@ -60,7 +60,11 @@ func (r *Report) Summary() string {
 	}
 	verdict := "compatible"
 	if r.Breaking() > 0 {
-		verdict = fmt.Sprintf("BREAKING (%d findings in %s)", r.Breaking(), joinCats(r.Gate))
+		findings := "findings"
+		if r.Breaking() == 1 {
+			findings = "finding"
+		}
+		verdict = fmt.Sprintf("BREAKING (%d %s in %s)", r.Breaking(), findings, joinCats(r.Gate))
 	}
 	return fmt.Sprintf("%s: %s", verdict, counts)
 }

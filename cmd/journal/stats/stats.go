@@ -177,17 +177,7 @@ func runStats(ctx context.Context, opts *StatsOptions) error {
 	if len(s.Processes) > 0 {
 		fmt.Fprintln(w, "\nprocesses")
 		for _, p := range s.Processes {
-			end := "still running at the end"
-			if p.Exit != nil && p.Exit.Signal != "" {
-				end = "killed by " + p.Exit.Signal
-			} else if p.Exit != nil {
-				end = fmt.Sprintf("exit %d", p.Exit.Code)
-			}
-			arg := ""
-			if len(p.Argv) > 1 {
-				arg = p.Argv[1]
-			}
-			fmt.Fprintf(w, "  %s\t%s\t%s\n", p.Proc, end, arg)
+			fmt.Fprintf(w, "  %s\t%s\n", processLabel(p), exitMeaning(p))
 		}
 	}
 	return w.Flush()

@@ -1,0 +1,324 @@
+package conform
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// This file is a small Chrome DevTools Protocol client for the browser
+// test of the HTML report: it starts headless Chromium with its debugging
+// port on 127.0.0.1, talks to the page over a WebSocket (RFC 6455, the
+// client side only: masked text frames out, whole messages in) and sends
+// real mouse and keyboard input, as a person would.
+
+// wsConn is a client WebSocket connection.
+type wsConn struct {
+	c net.Conn
+	r *bufio.Reader
+}
+
+// dialWS opens the WebSocket at a ws:// address.
+func dialWS(ctx context.Context, addr string) (*wsConn, error) {
+	u, err := url.Parse(addr)
+	if err != nil || u.Scheme != "ws" {
+		return nil, fmt.Errorf("not a ws:// address: %q", addr)
+	}
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", u.Host)
+	if err != nil {
+		return nil, err
+	}
+	key := make([]byte, 16)
+	rand.Read(key)
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n",
+		u.RequestURI(), u.Host, base64.StdEncoding.EncodeToString(key))
+	r := bufio.NewReaderSize(c, 1<<16)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		c.Close()
+		return nil, fmt.Errorf("websocket handshake: %s", resp.Status)
+	}
+	return &wsConn{c: c, r: r}, nil
+}
+
+// writeText sends one masked text frame.
+func (w *wsConn) writeText(p []byte) error {
+	hdr := []byte{0x81}
+	switch n := len(p); {
+	case n < 126:
+		hdr = append(hdr, 0x80|byte(n))
+	case n < 1<<16:
+		hdr = append(hdr, 0x80|126, byte(n>>8), byte(n))
+	default:
+		hdr = append(hdr, 0x80|127)
+		hdr = binary.BigEndian.AppendUint64(hdr, uint64(n))
+	}
+	mask := make([]byte, 4)
+	rand.Read(mask)
+	hdr = append(hdr, mask...)
+	body := make([]byte, len(p))
+	for i, b := range p {
+		body[i] = b ^ mask[i%4]
+	}
+	_, err := w.c.Write(append(hdr, body...))
+	return err
+}
+
+// readMessage returns the next whole text or binary message.
+func (w *wsConn) readMessage() ([]byte, error) {
+	var msg []byte
+	for {
+		var h [2]byte
+		if _, err := io.ReadFull(w.r, h[:]); err != nil {
+			return nil, err
+		}
+		n := uint64(h[1] & 0x7f)
+		switch n {
+		case 126:
+			var b [2]byte
+			if _, err := io.ReadFull(w.r, b[:]); err != nil {
+				return nil, err
+			}
+			n = uint64(binary.BigEndian.Uint16(b[:]))
+		case 127:
+			var b [8]byte
+			if _, err := io.ReadFull(w.r, b[:]); err != nil {
+				return nil, err
+			}
+			n = binary.BigEndian.Uint64(b[:])
+		}
+		if h[1]&0x80 != 0 || n > 64<<20 {
+			return nil, errors.New("websocket: a masked or oversized frame from the server")
+		}
+		p := make([]byte, n)
+		if _, err := io.ReadFull(w.r, p); err != nil {
+			return nil, err
+		}
+		switch h[0] & 0x0f {
+		case 0x8:
+			return nil, io.EOF
+		case 0x9, 0xa: // ping, pong: Chromium sends none unasked
+			continue
+		}
+		msg = append(msg, p...)
+		if h[0]&0x80 != 0 {
+			return msg, nil
+		}
+	}
+}
+
+// cdpPage is a DevTools session on one page.
+type cdpPage struct {
+	t  *testing.T
+	ws *wsConn
+	id int
+	// events holds the methods of the events seen since the last call of
+	// waitEvent.
+	events []string
+}
+
+// call sends a command and returns its result, failing the test on an
+// error; events that arrive meanwhile are noted.
+func (p *cdpPage) call(method string, params any, result any) {
+	p.t.Helper()
+	p.id++
+	req, _ := json.Marshal(map[string]any{"id": p.id, "method": method, "params": params})
+	p.ws.c.SetDeadline(time.Now().Add(30 * time.Second))
+	if err := p.ws.writeText(req); err != nil {
+		p.t.Fatalf("cdp %s: %v", method, err)
+	}
+	for {
+		b, err := p.ws.readMessage()
+		if err != nil {
+			p.t.Fatalf("cdp %s: %v", method, err)
+		}
+		var m struct {
+			ID     int             `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct{ Message string }
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			p.t.Fatalf("cdp %s: %v", method, err)
+		}
+		switch {
+		case m.Method != "":
+			p.events = append(p.events, m.Method)
+		case m.ID != p.id:
+		case m.Error != nil:
+			p.t.Fatalf("cdp %s: %s", method, m.Error.Message)
+		default:
+			if result != nil {
+				if err := json.Unmarshal(m.Result, result); err != nil {
+					p.t.Fatalf("cdp %s: %v", method, err)
+				}
+			}
+			return
+		}
+	}
+}
+
+// waitEvent waits until the page sends the event method.
+func (p *cdpPage) waitEvent(method string) {
+	p.t.Helper()
+	p.ws.c.SetDeadline(time.Now().Add(30 * time.Second))
+	for {
+		for _, e := range p.events {
+			if e == method {
+				p.events = nil
+				return
+			}
+		}
+		b, err := p.ws.readMessage()
+		if err != nil {
+			p.t.Fatalf("waiting for %s: %v", method, err)
+		}
+		var m struct{ Method string }
+		json.Unmarshal(b, &m)
+		if m.Method != "" {
+			p.events = append(p.events, m.Method)
+		}
+	}
+}
+
+// open loads a page and waits for its load event (its script has run).
+func (p *cdpPage) open(pageURL string) {
+	p.t.Helper()
+	p.events = nil
+	p.call("Page.navigate", map[string]any{"url": pageURL}, nil)
+	p.waitEvent("Page.loadEventFired")
+}
+
+// eval runs a JavaScript expression in the page and decodes its value
+// (returned by value, so a plain object or array arrives as JSON).
+func (p *cdpPage) eval(expr string, v any) {
+	p.t.Helper()
+	var r struct {
+		Result           struct{ Value json.RawMessage }
+		ExceptionDetails *struct{ Text string }
+	}
+	p.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r)
+	if r.ExceptionDetails != nil {
+		p.t.Fatalf("eval %s: %s", expr, r.ExceptionDetails.Text)
+	}
+	if v != nil {
+		if err := json.Unmarshal(r.Result.Value, v); err != nil {
+			p.t.Fatalf("eval %s: %v (%s)", expr, err, r.Result.Value)
+		}
+	}
+}
+
+// click scrolls the first element matching selector into view, as a
+// person scrolls to it, and clicks its centre with the mouse.
+func (p *cdpPage) click(selector string) {
+	p.t.Helper()
+	var at struct{ X, Y float64 }
+	p.eval(fmt.Sprintf(`(function () { var e = document.querySelector(%q); e.scrollIntoView({block: "center"});
+		var r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, selector), &at)
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		p.call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}, nil)
+	}
+}
+
+// choose focuses a <select> (as Tab would) and types text, which picks the
+// first option starting with it, as typing on a closed list does.
+func (p *cdpPage) choose(selector, text string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`document.querySelector(%q).focus(), true`, selector), nil)
+	for _, r := range text {
+		p.call("Input.dispatchKeyEvent", map[string]any{"type": "keyDown", "key": string(r), "text": string(r)}, nil)
+		p.call("Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": string(r)}, nil)
+	}
+}
+
+// screenshot returns a PNG of what the window shows, without scrolling.
+func (p *cdpPage) screenshot() []byte {
+	p.t.Helper()
+	var r struct{ Data string }
+	p.call("Page.captureScreenshot", map[string]any{"format": "png"}, &r)
+	b, err := base64.StdEncoding.DecodeString(r.Data)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return b
+}
+
+var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:\d+)/`)
+
+// startBrowser starts headless Chromium (a 1400×1000 window) with its
+// debugging port on 127.0.0.1 and returns a DevTools session on its page;
+// the browser ends with the test.
+func startBrowser(t *testing.T, bin string) *cdpPage {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, bin, append(chromiumFlags(t), "--remote-debugging-address=127.0.0.1",
+		"--remote-debugging-port=0", "about:blank")...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	base, seen := "", []string{}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := devtoolsLine.FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+		seen = append(seen, sc.Text())
+	}
+	if base == "" {
+		t.Fatalf("chromium did not open its debugging port:\n%s", strings.Join(seen, "\n"))
+	}
+	go io.Copy(io.Discard, stderr)
+	ws, err := dialWS(ctx, pageTarget(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.c.Close() })
+	p := &cdpPage{t: t, ws: ws}
+	p.call("Page.enable", map[string]any{}, nil)
+	return p
+}
+
+// pageTarget is the WebSocket address of the browser's first page.
+func pageTarget(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get("http" + strings.TrimPrefix(base, "ws") + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var targets []struct{ Type, WebSocketDebuggerURL string }
+	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range targets {
+		if tg.Type == "page" && tg.WebSocketDebuggerURL != "" {
+			return tg.WebSocketDebuggerURL
+		}
+	}
+	t.Fatalf("chromium lists no page: %+v", targets)
+	return ""
+}
