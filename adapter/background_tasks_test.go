@@ -60,8 +60,7 @@ func replayTerminals(t *testing.T, path string, c caps.Client) []string {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
 		}
-		var head frameHead
-		_ = json.Unmarshal(ev.Msg, &head)
+		head := cliFrame(ev.Msg)
 		switch head.Type {
 		case "user":
 			keep(b.userFrame(cliFrame(ev.Msg), tools))

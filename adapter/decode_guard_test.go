@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -29,6 +30,12 @@ func TestOneDecodePerCLILine(t *testing.T) {
 	}
 	if lines < 1000 || decodes != lines {
 		t.Errorf("%d decodes of %d CLI lines, want one each", decodes, lines)
+	}
+	// TestNoDetailStaysEmpty: the streamed content block events share one
+	// empty Detail, which no reader may have written.
+	f, err := orig([]byte(`{"type":"stream_event","event":{"type":"content_block_stop","index":0}}`))
+	if err != nil || !reflect.DeepEqual(*f.Detail, claude.Detail{}) {
+		t.Errorf("the shared Detail of the streamed events was written: %+v (%v)", f.Detail, err)
 	}
 }
 

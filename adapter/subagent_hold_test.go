@@ -50,8 +50,7 @@ func replayHold(t *testing.T, path string) string {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
 		}
-		var head frameHead
-		_ = json.Unmarshal(ev.Msg, &head)
+		head := cliFrame(ev.Msg)
 		kind := "human"
 		if head.Origin != nil {
 			kind = head.Origin.Kind
@@ -71,7 +70,7 @@ func replayHold(t *testing.T, path string) string {
 			if !b.hold.result("end_turn", b.tasks) {
 				return kind
 			}
-		case head.Type == "result" && cycleRan(&head):
+		case head.Type == "result" && cycleRan(head):
 			if _, ok := b.hold.ready(false, b.tasks); ok {
 				return kind
 			}

@@ -150,9 +150,8 @@ func feedFrame(t *testing.T, tr *translator, host *recordingHost, msg json.RawMe
 
 // assistantOfSubagent is the translator's handling of a subagent message.
 func (t *translator) assistantOfSubagent(line json.RawMessage) {
-	var m assistantLine
-	if json.Unmarshal(line, &m) == nil && m.Parent != nil {
-		t.subagentAssistant(*m.Parent, m)
+	if m, err := claude.DecodeFrame(line); err == nil && m.Parent != nil {
+		t.subagentAssistant(*m.Parent, *m)
 	}
 }
 
@@ -191,9 +190,8 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 		`{"type":"system","subtype":"task_started","task_id":"b2","tool_use_id":"R1","task_type":"local_bash","is_backgrounded":true,"description":"Root"}`,
 		`{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed"}`,
 	} {
-		fh := frameHead{Raw: json.RawMessage(line)}
-		_ = json.Unmarshal([]byte(line), &fh)
-		tasks.Frame(asyncHead(fh, false), &fh, false)
+		fh := cliFrame([]byte(line))
+		tasks.Frame(asyncHead(*fh, false), fh, false)
 	}
 	var got []string
 	for _, s := range h.sent {

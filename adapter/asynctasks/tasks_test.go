@@ -190,7 +190,12 @@ func TestAsyncTasksOffWithoutTheCapability(t *testing.T) {
 
 // frameOf is the frame of a CLI line.
 func frameOf(line json.RawMessage) *claude.Frame {
-	f := &claude.Frame{Raw: line}
-	_ = json.Unmarshal(line, f)
+	if !strings.Contains(string(line), `"type"`) {
+		line = json.RawMessage(`{"type":"system",` + string(line[1:]))
+	}
+	f, err := claude.DecodeFrame(line)
+	if err != nil {
+		panic(err)
+	}
 	return f
 }

@@ -9,17 +9,30 @@ import (
 
 // Frame is one CLI stdout line that is not a control frame, decoded once
 // for everything the agent reads of it on its way to the editor: the
-// fields every line shares, a message with its content blocks, a stream
-// event with its delta, and the parts passed on as written (Raw and the
-// json.RawMessage fields, slices of the line). A field of a JSON type the
-// Go field cannot hold is left zero, the rest of the line still read.
+// fields every line shares, a stream event with its delta, the Detail of
+// the other lines (a message with its content blocks, a result, a system
+// line's and a task's fields), and the parts passed on as written (Raw and
+// the json.RawMessage fields, slices of the line). A field of a JSON type
+// the Go field cannot hold is left zero, the rest of the line still read.
 type Frame struct {
 	Type      string `json:"type"`
 	Subtype   string `json:"subtype"`
 	UUID      string `json:"uuid"`
 	SessionID string `json:"session_id"`
 	// Parent is the Agent tool call the line belongs to (a subagent's).
-	Parent   *string `json:"parent_tool_use_id"`
+	Parent *string `json:"parent_tool_use_id"`
+	Event  Event   `json:"event"`
+	// Detail is never nil: a streamed content block event, the bulk of a
+	// turn, shares one empty Detail that nothing writes (noDetail), so
+	// that its frame stays small.
+	*Detail
+	// Raw is the whole line as the CLI wrote it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Detail is what the agent reads of a line besides the fields every line
+// shares and a stream event.
+type Detail struct {
 	IsReplay bool    `json:"isReplay"`
 	Origin   *Origin `json:"origin"`
 	// Error is an assistant line's error marker.
@@ -30,7 +43,6 @@ type Frame struct {
 	TerminalSlashCommands []string         `json:"terminal_slash_commands"`
 	Commands              []Command        `json:"commands"`
 	Message               LineMessage      `json:"message"`
-	Event                 Event            `json:"event"`
 	ToolUseResult         ToolUseResult    `json:"tool_use_result"`
 	ToolResultMeta        json.RawMessage  `json:"tool_result_meta"`
 	RateLimitInfo         json.RawMessage  `json:"rate_limit_info"`
@@ -53,9 +65,11 @@ type Frame struct {
 	Usage        *Usage     `json:"usage"`
 	ModelUsage   ModelUsage `json:"modelUsage"`
 	System
-	// Raw is the whole line as the CLI wrote it.
-	Raw json.RawMessage `json:"-"`
 }
+
+// noDetail is the Detail of every frame of the fast stream-event path: it
+// stays zero (TestOneDecodePerCLILine).
+var noDetail Detail
 
 // LineMessage is a line's message: an API message object (assistant and
 // user lines), or a string (Text, in some system lines).
@@ -382,7 +396,12 @@ func decodeFrame(line []byte) (*Frame, error) {
 
 // decodeFrameJSON is DecodeFrame with encoding/json.
 func decodeFrameJSON(line []byte) (*Frame, error) {
-	f := &Frame{Raw: line}
+	both := &struct {
+		f Frame
+		d Detail
+	}{} // one allocation for the frame and its detail
+	f := &both.f
+	f.Raw, f.Detail = line, &both.d
 	if err := typeErrorOnly(json.Unmarshal(line, f)); err != nil {
 		return nil, fmt.Errorf("stream-json line: %w", err)
 	}

@@ -18,7 +18,7 @@ import (
 // JSON type), which DecodeFrame then reads with encoding/json. The frame
 // keeps line as its Raw: the caller hands it over.
 func decodeStreamEvent(line []byte) (*Frame, bool) {
-	m := &Frame{Raw: line}
+	m := &Frame{Raw: line, Detail: &noDetail}
 	var o jsonwalk.Object
 	o.Reset(line)
 	seenType := false
@@ -61,6 +61,8 @@ func jsonNames(t reflect.Type) []string {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch {
 		case name == "-":
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Pointer:
+			out = append(out, jsonNames(f.Type.Elem())...)
 		case f.Anonymous && name == "":
 			out = append(out, jsonNames(f.Type)...)
 		case name != "":

@@ -210,7 +210,12 @@ func TestSafeTitle(t *testing.T) {
 
 // retryTitle is RetryTitle of an api_retry line as the CLI wrote it.
 func retryTitle(line json.RawMessage) (Kind, string, bool) {
-	var f claude.Frame
-	_ = json.Unmarshal(line, &f)
-	return RetryTitle(&f)
+	if !strings.Contains(string(line), `"type"`) {
+		line = json.RawMessage(`{"type":"system",` + string(line[1:]))
+	}
+	f, err := claude.DecodeFrame(line)
+	if err != nil {
+		panic(err)
+	}
+	return RetryTitle(f)
 }

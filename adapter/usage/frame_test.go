@@ -2,6 +2,7 @@ package usage
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
 )
@@ -17,7 +18,12 @@ func (t *Tracker) frame(raw json.RawMessage, autonomous bool) (Update, bool) {
 
 // stopReason is StopReason of a result line as the CLI wrote it.
 func stopReason(raw json.RawMessage) (reason string, failed bool) {
-	var f claude.Frame
-	_ = json.Unmarshal(raw, &f)
-	return StopReason(&f)
+	if !strings.Contains(string(raw), `"type"`) {
+		raw = json.RawMessage(`{"type":"system",` + string(raw[1:]))
+	}
+	f, err := claude.DecodeFrame(raw)
+	if err != nil {
+		panic(err)
+	}
+	return StopReason(f)
 }
