@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -79,7 +80,17 @@ to launch (airwire agent --cli auth login --claudeai).`,
 
   # try it by hand: initialize, then Ctrl-D
   echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}' | airwire agent`,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		// Every argument after --cli is the Claude CLI's, flags included
+		// (--cli --version): parseArgs parses only those before it.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, raw []string) error {
+			args, err := parseArgs(cmd, raw)
+			if err != nil {
+				return err
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
 			if !opts.CLI && len(args) > 0 {
 				return cmdutil.FlagErrorf("unexpected argument %q (arguments go to the Claude CLI only after --cli)", args[0])
 			}
@@ -93,14 +104,33 @@ to launch (airwire agent --cli auth login --claudeai).`,
 			return agentRun(cmd.Context(), opts)
 		},
 	}
-	// Flags stop at the first argument, so `--cli auth login --claudeai`
-	// hands --claudeai to the Claude CLI.
+	// Flags stop at the first argument, and parseArgs ends them at --cli.
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().BoolVar(&opts.CLI, "cli", false, "run the Claude CLI with the remaining arguments on this terminal")
 	cmd.Flags().StringVar(&opts.ClaudePath, "claude-path", "", "the Claude Code CLI executable")
 	cmd.Flags().StringVar(&opts.LogFile, "log", "", "append logs to `FILE` instead of stderr")
 	cmd.Flags().StringVar(&opts.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	return cmd
+}
+
+// parseArgs parses the agent's flags in raw and returns its arguments:
+// the first --cli ends the flags, as "--" would, so that every argument
+// after it (--version, -p, --model) is handed to the Claude CLI as given.
+func parseArgs(cmd *cobra.Command, raw []string) ([]string, error) {
+	argv := raw
+	for i, a := range raw {
+		if a == "--" {
+			break
+		}
+		if a == "--cli" {
+			argv = append(append(slices.Clip(raw[:i+1]), "--"), raw[i+1:]...)
+			break
+		}
+	}
+	if err := cmd.Flags().Parse(argv); err != nil {
+		return nil, &cmdutil.FlagError{Err: err}
+	}
+	return cmd.Flags().Args(), nil
 }
 
 func openLog(path string) (io.WriteCloser, error) {
