@@ -186,10 +186,20 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	return nil
 }
 
-// allowBypass: bypassPermissions is offered unless the agent runs as root
-// outside a sandbox (the CLI refuses it then).
+// allowBypass: bypassPermissions is offered (and the CLI gets
+// --allow-dangerously-skip-permissions) unless the agent runs as root
+// outside a sandbox the CLI recognizes (it refuses the flag then).
 func allowBypass(getenv func(string) string) bool {
-	return os.Getuid() != 0 || getenv("IS_SANDBOX") != ""
+	return bypassAllowed(os.Getuid(), getenv)
+}
+
+// bypassAllowed is the Claude CLI's own rule (2.1.318): as root (uid 0; -1
+// on Windows, which it does not check) only IS_SANDBOX=1, exactly, or a
+// set CLAUDE_CODE_BUBBLEWRAP lets the flag through. The reference accepts
+// any IS_SANDBOX value, and with IS_SANDBOX=yes every session/new fails
+// (goldens/DEVIATIONS.md 28).
+func bypassAllowed(uid int, getenv func(string) string) bool {
+	return uid != 0 || getenv("IS_SANDBOX") == "1" || getenv("CLAUDE_CODE_BUBBLEWRAP") != ""
 }
 
 // HandleExit implements claude.Handler: a CLI that ends on its own ends
