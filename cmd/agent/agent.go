@@ -15,7 +15,9 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +59,9 @@ func NewCmdAgent(f *factory.Factory, runF func(*AgentOptions) error) *cobra.Comm
 line) on stdin and stdout, and drives one Claude Code CLI process per live
 session. An editor launches it; you normally do not run it by hand.
 
-stdout carries only protocol. Logs go to stderr, or to --log FILE.
+stdout carries only protocol. Logs go to stderr, or to --log FILE: the
+agent writes its first line there as it starts and stops if it cannot; a
+later failed write is reported once on stderr.
 
 The Claude CLI is --claude-path, else $CLAUDE_CODE_EXECUTABLE, else claude
 on PATH (claude.exe or claude.cmd on Windows), else where the Claude Code
@@ -137,6 +141,43 @@ func openLog(path string) (io.WriteCloser, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }
 
+// openCheckedLog opens --log and writes its first line, so that a log
+// that takes no lines (/dev/full, a file of /proc) fails the start with
+// the reason instead of losing every line. A later failed write is
+// reported once on stderr.
+func openCheckedLog(opts *AgentOptions) (io.WriteCloser, error) {
+	f, err := opts.OpenLog(opts.LogFile)
+	if err != nil {
+		return nil, fmt.Errorf("--log: %w", err)
+	}
+	first := slog.NewRecord(time.Now(), slog.LevelInfo, "airwire agent started", 0)
+	first.AddAttrs(slog.String("version", opts.Version), slog.Int("pid", os.Getpid()))
+	if err := slog.NewTextHandler(f, nil).Handle(context.Background(), first); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--log %s: cannot write to it: %w", opts.LogFile, err)
+	}
+	return &logWriter{w: f, name: opts.LogFile, errOut: opts.IO.ErrOut}, nil
+}
+
+// logWriter is the --log file: the first failed write is reported on
+// stderr, once (the agent goes on; its protocol stream is unaffected).
+type logWriter struct {
+	w        io.WriteCloser
+	name     string
+	errOut   io.Writer
+	reported atomic.Bool
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if err != nil && l.reported.CompareAndSwap(false, true) {
+		fmt.Fprintf(l.errOut, "airwire agent: cannot write to the log %s: %v; later log lines may be lost\n", l.name, err)
+	}
+	return n, err
+}
+
+func (l *logWriter) Close() error { return l.w.Close() }
+
 func parseLevel(s string) (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToUpper(s))); err != nil {
@@ -188,9 +229,9 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	}
 	logOut := opts.IO.ErrOut
 	if opts.LogFile != "" {
-		f, err := opts.OpenLog(opts.LogFile)
+		f, err := openCheckedLog(opts)
 		if err != nil {
-			return fmt.Errorf("--log: %w", err)
+			return err
 		}
 		defer f.Close()
 		logOut = f
