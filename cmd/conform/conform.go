@@ -127,9 +127,11 @@ Where the CLI comes from:
 
 Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else airwire's own
 ACP agent ("airwire agent", run from this executable). --reference runs the
-reference adapter installed by "make deps" (.deps/paths.env) instead; so
+reference adapter instead ($AIRWIRE_NODE running $AIRWIRE_REFERENCE_ADAPTER,
+the adapter's dist/index.js; in an airwire checkout "make deps" installs
+both and writes them to .deps/paths.env, which conform reads there); so
 does --update without --agent, since goldens are recorded from the
-reference only.
+reference. --reference and --agent exclude each other.
 
 The scenarios, goldens and cassettes are the ones built into this airwire,
 unpacked once into the user cache directory (~/.cache/airwire/suite/);
@@ -238,7 +240,7 @@ error.`,
 	}
 	cmd.AddCommand(NewCmdPacedCLI(f))
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
-	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter installed by \"make deps\" (the default of --update)")
+	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
@@ -498,8 +500,11 @@ func agentLine(opts *ConformOptions) ([]string, error) {
 		return []string{exe, "agent"}, nil
 	}
 	argv, err := conform.DefaultAgent(opts.Getenv, ".")
-	if errors.Is(err, conform.ErrNoAgent) {
-		return nil, cmdutil.FlagErrorf("%v", err)
+	switch {
+	case errors.Is(err, conform.ErrNoAgent) && opts.Reference:
+		return nil, cmdutil.FlagErrorf("--reference: %v", err)
+	case errors.Is(err, conform.ErrNoAgent):
+		return nil, cmdutil.FlagErrorf("--update records from the reference adapter (or the --agent you pass): %v", err)
 	}
 	return argv, err
 }
