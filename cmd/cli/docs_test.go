@@ -91,3 +91,28 @@ func TestContractIsLinked(t *testing.T) {
 		}
 	}
 }
+
+// TestCIWorkflowPinsAirwire: the CI workflow in docs/ci.md installs the
+// airwire release its AIRWIRE_VERSION names, never @latest: the goldens
+// come with the release, so the verdict must not move between runs.
+func TestCIWorkflowPinsAirwire(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testroot.Root(t), "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	installs := 0
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, "go install") && strings.Contains(line, "cmd/airwire@") {
+			installs++
+			if !strings.Contains(line, "cmd/airwire@$AIRWIRE_VERSION") {
+				t.Errorf("docs/ci.md:%d installs an unpinned airwire: %s", i+1, strings.TrimSpace(line))
+			}
+		}
+		if strings.Contains(line, "AIRWIRE_VERSION:") && strings.Contains(line, "latest") {
+			t.Errorf("docs/ci.md:%d pins latest: %s", i+1, strings.TrimSpace(line))
+		}
+	}
+	if installs == 0 || !strings.Contains(string(b), `AIRWIRE_VERSION: "v`) {
+		t.Errorf("docs/ci.md sets no AIRWIRE_VERSION or installs no airwire (%d installs)", installs)
+	}
+}
