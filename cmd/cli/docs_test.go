@@ -108,7 +108,7 @@ func TestCIWorkflowPinsAirwire(t *testing.T) {
 				t.Errorf("docs/ci.md:%d installs an unpinned airwire: %s", i+1, strings.TrimSpace(line))
 			}
 		}
-		if strings.Contains(line, "AIRWIRE_VERSION:") && strings.Contains(line, "latest") {
+		if strings.Contains(line, "cmd/airwire@latest") || strings.Contains(line, "AIRWIRE_VERSION:") && strings.Contains(line, "latest") {
 			t.Errorf("docs/ci.md:%d pins latest: %s", i+1, strings.TrimSpace(line))
 		}
 	}
