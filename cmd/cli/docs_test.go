@@ -116,3 +116,24 @@ func TestCIWorkflowPinsAirwire(t *testing.T) {
 		t.Errorf("docs/ci.md sets no AIRWIRE_VERSION or installs no airwire (%d installs)", installs)
 	}
 }
+
+// TestReadmeRecordsAirwireAgent: the README records airwire's own agent,
+// and make deps prints the --claude-path of the CLI it installs (the agent
+// does not look in .deps/).
+func TestReadmeRecordsAirwireAgent(t *testing.T) {
+	root := testroot.Root(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "airwire record --journal ~/acp.jsonl --cli-lane -- airwire agent\n") {
+		t.Error("README.md shows no airwire record … -- airwire agent example")
+	}
+	script, err := os.ReadFile(filepath.Join(root, ".ci", "deps.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(script), `airwire agent --claude-path '$CLAUDE'`) {
+		t.Error(".ci/deps.sh does not print the --claude-path of the CLI it installs")
+	}
+}
