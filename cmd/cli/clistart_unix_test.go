@@ -66,15 +66,27 @@ func TestCLIStartFailureSaysWhy(t *testing.T) {
 	bin := testroot.Binary(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home-of-someone")
-	noexec, failing := filepath.Join(dir, "noexec"), filepath.Join(dir, "failing")
-	os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644)
-	os.WriteFile(failing, []byte("#!/bin/sh\necho \"Error: cannot read $HOME/.claude/settings.json\" >&2\necho more >&2\nexit 3\n"), 0o755)
+	noexec, failing, garbage := filepath.Join(dir, "noexec"), filepath.Join(dir, "failing"), filepath.Join(dir, "garbage")
+	for p, text := range map[string]string{
+		noexec:  "#!/bin/sh\n",
+		failing: "#!/bin/sh\necho \"Error: cannot read $HOME/.claude/settings.json\" >&2\necho more >&2\nexit 3\n",
+		garbage: "not a program\n",
+	} {
+		mode := os.FileMode(0o755)
+		if p == noexec {
+			mode = 0o644
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
 	const prefix = "Internal error: the Claude CLI did not start: "
 	tests := []struct{ cli, want string }{
 		{filepath.Join(dir, "missing"), "CLAUDE_CODE_EXECUTABLE names nothing (not found)"},
 		{noexec, "CLAUDE_CODE_EXECUTABLE names a file that is not executable"},
 		{dir, "CLAUDE_CODE_EXECUTABLE names a directory"},
 		{failing, "it exited with status 3: Error: cannot read <path>"},
+		{garbage, "its executable is not a program this system can run"},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.cli), func(t *testing.T) {
