@@ -70,3 +70,5 @@ AIRWIRE_ACP_SCHEMA_DIR=$DEPS/acp-schema/schema/v1
 ENV
 echo "make deps: ready"
 sed 's/^/  /' "$DEPS/paths.env"
+echo "make deps: airwire agent does not look in .deps/; to run it with this Claude CLI:"
+echo "  airwire agent --claude-path '$CLAUDE'"

@@ -3,14 +3,17 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/clistart"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -26,9 +29,45 @@ func (a *Agent) claudePath() (string, error) {
 // them (PostToolUse carries a tool's final response).
 var hookEvents = []string{"PostToolUse", "PostModelSwitch", "PostCompact", "TaskCreated", "TaskCompleted"}
 
-// errStart is what the editor learns when a CLI does not start: the cause
-// goes to the log, never to the client.
-var errStart = &jsonrpc.WireError{Code: -32603, Message: "Internal error: the Claude CLI did not start"}
+// startError is what the editor learns when a CLI does not start: why, in
+// words that carry no path of this machine and no variable's value
+// (internal/clistart); the whole error goes to the log. Behind
+// `airwire record --cli-lane` the CLI shim reports the same reasons.
+func startError(reason string) *jsonrpc.WireError {
+	msg := "Internal error: " + strings.TrimSuffix(clistart.Prefix, ": ")
+	if reason != "" {
+		msg = "Internal error: " + clistart.Prefix + reason
+	}
+	return &jsonrpc.WireError{Code: -32603, Message: msg}
+}
+
+// resolveReason is why no CLI was found to start.
+func resolveReason(err error) string {
+	var nf *claude.NotFoundError
+	if errors.As(err, &nf) {
+		return nf.Reason()
+	}
+	return ""
+}
+
+// exitWait bounds how long a failed handshake waits for the CLI's exit,
+// whose status and first stderr line say why it failed.
+const exitWait = 2 * time.Second
+
+// exitReason is how the CLI ended, when it ended during the handshake
+// ("" when it is still running).
+func exitReason(proc *claude.Process) string {
+	select {
+	case <-proc.Done():
+	case <-time.After(exitWait):
+		return ""
+	}
+	var exit *claude.ExitError
+	if errors.As(proc.Err(), &exit) {
+		return clistart.Exited(exit.Code, exit.Signal, exit.FirstStderr)
+	}
+	return clistart.Exited(0, "", "")
+}
 
 // start spawns the session's CLI and runs the control handshake, then asks
 // how full the context is. st is kept for a clear-context restart.
@@ -51,7 +90,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	path, err := s.agent.claudePath()
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
+		return startError(resolveReason(err))
 	}
 	st.AllowBypass = allowBypass(s.agent.opts.Getenv)
 	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
@@ -72,15 +111,16 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: h, Log: log})
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
-		return errStart
+		return startError(clistart.Exec(err))
 	}
 	s.mu.Lock()
 	s.proc = proc
 	s.mu.Unlock()
 	if err := s.handshake(ctx, proc, st.Meta); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
+		reason := exitReason(proc)
 		proc.Close()
-		return errStart
+		return startError(reason)
 	}
 	return nil
 }
@@ -146,10 +186,20 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	return nil
 }
 
-// allowBypass: bypassPermissions is offered unless the agent runs as root
-// outside a sandbox (the CLI refuses it then).
+// allowBypass: bypassPermissions is offered (and the CLI gets
+// --allow-dangerously-skip-permissions) unless the agent runs as root
+// outside a sandbox the CLI recognizes (it refuses the flag then).
 func allowBypass(getenv func(string) string) bool {
-	return os.Getuid() != 0 || getenv("IS_SANDBOX") != ""
+	return bypassAllowed(os.Getuid(), getenv)
+}
+
+// bypassAllowed is the Claude CLI's own rule (2.1.318): as root (uid 0; -1
+// on Windows, which it does not check) only IS_SANDBOX=1, exactly, or a
+// set CLAUDE_CODE_BUBBLEWRAP lets the flag through. The reference accepts
+// any IS_SANDBOX value, and with IS_SANDBOX=yes every session/new fails
+// (goldens/DEVIATIONS.md 28).
+func bypassAllowed(uid int, getenv func(string) string) bool {
+	return uid != 0 || getenv("IS_SANDBOX") == "1" || getenv("CLAUDE_CODE_BUBBLEWRAP") != ""
 }
 
 // HandleExit implements claude.Handler: a CLI that ends on its own ends

@@ -15,9 +15,11 @@ import (
 // -agent flag is given (e.g. AIRWIRE_CONFORM_AGENT="bin/airwire agent").
 const EnvAgent = "AIRWIRE_CONFORM_AGENT"
 
-// ErrNoAgent means no adapter command was given and the reference adapter
-// is not installed.
-var ErrNoAgent = errors.New("no adapter command: pass --agent, set " + EnvAgent + ", or run make deps for the reference adapter")
+// ErrNoAgent means the reference adapter is not installed. It says the
+// two ways that install it: the variables (anywhere) or make deps (in a
+// checkout, which writes them to .deps/paths.env).
+var ErrNoAgent = errors.New("the reference adapter is not installed: set " + deps.EnvNode + " to a Node.js 22 executable and " +
+	deps.EnvReferenceAdapter + " to the dist/index.js of @agentclientprotocol/claude-agent-acp, or run make deps in an airwire checkout")
 
 // DefaultAgent is the reference adapter from .deps: $AIRWIRE_NODE
 // $AIRWIRE_REFERENCE_ADAPTER, found from dir upwards (deps.Lookup).

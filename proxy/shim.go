@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/airwire/airwire/internal/clistart"
 )
 
 // ShimOptions are the inputs of the CLI shim (`airwire __cli-shim`).
@@ -76,6 +79,21 @@ func dialRecorder(env []string) (rec *shimClient, modelURL string) {
 	return rec, modelURL
 }
 
+// shimStartReason is why the real CLI did not start, as the bare agent
+// says it when CLAUDE_CODE_EXECUTABLE names it: what that names instead of
+// an executable; else why the process could not be created.
+func shimStartReason(env []string, real string, err error) string {
+	if orig, _ := envLookup(env, EnvOrigExecutable); orig != "" && orig == real {
+		if !strings.ContainsAny(real, `/\`) {
+			return clistart.Given(EnvClaudeExecutable, "nothing on PATH")
+		}
+		if names := clistart.Names(os.Stat, real, runtime.GOOS); names != "" {
+			return clistart.Given(EnvClaudeExecutable, names)
+		}
+	}
+	return clistart.Exec(err)
+}
+
 // RunShim starts the real Claude CLI with opts.Args, forwards its three
 // streams byte for byte, reports each chunk to the recorder before
 // forwarding it, and returns the CLI's exit code. If the recorder cannot be
@@ -84,7 +102,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	catchSIGPIPE()
 	real, _ := envLookup(opts.Env, EnvRealCLI)
 	if real == "" {
-		fmt.Fprintln(opts.Stderr, "airwire cli shim:", errNoRealCLI)
+		fmt.Fprintln(opts.Stderr, clistart.ShimLine(errNoRealCLI.Error()))
 		return 127, nil
 	}
 	rec, modelURL := dialRecorder(opts.Env)
@@ -106,6 +124,9 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	cmd.Stdout, cmd.Stderr = outW, errW
 	group, err := startChild(cmd)
 	if err != nil {
+		// The first line is the reason the agent passes on to the editor,
+		// worded as the bare agent words it; the second has the details.
+		fmt.Fprintln(opts.Stderr, clistart.ShimLine(shimStartReason(opts.Env, real, err)))
 		fmt.Fprintf(opts.Stderr, "airwire cli shim: cannot start the Claude CLI: %v\n", err)
 		return 127, nil
 	}

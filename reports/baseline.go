@@ -13,9 +13,9 @@ import (
 // the reason. It is a YAML mapping, one entry a line:
 //
 //	# scenario:profile[:check]: reason
-//	bash-background:air: issue 9, the AIR background-task reporter is not done
+//	bash-background:air: the adapter does not report background tasks yet
 //	write-new:zed:golden: DEVIATIONS.md 12
-//	plan-mode:air:diff-patch-text: issue 9
+//	edit-with-permission:air:diff-patch-text: diffPatch text is not sent yet
 //
 // check is CheckGolden, CheckValidate, CheckRun or a validator rule id
 // (which may hold colons: the id is split at its first two); without it
@@ -155,4 +155,31 @@ func (b *Baseline) Stale(runs []Run) []string {
 		}
 	}
 	return out
+}
+
+// Known checks that every entry names a run of the suite. runs maps each
+// scenario to the profiles it runs; a nil slice (a scenario file that did
+// not load) accepts any of profiles, the suite's profiles. A typo would otherwise never match a run
+// and go unnoticed, so the error names the file and line of every entry
+// that names no run.
+func (b *Baseline) Known(runs map[string][]string, profiles []string) error {
+	if b == nil {
+		return nil
+	}
+	var bad []string
+	for _, e := range b.Entries {
+		ps, ok := runs[e.Scenario]
+		switch {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("%s:%d: %s: the suite has no scenario %q", e.File, e.Line, e.ID(), e.Scenario))
+		case !slices.Contains(profiles, e.Profile):
+			bad = append(bad, fmt.Sprintf("%s:%d: %s: no profile %q (the profiles are %s)", e.File, e.Line, e.ID(), e.Profile, strings.Join(profiles, ", ")))
+		case ps != nil && !slices.Contains(ps, e.Profile):
+			bad = append(bad, fmt.Sprintf("%s:%d: %s: scenario %s does not run profile %s (it runs %s)", e.File, e.Line, e.ID(), e.Scenario, e.Profile, strings.Join(ps, ", ")))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s", strings.Join(bad, "\n"))
+	}
+	return nil
 }

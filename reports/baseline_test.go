@@ -130,3 +130,36 @@ func TestBaselineStale(t *testing.T) {
 		t.Errorf("stale = %q, want [%q]", stale, want)
 	}
 }
+
+// TestBaselineKnown: an entry naming a scenario the suite lacks, a profile
+// that does not exist or one its scenario does not run is an error naming
+// the file and line; a scenario file that did not load accepts any profile.
+func TestBaselineKnown(t *testing.T) {
+	runs := map[string][]string{
+		"read":       {"plain", "zed", "air"},
+		"plain-only": {"plain"},
+		"broken":     nil,
+	}
+	good := writeBaseline(t, "read:air: a\nplain-only:plain:golden: b\nbroken:zed: c\n")
+	if b, err := LoadBaseline(good); err != nil || b.Known(runs, []string{"plain", "zed", "air"}) != nil {
+		t.Fatalf("known entries: %v, %v", err, b.Known(runs, []string{"plain", "zed", "air"}))
+	}
+	path := writeBaseline(t, "read:air: a\nplan-mode:air: b\nread:zde: c\nplain-only:air: d\n")
+	b, err := LoadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Known(runs, []string{"plain", "zed", "air"})
+	for _, want := range []string{
+		path + `:2: plan-mode:air: the suite has no scenario "plan-mode"`,
+		path + `:3: read:zde: no profile "zde" (the profiles are plain, zed, air)`,
+		path + `:4: plain-only:air: scenario plain-only does not run profile air (it runs plain)`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), ":1:") {
+		t.Errorf("a known entry is reported: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/airwire/airwire/internal/clistart"
 	"github.com/airwire/airwire/internal/pathstyle"
 )
 
@@ -25,13 +26,27 @@ type NotFoundError struct {
 	Source, Given string
 	// Tried are the places searched after PATH, in order.
 	Tried []string
+	// Names is what Given names instead of an executable
+	// (clistart.Names: "a directory"), when Source is set.
+	Names string
 }
 
 func (e *NotFoundError) Error() string {
 	if e.Source != "" {
-		return ErrNoExecutable.Error() + ": " + e.Source + " " + e.Given + " is not an executable file"
+		return ErrNoExecutable.Error() + ": " + e.Source + " " + e.Given + " is not an executable file: it names " + e.Names
 	}
 	return ErrNoExecutable.Error() + " on PATH or in " + strings.Join(e.Tried, ", ") +
+		": install Claude Code, pass --claude-path, or set CLAUDE_CODE_EXECUTABLE"
+}
+
+// Reason is why no CLI started, for the editor: what the option names
+// instead of an executable, without its value (a path of this machine);
+// the search's places as a user writes them.
+func (e *NotFoundError) Reason() string {
+	if e.Source != "" {
+		return clistart.Given(e.Source, e.Names)
+	}
+	return "cannot find it on PATH or in " + strings.Join(e.Tried, ", ") +
 		": install Claude Code, pass --claude-path, or set CLAUDE_CODE_EXECUTABLE"
 }
 
@@ -116,19 +131,23 @@ func homeVar(goos string) string {
 func (l Locator) given(source, v string) (string, error) {
 	f := pathstyle.For(l.GOOS)
 	p := expandHome(f, v, l.Home)
-	var ok bool
-	switch {
-	case !f.HasSeparator(p):
-		p, ok = l.onPath(p)
-	case f.IsAbs(p):
-		p, ok = l.executable(p)
-	default:
-		p, ok = l.executable(l.join(l.WorkDir, p))
+	if !f.HasSeparator(p) {
+		if found, ok := l.onPath(p); ok {
+			return found, nil
+		}
+		return "", &NotFoundError{Source: source, Given: v, Names: "nothing on PATH"}
 	}
-	if !ok {
-		return "", &NotFoundError{Source: source, Given: v}
+	if !f.IsAbs(p) {
+		p = l.join(l.WorkDir, p)
 	}
-	return p, nil
+	if found, ok := l.executable(p); ok {
+		return found, nil
+	}
+	names := clistart.Names(l.Stat, p, l.GOOS)
+	if names == "" {
+		names = "no executable file"
+	}
+	return "", &NotFoundError{Source: source, Given: v, Names: names}
 }
 
 // expandHome replaces a leading "~" (alone, or before a separator) with

@@ -126,16 +126,19 @@ func TestResolveExecutable(t *testing.T) {
 
 // A CLI the user names must be there: the search does not go on past it.
 func TestResolveExecutableGivenButMissing(t *testing.T) {
-	files := fakeFS{"/usr/bin/claude": exe, "/start/claude": plain}
-	for _, tt := range []struct{ flag, cce, source string }{
-		{"./claude", "", "--claude-path ./claude"},
-		{"", "/opt/gone/claude", "CLAUDE_CODE_EXECUTABLE /opt/gone/claude"},
-		{"claude-dev", "", "--claude-path claude-dev"},
+	files := fakeFS{"/usr/bin/claude": exe, "/start/claude": plain, "/opt/d": dir}
+	for _, tt := range []struct{ flag, cce, source, reason string }{
+		{"./claude", "", "--claude-path ./claude", "--claude-path names a file that is not executable"},
+		{"", "/opt/gone/claude", "CLAUDE_CODE_EXECUTABLE /opt/gone/claude", "CLAUDE_CODE_EXECUTABLE names nothing (not found)"},
+		{"claude-dev", "", "--claude-path claude-dev", "--claude-path names nothing on PATH"},
+		{"/opt/d", "", "--claude-path /opt/d", "--claude-path names a directory"},
 	} {
 		_, err := ResolveExecutable(Locator{Flag: tt.flag, GOOS: "linux", Home: "/home/a", WorkDir: "/start",
 			Getenv: vars{"PATH": "/usr/bin", "CLAUDE_CODE_EXECUTABLE": tt.cce}.get, Stat: files.stat})
-		if !errors.Is(err, ErrNoExecutable) || !strings.Contains(err.Error(), tt.source+" is not an executable file") {
-			t.Errorf("flag %q, env %q: err = %v", tt.flag, tt.cce, err)
+		var nf *NotFoundError
+		if !errors.Is(err, ErrNoExecutable) || !strings.Contains(err.Error(), tt.source+" is not an executable file") ||
+			!errors.As(err, &nf) || nf.Reason() != tt.reason {
+			t.Errorf("flag %q, env %q: err = %v, reason %q, want %q", tt.flag, tt.cce, err, nf.Reason(), tt.reason)
 		}
 	}
 }

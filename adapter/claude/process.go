@@ -154,7 +154,7 @@ func (p *Process) exitError(err error) error {
 	if end.Signal == "" && end.Code == 0 {
 		return nil
 	}
-	return &ExitError{Code: end.Code, Signal: end.Signal, Stderr: p.stderr.String()}
+	return &ExitError{Code: end.Code, Signal: end.Signal, Stderr: p.stderr.String(), FirstStderr: p.stderr.First()}
 }
 
 // logf is the Conn's log: replies to ids this side never sent are the
@@ -313,6 +313,8 @@ type ExitError struct {
 	Signal string
 	// Stderr is the tail of what the CLI wrote on stderr.
 	Stderr string
+	// FirstStderr is the first line it wrote there that is not blank.
+	FirstStderr string
 }
 
 // Error is the SDK's wording ("Claude Code process exited with code 1",

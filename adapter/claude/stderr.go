@@ -12,11 +12,13 @@ import (
 // keeps 2048 characters).
 const stderrTail = 2048
 
-// tailBuffer keeps the last max bytes of the lines written to it.
+// tailBuffer keeps the last max bytes of the lines written to it, and the
+// first line that is not blank (why a CLI that ends at once ended).
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+	mu    sync.Mutex
+	max   int
+	b     []byte
+	first string
 }
 
 // logLines logs each line of r (never on the agent's stdout) and keeps
@@ -34,11 +36,21 @@ func (t *tailBuffer) logLines(r io.Reader, log *slog.Logger) {
 func (t *tailBuffer) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.first == "" && strings.TrimSpace(line) != "" {
+		t.first = strings.ToValidUTF8(line[:min(len(line), 1024)], "")
+	}
 	t.b = append(t.b, line...)
 	t.b = append(t.b, '\n')
 	if over := len(t.b) - t.max; over > 0 {
 		t.b = t.b[over:]
 	}
+}
+
+// First is the first line that is not blank.
+func (t *tailBuffer) First() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.first
 }
 
 // String returns the tail.

@@ -13,8 +13,11 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -56,7 +59,9 @@ func NewCmdAgent(f *factory.Factory, runF func(*AgentOptions) error) *cobra.Comm
 line) on stdin and stdout, and drives one Claude Code CLI process per live
 session. An editor launches it; you normally do not run it by hand.
 
-stdout carries only protocol. Logs go to stderr, or to --log FILE.
+stdout carries only protocol. Logs go to stderr, or to --log FILE: the
+agent writes its first line there as it starts and stops if it cannot; a
+later failed write is reported once on stderr.
 
 The Claude CLI is --claude-path, else $CLAUDE_CODE_EXECUTABLE, else claude
 on PATH (claude.exe or claude.cmd on Windows), else where the Claude Code
@@ -79,7 +84,17 @@ to launch (airwire agent --cli auth login --claudeai).`,
 
   # try it by hand: initialize, then Ctrl-D
   echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}' | airwire agent`,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		// Every argument after --cli is the Claude CLI's, flags included
+		// (--cli --version): parseArgs parses only those before it.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, raw []string) error {
+			args, err := parseArgs(cmd, raw)
+			if err != nil {
+				return err
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
 			if !opts.CLI && len(args) > 0 {
 				return cmdutil.FlagErrorf("unexpected argument %q (arguments go to the Claude CLI only after --cli)", args[0])
 			}
@@ -93,8 +108,7 @@ to launch (airwire agent --cli auth login --claudeai).`,
 			return agentRun(cmd.Context(), opts)
 		},
 	}
-	// Flags stop at the first argument, so `--cli auth login --claudeai`
-	// hands --claudeai to the Claude CLI.
+	// Flags stop at the first argument, and parseArgs ends them at --cli.
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().BoolVar(&opts.CLI, "cli", false, "run the Claude CLI with the remaining arguments on this terminal")
 	cmd.Flags().StringVar(&opts.ClaudePath, "claude-path", "", "the Claude Code CLI executable")
@@ -103,9 +117,66 @@ to launch (airwire agent --cli auth login --claudeai).`,
 	return cmd
 }
 
+// parseArgs parses the agent's flags in raw and returns its arguments:
+// the first --cli ends the flags, as "--" would, so that every argument
+// after it (--version, -p, --model) is handed to the Claude CLI as given.
+func parseArgs(cmd *cobra.Command, raw []string) ([]string, error) {
+	argv := raw
+	for i, a := range raw {
+		if a == "--" {
+			break
+		}
+		if a == "--cli" {
+			argv = append(append(slices.Clip(raw[:i+1]), "--"), raw[i+1:]...)
+			break
+		}
+	}
+	if err := cmd.Flags().Parse(argv); err != nil {
+		return nil, &cmdutil.FlagError{Err: err}
+	}
+	return cmd.Flags().Args(), nil
+}
+
 func openLog(path string) (io.WriteCloser, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }
+
+// openCheckedLog opens --log and writes its first line, so that a log
+// that takes no lines (/dev/full, a file of /proc) fails the start with
+// the reason instead of losing every line. A later failed write is
+// reported once on stderr.
+func openCheckedLog(opts *AgentOptions) (io.WriteCloser, error) {
+	f, err := opts.OpenLog(opts.LogFile)
+	if err != nil {
+		return nil, fmt.Errorf("--log: %w", err)
+	}
+	first := slog.NewRecord(time.Now(), slog.LevelInfo, "airwire agent started", 0)
+	first.AddAttrs(slog.String("version", opts.Version), slog.Int("pid", os.Getpid()))
+	if err := slog.NewTextHandler(f, nil).Handle(context.Background(), first); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--log %s: cannot write to it: %w", opts.LogFile, err)
+	}
+	return &logWriter{w: f, name: opts.LogFile, errOut: opts.IO.ErrOut}, nil
+}
+
+// logWriter is the --log file: the first failed write is reported on
+// stderr, once (the agent goes on; its protocol stream is unaffected).
+type logWriter struct {
+	w        io.WriteCloser
+	name     string
+	errOut   io.Writer
+	reported atomic.Bool
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if err != nil && l.reported.CompareAndSwap(false, true) {
+		fmt.Fprintf(l.errOut, "airwire agent: cannot write to the log %s: %v; later log lines may be lost\n", l.name, err)
+	}
+	return n, err
+}
+
+func (l *logWriter) Close() error { return l.w.Close() }
 
 func parseLevel(s string) (slog.Level, error) {
 	var l slog.Level
@@ -158,9 +229,9 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	}
 	logOut := opts.IO.ErrOut
 	if opts.LogFile != "" {
-		f, err := opts.OpenLog(opts.LogFile)
+		f, err := openCheckedLog(opts)
 		if err != nil {
-			return fmt.Errorf("--log: %w", err)
+			return err
 		}
 		defer f.Close()
 		logOut = f

@@ -18,6 +18,12 @@ func TestNewCmdAgent(t *testing.T) {
 		{argv: "--claude-path /x/claude --log-level debug", want: AgentOptions{ClaudePath: "/x/claude", LogLevel: "debug"}},
 		{argv: "--cli auth login --claudeai", want: AgentOptions{LogLevel: "info", CLI: true, Args: []string{"auth", "login", "--claudeai"}}},
 		{argv: "stray", wantErr: "after --cli"},
+		{argv: "--cli --version", want: AgentOptions{LogLevel: "info", CLI: true, Args: []string{"--version"}}},
+		{argv: "--claude-path /x/claude --cli -p --model opus -- hi", want: AgentOptions{ClaudePath: "/x/claude", LogLevel: "info", CLI: true,
+			Args: []string{"-p", "--model", "opus", "--", "hi"}}},
+		{argv: "--cli --help", want: AgentOptions{LogLevel: "info", CLI: true, Args: []string{"--help"}}},
+		{argv: "--bogus", wantErr: "unknown flag: --bogus"},
+		{argv: "--log-level", wantErr: "flag needs an argument"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.argv, func(t *testing.T) {

@@ -163,20 +163,27 @@ func NewCmdRoot(f *factory.Factory, only string) *cobra.Command {
 		Short: "ACP agent, recording proxy and conformance suite for Claude Code",
 		Long: `airwire speaks the Agent Client Protocol (ACP) between editors and Claude Code.
 
-It is three tools in one binary:
+One binary holds four parts:
+  - an ACP agent for Claude Code, what an editor launches: it speaks ACP
+    on stdin/stdout and runs the Claude Code CLI (airwire agent);
   - a recording proxy that sits between an editor and any ACP agent and
     journals every message, byte for byte (airwire record);
   - tools that read those journals (airwire journal cat|stats);
-  - a conformance suite and validator for the JetBrains AIR extensions.
+  - a conformance suite and validator for the JetBrains AIR extensions
+    (airwire conform, airwire validate, airwire report, airwire diff).
 
-Put "airwire record --journal session.jsonl --" in front of your agent
-command in the editor's agent settings to record a real session.`,
-		Example: `  # record an editor session with the reference adapter, both lanes
-  airwire record --journal /tmp/s.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
+In the editor's agent settings, run "airwire agent"; put
+"airwire record --journal session.jsonl --" in front of the agent command
+to record a real session.`,
+		Example: `  # the agent an editor launches (give the Claude CLI's path if it is not on PATH)
+  airwire agent --claude-path ~/.local/bin/claude
+
+  # record an editor session with airwire's agent, both lanes
+  airwire record --journal ~/s.jsonl --cli-lane -- airwire agent
 
   # read it back
-  airwire journal cat /tmp/s.jsonl --lane client --method session/prompt
-  airwire journal stats /tmp/s.jsonl`,
+  airwire journal cat ~/s.jsonl --lane client --method session/prompt
+  airwire journal stats ~/s.jsonl`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       f.Version,

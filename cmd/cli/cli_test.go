@@ -29,6 +29,8 @@ func TestRunExitCodes(t *testing.T) {
 		{name: "unknown subcommand of a noun is usage", args: []string{"journal", "bogus"}, code: ExitUsage, errOut: `unknown command "bogus" for "airwire journal"`},
 		{name: "a noun alone shows its help", args: []string{"journal"}, code: ExitOK, out: "Available Commands"},
 		{name: "unknown flag is usage", args: []string{"version", "--bogus"}, code: ExitUsage, errOut: "unknown flag"},
+		{name: "unknown agent flag is usage", args: []string{"agent", "--bogus"}, code: ExitUsage, errOut: "unknown flag: --bogus"},
+		{name: "agent help", args: []string{"agent", "--help"}, code: ExitOK, out: "--claude-path"},
 		{name: "too many arguments is usage", args: []string{"journal", "cat", "a", "b"}, code: ExitUsage, errOut: "accepts 1 arg(s), received 2"},
 		{name: "an argument where none is taken is usage", args: []string{"version", "x"}, code: ExitUsage, errOut: "see 'airwire version --help'", notErr: "Usage:"},
 		{name: "record without agent is usage", args: []string{"record"}, code: ExitUsage, errOut: "missing agent command"},
@@ -68,7 +70,7 @@ func TestRegistryNames(t *testing.T) {
 // builds only that verb or the whole tree.
 func TestOneVerbHelpIsTheFullTreeHelp(t *testing.T) {
 	for _, v := range registry {
-		if v.make(factory.New("test")).DisableFlagParsing {
+		if c := v.make(factory.New("test")); c.DisableFlagParsing && c.Hidden {
 			continue // __cli-shim: every argument is the CLI's
 		}
 		var lazy, full strings.Builder

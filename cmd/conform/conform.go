@@ -127,9 +127,11 @@ Where the CLI comes from:
 
 Without --agent, the adapter is $AIRWIRE_CONFORM_AGENT, else airwire's own
 ACP agent ("airwire agent", run from this executable). --reference runs the
-reference adapter installed by "make deps" (.deps/paths.env) instead; so
+reference adapter instead ($AIRWIRE_NODE running $AIRWIRE_REFERENCE_ADAPTER,
+the adapter's dist/index.js; in an airwire checkout "make deps" installs
+both and writes them to .deps/paths.env, which conform reads there); so
 does --update without --agent, since goldens are recorded from the
-reference only.
+reference. --reference and --agent exclude each other.
 
 The scenarios, goldens and cassettes are the ones built into this airwire,
 unpacked once into the user cache directory (~/.cache/airwire/suite/);
@@ -177,9 +179,9 @@ Reports (any combination; docs/report.md describes them):
                 golden and the run for each failure.
 
 --expected-failures FILE is a YAML mapping of known failures to reasons:
-    bash-background:air: issue 9, the background-task reporter is missing
+    bash-background:air: the adapter does not report background tasks yet
     write-new:zed:golden: DEVIATIONS.md 12
-    plan-mode:air:diff-patch-text: issue 9
+    edit-with-permission:air:diff-patch-text: diffPatch text is not sent yet
 An entry is scenario:profile (any failure of the run) or
 scenario:profile:CHECK, where CHECK says how it must fail:
   golden     the transcript differs from the golden (or it is missing)
@@ -189,7 +191,9 @@ scenario:profile:CHECK, where CHECK says how it must fail:
 A listed failure is reported as expected-fail and does not fail the
 command. A failure not listed (or failing another CHECK) exits 1, and so
 does a listed run that now passes: the baseline is stale, and conform
-names the file and line to remove. Entries whose runs were not selected
+names the file and line to remove. An entry naming a scenario the suite
+lacks, or a profile its scenario does not run, is an error that names its
+file and line. Entries whose runs were not selected
 (--scenario, --profile, --shard) are ignored.
 
 --shard i/n runs only the i-th of n parts of the selected runs, for a CI
@@ -236,7 +240,7 @@ error.`,
 	}
 	cmd.AddCommand(NewCmdPacedCLI(f))
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
-	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter installed by \"make deps\" (the default of --update)")
+	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
@@ -295,12 +299,13 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if err != nil {
 		return err
 	}
-	jobs, bad, skipped, err := selectJobs(opts)
+	known := map[string][]string{}
+	jobs, bad, skipped, err := selectJobs(opts, known)
 	if err != nil {
 		return err
 	}
 	g := golden.New(opts.Goldens, golden.WithUpdate(opts.Update))
-	baseline, err := loadBaseline(opts)
+	baseline, err := loadBaseline(opts, known)
 	if err != nil {
 		return err
 	}
@@ -371,7 +376,7 @@ type badScenario struct {
 // --scenario and --profile select. A file that does not load never stops
 // the others: it is bad when --scenario selects its name (a failed run),
 // skipped otherwise (only reported).
-func selectJobs(opts *ConformOptions) (jobs []job, bad, skipped []badScenario, err error) {
+func selectJobs(opts *ConformOptions, known map[string][]string) (jobs []job, bad, skipped []badScenario, err error) {
 	paths, err := filepath.Glob(filepath.Join(opts.Scenarios, "*.yaml"))
 	if err != nil {
 		return nil, nil, nil, err
@@ -383,6 +388,7 @@ func selectJobs(opts *ConformOptions) (jobs []job, bad, skipped []badScenario, e
 			selected, _ = path.Match(opts.Scenario, name)
 		}
 		sc, err := scenario.Load(p)
+		known[name] = runNames(sc, err)
 		switch {
 		case err != nil && selected:
 			bad = append(bad, badScenario{p, err})
@@ -403,6 +409,24 @@ func selectJobs(opts *ConformOptions) (jobs []job, bad, skipped []badScenario, e
 		return nil, nil, nil, cmdutil.FlagErrorf("no scenario in %s matches --scenario %q --profile %q", opts.Scenarios, opts.Scenario, opts.Profile)
 	}
 	return jobs, bad, skipped, nil
+}
+
+// runNames is the profiles a scenario runs, for checking the baseline's
+// entries; nil (any profile) for a file that did not load.
+func runNames(sc *scenario.Scenario, err error) []string {
+	if err != nil {
+		return nil
+	}
+	var ps []string
+	for _, p := range sc.RunProfiles() {
+		ps = append(ps, string(p))
+	}
+	return ps
+}
+
+// profileNames is the suite's profiles, in the order it runs them.
+func profileNames() []string {
+	return runNames(&scenario.Scenario{}, nil)
 }
 
 // deviationNote says how many values declared deviations masked in a run
@@ -476,8 +500,11 @@ func agentLine(opts *ConformOptions) ([]string, error) {
 		return []string{exe, "agent"}, nil
 	}
 	argv, err := conform.DefaultAgent(opts.Getenv, ".")
-	if errors.Is(err, conform.ErrNoAgent) {
-		return nil, cmdutil.FlagErrorf("%v", err)
+	switch {
+	case errors.Is(err, conform.ErrNoAgent) && opts.Reference:
+		return nil, cmdutil.FlagErrorf("--reference: %v", err)
+	case errors.Is(err, conform.ErrNoAgent):
+		return nil, cmdutil.FlagErrorf("--update records from the reference adapter (or the --agent you pass): %v", err)
 	}
 	return argv, err
 }

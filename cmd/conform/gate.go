@@ -15,13 +15,17 @@ import (
 	"github.com/airwire/airwire/reports"
 )
 
-// loadBaseline reads --expected-failures (nil without it).
-func loadBaseline(opts *ConformOptions) (*reports.Baseline, error) {
+// loadBaseline reads --expected-failures (nil without it) and checks that
+// every entry names a run of the suite (known: scenario -> its profiles).
+func loadBaseline(opts *ConformOptions, known map[string][]string) (*reports.Baseline, error) {
 	if opts.ExpectedFailures == "" {
 		return nil, nil
 	}
 	b, err := reports.LoadBaseline(opts.ExpectedFailures)
 	if err != nil {
+		return nil, cmdutil.FlagErrorf("--expected-failures: %v", err)
+	}
+	if err := b.Known(known, profileNames()); err != nil {
 		return nil, cmdutil.FlagErrorf("--expected-failures: %v", err)
 	}
 	return b, nil

@@ -55,6 +55,8 @@ gaplessly across lanes:
 which starts the real CLI (the CLAUDE_CODE_EXECUTABLE airwire was started
 with, else claude on PATH) and reports both directions of its stdio. Each
 CLI spawn (auth status, one per session) is its own process in the journal.
+An agent given its CLI's path on its command line (airwire agent
+--claude-path) does not go through the shim, and its CLI lane stays empty.
 
 --model-lane (needs --cli-lane) starts a reverse proxy on 127.0.0.1 and has
 the shim point each real CLI's ANTHROPIC_BASE_URL at it, under the CLI's
@@ -95,7 +97,14 @@ func NewCmdRecord(f *factory.Factory, runF func(context.Context, *RecordOptions)
 		Use:   "record [--journal FILE] [--cli-lane [--model-lane]] [--no-redact] -- AGENT_CMD [ARGS…]",
 		Short: "Run an ACP agent behind a recording proxy",
 		Long:  recordLong,
-		Example: `  # in the editor's agent settings, instead of "npx @agentclientprotocol/claude-agent-acp":
+		Example: `  # in the editor's agent settings, instead of "airwire agent":
+  airwire record --journal ~/acp.jsonl --cli-lane -- airwire agent
+
+  # the same with a Claude CLI that is not on PATH (not the agent's --claude-path:
+  # that would bypass the CLI lane)
+  CLAUDE_CODE_EXECUTABLE=~/tools/claude airwire record --journal ~/acp.jsonl --cli-lane -- airwire agent
+
+  # any other ACP agent, e.g. the reference adapter
   airwire record --journal ~/acp.jsonl --cli-lane -- npx @agentclientprotocol/claude-agent-acp
 
   # all three lanes, model API traffic included
