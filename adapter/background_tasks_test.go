@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/internal/testroot"
@@ -60,10 +61,10 @@ func replayTerminals(t *testing.T, path string, c caps.Client) []string {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
 		}
-		head := cliFrame(ev.Msg)
+		head := claudetest.Frame(ev.Msg)
 		switch head.Type {
 		case "user":
-			keep(b.userFrame(cliFrame(ev.Msg), tools))
+			keep(b.userFrame(claudetest.Frame(ev.Msg), tools))
 		case "system":
 			var f taskFrame
 			_ = json.Unmarshal(ev.Msg, &f)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/conform/cassette"
@@ -64,7 +65,7 @@ func TestTextDeltasCarryNoToolCallsOrUsage(t *testing.T) {
 		tracker := usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, false)
 		for _, line := range lines {
 			got := tools.Frame(line)
-			u, ok := tracker.Frame(cliFrame(line), false)
+			u, ok := tracker.Frame(claudetest.Frame(line), false)
 			if !isTextDeltaLine(line) {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/internal/testroot"
 )
@@ -50,7 +51,7 @@ func replayHold(t *testing.T, path string) string {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
 		}
-		head := cliFrame(ev.Msg)
+		head := claudetest.Frame(ev.Msg)
 		kind := "human"
 		if head.Origin != nil {
 			kind = head.Origin.Kind

@@ -13,6 +13,7 @@ import (
 	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/toolcall"
@@ -135,15 +136,15 @@ func feedFrame(t *testing.T, tr *translator, host *recordingHost, msg json.RawMe
 		tr.sendAll(tr.tools.Frame(msg))
 	case h.Type == "assistant":
 		tr.assistantOfSubagent(msg)
-		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
+		tr.sendAll(tr.toolUpdates(claudetest.Frame(msg)))
 	case h.Type == "user":
-		tr.sub.Frame(cliFrame(msg))
-		tr.sendAll(tr.toolUpdates(cliFrame(msg)))
+		tr.sub.Frame(claudetest.Frame(msg))
+		tr.sendAll(tr.toolUpdates(claudetest.Frame(msg)))
 	case h.Type == "system" && strings.HasPrefix(h.Subtype, "task_"):
 		if h.Subtype == "task_started" && h.SubType != "" && !slices.Contains(agents, h.TaskID) {
 			agents = append(agents, h.TaskID)
 		}
-		tr.sub.Frame(cliFrame(msg))
+		tr.sub.Frame(claudetest.Frame(msg))
 	}
 	return agents
 }
@@ -180,17 +181,17 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 	tasks := asynctasks.New(air, asyncTasksHost{send: func(u any) { h.Notify("root", u) }, routeOf: r.RouteOfCall})
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "L1",
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Agent"}}})
-	r.Frame(cliFrame([]byte(`{"type":"system","subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`)))
+	r.Frame(claudetest.Frame([]byte(`{"type":"system","subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`)))
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "B1",
 		Meta: &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: "Bash", ParentToolUseID: "L1"}}})
-	r.Frame(cliFrame([]byte(`{"type":"system","subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`)))
+	r.Frame(claudetest.Frame([]byte(`{"type":"system","subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`)))
 	h.sent = nil
 	for _, line := range []string{
 		`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"B1","task_type":"local_bash","is_backgrounded":true,"description":"Watch"}`,
 		`{"type":"system","subtype":"task_started","task_id":"b2","tool_use_id":"R1","task_type":"local_bash","is_backgrounded":true,"description":"Root"}`,
 		`{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed"}`,
 	} {
-		fh := cliFrame([]byte(line))
+		fh := claudetest.Frame([]byte(line))
 		tasks.Frame(asyncHead(*fh, false), fh, false)
 	}
 	var got []string

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/airwire/airwire/adapter/claude"
 )
 
 // toolTurnLines are the CLI stdout lines of the recorded Bash turn of
@@ -110,13 +108,4 @@ func TestToolCallTurnLines(t *testing.T) {
 			t.Errorf("the turn sent no %s:\n%s", want, got)
 		}
 	}
-}
-
-// cliFrame is the frame of a CLI line, as a Process hands it on.
-func cliFrame(line []byte) *claude.Frame {
-	f, err := claude.DecodeFrame(append([]byte(nil), line...))
-	if err != nil {
-		panic(err)
-	}
-	return f
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
@@ -97,7 +98,7 @@ func replayAsyncTasks(t *testing.T, path string) []string {
 		}
 		// The replay's temporary directory: a path must be absolute.
 		msg := json.RawMessage(strings.ReplaceAll(string(ev.Msg), "{{tmpdir}}", "/tmp"))
-		r.Frame(head(msg), frameOf(msg), false)
+		r.Frame(head(msg), claudetest.Frame(msg), false)
 	}
 	ids := map[string]string{}
 	var out []string
@@ -184,18 +185,6 @@ func TestAsyncTaskStop(t *testing.T) {
 func TestAsyncTasksOffWithoutTheCapability(t *testing.T) {
 	r := newTasks(false, false, sendHost(func(any) { t.Error("published without asyncTasks") }))
 	line := json.RawMessage(`{"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"x","is_backgrounded":true}`)
-	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, frameOf(line), true)
-	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, frameOf(json.RawMessage(`{"state":"running"}`)), true)
-}
-
-// frameOf is the frame of a CLI line.
-func frameOf(line json.RawMessage) *claude.Frame {
-	if !strings.Contains(string(line), `"type"`) {
-		line = json.RawMessage(`{"type":"system",` + string(line[1:]))
-	}
-	f, err := claude.DecodeFrame(line)
-	if err != nil {
-		panic(err)
-	}
-	return f
+	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, claudetest.Frame(line), true)
+	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, claudetest.Frame(json.RawMessage(`{"state":"running"}`)), true)
 }

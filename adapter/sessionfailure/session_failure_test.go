@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -210,12 +210,5 @@ func TestSafeTitle(t *testing.T) {
 
 // retryTitle is RetryTitle of an api_retry line as the CLI wrote it.
 func retryTitle(line json.RawMessage) (Kind, string, bool) {
-	if !strings.Contains(string(line), `"type"`) {
-		line = json.RawMessage(`{"type":"system",` + string(line[1:]))
-	}
-	f, err := claude.DecodeFrame(line)
-	if err != nil {
-		panic(err)
-	}
-	return RetryTitle(f)
+	return RetryTitle(claudetest.Frame(line))
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 )
 
 // TestRFDChildCwd: a hook's `cwd` that is the parent's is not reported; one
@@ -40,7 +42,7 @@ func TestRFDChildCwd(t *testing.T) {
 		r.HookReport(json.RawMessage(`{"agent_id":"` + agent + `","cwd":"` + cwd + `","hook_event_name":"PreToolUse"}`))
 	}
 	start := func(task string) {
-		r.Frame(lineFrame(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
+		r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"` + task + `","subagent_type":"Explore"}`))
 	}
 	hook("a1", root)
 	start("a1")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
@@ -38,7 +39,7 @@ func TestRfdRestoreAfterLoad(t *testing.T) {
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call", ToolCallID: "toolu_send", Status: "pending",
 		RawInput: json.RawMessage(`{"to":"child","message":"Are there any tests?"}`),
 		Meta:     &toolcall.Meta{ClaudeCode: &toolcall.ClaudeCode{ToolName: name}}})
-	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"child","tool_use_id":"toolu_send","subagent_type":"Explore","prompt":"Are there any tests?"}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"child","tool_use_id":"toolu_send","subagent_type":"Explore","prompt":"Are there any tests?"}`))
 	r.HookReport(json.RawMessage(`{"agent_id":"child","agent_type":"Explore","hook_event_name":"SubagentStart"}`))
 	r.ResumeDeferred()
 	want := []string{

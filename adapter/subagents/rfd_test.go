@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -41,7 +42,7 @@ func TestRFDRoutingRules(t *testing.T) {
 	}
 	// A child: announced running, with its prompt as linked messages.
 	call("a2", "tool_call", "Agent", "pending", "", `{"description":"Look","prompt":"Look around.","subagent_type":"Explore"}`)
-	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"c1","tool_use_id":"a2","subagent_type":"Explore","prompt":"Look around."}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"c1","tool_use_id":"a2","subagent_type":"Explore","prompt":"Look around."}`))
 	got := take()
 	if len(got) != 3 || !strings.Contains(got[0], `"title":"Look"`) || !strings.Contains(got[0], `"description":"Explore"`) ||
 		!strings.Contains(got[1], `"recipientMessageId":"a2"`) || !strings.HasPrefix(got[2], "c1 ") {
@@ -60,7 +61,7 @@ func TestRFDRoutingRules(t *testing.T) {
 	}
 	// A cancel of the root reports nothing; a failure reports its error.
 	r.ParentCancelled()
-	r.Frame(lineFrame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"failed","error":"boom"}}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"failed","error":"boom"}}`))
 	if got := take(); len(got) != 1 || !strings.Contains(got[0], `"stopReason":"error"`) || !strings.Contains(got[0], `"message":"boom"`) {
 		t.Errorf("failure = %q", got)
 	}
@@ -78,7 +79,7 @@ func TestRFDAwaitingUser(t *testing.T) {
 		}
 	}, nil)
 	r.rfd = true
-	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"c1","subagent_type":"general-purpose"}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"c1","subagent_type":"general-purpose"}`))
 	first, second := r.OpenRequest("c1"), r.OpenRequest("c1")
 	r.OpenRequest("root")(false)
 	first(false)
@@ -100,8 +101,8 @@ func TestRFDSendMessageResult(t *testing.T) {
 	var sent []string
 	r := newRouter(true, "root", sendRecorder(func(id string, raw []byte) { sent = append(sent, id+" "+string(raw)) }), nil)
 	r.rfd = true
-	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"c1","subagent_type":"Explore"}`))
-	r.Frame(lineFrame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"c1","subagent_type":"Explore"}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
 	sent = nil
 	send := func(status string) {
 		r.ToolUpdate(toolcall.Update{ToolCallID: "s1", SessionUpdate: map[bool]string{true: "tool_call", false: "tool_call_update"}[status == "pending"],
@@ -111,7 +112,7 @@ func TestRFDSendMessageResult(t *testing.T) {
 	result := json.RawMessage(`{"type":"user","tool_use_result":{"success":true,"resumedAgentId":"c1"},` +
 		`"message":{"content":[{"type":"tool_result","tool_use_id":"s1"}]}}`)
 	send("pending")
-	r.Frame(lineFrame(string(result)))
+	r.Frame(claudetest.Frame(string(result)))
 	send("completed")
 	want := []string{
 		`root {"sessionId":"c1","sessionUpdate":"subagent_update","state":{"state":"running"}}`,
@@ -121,10 +122,10 @@ func TestRFDSendMessageResult(t *testing.T) {
 	if !slices.Equal(sent, want) {
 		t.Errorf("sent\n%s\nwant\n%s", strings.Join(sent, "\n"), strings.Join(want, "\n"))
 	}
-	r.Frame(lineFrame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_updated","task_id":"c1","patch":{"status":"completed"}}`))
 	sent = nil
 	send("pending")
-	r.Frame(lineFrame(string(result)))
+	r.Frame(claudetest.Frame(string(result)))
 	if len(sent) != 0 {
 		t.Errorf("a result of an ended run sent %q", sent)
 	}

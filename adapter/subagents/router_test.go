@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/conform/goldentest"
@@ -39,15 +39,15 @@ func TestChildSessionRoutingRules(t *testing.T) {
 	if len(sent) != 0 {
 		t.Fatalf("sent %d updates before the child started", len(sent))
 	}
-	r.Frame(lineFrame(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_started","task_id":"A1","tool_use_id":"L1","subagent_type":"x"}`))
 	want := []string{`root {"capabilities":{},"name":"Look","prompt":"Look around.","sessionUpdate":"subagent_spawned","subagentSessionId":"A1","task":"Look around."}`,
 		`A1 {"_meta":{"claudeCode":{"parentToolUseId":"L1","toolName":"Read"}},"sessionUpdate":"tool_call","toolCallId":"R1"}`,
 		`A1 {"sessionUpdate":"agent_message_chunk"}`}
 	checkSent(t, sent, want)
 	sent = nil
 	r.ToolUpdate(toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: "R1", Status: "completed"})
-	r.Frame(lineFrame(`{"subtype":"task_updated","task_id":"A1","patch":{"status":"killed"}}`))
-	r.Frame(lineFrame(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_updated","task_id":"A1","patch":{"status":"killed"}}`))
+	r.Frame(claudetest.Frame(`{"subtype":"task_notification","task_id":"A1","tool_use_id":"L1","status":"completed"}`))
 	r.ToolUpdate(child("Bash", "B1", "L1"))
 	checkSent(t, sent, []string{`A1 {"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"R1"}`,
 		`root {"sessionUpdate":"subagent_state_update","state":"cancelled","subagentSessionId":"A1"}`})
@@ -172,17 +172,4 @@ func TestNoLoadedReplay(t *testing.T) {
 	var l *Loaded
 	l.PublishStates()
 	l.PublishModels()
-}
-
-// lineFrame decodes a CLI line of a test, a system line when it names no
-// type.
-func lineFrame(line string) *claude.Frame {
-	if !strings.Contains(line, `"type":`) {
-		line = `{"type":"system",` + line[1:]
-	}
-	f, err := claude.DecodeFrame([]byte(line))
-	if err != nil {
-		panic(err)
-	}
-	return f
 }

@@ -2,9 +2,9 @@ package usage
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claude/claudetest"
 )
 
 // frame is Frame of a line as the CLI wrote it.
@@ -18,12 +18,5 @@ func (t *Tracker) frame(raw json.RawMessage, autonomous bool) (Update, bool) {
 
 // stopReason is StopReason of a result line as the CLI wrote it.
 func stopReason(raw json.RawMessage) (reason string, failed bool) {
-	if !strings.Contains(string(raw), `"type"`) {
-		raw = json.RawMessage(`{"type":"system",` + string(raw[1:]))
-	}
-	f, err := claude.DecodeFrame(raw)
-	if err != nil {
-		panic(err)
-	}
-	return StopReason(f)
+	return StopReason(claudetest.Frame(raw))
 }

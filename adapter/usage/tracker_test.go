@@ -2,8 +2,9 @@ package usage
 
 import (
 	"encoding/json"
-	"github.com/airwire/airwire/conform/goldentest"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
