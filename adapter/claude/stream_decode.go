@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/internal/jsonwalk"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // decodeStreamEvent is DecodeFrame for a stream_event line of a content
@@ -39,7 +40,7 @@ func decodeStreamEvent(line []byte) (*Frame, bool) {
 		case "subtype":
 			m.Subtype, good = text(v)
 		default:
-			good = !foldsTo(k, frameKeys)
+			good = !foldsTo(k, frameKeys.Get())
 		}
 		if !good {
 			return nil, false
@@ -51,7 +52,7 @@ func decodeStreamEvent(line []byte) (*Frame, bool) {
 // frameKeys are the JSON names of Frame's fields, which encoding/json also
 // matches case-insensitively: a line with any other than the ones the fast
 // path reads takes the slow path.
-var frameKeys = jsonNames(reflect.TypeFor[Frame]())
+var frameKeys = lookup.Lazy[[]string]{Build: func() []string { return jsonNames(reflect.TypeFor[Frame]()) }}
 
 // jsonNames are the JSON names of a struct's fields, its embedded
 // structs' included.
@@ -107,7 +108,7 @@ var eventKeys = []string{"type", "index", "message", "content_block", "delta", "
 // decodeDelta reads a delta's type, text and thinking (a second delta
 // member merges into the first, as encoding/json does).
 func (b *Event) decodeDelta(v []byte) bool {
-	return eachMember(v, deltaKeys, func(k, dv []byte) (known, good bool) {
+	return eachMember(v, &deltaKeys, func(k, dv []byte) (known, good bool) {
 		switch string(k) {
 		case "type":
 			b.Delta.Type, good = deltaType(dv)
@@ -126,12 +127,12 @@ func (b *Event) decodeDelta(v []byte) bool {
 	})
 }
 
-var deltaKeys = eventFieldNames("Delta")
+var deltaKeys = lookup.Lazy[[]string]{Build: func() []string { return eventFieldNames("Delta") }}
 
 // decodeContentBlock reads a started block's type and content (a second
 // member merges into the first, as encoding/json does).
 func (b *Event) decodeContentBlock(v []byte) bool {
-	return eachMember(v, blockKeys, func(k, cv []byte) (known, good bool) {
+	return eachMember(v, &blockKeys, func(k, cv []byte) (known, good bool) {
 		switch string(k) {
 		case "type":
 			b.ContentBlock.Type, good = text(cv)
@@ -157,7 +158,7 @@ func (b *Event) decodeContentBlock(v []byte) bool {
 // key it does not know must not fold to one of keys, the names
 // encoding/json would match without case. It is false for a value that is
 // not an object or null, and for any member that is not read so.
-func eachMember(v []byte, keys []string, read func(k, v []byte) (known, good bool)) bool {
+func eachMember(v []byte, keys *lookup.Lazy[[]string], read func(k, v []byte) (known, good bool)) bool {
 	if string(v) == "null" {
 		return true
 	}
@@ -169,7 +170,7 @@ func eachMember(v []byte, keys []string, read func(k, v []byte) (known, good boo
 	for k, mv, ok := o.Next(); ok; k, mv, ok = o.Next() {
 		known, good := read(k, mv)
 		if !known {
-			good = !foldsTo(k, keys)
+			good = !foldsTo(k, keys.Get())
 		}
 		if !good {
 			return false
@@ -178,7 +179,7 @@ func eachMember(v []byte, keys []string, read func(k, v []byte) (known, good boo
 	return true
 }
 
-var blockKeys = eventFieldNames("ContentBlock")
+var blockKeys = lookup.Lazy[[]string]{Build: func() []string { return eventFieldNames("ContentBlock") }}
 
 // eventFieldNames are the JSON names of the fields of Event's struct field
 // name.

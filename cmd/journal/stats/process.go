@@ -55,7 +55,7 @@ func baseName(a string) string {
 }
 
 // signalNames are the signals a shell reports as exit status 128+N.
-var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV",
+var signalNames = [...]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV",
 	13: "SIGPIPE", 15: "SIGTERM"}
 
 // exitMeaning says how a process ended and what its status means.
@@ -74,7 +74,7 @@ func exitMeaning(p Process) string {
 		return "exit 1 (error)"
 	case c == 2:
 		return "exit 2 (usage error)"
-	case c > 128 && signalNames[c-128] != "":
+	case c > 128 && c-128 < len(signalNames) && signalNames[c-128] != "":
 		return fmt.Sprintf("exit %d (terminated by %s)", c, signalNames[c-128])
 	case c > 128:
 		return fmt.Sprintf("exit %d (terminated by signal %d)", c, c-128)

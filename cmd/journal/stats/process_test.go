@@ -30,6 +30,7 @@ func TestProcessLabelAndExit(t *testing.T) {
 		{Process{Proc: "cli-5", Argv: []string{"claude"}, Exit: &journal.Exit{Signal: "SIGKILL"}}, "cli-5: claude", "killed by SIGKILL"},
 		{Process{Proc: "cli-6", Argv: []string{"claude"}}, "cli-6: claude", "still running at the end"},
 		{Process{Proc: "cli-7", Argv: []string{"claude"}, Exit: &journal.Exit{Code: 3}}, "cli-7: claude", "exit 3 (error)"},
+		{Process{Proc: "cli-8", Argv: []string{"claude"}, Exit: &journal.Exit{Code: 200}}, "cli-8: claude", "exit 200 (terminated by signal 72)"},
 	} {
 		if got := processLabel(tc.p); got != tc.label {
 			t.Errorf("processLabel(%s) = %q, want %q", tc.p.Proc, got, tc.label)
