@@ -17,7 +17,7 @@ import (
 //	write-new:zed:golden: DEVIATIONS.md 12
 //	plan-mode:air:diff-patch-text: issue 9
 //
-// check is CheckGolden, CheckValidate, CheckRun or a validator rule id
+// check is CheckGolden, CheckValidate, CheckRun, CheckCassette or a validator rule id
 // (which may hold colons: the id is split at its first two); without it
 // any failure of the run matches.
 type Baseline struct {

@@ -51,6 +51,11 @@ const (
 	CheckRun = "run"
 	// CheckLoad: the scenario file did not load (Run.Profile is "").
 	CheckLoad = "load"
+	// CheckCassette: the run replays a cassette that does not apply to
+	// the adapter: it started the CLI with other arguments, or sent it a
+	// control request, than the recording has. Nothing was compared; the
+	// run can be made with --live.
+	CheckCassette = "cassette"
 )
 
 // Report is the outcome of one suite run (or of merged shards).
@@ -116,7 +121,8 @@ func (r Run) ID() string { return r.Scenario + "/" + r.Profile }
 
 // Failure is why a run failed.
 type Failure struct {
-	// Check is CheckGolden, CheckValidate, CheckRun or CheckLoad.
+	// Check is CheckGolden, CheckValidate, CheckRun, CheckLoad or
+	// CheckCassette.
 	Check string `json:"check"`
 	// Message is the failure in one paragraph (for a golden mismatch: the
 	// first difference, without the diff).

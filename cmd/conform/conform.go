@@ -186,6 +186,9 @@ scenario:profile:CHECK, where CHECK says how it must fail:
   validate   the validator found errors known-findings.json does not list
   RULE       a validator rule id among those errors (e.g. diff-patch-text)
   run        the run did not complete (timeout, agent died or errored)
+  cassette   the cassette does not apply: the adapter started the CLI with
+             other arguments, or sent it a control request, than the
+             recording has (nothing was compared; run it with --live)
 A listed failure is reported as expected-fail and does not fail the
 command. A failure not listed (or failing another CHECK) exits 1, and so
 does a listed run that now passes: the baseline is stale, and conform

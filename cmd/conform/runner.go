@@ -52,6 +52,9 @@ type runner struct {
 	start  time.Time
 	done   int
 	failed []string
+	// verdicts notes, by run name, a failure the summary names besides
+	// its name (a cassette that does not apply).
+	verdicts map[string]string
 	// cancelled counts runs ended by the runner's own stop or the caller's
 	// cancel: they are not failures.
 	cancelled int
@@ -72,7 +75,7 @@ type runner struct {
 
 func newRunner(opts *ConformOptions, total int, g *golden.Golden, baseline *reports.Baseline, rep *reports.Report) *runner {
 	return &runner{opts: opts, w: opts.IO.ErrOut, total: total, start: opts.Now(), stop: func() {},
-		g: g, baseline: baseline, rep: rep}
+		verdicts: map[string]string{}, g: g, baseline: baseline, rep: rep}
 }
 
 // statusWord is the status column of the progress lines.
@@ -164,11 +167,17 @@ func (r *runner) report(o outcome) {
 	status := statusWord(o.run.Status)
 	if o.run.Status == reports.StatusFail {
 		r.failed = append(r.failed, o.name())
+		if o.run.Failure.Check == reports.CheckCassette {
+			r.verdicts[o.name()] = " (cassette does not apply: run it with --live)"
+		}
 	}
 	if mislisted != "" {
 		fmt.Fprintf(r.w, "airwire conform: %s\n", mislisted)
 	}
 	note := ""
+	if f := o.run.Failure; f != nil && f.Check == reports.CheckCassette {
+		note = ", cassette does not apply"
+	}
 	if n := len(o.out.AgentFindings); n > 0 {
 		note = ", " + cmdutil.Plural(n, "validator finding", "validator findings")
 	}
@@ -251,7 +260,7 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	case len(r.failed) > 0:
 		fmt.Fprintf(r.w, "failed:\n")
 		for _, n := range r.failed {
-			fmt.Fprintf(r.w, "  %s\n", n)
+			fmt.Fprintf(r.w, "  %s%s\n", n, r.verdicts[n])
 		}
 		r.printStale(stale)
 		return cmdutil.Mismatchf("%d of %s failed (%s)", len(r.failed), cmdutil.Plural(r.total, "run", "runs"), took)
