@@ -10,6 +10,8 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/reports"
 )
 
@@ -65,5 +67,40 @@ func TestConformCassetteDoesNotApply(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "check cassette") || !strings.Contains(string(page), "cassette does not apply") {
 		t.Errorf("the HTML report lacks the cassette verdict")
+	}
+}
+
+// A live run says which Claude CLI ran: the header and the summary name
+// its version, and so does the JSON report.
+func TestConformLiveNamesTheCLIVersion(t *testing.T) {
+	t.Setenv("CONFORM_TEST_CLI_VERSION", "2.1.999")
+	cli := filepath.Join(t.TempDir(), execwrap.Name("claude"))
+	if err := execwrap.Write(cli, os.Args[0]); err != nil {
+		t.Fatal(err)
+	}
+	fc := newFakeConform(t, []string{"alpha"}, nil, func(string) error { return nil })
+	fc.opts.Getenv = func(k string) string {
+		if k == deps.EnvReferenceCLI {
+			return cli
+		}
+		return ""
+	}
+	fc.opts.Live = true
+	fc.opts.JSON = filepath.Join(t.TempDir(), "r.json")
+	if err := runConform(context.Background(), &fc.opts); err != nil {
+		t.Fatalf("err = %v\n%s", err, fc.err.String())
+	}
+	if !strings.Contains(fc.err.String(), "live with Claude CLI 2.1.999, comparing with") {
+		t.Errorf("the header does not name the CLI version:\n%s", fc.err.String())
+	}
+	if !strings.Contains(fc.out.String(), ", Claude CLI 2.1.999)") {
+		t.Errorf("the summary does not name the CLI version: %q", fc.out.String())
+	}
+	rep, err := reports.Read(fc.opts.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.CLI != "2.1.999" {
+		t.Errorf("the JSON report's cli = %q, want 2.1.999", rep.CLI)
 	}
 }

@@ -315,8 +315,14 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if opts.Update {
 		mode = "recording"
 	}
+	cliVersion := ""
 	if opts.Live {
 		mode = "live, " + mode
+		if cliVersion, err = conform.CLIVersion(ctx, realCLI); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "airwire conform: the real Claude CLI's version is unknown: %v\n", err)
+		} else {
+			mode = "live with Claude CLI " + cliVersion + ", " + strings.TrimPrefix(mode, "live, ")
+		}
 	}
 	for _, b := range skipped {
 		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run, and not selected anyway: %v\n", b.err)
@@ -328,6 +334,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return err
 	}
 	rep := newReport(opts, agent, shard)
+	rep.CLI = cliVersion
 	r := newRunner(opts, len(jobs)+len(bad), g, baseline, rep)
 	for _, b := range bad {
 		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})
