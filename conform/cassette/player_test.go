@@ -118,6 +118,15 @@ var _ = Describe("the player", func() {
 		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(cassette.NotApplicable + `the adapter sent control request "control_request/set_model" (frame #2), which the recording does not have here; it expected one of: "user:hello", "control_response/cli-req-1", "control_request/interrupt"`)))
 	})
 
+	It("fails on an interrupt the recording does not have without refusing the cassette", func() {
+		p := startPlayer(savedCassette(), nil, streamArgs...)
+		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
+		p.send(`{"request_id":"i1","type":"control_request","request":{"subtype":"interrupt"}}`)
+		p.send(`{"request_id":"i2","type":"control_request","request":{"subtype":"interrupt"}}`)
+		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitUnexpected))
+		Expect(string(p.s.Err.Contents())).NotTo(ContainSubstring(cassette.NotApplicable))
+	})
+
 	It("fails on a prompt text the recording does not have", func() {
 		p := startPlayer(savedCassette(), nil, streamArgs...)
 		p.send(`{"type":"user","message":{"role":"user","content":"bye"},"session_id":"` + liveSession + `"}`)
