@@ -41,6 +41,7 @@ type Agent struct {
 	authStatus *agentinfo.AuthStatus // last pushed
 	index      indexSide             // the session index of an AIR client (session_index.go)
 	windows    contextWindows        // windows results confirmed (start.go)
+	versions   cliVersions           // the versions the CLIs reported (cli_version.go)
 
 	authProbing sync.Mutex // held while an auth status probe runs
 

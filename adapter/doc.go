@@ -27,6 +27,7 @@
 //   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal and its exit.
 //   - chunks.go: the root conversation's text output (rootText): streamed text and thinking deltas, unstreamed tails, notices, local command output.
 //   - clear_context.go: an ExitPlanMode answer that continues the plan in a fresh Claude context (planResets, the restart).
+//   - cli_version.go: the CLI's version from its initialize answer: logged, remembered per executable (CLAUDE_AGENT_SDK_VERSION), and one notice per session for a CLI outside the supported range.
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
 //   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
 //   - doc.go: this map.

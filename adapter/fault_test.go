@@ -34,6 +34,9 @@ func fakeCLI(mode string) int {
 		fmt.Fprintln(f, os.Getpid())
 		f.Close()
 	}
+	if f := os.Getenv("ADAPTER_TEST_SDK_FILE"); f != "" {
+		appendLine(f, os.Getenv("CLAUDE_AGENT_SDK_VERSION"))
+	}
 	if mode == "late" {
 		signal.Ignore(syscall.SIGTERM) // like the real CLI, it winds down on its own
 	}
@@ -55,7 +58,7 @@ func fakeCLI(mode string) int {
 				}
 				continue
 			}
-			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{}}}`, m.RequestID))
+			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, m.RequestID, fakeControlAnswer(in.Bytes())))
 		case "user":
 			prompt = m.UUID
 			if playTurn(mode, out) {

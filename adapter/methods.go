@@ -71,6 +71,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	a.mu.Unlock()
 	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
 	s.publishCommands()
+	s.warnUnsupportedCLI()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 

@@ -31,6 +31,10 @@ type Session struct {
 	proc  *claude.Process // the current CLI (cli()); replaced by a clear-context restart
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
+	// unsupportedCLI is the version of a CLI outside the supported range
+	// (cli_version.go); cliWarned once the editor was told.
+	unsupportedCLI string
+	cliWarned      bool
 	// opened are the params that opened the session: a load or resume
 	// whose sessionFingerprint differs restarts it (session_fork_point.go).
 	// Kept raw, fingerprinted only then: session/new does not pay for it.

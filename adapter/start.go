@@ -102,7 +102,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 		return invalidParams(err.Error())
 	}
 	s.fileChanges.setRoots(s.Cwd, spawn.AdditionalDirectories)
-	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn()}
+	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn(), CLIVersion: s.agent.versions.known(path)}
 	s.mu.Lock()
 	s.gen++
 	h := &cliHandler{s: s, gen: s.gen}
@@ -116,7 +116,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	s.mu.Lock()
 	s.proc = proc
 	s.mu.Unlock()
-	if err := s.handshake(ctx, proc, st.Meta); err != nil {
+	if err := s.handshake(ctx, proc, st.Meta, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		reason := exitReason(proc)
 		proc.Close()
@@ -134,14 +134,16 @@ func (s *Session) cli() *claude.Process {
 
 // handshake is the SDK's start: initialize with the agent's hooks, then
 // get_settings; their answers configure the session. sessionMeta is the
-// session request's _meta.
-func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMeta json.RawMessage) error {
+// session request's _meta; initialized gets the initialize answer (the
+// CLI's version).
+func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMeta json.RawMessage, initialized func([]byte)) error {
 	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
 	s.subagentInitialize(&init, sessionMeta)
 	initResp, err := proc.Initialize(ctx, init)
 	if err != nil {
 		return err
 	}
+	initialized(initResp)
 	var settings json.RawMessage
 	if err := proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
 		return err

@@ -100,6 +100,7 @@ func (a *Agent) answerOpened(req *jsonrpc.Request, s *Session) (any, error) {
 	s.publishReplayedChildModels()
 	s.publishCommands()
 	s.publishRfdReplayModels()
+	s.warnUnsupportedCLI()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 

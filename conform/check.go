@@ -69,7 +69,8 @@ type Outcome struct {
 // Check runs o in a fresh temporary directory (o.Dir is ignored), validates
 // the client lane, renders the canonical transcript and matches it with its
 // golden in g, as ApplyDeviations leaves it for the declarations in g's
-// directory. The error is the run's (*RunError), ErrEditorInvalid, a lane
+// directory. The error is the run's (*RunError), a *CassetteError (a
+// replayed run whose cassette does not apply), ErrEditorInvalid, a lane
 // error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate,
 // ErrDeviationGone), or the golden's (*golden.MismatchError,
 // golden.ErrMissing). The directory is removed unless keep is true.
@@ -99,6 +100,9 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 		}
 	}
 	res, err := Run(ctx, o)
+	if cerr := cassetteVerdict(o, res); cerr != nil {
+		return out, cerr
+	}
 	if err != nil {
 		return out, err
 	}

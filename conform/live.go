@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/airwire/airwire/conform/cassette"
@@ -393,4 +395,20 @@ func cliBusy(entries []journal.Entry, final bool, coming func(proc string, a awa
 		}
 	}
 	return false
+}
+
+// CLIVersion is the version the CLI at path prints for --version: "2.1.318"
+// of "2.1.318 (Claude Code)". It waits at most 30 s.
+func CLIVersion(ctx context.Context, path string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", filepath.Base(path), err)
+	}
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if v == "" {
+		return "", fmt.Errorf("%s --version printed nothing", filepath.Base(path))
+	}
+	return v, nil
 }

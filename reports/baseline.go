@@ -17,7 +17,7 @@ import (
 //	write-new:zed:golden: DEVIATIONS.md 12
 //	edit-with-permission:air:diff-patch-text: diffPatch text is not sent yet
 //
-// check is CheckGolden, CheckValidate, CheckRun or a validator rule id
+// check is CheckGolden, CheckValidate, CheckRun, CheckCassette or a validator rule id
 // (which may hold colons: the id is split at its first two); without it
 // any failure of the run matches.
 type Baseline struct {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,6 +52,11 @@ const (
 	CheckRun = "run"
 	// CheckLoad: the scenario file did not load (Run.Profile is "").
 	CheckLoad = "load"
+	// CheckCassette: the run replays a cassette that does not apply to
+	// the adapter: it started the CLI with other arguments, or sent it a
+	// control request, than the recording has. Nothing was compared; the
+	// run can be made with --live.
+	CheckCassette = "cassette"
 )
 
 // Report is the outcome of one suite run (or of merged shards).
@@ -68,6 +74,9 @@ type Report struct {
 	Shard *ShardSpec `json:"shard,omitempty"`
 	// Baseline is the expected-failures file the run used ("" for none).
 	Baseline string `json:"baseline,omitempty"`
+	// CLI is the version of the Claude CLI a live run (--live) ran, as
+	// its --version printed it ("" for replayed and scripted runs).
+	CLI string `json:"cli,omitempty"`
 	// Sections are the contract sections the coverage matrix lists, in
 	// contract order ("Parent > Child" for a subsection).
 	Sections []string `json:"sections"`
@@ -116,7 +125,8 @@ func (r Run) ID() string { return r.Scenario + "/" + r.Profile }
 
 // Failure is why a run failed.
 type Failure struct {
-	// Check is CheckGolden, CheckValidate, CheckRun or CheckLoad.
+	// Check is CheckGolden, CheckValidate, CheckRun, CheckLoad or
+	// CheckCassette.
 	Check string `json:"check"`
 	// Message is the failure in one paragraph (for a golden mismatch: the
 	// first difference, without the diff).
@@ -257,9 +267,13 @@ func Merge(parts ...*Report) (*Report, error) {
 		return nil, errors.New("merge: no report")
 	}
 	out := &Report{Schema: Schema, Airwire: parts[0].Airwire, Agent: parts[0].Agent, Started: parts[0].Started,
-		Baseline: parts[0].Baseline}
+		Baseline: parts[0].Baseline, CLI: parts[0].CLI}
 	seen := map[string]int{}
 	for i, p := range parts {
+		if p.CLI != "" && out.CLI != "" && p.CLI != out.CLI {
+			return nil, fmt.Errorf("merge: report %d ran Claude CLI %s, report 1 ran %s", i+1, p.CLI, out.CLI)
+		}
+		out.CLI = cmp.Or(out.CLI, p.CLI)
 		if p.Agent != out.Agent {
 			return nil, fmt.Errorf("merge: report %d ran %q, report 1 ran %q", i+1, p.Agent, out.Agent)
 		}

@@ -108,3 +108,23 @@ func TestMerge(t *testing.T) {
 		t.Errorf("two adapters: err = %v", err)
 	}
 }
+
+// The CLI version of live shards survives a merge; shards of two CLIs do
+// not merge.
+func TestMergeKeepsTheCLIVersion(t *testing.T) {
+	full := fixture(t)
+	a, b := *full, *full
+	a.Runs, b.Runs = full.Runs[:2], full.Runs[2:]
+	a.CLI, b.CLI = "", "2.1.318"
+	got, err := Merge(&a, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CLI != "2.1.318" {
+		t.Errorf("merged cli = %q, want 2.1.318", got.CLI)
+	}
+	a.CLI = "2.1.320"
+	if _, err := Merge(&a, &b); err == nil || !strings.Contains(err.Error(), "ran Claude CLI 2.1.318, report 1 ran 2.1.320") {
+		t.Errorf("two CLIs: err = %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/execwrap"
 )
 
 // The mutation checks prove that the comparison catches what it must: a
@@ -83,6 +84,40 @@ var _ = Describe("Mutation", Label("mutation", "profile:air", "lane:client", "la
 		Expect(err).To(MatchError(conform.ErrAgentInvalid))
 		Expect(err.Error()).To(ContainSubstring("air-unknown-key"))
 		Expect(err.Error()).To(ContainSubstring("/params/update/_meta/jetbrains/air/mcp"))
+	}, NodeTimeout(*timeoutFlag))
+})
+
+var _ = Describe("A cassette that does not apply", Label("mutation", "profile:air", "lane:cli"), func() {
+	BeforeEach(func() {
+		if golden.UpdateRequested() || *liveFlag {
+			Skip("only a replayed run plays a cassette")
+		}
+	})
+
+	It("refuses a replay whose CLI is started with another argument, naming it, and is no golden mismatch", func(ctx SpecContext) {
+		sc := findScenario("bash-foreground")
+		name := conform.GoldenName(sc, scenario.ProfileAir)
+		want, err := os.ReadFile(golden.New(goldensDir).File(name))
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		g := golden.New(dir, golden.WithUpdate(false))
+		Expect(os.MkdirAll(filepath.Dir(g.File(name)), 0o755)).To(Succeed())
+		Expect(os.WriteFile(g.File(name), want, 0o644)).To(Succeed())
+		copyCassette(sc, dir, nil)
+		// The CLI the adapter starts gets one more argument than the
+		// recording has: the replaying fake CLI behind a wrapper that adds it.
+		cli := filepath.Join(GinkgoT().TempDir(), execwrap.Name("claude"))
+		Expect(execwrap.Write(cli, airwireBin, "fake-cli", "--permission-mode=default")).To(Succeed())
+		o := runOptions(sc, scenario.ProfileAir)
+		o.Env = append(o.Env, "CLAUDE_CODE_EXECUTABLE="+cli)
+
+		_, err = conform.Check(ctx, o, g, false)
+		Expect(err).To(MatchError(conform.ErrCassetteNotApplicable))
+		var ce *conform.CassetteError
+		Expect(errors.As(err, &ce)).To(BeTrue())
+		Expect(errors.Is(err, golden.ErrMismatch)).To(BeFalse(), "not a golden mismatch: %v", err)
+		Expect(err.Error()).To(ContainSubstring("--permission-mode=default"))
+		Expect(err.Error()).To(ContainSubstring("--live"))
 	}, NodeTimeout(*timeoutFlag))
 })
 

@@ -14,6 +14,8 @@
 //   - its command line and environment (spawn.go, mcp.go, env.go), and the
 //     options the reference picks for a session (reference.go), checked
 //     against every `cli:N spawn` line of the goldens;
+//   - the CLI versions it supports and the Agent SDK version that goes
+//     with each (version.go);
 //   - the frames written to its stdin (requests.go, control.go): user
 //     messages, the initialize request with its numbered hooks, and the
 //     other control requests and responses, as typed values;

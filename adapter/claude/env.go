@@ -8,8 +8,9 @@ import (
 
 var osGetenv = os.Getenv
 
-// SDKVersion is the Agent SDK version the reference ships; the CLI reads
-// it from CLAUDE_AGENT_SDK_VERSION (user agent, transcripts).
+// SDKVersion is the Agent SDK version the reference ships (it bundles CLI
+// GoldenCLIVersion); the CLI reads it from CLAUDE_AGENT_SDK_VERSION (user
+// agent, transcripts). It is sent while the CLI's version is unknown.
 const SDKVersion = "0.3.318"
 
 // EnvOptions are the inputs to the CLI's environment beyond the agent's own.
@@ -20,13 +21,18 @@ type EnvOptions struct {
 	// FileCheckpointing is the SDK's enableFileCheckpointing (set by the
 	// reference for clients that negotiated file-change reports).
 	FileCheckpointing bool
+	// CLIVersion is the version of the CLI being started, when the agent
+	// knows it ("": unknown); it picks CLAUDE_AGENT_SDK_VERSION
+	// (SDKVersionFor).
+	CLIVersion string
 }
 
 // Env returns the CLI's environment as the reference and its SDK build it:
 // base (the agent's environment) with o.Session over it, then the
 // reference's CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS=1 and
 // CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1, then the SDK's defaults
-// (CLAUDE_CODE_ENTRYPOINT=sdk-ts, CLAUDE_AGENT_SDK_VERSION and
+// (CLAUDE_CODE_ENTRYPOINT=sdk-ts, CLAUDE_AGENT_SDK_VERSION for
+// o.CLIVersion and
 // CLAUDE_CODE_SDK_READS_SESSION_STATE=1 unless set), without NODE_OPTIONS,
 // and with DEBUG only as DEBUG=1 when DEBUG_CLAUDE_AGENT_SDK is on.
 func Env(base []string, o EnvOptions) []string {
@@ -38,7 +44,7 @@ func Env(base []string, o EnvOptions) []string {
 	e.set("CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS", "1")
 	e.set("CLAUDE_CODE_STARTUP_FAILURE_RESULTS", "1")
 	e.setUnlessTruthy("CLAUDE_CODE_ENTRYPOINT", "sdk-ts")
-	e.setUnlessTruthy("CLAUDE_AGENT_SDK_VERSION", SDKVersion)
+	e.setUnlessTruthy("CLAUDE_AGENT_SDK_VERSION", SDKVersionFor(o.CLIVersion))
 	if o.FileCheckpointing {
 		e.set("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true")
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"github.com/airwire/airwire/internal/testroot"
 	"io"
 	"os"
@@ -28,7 +29,13 @@ import (
 const benchScenarios = "bash-*"
 
 // TestMain removes the airwire binary the benchmarks built (testroot.Binary).
+// With CONFORM_TEST_CLI_VERSION set, the test binary run as `--version` is
+// a Claude CLI that prints that version (TestConformLiveNamesTheCLIVersion).
 func TestMain(m *testing.M) {
+	if v := os.Getenv("CONFORM_TEST_CLI_VERSION"); v != "" && len(os.Args) == 2 && os.Args[1] == "--version" {
+		fmt.Println(v + " (Claude Code)")
+		os.Exit(0)
+	}
 	os.Exit(testroot.RunTests(m))
 }
 

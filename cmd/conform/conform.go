@@ -188,6 +188,9 @@ scenario:profile:CHECK, where CHECK says how it must fail:
   validate   the validator found errors known-findings.json does not list
   RULE       a validator rule id among those errors (e.g. diff-patch-text)
   run        the run did not complete (timeout, agent died or errored)
+  cassette   the cassette does not apply: the adapter started the CLI with
+             other arguments, or sent it a control request, than the
+             recording has (nothing was compared; run it with --live)
 A listed failure is reported as expected-fail and does not fail the
 command. A failure not listed (or failing another CHECK) exits 1, and so
 does a listed run that now passes: the baseline is stale, and conform
@@ -317,8 +320,14 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if opts.Update {
 		mode = "recording"
 	}
+	cliVersion := ""
 	if opts.Live {
 		mode = "live, " + mode
+		if cliVersion, err = conform.CLIVersion(ctx, realCLI); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "airwire conform: the real Claude CLI's version is unknown: %v\n", err)
+		} else {
+			mode = "live with Claude CLI " + cliVersion + ", " + strings.TrimPrefix(mode, "live, ")
+		}
 	}
 	for _, b := range skipped {
 		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run, and not selected anyway: %v\n", b.err)
@@ -330,6 +339,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return err
 	}
 	rep := newReport(opts, agent, shard)
+	rep.CLI = cliVersion
 	r := newRunner(opts, len(jobs)+len(bad), g, baseline, rep)
 	for _, b := range bad {
 		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})

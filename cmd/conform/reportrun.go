@@ -56,6 +56,8 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 	f := &reports.Failure{Check: reports.CheckRun, Message: o.err.Error()}
 	var mm *golden.MismatchError
 	switch {
+	case errors.Is(o.err, conform.ErrCassetteNotApplicable):
+		f.Check = reports.CheckCassette
 	case errors.As(o.err, &mm):
 		brief := *mm
 		brief.Diff = ""

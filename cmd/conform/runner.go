@@ -52,6 +52,9 @@ type runner struct {
 	start  time.Time
 	done   int
 	failed []string
+	// verdicts notes, by run name, a failure the summary names besides
+	// its name (a cassette that does not apply).
+	verdicts map[string]string
 	// cancelled counts runs ended by the runner's own stop or the caller's
 	// cancel: they are not failures.
 	cancelled int
@@ -72,7 +75,7 @@ type runner struct {
 
 func newRunner(opts *ConformOptions, total int, g *golden.Golden, baseline *reports.Baseline, rep *reports.Report) *runner {
 	return &runner{opts: opts, w: opts.IO.ErrOut, total: total, start: opts.Now(), stop: func() {},
-		g: g, baseline: baseline, rep: rep}
+		verdicts: map[string]string{}, g: g, baseline: baseline, rep: rep}
 }
 
 // statusWord is the status column of the progress lines.
@@ -164,11 +167,17 @@ func (r *runner) report(o outcome) {
 	status := statusWord(o.run.Status)
 	if o.run.Status == reports.StatusFail {
 		r.failed = append(r.failed, o.name())
+		if o.run.Failure.Check == reports.CheckCassette {
+			r.verdicts[o.name()] = " (cassette does not apply: run it with --live)"
+		}
 	}
 	if mislisted != "" {
 		fmt.Fprintf(r.w, "airwire conform: %s\n", mislisted)
 	}
 	note := ""
+	if f := o.run.Failure; f != nil && f.Check == reports.CheckCassette {
+		note = ", cassette does not apply"
+	}
 	if n := len(o.out.AgentFindings); n > 0 {
 		note = ", " + cmdutil.Plural(n, "validator finding", "validator findings")
 	}
@@ -238,6 +247,10 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	r.addSkipped(jobs)
 	took := r.opts.Now().Sub(r.start).Round(100 * time.Millisecond)
 	r.rep.DurationMS = took.Milliseconds()
+	span := took.String() // the summary's parenthesis: the wall time, and the CLI of a live run
+	if r.rep.CLI != "" {
+		span += ", Claude CLI " + r.rep.CLI
+	}
 	notRun := r.total - r.done
 	stale := r.baseline.Stale(r.rep.Runs)
 	switch {
@@ -245,33 +258,33 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 		fmt.Fprintf(r.w, "airwire conform: interrupted: %d of %s finished, %d failed\n", r.done, cmdutil.Plural(r.total, "run", "runs"), len(r.failed))
 		return ctx.Err()
 	case r.stopped == "broken":
-		return cmdutil.Mismatchf("the agent never answered initialize: %s failed before it could, %d of %d not run (%s)", cmdutil.Plural(len(r.failed), "run", "runs"), notRun, r.total, took)
+		return cmdutil.Mismatchf("the agent never answered initialize: %s failed before it could, %d of %d not run (%s)", cmdutil.Plural(len(r.failed), "run", "runs"), notRun, r.total, span)
 	case r.stopped == "fail-fast":
-		return cmdutil.Mismatchf("stopped at the first failure (--fail-fast): %s; %d of %s not run (%s)", r.failed[0], notRun, cmdutil.Plural(r.total, "run", "runs"), took)
+		return cmdutil.Mismatchf("stopped at the first failure (--fail-fast): %s; %d of %s not run (%s)", r.failed[0], notRun, cmdutil.Plural(r.total, "run", "runs"), span)
 	case len(r.failed) > 0:
 		fmt.Fprintf(r.w, "failed:\n")
 		for _, n := range r.failed {
-			fmt.Fprintf(r.w, "  %s\n", n)
+			fmt.Fprintf(r.w, "  %s%s\n", n, r.verdicts[n])
 		}
 		r.printStale(stale)
-		return cmdutil.Mismatchf("%d of %s failed (%s)", len(r.failed), cmdutil.Plural(r.total, "run", "runs"), took)
+		return cmdutil.Mismatchf("%d of %s failed (%s)", len(r.failed), cmdutil.Plural(r.total, "run", "runs"), span)
 	case len(stale) > 0:
 		r.printStale(stale)
-		return cmdutil.Mismatchf("the expected-failures baseline is stale: %s now (%s)", cmdutil.Plural(len(stale), "listed run passes", "listed runs pass"), took)
+		return cmdutil.Mismatchf("the expected-failures baseline is stale: %s now (%s)", cmdutil.Plural(len(stale), "listed run passes", "listed runs pass"), span)
 	}
 	extra := ""
 	if r.applied > 0 {
 		extra = "; " + cmdutil.Plural(r.applied, "declared deviation", "declared deviations") + " applied"
 	}
 	if n := r.rep.Summary.ExpectedFail; n > 0 {
-		fmt.Fprintf(r.opts.IO.Out, "%s, %d %s as %s expects (%s%s)\n", cmdutil.Plural(r.total-n, "run matches", "runs match"), n, pick(n, "fails", "fail"), r.baseline.File, took, extra)
+		fmt.Fprintf(r.opts.IO.Out, "%s, %d %s as %s expects (%s%s)\n", cmdutil.Plural(r.total-n, "run matches", "runs match"), n, pick(n, "fails", "fail"), r.baseline.File, span, extra)
 		return nil
 	}
 	if r.total == 1 {
-		fmt.Fprintf(r.opts.IO.Out, "the 1 run matches (%s%s)\n", took, extra)
+		fmt.Fprintf(r.opts.IO.Out, "the 1 run matches (%s%s)\n", span, extra)
 		return nil
 	}
-	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, took, extra)
+	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, span, extra)
 	return nil
 }
 

@@ -41,8 +41,11 @@
 // # Playing a process
 //
 // A stream-json spawn plays the cassette's N-th process when it is the N-th
-// stream-json spawn of the run (SpawnCounter, StatePath); another run
-// plays the recorded run with the same argv, else fails (ExitNoMatch).
+// stream-json spawn of the run (SpawnCounter, StatePath) and its argv holds
+// the recorded options; another run plays the recorded run with the same
+// argv. Anything else — and a control request the recorded process never
+// got — is refused: the cassette does not apply (NotApplicable,
+// ExitNotApplicable).
 //
 // The player emits the recorded CLI frames and stderr lines in order, each
 // once every agent frame recorded before it has arrived. An arriving agent
@@ -51,7 +54,8 @@
 // request body); control_response/<request_id answered>;
 // control_cancel_request/<request_id>; user:<text>. The order between agent
 // frames is free; a frame with no unmatched recorded frame of its key is an
-// error (ExitUnexpected), as is a needed agent frame that does not arrive
+// error (ExitUnexpected; a control request: ExitNotApplicable), as is a
+// needed agent frame that does not arrive
 // within the timeout (ExitTimeout). The agent's own ids — the request_id of
 // its control requests and the uuid of its user messages — are learned from
 // the match and replace the recorded ones in every later CLI frame, so a

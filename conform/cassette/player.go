@@ -40,10 +40,14 @@ const (
 	ExitUnexpected = 3
 	// ExitTimeout: the agent did not send a frame the recording needs.
 	ExitTimeout = 4
-	// ExitNoMatch: no recorded process or run fits this spawn's argv.
+	// ExitNoMatch: the spawn counter cannot be read.
 	ExitNoMatch = 5
 	// ExitBadCassette: the cassette cannot be read.
 	ExitBadCassette = 6
+	// ExitNotApplicable: the agent started the CLI with other arguments,
+	// or sent a control request, than the recording has: the cassette does
+	// not apply to it (NotApplicable).
+	ExitNotApplicable = 7
 )
 
 // Options are the inputs of one player process.
@@ -80,14 +84,13 @@ func Play(ctx context.Context, o Options) int {
 		return ExitNoMatch
 	}
 	if n < 1 || n > len(o.Cassette.Processes) {
-		fmt.Fprintf(o.ErrOut, "fake-cli replay: stream-json spawn #%d, but the cassette recorded %d\n", n, len(o.Cassette.Processes))
-		return ExitNoMatch
+		return refuse(o, "stream-json spawn #%d, but the recording has %d", n, len(o.Cassette.Processes))
 	}
 	proc := &o.Cassette.Processes[n-1]
 	bindSessions(proc.Argv, o.Args, toCas, toLive)
 	p := newPlayer(proc, toCas, toLive, o)
-	if got := p.toCas.strs(o.Args); !slices.Equal(got, proc.Argv) {
-		fmt.Fprintf(o.ErrOut, "fake-cli replay: note: spawn #%d argv %q differs from the recorded %q\n", n, got, proc.Argv)
+	if d := argvDiff(p.toCas.strs(o.Args), proc.Argv); d != "" {
+		return refuse(o, "stream-json spawn #%d: %s", n, d)
 	}
 	return p.run(ctx, o.In)
 }
@@ -112,8 +115,7 @@ func playRun(o Options, toCas, toLive *replacer) int {
 			known = append(known, a)
 		}
 	}
-	fmt.Fprintf(o.ErrOut, "fake-cli replay: no recorded run has argv %q; the cassette has: %s\n", args, strings.Join(known, ", "))
-	return ExitNoMatch
+	return refuse(o, "the CLI was run with %q, which the recording never ran; it has: %s", args, strings.Join(known, ", "))
 }
 
 func exitCode(e *Exit) int {

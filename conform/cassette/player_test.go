@@ -110,12 +110,21 @@ var _ = Describe("the player", func() {
 		p.says(`"request_id":"early-int"`)
 	})
 
-	It("fails loudly on a frame the cassette never saw", func() {
+	It("refuses a control request the recording does not have: the cassette does not apply", func() {
 		p := startPlayer(savedCassette(), nil, streamArgs...)
 		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
 		p.send(`{"request_id":"m1","type":"control_request","request":{"subtype":"set_model","model":"opus"}}`)
+		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNotApplicable))
+		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(cassette.NotApplicable + `the adapter sent control request "control_request/set_model" (frame #2), which the recording does not have here; it expected one of: "user:hello", "control_response/cli-req-1", "control_request/interrupt"`)))
+	})
+
+	It("fails on an interrupt the recording does not have without refusing the cassette", func() {
+		p := startPlayer(savedCassette(), nil, streamArgs...)
+		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
+		p.send(`{"request_id":"i1","type":"control_request","request":{"subtype":"interrupt"}}`)
+		p.send(`{"request_id":"i2","type":"control_request","request":{"subtype":"interrupt"}}`)
 		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitUnexpected))
-		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(`fake-cli replay: unexpected agent→cli frame #2: "control_request/set_model"; the cassette expected one of: "user:hello", "control_response/cli-req-1", "control_request/interrupt"`)))
+		Expect(string(p.s.Err.Contents())).NotTo(ContainSubstring(cassette.NotApplicable))
 	})
 
 	It("fails on a prompt text the recording does not have", func() {
@@ -130,6 +139,15 @@ var _ = Describe("the player", func() {
 		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
 		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitTimeout))
 		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(`fake-cli replay: timed out after 300ms waiting for agent→cli frame "user:hello"`)))
+	})
+
+	It("refuses a spawn whose arguments differ from the recording, naming the argument", func() {
+		args := append(append([]string(nil), streamArgs...), "--permission-mode=default")
+		p := startPlayer(savedCassette(), nil, args...)
+		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNotApplicable))
+		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(cassette.NotApplicable +
+			"stream-json spawn #1: the CLI was started with `--permission-mode=default`, which the recording does not have")))
+		Expect(p.s.Out.Contents()).To(BeEmpty(), "nothing is replayed")
 	})
 
 	It("exits promptly on SIGTERM", func() {
@@ -148,8 +166,8 @@ var _ = Describe("the player", func() {
 
 	It("fails on a run the cassette does not have", func() {
 		p := startPlayer(savedCassette(), nil, "--version")
-		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNoMatch))
-		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(`no recorded run has argv ["--version"]`)))
+		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNotApplicable))
+		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta(cassette.NotApplicable + `the CLI was run with ["--version"], which the recording never ran`)))
 	})
 
 	It("reads the cassette from AIRWIRE_FAKE_CLI_REPLAY and counts stream-json spawns", func() {
@@ -160,8 +178,8 @@ var _ = Describe("the player", func() {
 		first.send(`{"request_id":"a","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
 		first.says(`"request_id":"a"`)
 		second := startEnvPlayer(cpath, env)
-		Eventually(second.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNoMatch))
-		Expect(second.s.Err).To(gbytes.Say(`stream-json spawn #2, but the cassette recorded 1`))
+		Eventually(second.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNotApplicable))
+		Expect(second.s.Err).To(gbytes.Say(regexp.QuoteMeta(cassette.NotApplicable + `stream-json spawn #2, but the recording has 1`)))
 	})
 })
 
