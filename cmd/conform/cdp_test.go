@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/internal/procgroup"
 )
 
 // This file is a small Chrome DevTools Protocol client for the browser
@@ -269,16 +271,26 @@ var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:
 func startBrowser(t *testing.T, bin string) *cdpPage {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, bin, append(chromiumFlags(t), "--remote-debugging-address=127.0.0.1",
+	cmd := exec.Command(bin, append(chromiumFlags(t), "--remote-debugging-address=127.0.0.1",
 		"--remote-debugging-port=0", "about:blank")...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	// Chromium's renderers and helpers are in its group: all of them end,
+	// and are reaped, before the test removes the profile they write to.
+	g, err := procgroup.Start(cmd, procgroup.WithParentDeath(time.Second))
+	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cancel()
+		g.Stop(exited, 5*time.Second)
+		<-exited
+		g.Release(5 * time.Second)
+	})
 	base, seen := "", []string{}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
