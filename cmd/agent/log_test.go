@@ -76,8 +76,14 @@ func TestLogWriteFailureReportedOnce(t *testing.T) {
 
 // TestLogDirectory: a directory is refused at the start (portable).
 func TestLogDirectory(t *testing.T) {
-	dir := t.TempDir()
-	_, err := runAgentLog(t, dir, "", nil)
+	// Not t.TempDir: the Wine the Windows tests run under cannot remove a
+	// directory with files in it the way the testing package does.
+	dir, err := os.MkdirTemp("", "airwire-log-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	_, err = runAgentLog(t, dir, "", nil)
 	if err == nil || !strings.Contains(err.Error(), "--log") {
 		t.Fatalf("err = %v", err)
 	}
