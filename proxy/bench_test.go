@@ -12,38 +12,40 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // The benchmarks measure airwire record against a direct pipe to the same
 // agent, in the same run, and report ratios: the machines are noisy.
 // Run them with `make bench` (go test -run '^$' -bench . -benchtime 1x).
 
-var benchBins struct {
-	once          sync.Once
-	airwire, agnt string
-	err           error
+var benchAgent struct {
+	once sync.Once
+	path string
+	err  error
 }
 
+// buildBenchBins returns airwire (testroot.Binary) and the test agent,
+// built once.
 func buildBenchBins(b *testing.B) (string, string) {
 	b.Helper()
-	benchBins.once.Do(func() {
+	airwire := testroot.Binary(b)
+	benchAgent.once.Do(func() {
 		dir, err := os.MkdirTemp("", "airwire-bench-")
 		if err != nil {
-			benchBins.err = err
+			benchAgent.err = err
 			return
 		}
-		benchBins.airwire, benchBins.agnt = filepath.Join(dir, "airwire"), filepath.Join(dir, "agent")
-		for pkg, out := range map[string]string{"../cmd/airwire": benchBins.airwire, "./testdata/agent": benchBins.agnt} {
-			if out, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-				benchBins.err = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
-				return
-			}
+		benchAgent.path = filepath.Join(dir, "agent")
+		if out, err := exec.Command("go", "build", "-o", benchAgent.path, "./testdata/agent").CombinedOutput(); err != nil {
+			benchAgent.err = fmt.Errorf("build ./testdata/agent: %v\n%s", err, out)
 		}
 	})
-	if benchBins.err != nil {
-		b.Fatal(benchBins.err)
+	if benchAgent.err != nil {
+		b.Fatal(benchAgent.err)
 	}
-	return benchBins.airwire, benchBins.agnt
+	return airwire, benchAgent.path
 }
 
 // pingPong sends n small messages one at a time and returns each round trip.
@@ -140,3 +142,6 @@ func BenchmarkRecordThroughput(b *testing.B) {
 		b.ReportMetric(direct.Seconds()/proxied.Seconds(), "ratio")
 	}
 }
+
+// TestMain removes the airwire binary the benchmarks built.
+func TestMain(m *testing.M) { os.Exit(testroot.RunTests(m)) }

@@ -1,15 +1,13 @@
 package sessionconfig
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/airwire/airwire/conform/goldentest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // TestChangesMatchGoldens replays the set_mode and set_config_option
@@ -23,7 +21,7 @@ func TestChangesMatchGoldens(t *testing.T) {
 				path := goldentest.Profile(t, profile, true)[name]
 				a := answersOf(t, goldentest.LoadCassette(t, path).Processes[0])
 				s := New(a.init, a.settings, goldenOptions)
-				lines := taggedLines(t, path)
+				lines := goldentest.Read(t, path)
 				var sent []string
 				for i, l := range lines {
 					var req struct {
@@ -35,7 +33,7 @@ func TestChangesMatchGoldens(t *testing.T) {
 							Value    json.RawMessage `json:"value"`
 						} `json:"params"`
 					}
-					if l.tag != "client editor->agent" || json.Unmarshal(l.msg, &req) != nil {
+					if l.Tag != "client editor->agent" || json.Unmarshal(l.Msg, &req) != nil {
 						continue
 					}
 					var plan Plan
@@ -85,33 +83,12 @@ func TestChangesMatchGoldens(t *testing.T) {
 	}
 }
 
-type tagged struct {
-	tag string
-	msg json.RawMessage
-}
-
-func taggedLines(t *testing.T, path string) []tagged {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []tagged
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		if i := strings.Index(sc.Text(), " {"); i > 0 {
-			out = append(out, tagged{sc.Text()[:i], json.RawMessage(sc.Text()[i+1:])})
-		}
-	}
-	return out
-}
-
 // answerOf returns the mode and config updates the agent sent before its
 // response to id, and that response.
-func answerOf(t *testing.T, lines []tagged, id json.RawMessage) ([]string, string) {
+func answerOf(t *testing.T, lines []goldentest.Line, id json.RawMessage) ([]string, string) {
 	var updates []string
 	for _, l := range lines {
-		if l.tag != "client agent->editor" {
+		if l.Tag != "client agent->editor" {
 			continue
 		}
 		var m struct {
@@ -120,9 +97,9 @@ func answerOf(t *testing.T, lines []tagged, id json.RawMessage) ([]string, strin
 				Update json.RawMessage `json:"update"`
 			} `json:"params"`
 		}
-		_ = json.Unmarshal(l.msg, &m)
+		_ = json.Unmarshal(l.Msg, &m)
 		if string(m.ID) == string(id) {
-			return updates, goldentest.Canon(t, l.msg)
+			return updates, goldentest.Canon(t, l.Msg)
 		}
 		var u struct {
 			SessionUpdate string `json:"sessionUpdate"`
@@ -137,12 +114,12 @@ func answerOf(t *testing.T, lines []tagged, id json.RawMessage) ([]string, strin
 }
 
 // cliRequests lists the golden's control requests that a change sends.
-func cliRequests(t *testing.T, lines []tagged) []string {
+func cliRequests(t *testing.T, lines []goldentest.Line) []string {
 	changes := []string{"set_permission_mode", "set_model", "apply_flag_settings", "get_context_usage"}
 	var out []string
 	seenContext := false
 	for _, l := range lines {
-		if !strings.HasSuffix(l.tag, "agent->cli") {
+		if !strings.HasSuffix(l.Tag, "agent->cli") {
 			continue
 		}
 		var m struct {
@@ -152,7 +129,7 @@ func cliRequests(t *testing.T, lines []tagged) []string {
 		var sub struct {
 			Subtype string `json:"subtype"`
 		}
-		if json.Unmarshal(l.msg, &m) != nil || m.Type != "control_request" || json.Unmarshal(m.Request, &sub) != nil {
+		if json.Unmarshal(l.Msg, &m) != nil || m.Type != "control_request" || json.Unmarshal(m.Request, &sub) != nil {
 			continue
 		}
 		if sub.Subtype == "get_context_usage" && !seenContext {

@@ -2,16 +2,17 @@ package sessionconfig
 
 import (
 	"encoding/json"
-	"github.com/airwire/airwire/conform/goldentest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 )
 
 // declaresRecommended reads the golden's initialize request: did the
 // client declare the AIR capability recommendedValue?
 func declaresRecommended(t *testing.T, path string) bool {
-	for _, l := range taggedLines(t, path) {
+	for _, l := range goldentest.Read(t, path) {
 		var m struct {
 			Method string `json:"method"`
 			Params struct {
@@ -26,7 +27,7 @@ func declaresRecommended(t *testing.T, path string) bool {
 				} `json:"clientCapabilities"`
 			} `json:"params"`
 		}
-		if l.tag == "client editor->agent" && json.Unmarshal(l.msg, &m) == nil && m.Method == "initialize" {
+		if l.Tag == "client editor->agent" && json.Unmarshal(l.Msg, &m) == nil && m.Method == "initialize" {
 			return slices.Contains(m.Params.Caps.Meta.JetBrains.AIR.Capabilities, "recommendedValue")
 		}
 	}
@@ -53,14 +54,14 @@ func modelAndEffort(t *testing.T, result json.RawMessage) string {
 // get_settings and the first get_context_usage ("" when none).
 func firstEffortSync(t *testing.T, path string) string {
 	afterSettings := false
-	for _, l := range taggedLines(t, path) {
+	for _, l := range goldentest.Read(t, path) {
 		var m struct {
 			Request json.RawMessage `json:"request"`
 		}
 		var sub struct {
 			Subtype string `json:"subtype"`
 		}
-		if l.tag != "cli:1 agent->cli" || json.Unmarshal(l.msg, &m) != nil || json.Unmarshal(m.Request, &sub) != nil {
+		if l.Tag != "cli:1 agent->cli" || json.Unmarshal(l.Msg, &m) != nil || json.Unmarshal(m.Request, &sub) != nil {
 			continue
 		}
 		switch sub.Subtype {
@@ -128,7 +129,7 @@ func TestRecommendedChangesMatchTheGolden(t *testing.T) {
 	o.Recommended = true
 	s := New(a.init, a.settings, o)
 	sent := []string{goldentest.Canon(t, s.InitialEffortRequest())}
-	lines := taggedLines(t, path)
+	lines := goldentest.Read(t, path)
 	for i, l := range lines {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
@@ -138,7 +139,7 @@ func TestRecommendedChangesMatchTheGolden(t *testing.T) {
 				Value    json.RawMessage `json:"value"`
 			} `json:"params"`
 		}
-		if l.tag != "client editor->agent" || json.Unmarshal(l.msg, &req) != nil || req.Method != "session/set_config_option" {
+		if l.Tag != "client editor->agent" || json.Unmarshal(l.Msg, &req) != nil || req.Method != "session/set_config_option" {
 			continue
 		}
 		plan, err := s.SetConfigOption(req.Params.ConfigID, req.Params.Value)

@@ -2,9 +2,10 @@ package sessionconfig
 
 import (
 	"encoding/json"
-	"github.com/airwire/airwire/conform/goldentest"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 
 	"github.com/airwire/airwire/conform/cassette"
 )

@@ -1,11 +1,12 @@
 package sessionconfig
 
 import (
-	"github.com/airwire/airwire/conform/goldentest"
-	"github.com/airwire/airwire/internal/testroot"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // TestSubagentModelEntry matches a child's response model against the
