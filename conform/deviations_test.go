@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -361,6 +362,14 @@ func TestDeviationEntries(t *testing.T) {
 	if want := "With the real CLI, each API retry is its own record, and the turn's failure a further one."; got[6] != want {
 		t.Errorf("entry 6 = %q, want %q", got[6], want)
 	}
+	// The entries are numbered 1, 2, … in the order they appear, with no
+	// number missing or repeated: code, declarations and conform's output
+	// cite them by number.
+	for i, m := range entryRE.FindAllSubmatch(doc, -1) {
+		if n, _ := strconv.Atoi(string(m[1])); n != i+1 {
+			t.Errorf("entry %d appears in place %d: number the entries 1, 2, … in order", n, i+1)
+		}
+	}
 }
 
 // TestOutcomeMatch: Check's comparison masks the declared values of our
@@ -423,13 +432,13 @@ func TestApplyDeviationsWhen(t *testing.T) {
 
 // subagentEditReport is the file-change report of
 // file-change-report-subagent-edit/air.golden (the reference's, DEVIATIONS
-// 23) and the one our adapter sends instead.
+// 18) and the one our adapter sends instead.
 const (
 	refSubagentReport = `"agentFileChangeReport":{"declaredComplete":false,"paths":["<cwd>/NOTES.md"],"requestId":"report-3","status":"reported","truncated":false,"version":1}`
 	ourSubagentReport = `"agentFileChangeReport":{"reason":"invalidOutput","requestId":"report-3","status":"unavailable","version":1}`
 )
 
-// TestRunScopedDeviation: the committed entry-23 declaration masks the
+// TestRunScopedDeviation: the committed entry-18 declaration masks the
 // report of the run it names, fails that run once our report is the
 // reference's again (ErrDeviationGone), and masks nothing in another
 // run's report (file-change-report-reported), whose differences still fail.
@@ -461,12 +470,12 @@ func TestRunScopedDeviation(t *testing.T) {
 	}
 	var masked []string
 	for _, a := range out.Deviations {
-		if a.Entry == 23 {
+		if a.Entry == 18 {
 			masked = append(masked, a.Path)
 		}
 	}
 	if len(masked) != 5 {
-		t.Errorf("entry 23 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
+		t.Errorf("entry 18 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
 	}
 	if err := (&Outcome{}).match(gd, run, ours(g), devs, false); !errors.Is(err, ErrDeviationGone) {
 		t.Errorf("our report equal to the reference's: err = %v, want ErrDeviationGone", err)
