@@ -143,8 +143,8 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 
 // match compares canon with its golden after applying the declared
 // deviations of its adapter (DeviationsFile) for the run name, which it
-// records in out.Deviations; a declaration limited to runs that masks
-// nothing in one of them is ErrDeviationGone. Updating writes canon as it
+// records in out.Deviations; a declaration that applies to the run
+// (GoneDeviations) and masks nothing there is ErrDeviationGone. Updating writes canon as it
 // is. When measured (a live run: the real CLI measured its durations
 // anew), both sides are compared with their durations masked
 // (MaskMeasured).

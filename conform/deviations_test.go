@@ -15,13 +15,15 @@ import (
 )
 
 const (
-	goldensDir   = "../goldens"
-	refName      = `"name":"@agentclientprotocol/claude-agent-acp"`
-	ourName      = `"name":"airwire"`
-	refLauncher  = `"terminal-auth":{"args":["<agent-argv-1>","--cli"`
-	ourLauncher  = `"terminal-auth":{"args":["agent","--cli"`
-	refCommand   = `"command":"<agent-argv-0>"`
-	ourCommand   = `"command":"<airwire>"`
+	goldensDir  = "../goldens"
+	refName     = `"name":"@agentclientprotocol/claude-agent-acp"`
+	ourName     = `"name":"airwire"`
+	refLauncher = `"terminal-auth":{"args":["<agent-argv-1>","--cli"`
+	ourLauncher = `"terminal-auth":{"args":["agent","--cli"`
+	refCommand  = `"command":"<agent-argv-0>"`
+	ourCommand  = `"command":"<airwire>"`
+	// refCustom is in the reference's AIR agent list, not in ours (entry 10).
+	refCustom    = `"customInstructions",`
 	zedInitLines = 2 // the initialize request and its response
 )
 
@@ -42,9 +44,9 @@ func zedGolden(t *testing.T) []byte {
 }
 
 // ours turns the reference's transcript into what our adapter sends: its
-// own name and launcher, then the extra edits.
+// own name, launcher and AIR agent list, then the extra edits.
 func ours(g []byte, edits ...string) []byte {
-	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand).Replace(string(g))
+	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand, refCustom, "").Replace(string(g))
 	if len(edits) > 0 {
 		s = strings.NewReplacer(edits...).Replace(s)
 	}
@@ -492,5 +494,60 @@ func TestRunScopedDeviation(t *testing.T) {
 	var mm *golden.MismatchError
 	if !errors.As(err, &mm) || !strings.HasSuffix(mm.Path, ".agentFileChangeReport.status") {
 		t.Errorf("another run's report status: err = %v, want a mismatch at its status", err)
+	}
+}
+
+// TestGoneWithoutRuns: every declaration that applies to a run and masks
+// nothing there fails it, not only those that name runs: one without Runs
+// (by its tag and method), one with When where that path selects a line.
+// A When that selects no line in either transcript does not apply.
+func TestGoneWithoutRuns(t *testing.T) {
+	const refText = "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":1,\"mcp\":true}}\n" +
+		"client agent->editor {\"method\":\"v\",\"params\":{\"n\":1}}\n"
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":2,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.mcp","paths":["$.params.m"],"reason":"r"},
+		{"entry":3,"agent":"ours","tag":"client agent->editor","method":"v","paths":["$.params.n"],"reason":"r"},
+		{"entry":4,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.none","paths":["$.params.m"],"reason":"r"}]`),
+		map[int]string{1: "a", 2: "b", 3: "c", 4: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Replace(refText, `"ref"`, `"ours"`, 1)
+	differ := strings.NewReplacer(`"m":1`, `"m":2`, `"n":1`, `"n":2`).Replace(ours)
+	if gone := GoneDeviations(devs, "scn/air", []byte(refText), []byte(differ)); len(gone) != 0 {
+		t.Fatalf("every difference shown: gone %+v", gone)
+	}
+	entries := func(ds []Deviation) []int {
+		var out []int
+		for _, d := range ds {
+			out = append(out, d.Entry)
+		}
+		return out
+	}
+	same := strings.Replace(differ, `"n":2`, `"n":1`, 1)
+	if got := entries(GoneDeviations(devs, "scn/air", []byte(refText), []byte(same))); !slices.Equal(got, []int{3}) {
+		t.Errorf("a declaration without runs that masks nothing: gone %v, want [3]", got)
+	}
+	same = strings.Replace(differ, `"m":2`, `"m":1`, 1)
+	if got := entries(GoneDeviations(devs, "scn/air", []byte(refText), []byte(same))); !slices.Equal(got, []int{2}) {
+		t.Errorf("a when declaration whose line matches: gone %v, want [2]", got)
+	}
+	if got := GoneDeviations(devs, "scn/air", []byte(refText), []byte(refText)); len(got) != 0 {
+		t.Errorf("the reference's own run: gone %v", entries(got))
+	}
+	dir := t.TempDir()
+	gd := golden.New(dir, golden.WithUpdate(false))
+	if err := os.MkdirAll(filepath.Join(dir, "scn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gd.File("scn/air"), []byte(refText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = (&Outcome{}).match(gd, "scn/air", []byte(same), devs, false)
+	if !errors.Is(err, ErrDeviationGone) || !strings.Contains(err.Error(), "entry 2") {
+		t.Errorf("match: err = %v, want ErrDeviationGone naming entry 2", err)
 	}
 }
