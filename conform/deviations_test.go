@@ -23,8 +23,12 @@ const (
 	refCommand  = `"command":"<agent-argv-0>"`
 	ourCommand  = `"command":"<airwire>"`
 	// refCustom is in the reference's AIR agent list, not in ours (entry 10).
-	refCustom    = `"customInstructions",`
-	zedInitLines = 2 // the initialize request and its response
+	refCustom = `"customInstructions",`
+	// The reference's session capabilities for a plain or Zed client have
+	// no subagents; ours do (entry 21).
+	refSessionCaps = `"resume":{},"systemPrompt"`
+	ourSessionCaps = `"resume":{},"subagents":{},"systemPrompt"`
+	zedInitLines   = 2 // the initialize request and its response
 )
 
 // zedGolden is a real golden whose initialize response carries both the
@@ -44,9 +48,11 @@ func zedGolden(t *testing.T) []byte {
 }
 
 // ours turns the reference's transcript into what our adapter sends: its
-// own name, launcher and AIR agent list, then the extra edits.
+// own name, launcher, AIR agent list and session capabilities, then the
+// extra edits.
 func ours(g []byte, edits ...string) []byte {
-	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand, refCustom, "").Replace(string(g))
+	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand, refCustom, "",
+		refSessionCaps, ourSessionCaps).Replace(string(g))
 	if len(edits) > 0 {
 		s = strings.NewReplacer(edits...).Replace(s)
 	}
@@ -66,8 +72,9 @@ func committedDeviations(t *testing.T) []Deviation {
 }
 
 // TestApplyDeviationsCommitted: the committed declarations make our
-// adapter's initialize response compare equal to a real Zed golden, five
-// values masked (one name, two commands, two launcher words), and the
+// adapter's initialize response compare equal to a real Zed golden, six
+// values masked (one name, two commands, two launcher words, the subagents
+// session capability), and the
 // reference's own run is left alone.
 func TestApplyDeviationsCommitted(t *testing.T) {
 	g := zedGolden(t)
@@ -89,6 +96,7 @@ func TestApplyDeviationsCommitted(t *testing.T) {
 		`8 $.result.authMethods[1]._meta["terminal-auth"].command`,
 		`8 $.result.authMethods[0]._meta["terminal-auth"].args[0]`,
 		`8 $.result.authMethods[1]._meta["terminal-auth"].args[0]`,
+		"21 $.result.agentCapabilities.sessionCapabilities.subagents",
 	}
 	if !slices.Equal(paths, want) {
 		t.Errorf("applied %q, want %q", paths, want)
@@ -102,6 +110,9 @@ func TestApplyDeviationsCommitted(t *testing.T) {
 // declared agent, in the declared messages, at the declared path; every
 // other difference still fails with its JSON path.
 func TestApplyDeviationsScope(t *testing.T) {
+	// The first difference of our unmasked initialize response: the keys
+	// compare in order, and agentCapabilities comes before agentInfo.
+	const subagentsPath = "$.result.agentCapabilities.sessionCapabilities.subagents"
 	g := zedGolden(t)
 	devs := committedDeviations(t)
 	sessionNew := `{"id":1,"jsonrpc":"2.0","method":"session/new","params":{"cwd":"<cwd>"`
@@ -113,26 +124,26 @@ func TestApplyDeviationsScope(t *testing.T) {
 		applied  int
 	}{
 		{name: "undeclared difference on the same line",
-			actual: ours(g, `"title":"Claude Agent"`, `"title":"Our Agent"`), wantPath: "$.result.agentInfo.title", applied: 5},
+			actual: ours(g, `"title":"Claude Agent"`, `"title":"Our Agent"`), wantPath: "$.result.agentInfo.title", applied: 6},
 		{name: "launcher word after args[0]",
 			actual:   ours(g, `"agent","--cli","auth","login","--console"`, `"agent","--cli","auth","login","--other"`),
-			wantPath: `$.result.authMethods[1]._meta["terminal-auth"].args[4]`, applied: 5},
+			wantPath: `$.result.authMethods[1]._meta["terminal-auth"].args[4]`, applied: 6},
 		{name: "undeclared difference on another line",
-			actual: ours(g, sessionNew, strings.Replace(sessionNew, "<cwd>", "/x", 1)), wantPath: "$.params.cwd", applied: 5},
+			actual: ours(g, sessionNew, strings.Replace(sessionNew, "<cwd>", "/x", 1)), wantPath: "$.params.cwd", applied: 6},
 		{name: "another agent gets no declaration",
-			actual: ours(g, ourName, `"name":"other-agent"`), wantPath: "$.result.agentInfo.name"},
+			actual: ours(g, ourName, `"name":"other-agent"`), wantPath: subagentsPath},
 		{name: "a declaration naming the reference never applies to it",
 			devs:   renamed(devs, "@agentclientprotocol/claude-agent-acp"),
 			actual: []byte(strings.Replace(string(g), refCommand, ourCommand, -1)), wantPath: `$.result.authMethods[0]._meta["terminal-auth"].command`},
 		{name: "method selects the request, not its response",
 			devs:   reselected(devs, "initialize", ""),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 		{name: "response of another method",
 			devs:   reselected(devs, "", "session/new"),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 		{name: "other direction",
 			devs:   retagged(devs, TagEditorToAgent),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -313,6 +324,9 @@ func TestCommittedDeviations(t *testing.T) {
 						used[fmt.Sprint(i, d.Paths[k])] = true
 						used[fmt.Sprint(i)] = true
 					}
+					if len(s) > 0 && hasPath(v, s[:len(s)-1]) {
+						used[fmt.Sprint(i, "parent")] = true
+					}
 				}
 			}
 		}
@@ -320,10 +334,11 @@ func TestCommittedDeviations(t *testing.T) {
 	for i, d := range devs {
 		if len(d.Runs) > 0 {
 			// A path may be a key only our adapter sends (the golden has
-			// none to hold); the run itself fails when the declaration
-			// masks nothing there (ErrDeviationGone).
-			if !used[fmt.Sprint(i)] {
-				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths", i, d.Entry, d.Runs)
+			// none to hold, only the object it goes into); the run itself
+			// fails when the declaration masks nothing there
+			// (ErrDeviationGone).
+			if !used[fmt.Sprint(i)] && !used[fmt.Sprint(i, "parent")] {
+				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths or the object it goes into", i, d.Entry, d.Runs)
 			}
 			continue
 		}
@@ -388,13 +403,13 @@ func TestOutcomeMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := &Outcome{}
-	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 5 {
+	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 6 {
 		t.Fatalf("our transcript: %v, %d deviations applied", err, len(out.Deviations))
 	}
 	out = &Outcome{}
 	err := out.match(gd, "scn/zed", ours(g, `"stopReason":"end_turn"`, `"stopReason":"cancelled"`), devs, false)
 	var mm *golden.MismatchError
-	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 5 {
+	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 6 {
 		t.Fatalf("an undeclared difference: %v, %d deviations applied", err, len(out.Deviations))
 	}
 	if err := (&Outcome{}).match(gd, "scn/zed", g, devs, false); err != nil {
