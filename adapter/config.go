@@ -275,7 +275,8 @@ type skillCommand struct {
 
 // commandsUpdate is the commands update of an AIR client (contract
 // "AIR metadata keys": kind and skillPath of an available command;
-// DEVIATIONS.md 14): a command Claude Code lists as a skill carries
+// DEVIATIONS.md 14, decided for the contract but not taken yet): a command
+// Claude Code lists as a skill carries
 // `_meta.jetbrains.air` {kind: "skill", skillPath?}, with the path it
 // reports; any other command that is neither built in nor an MCP prompt
 // is looked up on disk (`<container>/<name>/SKILL.md`), and carries both

@@ -75,3 +75,38 @@ func TestGoalSnapshotMatchesTheGolden(t *testing.T) {
 		t.Errorf("a cleared goal is null: %v", snap)
 	}
 }
+
+// TestGoalIsAIROnly: the goal extension applies only to an AIR client
+// (contract, Goal), so a plain or a Zed client's `_session/goal` is an
+// unknown method (-32601), while an AIR client's reaches the goal's own
+// checks (an unsupported action is invalidParams). goldens/DEVIATIONS.md
+// entry 23: the reference answers the plain and Zed clients too.
+func TestGoalIsAIROnly(t *testing.T) {
+	clients := []struct {
+		name, caps string
+		code       float64
+	}{
+		{"plain", `{}`, -32601},
+		{"zed", `{"_meta":{"terminal-auth":true}}`, -32601},
+		{"air", `{"_meta":{"jetbrains":{"air":{"version":1,"capabilities":[]}}}}`, -32602},
+	}
+	for _, c := range clients {
+		t.Run(c.name, func(t *testing.T) {
+			e := startAgent(t, "ok")
+			e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":` + c.caps + `}}`)
+			e.reply(0)
+			e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + t.TempDir() + `","mcpServers":[]}}`)
+			res, _ := e.reply(1)["result"].(map[string]any)
+			sid, _ := res["sessionId"].(string)
+			if sid == "" {
+				t.Fatal("session/new failed")
+			}
+			e.send(`{"jsonrpc":"2.0","id":2,"method":"_session/goal","params":{"sessionId":"` + sid + `","action":"pause"}}`)
+			r := e.reply(2)
+			errObj, _ := r["error"].(map[string]any)
+			if errObj == nil || errObj["code"] != c.code {
+				t.Fatalf("_session/goal from a %s client = %v, want error %v", c.name, r, c.code)
+			}
+		})
+	}
+}

@@ -199,7 +199,7 @@ func allowBypass(getenv func(string) string) bool {
 // on Windows, which it does not check) only IS_SANDBOX=1, exactly, or a
 // set CLAUDE_CODE_BUBBLEWRAP lets the flag through. The reference accepts
 // any IS_SANDBOX value, and with IS_SANDBOX=yes every session/new fails
-// (goldens/DEVIATIONS.md 28).
+// (goldens/DEVIATIONS.md 24).
 func bypassAllowed(uid int, getenv func(string) string) bool {
 	return uid != 0 || getenv("IS_SANDBOX") == "1" || getenv("CLAUDE_CODE_BUBBLEWRAP") != ""
 }

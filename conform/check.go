@@ -47,8 +47,12 @@ type Outcome struct {
 	// AgentFindings are the validator's findings on the agent's messages
 	// (schemas/validate). An error among them fails the check unless
 	// goldens/known-findings.json lists it as a known deviation
-	// (goldens/DEVIATIONS.md); warnings never fail.
+	// (goldens/DEVIATIONS.md) of the agent that ran (its initialize
+	// agentInfo name and version); warnings never fail.
 	AgentFindings []validate.Finding
+	// Agent is the agentInfo name and version the agent's initialize
+	// response gave (zero before it answered).
+	Agent AgentID
 	// ScriptedFindings are findings on editor messages whose content the
 	// scenario wrote; some are deliberate (a malformed request the agent
 	// must refuse or ignore), so they do not fail the check either.
@@ -113,7 +117,8 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 	if err != nil {
 		return out, err
 	}
-	if bad := unknownAgentErrors(GoldenName(o.Scenario, o.Profile), out.AgentFindings, known); len(bad) > 0 {
+	out.Agent = RunAgent(res.Entries)
+	if bad := unknownAgentErrors(GoldenName(o.Scenario, o.Profile), out.Agent, out.AgentFindings, known); len(bad) > 0 {
 		return out, fmt.Errorf("%w (not in %s):\n%s", ErrAgentInvalid, KnownFindingsFile, strings.Join(bad, "\n"))
 	}
 	canon, err := Canonical(res)
@@ -142,8 +147,8 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 
 // match compares canon with its golden after applying the declared
 // deviations of its adapter (DeviationsFile) for the run name, which it
-// records in out.Deviations; a declaration limited to runs that masks
-// nothing in one of them is ErrDeviationGone. Updating writes canon as it
+// records in out.Deviations; a declaration that applies to the run
+// (GoneDeviations) and masks nothing there is ErrDeviationGone. Updating writes canon as it
 // is. When measured (a live run: the real CLI measured its durations
 // anew), both sides are compared with their durations masked
 // (MaskMeasured).

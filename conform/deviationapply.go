@@ -69,25 +69,39 @@ func (d *Deviation) namesRun(name string) bool {
 	return false
 }
 
-// GoneDeviations returns the declarations of devs that name the run
-// (Runs) and are for actual's adapter, but mask nothing when actual is
-// compared with golden: the difference each declares is gone. The
-// goldens' own adapter needs none.
+// GoneDeviations returns the declarations of devs for actual's adapter
+// that apply to the run name but mask nothing when actual is compared with
+// golden: the difference each declares is gone. A declaration applies to
+// every run its Runs patterns match (every run without Runs), and, with a
+// When path, only where that path selects a line in the golden or in
+// actual. The goldens' own adapter needs none.
 func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Deviation {
-	agent := newTranscript(actual).agentName()
-	if agent == "" || agent == newTranscript(golden).agentName() {
+	at, gt := newTranscript(actual), newTranscript(golden)
+	agent := at.agentName()
+	if agent == "" || agent == gt.agentName() {
 		return nil
 	}
 	var gone []Deviation
-	for _, d := range devs {
-		if d.Agent != agent || !d.namesRun(name) {
+	for i := range devs {
+		d := &devs[i]
+		if d.Agent != agent || !d.appliesTo(name, gt, at) {
 			continue
 		}
-		if _, applied := ApplyDeviations([]Deviation{d}, golden, actual); len(applied) == 0 {
-			gone = append(gone, d)
+		if _, applied := ApplyDeviations([]Deviation{*d}, golden, actual); len(applied) == 0 {
+			gone = append(gone, *d)
 		}
 	}
 	return gone
+}
+
+// appliesTo reports whether d applies to the run name whose golden and
+// actual transcripts are gt and at: its Runs (if any) name the run, and its
+// When (if any) selects a line in one of them.
+func (d *Deviation) appliesTo(name string, gt, at *transcript) bool {
+	if len(d.Runs) > 0 && !d.namesRun(name) {
+		return false
+	}
+	return d.when == nil || len(gt.selected(d)) > 0 || len(at.selected(d)) > 0
 }
 
 // DeclaresFor reports whether devs has a declaration for the adapter that

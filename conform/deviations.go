@@ -38,10 +38,11 @@ var ErrBadDeviation = errors.New("bad deviation declaration")
 // only.
 var ErrDeviatingUpdate = errors.New("goldens are recorded from the reference adapter only, not from an adapter with declared deviations")
 
-// ErrDeviationGone means a declaration limited to some runs (Runs) masked
-// nothing in one of them: the adapter no longer shows the difference it
-// declares, so the declaration (and its DEVIATIONS.md entry) is stale.
-var ErrDeviationGone = errors.New("a declared deviation masked nothing in a run it names")
+// ErrDeviationGone means a declaration masked nothing in a run it applies
+// to (GoneDeviations): the adapter does not show the difference it declares
+// there, so the declaration is too wide (scope it with Runs, When or
+// narrower Paths) or stale (drop it and its DEVIATIONS.md entry).
+var ErrDeviationGone = errors.New("a declared deviation masked nothing in a run it applies to")
 
 // Deviation is one declared difference: in the runs of the adapter whose
 // initialize result says agentInfo.name == Agent, on the canonical lines
@@ -74,9 +75,10 @@ type Deviation struct {
 	// Runs, when set, limits the declaration to the runs whose golden name
 	// (<scenario>/<profile>) one of these path.Match patterns matches, for
 	// a difference that only some runs show and that must not mask the
-	// same path in every other run. Such a declaration is also required:
-	// a run it names in which it masks nothing fails (ErrDeviationGone),
-	// since the difference it declares is gone.
+	// same path in every other run. Every declaration is required where
+	// it applies (its Runs, its When): a run in which it masks nothing
+	// fails (ErrDeviationGone), since the difference it declares is not
+	// there.
 	Runs []string `json:"runs,omitempty"`
 	// Reason says in one sentence why the difference is kept.
 	Reason string `json:"reason"`

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,14 +15,20 @@ import (
 )
 
 const (
-	goldensDir   = "../goldens"
-	refName      = `"name":"@agentclientprotocol/claude-agent-acp"`
-	ourName      = `"name":"airwire"`
-	refLauncher  = `"terminal-auth":{"args":["<agent-argv-1>","--cli"`
-	ourLauncher  = `"terminal-auth":{"args":["agent","--cli"`
-	refCommand   = `"command":"<agent-argv-0>"`
-	ourCommand   = `"command":"<airwire>"`
-	zedInitLines = 2 // the initialize request and its response
+	goldensDir  = "../goldens"
+	refName     = `"name":"@agentclientprotocol/claude-agent-acp"`
+	ourName     = `"name":"airwire"`
+	refLauncher = `"terminal-auth":{"args":["<agent-argv-1>","--cli"`
+	ourLauncher = `"terminal-auth":{"args":["agent","--cli"`
+	refCommand  = `"command":"<agent-argv-0>"`
+	ourCommand  = `"command":"<airwire>"`
+	// refCustom is in the reference's AIR agent list, not in ours (entry 10).
+	refCustom = `"customInstructions",`
+	// The reference's session capabilities for a plain or Zed client have
+	// no subagents; ours do (entry 21).
+	refSessionCaps = `"resume":{},"systemPrompt"`
+	ourSessionCaps = `"resume":{},"subagents":{},"systemPrompt"`
+	zedInitLines   = 2 // the initialize request and its response
 )
 
 // zedGolden is a real golden whose initialize response carries both the
@@ -41,9 +48,11 @@ func zedGolden(t *testing.T) []byte {
 }
 
 // ours turns the reference's transcript into what our adapter sends: its
-// own name and launcher, then the extra edits.
+// own name, launcher, AIR agent list and session capabilities, then the
+// extra edits.
 func ours(g []byte, edits ...string) []byte {
-	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand).Replace(string(g))
+	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand, refCustom, "",
+		refSessionCaps, ourSessionCaps).Replace(string(g))
 	if len(edits) > 0 {
 		s = strings.NewReplacer(edits...).Replace(s)
 	}
@@ -63,8 +72,9 @@ func committedDeviations(t *testing.T) []Deviation {
 }
 
 // TestApplyDeviationsCommitted: the committed declarations make our
-// adapter's initialize response compare equal to a real Zed golden, five
-// values masked (one name, two commands, two launcher words), and the
+// adapter's initialize response compare equal to a real Zed golden, six
+// values masked (one name, two commands, two launcher words, the subagents
+// session capability), and the
 // reference's own run is left alone.
 func TestApplyDeviationsCommitted(t *testing.T) {
 	g := zedGolden(t)
@@ -86,6 +96,7 @@ func TestApplyDeviationsCommitted(t *testing.T) {
 		`8 $.result.authMethods[1]._meta["terminal-auth"].command`,
 		`8 $.result.authMethods[0]._meta["terminal-auth"].args[0]`,
 		`8 $.result.authMethods[1]._meta["terminal-auth"].args[0]`,
+		"21 $.result.agentCapabilities.sessionCapabilities.subagents",
 	}
 	if !slices.Equal(paths, want) {
 		t.Errorf("applied %q, want %q", paths, want)
@@ -99,6 +110,9 @@ func TestApplyDeviationsCommitted(t *testing.T) {
 // declared agent, in the declared messages, at the declared path; every
 // other difference still fails with its JSON path.
 func TestApplyDeviationsScope(t *testing.T) {
+	// The first difference of our unmasked initialize response: the keys
+	// compare in order, and agentCapabilities comes before agentInfo.
+	const subagentsPath = "$.result.agentCapabilities.sessionCapabilities.subagents"
 	g := zedGolden(t)
 	devs := committedDeviations(t)
 	sessionNew := `{"id":1,"jsonrpc":"2.0","method":"session/new","params":{"cwd":"<cwd>"`
@@ -110,26 +124,26 @@ func TestApplyDeviationsScope(t *testing.T) {
 		applied  int
 	}{
 		{name: "undeclared difference on the same line",
-			actual: ours(g, `"title":"Claude Agent"`, `"title":"Our Agent"`), wantPath: "$.result.agentInfo.title", applied: 5},
+			actual: ours(g, `"title":"Claude Agent"`, `"title":"Our Agent"`), wantPath: "$.result.agentInfo.title", applied: 6},
 		{name: "launcher word after args[0]",
 			actual:   ours(g, `"agent","--cli","auth","login","--console"`, `"agent","--cli","auth","login","--other"`),
-			wantPath: `$.result.authMethods[1]._meta["terminal-auth"].args[4]`, applied: 5},
+			wantPath: `$.result.authMethods[1]._meta["terminal-auth"].args[4]`, applied: 6},
 		{name: "undeclared difference on another line",
-			actual: ours(g, sessionNew, strings.Replace(sessionNew, "<cwd>", "/x", 1)), wantPath: "$.params.cwd", applied: 5},
+			actual: ours(g, sessionNew, strings.Replace(sessionNew, "<cwd>", "/x", 1)), wantPath: "$.params.cwd", applied: 6},
 		{name: "another agent gets no declaration",
-			actual: ours(g, ourName, `"name":"other-agent"`), wantPath: "$.result.agentInfo.name"},
+			actual: ours(g, ourName, `"name":"other-agent"`), wantPath: subagentsPath},
 		{name: "a declaration naming the reference never applies to it",
 			devs:   renamed(devs, "@agentclientprotocol/claude-agent-acp"),
 			actual: []byte(strings.Replace(string(g), refCommand, ourCommand, -1)), wantPath: `$.result.authMethods[0]._meta["terminal-auth"].command`},
 		{name: "method selects the request, not its response",
 			devs:   reselected(devs, "initialize", ""),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 		{name: "response of another method",
 			devs:   reselected(devs, "", "session/new"),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 		{name: "other direction",
 			devs:   retagged(devs, TagEditorToAgent),
-			actual: ours(g), wantPath: `$.result.agentInfo.name`},
+			actual: ours(g), wantPath: subagentsPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -310,6 +324,9 @@ func TestCommittedDeviations(t *testing.T) {
 						used[fmt.Sprint(i, d.Paths[k])] = true
 						used[fmt.Sprint(i)] = true
 					}
+					if len(s) > 0 && hasPath(v, s[:len(s)-1]) {
+						used[fmt.Sprint(i, "parent")] = true
+					}
 				}
 			}
 		}
@@ -317,10 +334,11 @@ func TestCommittedDeviations(t *testing.T) {
 	for i, d := range devs {
 		if len(d.Runs) > 0 {
 			// A path may be a key only our adapter sends (the golden has
-			// none to hold); the run itself fails when the declaration
-			// masks nothing there (ErrDeviationGone).
-			if !used[fmt.Sprint(i)] {
-				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths", i, d.Entry, d.Runs)
+			// none to hold, only the object it goes into); the run itself
+			// fails when the declaration masks nothing there
+			// (ErrDeviationGone).
+			if !used[fmt.Sprint(i)] && !used[fmt.Sprint(i, "parent")] {
+				t.Errorf("declaration %d (entry %d): no golden of its runs %q has a line it selects with one of its paths or the object it goes into", i, d.Entry, d.Runs)
 			}
 			continue
 		}
@@ -361,6 +379,14 @@ func TestDeviationEntries(t *testing.T) {
 	if want := "With the real CLI, each API retry is its own record, and the turn's failure a further one."; got[6] != want {
 		t.Errorf("entry 6 = %q, want %q", got[6], want)
 	}
+	// The entries are numbered 1, 2, … in the order they appear, with no
+	// number missing or repeated: code, declarations and conform's output
+	// cite them by number.
+	for i, m := range entryRE.FindAllSubmatch(doc, -1) {
+		if n, _ := strconv.Atoi(string(m[1])); n != i+1 {
+			t.Errorf("entry %d appears in place %d: number the entries 1, 2, … in order", n, i+1)
+		}
+	}
 }
 
 // TestOutcomeMatch: Check's comparison masks the declared values of our
@@ -377,13 +403,13 @@ func TestOutcomeMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := &Outcome{}
-	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 5 {
+	if err := out.match(gd, "scn/zed", ours(g), devs, false); err != nil || len(out.Deviations) != 6 {
 		t.Fatalf("our transcript: %v, %d deviations applied", err, len(out.Deviations))
 	}
 	out = &Outcome{}
 	err := out.match(gd, "scn/zed", ours(g, `"stopReason":"end_turn"`, `"stopReason":"cancelled"`), devs, false)
 	var mm *golden.MismatchError
-	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 5 {
+	if !errors.As(err, &mm) || mm.Path != "$.result.stopReason" || len(out.Deviations) != 6 {
 		t.Fatalf("an undeclared difference: %v, %d deviations applied", err, len(out.Deviations))
 	}
 	if err := (&Outcome{}).match(gd, "scn/zed", g, devs, false); err != nil {
@@ -423,13 +449,13 @@ func TestApplyDeviationsWhen(t *testing.T) {
 
 // subagentEditReport is the file-change report of
 // file-change-report-subagent-edit/air.golden (the reference's, DEVIATIONS
-// 23) and the one our adapter sends instead.
+// 18) and the one our adapter sends instead.
 const (
 	refSubagentReport = `"agentFileChangeReport":{"declaredComplete":false,"paths":["<cwd>/NOTES.md"],"requestId":"report-3","status":"reported","truncated":false,"version":1}`
 	ourSubagentReport = `"agentFileChangeReport":{"reason":"invalidOutput","requestId":"report-3","status":"unavailable","version":1}`
 )
 
-// TestRunScopedDeviation: the committed entry-23 declaration masks the
+// TestRunScopedDeviation: the committed entry-18 declaration masks the
 // report of the run it names, fails that run once our report is the
 // reference's again (ErrDeviationGone), and masks nothing in another
 // run's report (file-change-report-reported), whose differences still fail.
@@ -461,12 +487,12 @@ func TestRunScopedDeviation(t *testing.T) {
 	}
 	var masked []string
 	for _, a := range out.Deviations {
-		if a.Entry == 23 {
+		if a.Entry == 18 {
 			masked = append(masked, a.Path)
 		}
 	}
 	if len(masked) != 5 {
-		t.Errorf("entry 23 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
+		t.Errorf("entry 18 masked %q, want status, reason, paths, declaredComplete, truncated", masked)
 	}
 	if err := (&Outcome{}).match(gd, run, ours(g), devs, false); !errors.Is(err, ErrDeviationGone) {
 		t.Errorf("our report equal to the reference's: err = %v, want ErrDeviationGone", err)
@@ -483,5 +509,60 @@ func TestRunScopedDeviation(t *testing.T) {
 	var mm *golden.MismatchError
 	if !errors.As(err, &mm) || !strings.HasSuffix(mm.Path, ".agentFileChangeReport.status") {
 		t.Errorf("another run's report status: err = %v, want a mismatch at its status", err)
+	}
+}
+
+// TestGoneWithoutRuns: every declaration that applies to a run and masks
+// nothing there fails it, not only those that name runs: one without Runs
+// (by its tag and method), one with When where that path selects a line.
+// A When that selects no line in either transcript does not apply.
+func TestGoneWithoutRuns(t *testing.T) {
+	const refText = "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"m\":1,\"mcp\":true}}\n" +
+		"client agent->editor {\"method\":\"v\",\"params\":{\"n\":1}}\n"
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":2,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.mcp","paths":["$.params.m"],"reason":"r"},
+		{"entry":3,"agent":"ours","tag":"client agent->editor","method":"v","paths":["$.params.n"],"reason":"r"},
+		{"entry":4,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.none","paths":["$.params.m"],"reason":"r"}]`),
+		map[int]string{1: "a", 2: "b", 3: "c", 4: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Replace(refText, `"ref"`, `"ours"`, 1)
+	differ := strings.NewReplacer(`"m":1`, `"m":2`, `"n":1`, `"n":2`).Replace(ours)
+	if gone := GoneDeviations(devs, "scn/air", []byte(refText), []byte(differ)); len(gone) != 0 {
+		t.Fatalf("every difference shown: gone %+v", gone)
+	}
+	entries := func(ds []Deviation) []int {
+		var out []int
+		for _, d := range ds {
+			out = append(out, d.Entry)
+		}
+		return out
+	}
+	same := strings.Replace(differ, `"n":2`, `"n":1`, 1)
+	if got := entries(GoneDeviations(devs, "scn/air", []byte(refText), []byte(same))); !slices.Equal(got, []int{3}) {
+		t.Errorf("a declaration without runs that masks nothing: gone %v, want [3]", got)
+	}
+	same = strings.Replace(differ, `"m":2`, `"m":1`, 1)
+	if got := entries(GoneDeviations(devs, "scn/air", []byte(refText), []byte(same))); !slices.Equal(got, []int{2}) {
+		t.Errorf("a when declaration whose line matches: gone %v, want [2]", got)
+	}
+	if got := GoneDeviations(devs, "scn/air", []byte(refText), []byte(refText)); len(got) != 0 {
+		t.Errorf("the reference's own run: gone %v", entries(got))
+	}
+	dir := t.TempDir()
+	gd := golden.New(dir, golden.WithUpdate(false))
+	if err := os.MkdirAll(filepath.Join(dir, "scn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gd.File("scn/air"), []byte(refText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = (&Outcome{}).match(gd, "scn/air", []byte(same), devs, false)
+	if !errors.Is(err, ErrDeviationGone) || !strings.Contains(err.Error(), "entry 2") {
+		t.Errorf("match: err = %v, want ErrDeviationGone naming entry 2", err)
 	}
 }

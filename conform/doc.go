@@ -116,9 +116,11 @@
 // with declarations (ErrDeviatingUpdate): goldens come from the reference.
 // A declaration may name its runs (Deviation.Runs, <scenario>/<profile>
 // patterns) when only they show the difference: it then applies to those
-// runs only (ForRun), and a run it names where it masks nothing fails
-// (GoneDeviations, ErrDeviationGone), so a difference that disappears does
-// not leave a stale declaration behind.
+// runs only (ForRun). A declaration with a When path applies only where that
+// path selects a line. Every declaration that applies to a run and masks
+// nothing there fails it (GoneDeviations, ErrDeviationGone), so a
+// declaration masks only where its difference is, and a difference that
+// disappears does not leave a stale declaration behind.
 //
 // It never compares (conform/golden does), never validates (issue 4,
 // schemas/validate) and never edits a scenario file.

@@ -9,14 +9,17 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/schemas/validate"
 )
 
 // KnownFindingsFile, in the goldens directory, lists the validator errors
 // on the agent's messages that are known departures of the recorded adapter
-// from the contract, each tied to its goldens/DEVIATIONS.md entry. Any other
-// error on an agent message fails the run (issue 4, harness wiring): a
-// finding is either a listed deviation or a bug, never ignored silently.
+// (the reference) from the contract, each tied to its goldens/DEVIATIONS.md
+// entry and to the reference's agentInfo name and version. Any other error
+// on an agent message fails the run: a finding is either a listed deviation
+// of the reference or a bug, never ignored silently, and another agent (ours)
+// gets no finding excused.
 const KnownFindingsFile = "known-findings.json"
 
 // ErrAgentInvalid means the agent sent a message the validator rejects and
@@ -24,17 +27,47 @@ const KnownFindingsFile = "known-findings.json"
 var ErrAgentInvalid = errors.New("the agent sent a message the validator rejects")
 
 // KnownFinding matches validator errors by rule and JSON pointer (exact, or a
-// prefix ending in "/"), optionally only in some runs (<scenario>/<profile>).
+// prefix ending in "/"), optionally only in some runs (<scenario>/<profile>),
+// and only on the messages of the agent it names: the initialize response's
+// agentInfo name and version, both required and compared exactly.
 type KnownFinding struct {
 	Rule      string   `json:"rule"`
 	Pointer   string   `json:"pointer"`
 	Runs      []string `json:"runs,omitempty"`
+	Agent     string   `json:"agent"`
+	Version   string   `json:"version"`
 	Deviation string   `json:"deviation"`
 }
 
-// Matches reports whether f, seen in run, is this known item.
-func (k KnownFinding) Matches(run string, f validate.Finding) bool {
-	if f.Rule != k.Rule {
+// AgentID is the agentInfo name and version of a run's initialize response.
+type AgentID struct {
+	Name, Version string
+}
+
+// RunAgent returns the agentInfo of the initialize response among a run's
+// journal entries (zero when the agent sent none).
+func RunAgent(entries []journal.Entry) AgentID {
+	for _, e := range entries {
+		if e.Kind != journal.KindMsg || e.Lane != journal.LaneClient || e.Dir != journal.DirAgent || e.Method != "initialize" {
+			continue
+		}
+		var r struct {
+			Result struct {
+				AgentInfo struct {
+					Name    string `json:"name"`
+					Version string `json:"version"`
+				} `json:"agentInfo"`
+			} `json:"result"`
+		}
+		_ = json.Unmarshal(e.Msg, &r) // a malformed answer names no agent
+		return AgentID{r.Result.AgentInfo.Name, r.Result.AgentInfo.Version}
+	}
+	return AgentID{}
+}
+
+// Matches reports whether f, seen in run of agent, is this known item.
+func (k KnownFinding) Matches(run string, agent AgentID, f validate.Finding) bool {
+	if f.Rule != k.Rule || agent.Name != k.Agent || agent.Version != k.Version {
 		return false
 	}
 	if f.Pointer != k.Pointer && !(strings.HasSuffix(k.Pointer, "/") && strings.HasPrefix(f.Pointer, k.Pointer)) {
@@ -70,8 +103,8 @@ func LoadKnownFindings(dir string) ([]KnownFinding, error) {
 	case err == nil:
 		if err = json.Unmarshal(b, &known); err == nil {
 			for i, k := range known {
-				if k.Rule == "" || k.Deviation == "" {
-					err = fmt.Errorf("%s: entry %d needs a rule and the DEVIATIONS.md entry it stands for", KnownFindingsFile, i)
+				if k.Rule == "" || k.Deviation == "" || k.Agent == "" || k.Version == "" {
+					err = fmt.Errorf("%s: entry %d needs a rule, the agent name and version it was seen from, and the DEVIATIONS.md entry it stands for", KnownFindingsFile, i)
 					break
 				}
 			}
@@ -85,8 +118,9 @@ func LoadKnownFindings(dir string) ([]KnownFinding, error) {
 	return known, nil
 }
 
-// unknownAgentErrors returns the agent errors of run that no known item covers.
-func unknownAgentErrors(run string, findings []validate.Finding, known []KnownFinding) []string {
+// unknownAgentErrors returns the errors on the messages of agent in run
+// that no known item for that agent covers.
+func unknownAgentErrors(run string, agent AgentID, findings []validate.Finding, known []KnownFinding) []string {
 	var out []string
 	for _, f := range findings {
 		if f.Severity != validate.SeverityError {
@@ -94,7 +128,7 @@ func unknownAgentErrors(run string, findings []validate.Finding, known []KnownFi
 		}
 		covered := false
 		for _, k := range known {
-			if k.Matches(run, f) {
+			if k.Matches(run, agent, f) {
 				covered = true
 				break
 			}

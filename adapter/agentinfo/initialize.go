@@ -166,7 +166,7 @@ func agentCapabilities(c caps.Client) map[string]any {
 		"resume":                empty,
 		"systemPrompt":          map[string]any{"mode": map[string]any{"override": empty}},
 	}
-	airSessionCapabilities(c, sessionCaps)
+	subagentSessionCapabilities(sessionCaps)
 	return map[string]any{
 		"_meta": map[string]any{
 			"claudeCode": map[string]any{"promptQueueing": true},

@@ -14,7 +14,9 @@ var goldenLauncher = Launcher{Command: "<agent-argv-0>", Args: []string{"<agent-
 
 // TestInitializeMatchesGoldens runs every plain and zed golden's
 // initialize request through Initialize and compares with the recorded
-// result, but for agentInfo.name, which is ours on purpose.
+// result, but for agentInfo.name, which is ours on purpose, and the
+// `subagents` session capability, which the reference gives AIR only and
+// ours every client (DEVIATIONS.md entries 7 and 21).
 func TestInitializeMatchesGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
 		for name, path := range goldentest.Profile(t, profile, false) {
@@ -22,7 +24,7 @@ func TestInitializeMatchesGoldens(t *testing.T) {
 				lines := goldentest.Read(t, path)
 				req, resp := initializePair(t, lines)
 				got := Initialize(caps.Parse(req), Options{Version: "<agent-version>", Launcher: goldenLauncher})
-				want := withOurName(t, resp)
+				want := withSubagents(t, withOurName(t, resp))
 				if goldentest.Canon(t, got) != goldentest.Canon(t, want) {
 					t.Errorf("initialize result\n got %s\nwant %s", goldentest.Canon(t, got), goldentest.Canon(t, want))
 				}
@@ -159,4 +161,21 @@ func TestIsRemote(t *testing.T) {
 	if IsRemote(func(string) string { return "" }) {
 		t.Error("empty env: want local")
 	}
+}
+
+// withSubagents adds the `subagents` session capability that the
+// reference gives AIR only to a plain or Zed golden's initialize result.
+func withSubagents(t *testing.T, result json.RawMessage) json.RawMessage {
+	t.Helper()
+	var r map[string]any
+	if err := json.Unmarshal(result, &r); err != nil {
+		t.Fatal(err)
+	}
+	sc := r["agentCapabilities"].(map[string]any)["sessionCapabilities"].(map[string]any)
+	if _, ok := sc["subagents"]; ok {
+		t.Fatal("the golden's session capabilities already hold subagents")
+	}
+	sc["subagents"] = map[string]any{}
+	out, _ := json.Marshal(r)
+	return out
 }

@@ -73,13 +73,12 @@ func resultMeta(c caps.Client) map[string]any {
 	})
 }
 
-// airSessionCapabilities adds what an AIR client gets besides the plain
-// session capabilities: `subagents`, the agent side of native subagent
-// sessions. The contract asks for it for every client ("Native subagent
-// sessions"); the reference, and the Compatibility rule ("the standard ACP
-// fields with the upstream values"), give it to AIR only.
-func airSessionCapabilities(c caps.Client, sc map[string]any) {
-	if c.AIR.Client {
-		sc["subagents"] = map[string]any{}
-	}
+// subagentSessionCapabilities adds `subagents`, the agent side of native
+// subagent sessions, to the session capabilities of every client (contract,
+// Native subagent sessions: "`agentCapabilities.sessionCapabilities.subagents`
+// to every client"): AIR takes the sessions in its own form, a client that
+// declares `clientCapabilities.subagents` in the RFD form. The reference
+// gives it to AIR only (goldens/DEVIATIONS.md entry 21).
+func subagentSessionCapabilities(sc map[string]any) {
+	sc["subagents"] = map[string]any{}
 }

@@ -39,8 +39,6 @@
 // Not done: a session whose query failed here (Own.QueryFailedAt is read
 // but the adapter does not set it yet), avoiding the stat of every
 // transcript of the scope on a cold list, reading only the transcript an
-// event names (a subscription pass stats the scope), the whole-file
-// search for the background tasks of a held session whose tail does not
-// hold their start (background_tasks.go reads the tail), `agentWorktree`,
-// and `_session/batch_get`.
+// event names (a subscription pass stats the scope), `agentWorktree`, and
+// `_session/batch_get`.
 package sessionindex

@@ -118,9 +118,6 @@ func activity(r row, own Own, isOwn bool, live *liveRecord, now time.Time) (stat
 		if state == "idle" && failed {
 			state = "error"
 		}
-	case fa.turnState == "finished" && live.Status != "idle" && openTasksAt(r.path) > 0:
-		// Claude Code wakes the session again when an open task ends.
-		state = "running"
 	case failed:
 		state = "error"
 	case fa.turnState == "finished":

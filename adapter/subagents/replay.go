@@ -47,6 +47,7 @@ type replayChild struct {
 	launch, sessionID string
 	parent            string // the launch of the child that launched it, "" for the root
 	name, task        string
+	prompt            string // the launch input's prompt, as it is ("" for none)
 	restorable        bool
 	announced         bool
 	model             modelEntry // the model entry the child was sent
@@ -118,6 +119,7 @@ func (r *replaySubagents) block(b contentBlock, owner string) {
 		c.parent, c.restorable = owner, true
 		c.name = subagentNameOr(in, "Restored agent")
 		c.task = orElse(strings.TrimSpace(orElse(in.Prompt, in.Description)), "Delegated task restored from session history")
+		c.prompt = in.Prompt
 	}
 }
 
@@ -222,8 +224,14 @@ func (r *replaySubagents) announce(launch string, ancestors map[string]bool) []r
 		return out
 	}
 	c.announced = true
-	spawned, _ := json.Marshal(map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": c.sessionID,
-		"name": c.name, "task": c.task, "capabilities": map[string]any{}})
+	u := map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": c.sessionID,
+		"name": c.name, "task": c.task, "capabilities": map[string]any{}}
+	if c.prompt != "" {
+		// Native subagent sessions: the Agent or Task input prompt, absent
+		// only when there is none (goldens/DEVIATIONS.md entry 17).
+		u["prompt"] = c.prompt
+	}
+	spawned, _ := json.Marshal(u)
 	return append(out, replayed{r.parentSession(c), spawned})
 }
 

@@ -149,8 +149,9 @@ is declared in goldens/agent-deviations.json (the adapter's agentInfo.name,
 the message, the JSON paths, the goldens/DEVIATIONS.md entry). Its runs
 compare those paths as if they held the golden's values, each run says how
 many values that masked, and everything else must match. A declaration
-that names its runs ("runs") applies to them only, and fails a run it
-names where it masks nothing (the difference is gone). --update is
+that names its runs ("runs") applies to them only, one with a "when" path
+only where that path selects a message, and a declaration fails every run
+it applies to where it masks nothing (the difference is gone). --update is
 refused for such an adapter: goldens are recorded from the reference.
 
 A relative path in the adapter command (./dist/index.js) is resolved

@@ -31,7 +31,7 @@ func runOf(o outcome, g *golden.Golden, keep bool) reports.Run {
 	}
 	known, _ := conform.LoadKnownFindings(g.Dir()) // Check failed already if it does not load
 	for _, f := range o.out.AgentFindings {
-		run.Findings = append(run.Findings, findingOf(name, f, known))
+		run.Findings = append(run.Findings, findingOf(name, o.out.Agent, f, known))
 	}
 	if o.err != nil {
 		run.Status = reports.StatusFail
@@ -40,11 +40,11 @@ func runOf(o outcome, g *golden.Golden, keep bool) reports.Run {
 	return run
 }
 
-func findingOf(run string, f validate.Finding, known []conform.KnownFinding) reports.Finding {
+func findingOf(run string, agent conform.AgentID, f validate.Finding, known []conform.KnownFinding) reports.Finding {
 	out := reports.Finding{Seq: f.Seq, Method: f.Method, Pointer: f.Pointer, Rule: f.Rule, Section: f.Section,
 		Severity: f.Severity.String(), Message: f.Message, Known: f.Severity != validate.SeverityError}
 	for _, k := range known {
-		out.Known = out.Known || k.Matches(run, f)
+		out.Known = out.Known || k.Matches(run, agent, f)
 	}
 	return out
 }
