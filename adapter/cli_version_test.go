@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
 )
@@ -44,23 +43,12 @@ func versionCLI(t *testing.T, version string) (*editor, string) {
 func (e *editor) updatesUntil(id float64) []string {
 	e.t.Helper()
 	var out []string
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case m, ok := <-e.lines:
-			if !ok {
-				e.t.Fatalf("agent output ended before the reply to %v", id)
-			}
-			if m["method"] == "session/update" {
-				out = append(out, fmt.Sprint(m["params"]))
-			}
-			if m["id"] == id && m["method"] == nil {
-				return out
-			}
-		case <-timeout:
-			e.t.Fatalf("no reply to %v within 10s", id)
+	e.replyAfter(id, func(m map[string]any) {
+		if m["method"] == "session/update" {
+			out = append(out, fmt.Sprint(m["params"]))
 		}
-	}
+	})
+	return out
 }
 
 func (e *editor) newSession(id float64) {

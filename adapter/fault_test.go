@@ -171,6 +171,13 @@ func (e *editor) send(line string) {
 // reply waits for the response to id, skipping notifications.
 func (e *editor) reply(id float64) map[string]any {
 	e.t.Helper()
+	return e.replyAfter(id, func(map[string]any) {})
+}
+
+// replyAfter waits for the response to id, handing each message before it
+// to each.
+func (e *editor) replyAfter(id float64, each func(map[string]any)) map[string]any {
+	e.t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
@@ -181,6 +188,7 @@ func (e *editor) reply(id float64) map[string]any {
 			if m["id"] == id && m["method"] == nil {
 				return m
 			}
+			each(m)
 		case <-timeout:
 			e.t.Fatalf("no reply to %v within 10s", id)
 		}
