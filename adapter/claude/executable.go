@@ -3,11 +3,9 @@ package claude
 import "github.com/airwire/airwire/internal/clisearch"
 
 // The CLI search lives in internal/clisearch, shared with the recording
-// proxy's CLI shim; these names keep this package's API.
-
-// ErrNoExecutable is what every failure to find the Claude CLI is (a
-// *NotFoundError says where it looked).
-var ErrNoExecutable = clisearch.ErrNoExecutable
+// proxy's CLI shim; these names keep this package's API. A failure to find
+// the CLI is clisearch.ErrNoExecutable (errors.Is), a *NotFoundError that
+// says where it looked.
 
 // NotFoundError says where the CLI was looked for (clisearch.NotFoundError).
 type NotFoundError = clisearch.NotFoundError
