@@ -219,9 +219,7 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 	orig, _ := envLookup(env, EnvClaudeExecutable)
 	real := orig
 	if real == "" {
-		if p, err := exec.LookPath("claude"); err == nil {
-			real = p
-		}
+		real, _ = searchCLI(env) // "": the shim searches again, and says why
 	}
 	script := filepath.Join(shim.Dir(), execwrap.Name("claude"))
 	if err := execwrap.Write(script, shimArgv...); err != nil {

@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/airwire/airwire/internal/clisearch"
 	"github.com/airwire/airwire/internal/clistart"
 )
 
@@ -94,6 +96,25 @@ func shimStartReason(env []string, real string, err error) string {
 	return clistart.Exec(err)
 }
 
+// searchCLI finds the Claude CLI in env (the agent's environment, with no
+// CLAUDE_CODE_EXECUTABLE) as the bare agent does: on PATH, then where
+// Claude Code's installers put it.
+func searchCLI(env []string) (string, error) {
+	return clisearch.ResolveExecutable(clisearch.Locator{Getenv: func(k string) string {
+		v, _ := envLookup(env, k)
+		return v
+	}})
+}
+
+// notFoundReason is why the search found no CLI, in the bare agent's words.
+func notFoundReason(err error) string {
+	var nf *clisearch.NotFoundError
+	if errors.As(err, &nf) {
+		return nf.Reason()
+	}
+	return err.Error()
+}
+
 // RunShim starts the real Claude CLI with opts.Args, forwards its three
 // streams byte for byte, reports each chunk to the recorder before
 // forwarding it, and returns the CLI's exit code. If the recorder cannot be
@@ -102,8 +123,12 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	catchSIGPIPE()
 	real, _ := envLookup(opts.Env, EnvRealCLI)
 	if real == "" {
-		fmt.Fprintln(opts.Stderr, clistart.ShimLine(errNoRealCLI.Error()))
-		return 127, nil
+		found, err := searchCLI(shimChildEnv(opts.Env, ""))
+		if err != nil {
+			fmt.Fprintln(opts.Stderr, clistart.ShimLine(notFoundReason(err)))
+			return 127, nil
+		}
+		real = found
 	}
 	rec, modelURL := dialRecorder(opts.Env)
 	defer rec.close()

@@ -3,7 +3,6 @@ package proxy
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -361,8 +360,6 @@ func (ss *shimSession) start(h shimHello) {
 	}
 	ss.open = [3]bool{true, true, true}
 }
-
-var errNoRealCLI = errors.New("no Claude Code CLI to start: set CLAUDE_CODE_EXECUTABLE for airwire record, or put claude on PATH")
 
 // runLabel names a CLI run by its leading words ("auth status") or, when it
 // starts with a flag, by that flag ("--version").

@@ -6,7 +6,8 @@
 //
 // It owns:
 //
-//   - finding the CLI (executable.go): --claude-path, CLAUDE_CODE_EXECUTABLE,
+//   - finding the CLI (executable.go, over internal/clisearch, which the
+//     recording proxy shares): --claude-path, CLAUDE_CODE_EXECUTABLE,
 //     `claude` on PATH (with PATHEXT on Windows), then where Claude Code's
 //     installers put it; a relative path is taken from the directory the
 //     agent started in, and the search is a function of the platform,

@@ -109,3 +109,51 @@ func TestCLIStartFailureSaysWhy(t *testing.T) {
 		t.Errorf("--claude-path a directory: %q", flag)
 	}
 }
+
+// TestCLISearchSameBehindRecorder: with no CLI named (no --claude-path, no
+// CLAUDE_CODE_EXECUTABLE) the agent behind `airwire record --cli-lane`
+// searches where the bare agent does: with nothing on PATH or where the
+// installers put it, it gives the bare agent's reason; with a CLI in
+// ~/.local/bin, it starts that one.
+func TestCLISearchSameBehindRecorder(t *testing.T) {
+	if _, err := os.Stat("/usr/local/bin/claude"); err == nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("/usr/local/bin/claude exists: the search would find it")
+		}
+		t.Skip("/usr/local/bin/claude exists: the search would find it")
+	}
+	bin := testroot.Binary(t)
+	dir := t.TempDir()
+	emptyPath := filepath.Join(dir, "empty-path")
+	if err := os.Mkdir(emptyPath, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	installed := filepath.Join(dir, "installed")
+	local := filepath.Join(installed, ".local", "bin")
+	if err := os.MkdirAll(local, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho \"Error: the installed CLI ran\" >&2\nexit 4\n"
+	if err := os.WriteFile(filepath.Join(local, "claude"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "Internal error: the Claude CLI did not start: "
+	tests := []struct{ name, home, want string }{
+		{"nowhere", filepath.Join(dir, "empty-home"), "cannot find it on PATH or in ~/.local/bin, ~/.claude/local, /usr/local/bin: " +
+			"install Claude Code, pass --claude-path, or set CLAUDE_CODE_EXECUTABLE"},
+		{"installed", installed, "it exited with status 4: Error: the installed CLI ran"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := []string{"HOME=" + tt.home, "PATH=" + emptyPath, "CLAUDE_CODE_EXECUTABLE=", "npm_config_prefix=", "PREFIX="}
+			bare := sessionNewError(t, dir, env, bin, "agent")
+			if bare != prefix+tt.want {
+				t.Errorf("bare agent: %q, want %q", bare, prefix+tt.want)
+			}
+			rec := sessionNewError(t, dir, env, bin, "record", "--journal", filepath.Join(t.TempDir(), "j.jsonl"), "--cli-lane", "--", bin, "agent")
+			if rec != bare {
+				t.Errorf("behind airwire record --cli-lane: %q, the bare agent: %q", rec, bare)
+			}
+		})
+	}
+}

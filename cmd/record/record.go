@@ -53,7 +53,8 @@ gaplessly across lanes:
 
 --cli-lane sets CLAUDE_CODE_EXECUTABLE for the agent to airwire's CLI shim,
 which starts the real CLI (the CLAUDE_CODE_EXECUTABLE airwire was started
-with, else claude on PATH) and reports both directions of its stdio. Each
+with, else claude on PATH or where the Claude Code installers put it, found
+as airwire agent finds it) and reports both directions of its stdio. Each
 CLI spawn (auth status, one per session) is its own process in the journal.
 An agent given its CLI's path on its command line (airwire agent
 --claude-path) does not go through the shim, and its CLI lane stays empty.
