@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lookup"
 )
 
 // The Claude Code CLI versions this agent supports (docs/agent.md, "Claude
@@ -20,7 +22,7 @@ const (
 // sdkForCLI pairs a CLI version with the Agent SDK release that bundles it
 // (the SDK's package.json names its claudeCodeVersion). A CLI not listed
 // follows the same numbering: CLI 2.1.N ships with SDK 0.3.N.
-var sdkForCLI = map[string]string{GoldenCLIVersion: SDKVersion}
+var sdkForCLI = lookup.Map{{GoldenCLIVersion, SDKVersion}}
 
 // Version is a CLI version, major.minor.patch.
 type Version struct{ Major, Minor, Patch int }
@@ -86,7 +88,7 @@ func SDKVersionFor(cliVersion string) string {
 	if !ok {
 		return SDKVersion
 	}
-	if sdk, ok := sdkForCLI[v.String()]; ok {
+	if sdk, ok := sdkForCLI.Get(v.String()); ok {
 		return sdk
 	}
 	if v.Major == 2 && v.Minor == 1 {
