@@ -27,7 +27,6 @@
 //   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal and its exit.
 //   - chunks.go: the root conversation's text output (rootText): streamed text and thinking deltas, unstreamed tails, notices, local command output.
 //   - clear_context.go: an ExitPlanMode answer that continues the plan in a fresh Claude context (planResets, the restart).
-//   - cli_version.go: the CLI's version from its initialize answer: logged, remembered per executable (CLAUDE_AGENT_SDK_VERSION), and one notice per session for a CLI outside the supported range.
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
 //   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
 //   - doc.go: this map.
@@ -46,7 +45,7 @@
 //   - session_hooks.go: contract "Session hooks": `_meta.claudeCode.options.settings` as the flag settings.
 //   - session_index.go: contract "Session index": the agent's side (indexSide), rename, archive, list subscription, and a session's row (indexState).
 //   - session_info.go: a session's title (titles) and the prompt the CLI predicts next.
-//   - start.go: the CLI start and handshake, the session's modes from its answers, the CLI's exit, and the context windows results confirmed.
+//   - start.go: the CLI start and handshake, the session's modes from its answers, the CLI's exit, the context windows results confirmed, and the CLI's version (logged, remembered per executable for CLAUDE_AGENT_SDK_VERSION, one notice per session for a CLI outside the supported range).
 //   - stored.go: session/load, resume, fork, list and delete.
 //   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, the call sites that need the session, agent or translator, and a turn's answer held while its background subagents run.
 //   - translator.go: the translator from the CLI's lines (each decoded once into a claude.Frame) to ACP updates, and the end of a turn.
