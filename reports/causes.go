@@ -95,7 +95,7 @@ func causesOf(f *Failure) []Cause {
 // Group sets r.Causes from the failed runs (status fail) and names in each
 // its causes (Failure.Causes): each cause once, with the number of runs
 // it hits and the first of them, most runs first (at a tie, in the order
-// they first appear).
+// they first appear); past MaxCauses, the rest are only counted.
 func (r *Report) Group() {
 	byKey := map[string]*Cause{}
 	var order []*Cause
@@ -116,8 +116,12 @@ func (r *Report) Group() {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *Cause) int { return b.Runs - a.Runs })
-	r.Causes = nil
+	r.Causes, r.MoreCauses = nil, 0
 	for i, c := range order {
+		if i >= MaxCauses {
+			r.MoreCauses++
+			continue
+		}
 		c.ID = i + 1
 		r.Causes = append(r.Causes, *c)
 	}
@@ -125,10 +129,52 @@ func (r *Report) Group() {
 		f := r.Runs[i].Failure
 		f.Causes = nil
 		for _, k := range keys {
-			f.Causes = append(f.Causes, byKey[k].ID)
+			if id := byKey[k].ID; id > 0 {
+				f.Causes = append(f.Causes, id)
+			}
 		}
 		slices.Sort(f.Causes)
 	}
+}
+
+// MaxCauses is how many causes a report lists, most runs first
+// (Report.MoreCauses counts the others).
+const MaxCauses = 100
+
+// diffWindow is how many bytes of a difference's values a report keeps
+// on each side of where they differ (ClipPair).
+const diffWindow = 64
+
+// ClipPair clips an expected and an actual value to diffWindow bytes on
+// each side of where they first differ, marking what was cut, so that a
+// report of hundreds of runs with long values stays small.
+func ClipPair(want, got string) (string, string) {
+	at := 0
+	for at < len(want) && at < len(got) && want[at] == got[at] {
+		at++
+	}
+	return clipAt(want, at), clipAt(got, at)
+}
+
+func clipAt(s string, at int) string {
+	if len(s) <= 2*diffWindow+20 {
+		return s
+	}
+	from, to := max(min(at, len(s))-diffWindow, 0), min(max(at, 0)+diffWindow, len(s))
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	out := s[from:to]
+	if from > 0 {
+		out = fmt.Sprintf("…(%d bytes)", from) + out
+	}
+	if to < len(s) {
+		out += fmt.Sprintf("…(%d more bytes)", len(s)-to)
+	}
+	return out
 }
 
 // shortLen is how many bytes of a value a one-line cause shows.
@@ -177,13 +223,16 @@ func (r *Report) WriteCauses(w io.Writer) {
 	if len(r.Causes) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "causes (%d, most runs first):\n", len(r.Causes))
+	fmt.Fprintf(w, "causes (%d, most runs first):\n", len(r.Causes)+r.MoreCauses)
 	for _, c := range r.Causes {
 		runs := "1 run"
 		if c.Runs != 1 {
 			runs = fmt.Sprintf("%d runs", c.Runs)
 		}
 		fmt.Fprintf(w, "  #%d %s, e.g. %s: %s\n", c.ID, runs, c.Example, c)
+	}
+	if r.MoreCauses > 0 {
+		fmt.Fprintf(w, "  … and %d more causes, not listed\n", r.MoreCauses)
 	}
 }
 

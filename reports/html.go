@@ -101,6 +101,8 @@ type runView struct {
 	// one a line.
 	CauseList   string
 	Differences []string
+	// RowsLeftOut says the page left out the view, past its size bound.
+	RowsLeftOut bool
 	// FirstDiff is the index in Rows of the first row that differs (-1:
 	// none).
 	FirstDiff int
@@ -127,8 +129,15 @@ func (r *Report) WriteHTML(dir string) error {
 			d.Uncovered = append(d.Uncovered, m.Section)
 		}
 	}
+	budget := pageRowBytes
 	for i, run := range r.Runs {
-		d.Runs = append(d.Runs, view(i, run))
+		v := view(i, run)
+		if n := rowBytes(v.Rows); n > budget {
+			v.Rows, v.FirstDiff, v.RowsLeftOut = nil, -1, true
+		} else {
+			budget -= n
+		}
+		d.Runs = append(d.Runs, v)
 	}
 	d.Causes = causeViews(r.Causes, d.Runs)
 	f, err := os.Create(filepath.Join(dir, HTMLFile))
@@ -156,9 +165,9 @@ func view(i int, run Run) runView {
 		}
 	}
 	if f := run.Failure; f != nil && len(f.Actual) > 0 {
-		v.Rows = align(f.Expected, f.Actual)
+		v.Rows = trimRows(align(f.Expected, f.Actual))
 		for k, row := range v.Rows {
-			if row.Kind != rowSame {
+			if row.Kind != rowSame && row.Kind != rowGap {
 				v.FirstDiff = k
 				break
 			}

@@ -85,7 +85,9 @@ type Report struct {
 	// grouped by cause (Group): one change that hits many runs is one
 	// cause, most runs first.
 	Causes []Cause `json:"causes,omitempty"`
-	Runs   []Run   `json:"runs"`
+	// MoreCauses counts the causes past MaxCauses, not listed.
+	MoreCauses int   `json:"more_causes,omitempty"`
+	Runs       []Run `json:"runs"`
 }
 
 // Summary counts the runs by status.

@@ -63,9 +63,11 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 		brief := *mm
 		brief.Diff = ""
 		f.Check, f.Message = reports.CheckGolden, strings.TrimSpace(brief.Error())
-		f.Difference = &reports.Difference{Kind: mm.Kind, Line: mm.Line, Tag: mm.Tag, Path: mm.Path, Expected: mm.Want, Actual: mm.Got}
+		f.Difference = &reports.Difference{Kind: mm.Kind, Line: mm.Line, Tag: mm.Tag, Path: mm.Path}
+		f.Difference.Expected, f.Difference.Actual = reports.ClipPair(mm.Want, mm.Got)
 		for _, d := range mm.Diffs {
-			f.Differences = append(f.Differences, reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path, Expected: d.Want, Actual: d.Got})
+			want, got := reports.ClipPair(d.Want, d.Got)
+			f.Differences = append(f.Differences, reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path, Expected: want, Actual: got})
 		}
 		f.MoreDifferences = mm.More
 		f.Expected, f.Actual = lines(readFile(goldenFile)), lines(o.out.Compared)
