@@ -46,6 +46,11 @@ var (
 	numberedRE, rpcRE *regexp.Regexp
 )
 
+// Normalize makes the parts of a value that differ between runs by nature
+// equal: numbered placeholders (<session-1> is <session-N>) and JSON-RPC
+// ids ("id":7 is "id":N).
+func Normalize(s string) string { return normalize(s) }
+
 // normalize makes the run-specific parts of a value equal.
 func normalize(s string) string {
 	normOnce.Do(func() {
