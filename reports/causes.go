@@ -194,7 +194,7 @@ func short(s string) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("…(%d more bytes)", len(s)-cut)
+	return s[:cut] + "…"
 }
 
 // String is the cause in one line: what changed where, values clipped.

@@ -98,7 +98,11 @@ func (c *collector) lineHunk(h []op, wl, gl []string, delAt, insAt map[string]in
 			c.add(Diff{Kind: Moved, Line: o.w + 1, GotLine: at + 1, Tag: tagOf(text), Want: text, Got: fmt.Sprintf("(at line %d)", at+1)})
 			continue
 		}
-		if k := pairOf(h, gl, lineKey(text), used); k >= 0 {
+		k := pairOf(h, gl, lineKey(text), used)
+		if i := 1 - index(h, o); k < 0 && len(h) == 2 && h[i].kind == ins && !moved(delAt, gl[h[i].g]) {
+			k = i // one line replaced by one other is a change, as for the first difference
+		}
+		if k >= 0 {
 			used[k] = true
 			c.changedLine(o.w, h[k].g, text, gl[h[k].g])
 			continue
@@ -109,11 +113,25 @@ func (c *collector) lineHunk(h []op, wl, gl []string, delAt, insAt map[string]in
 		if o.kind != ins || used[k] {
 			continue
 		}
-		if _, moved := delAt[gl[o.g]]; moved {
+		if moved(delAt, gl[o.g]) {
 			continue
 		}
 		c.add(Diff{Kind: Extra, Line: o.w + 1, GotLine: o.g + 1, Tag: tagOf(gl[o.g]), Want: "(absent)", Got: gl[o.g]})
 	}
+}
+
+// index is the position of o in h (only called on a hunk of two).
+func index(h []op, o op) int {
+	if len(h) > 1 && h[1] == o {
+		return 1
+	}
+	return 0
+}
+
+// moved says an actual line is a golden line found elsewhere.
+func moved(delAt map[string]int, line string) bool {
+	_, ok := delAt[line]
+	return ok
 }
 
 // pairOf is the index in h of the first unused actual line whose key is

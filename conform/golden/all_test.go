@@ -62,3 +62,15 @@ func TestCompareBoundsTheDifferences(t *testing.T) {
 		}
 	}
 }
+
+// One line replaced by one other message (here its update kind changed)
+// is one change at its JSON path, as the first difference says, not a
+// missing and an extra line.
+func TestCompareOneLineReplaced(t *testing.T) {
+	want := "client agent->editor {\"id\":1}\nclient agent->editor {\"params\":{\"update\":{\"sessionUpdate\":\"agent_thought_chunk\"}}}\ncli:1 agent->cli {}\n"
+	got := strings.Replace(want, "agent_thought_chunk", "agent_message_chunk", 1)
+	e := golden.Compare("x.golden", []byte(want), []byte(got))
+	if len(e.Diffs) != 1 || e.Diffs[0].Kind != golden.Changed || e.Diffs[0].Path != "$.params.update.sessionUpdate" || e.Diffs[0].Path != e.Path {
+		t.Errorf("differences %+v; first %s", e.Diffs, e.Path)
+	}
+}
