@@ -14,6 +14,7 @@ const (
 	rowChanged rowKind = "changed" // both sides have a line, and they differ
 	rowMissing rowKind = "missing" // only the golden has the line
 	rowExtra   rowKind = "extra"   // only the run has the line
+	rowGap     rowKind = "gap"     // equal rows the page leaves out (trimRows)
 )
 
 // alignedRow is one line of the side-by-side view: the golden's line and the
@@ -26,6 +27,10 @@ type alignedRow struct {
 	// WantMark and GotMark cut each side of a changed row around the part
 	// that differs (the whole line is Pre on other rows).
 	WantMark, GotMark marked
+	// Gap counts the equal rows a gap row stands for; Cut says they are
+	// the rest of the run's rows, past the page's bound.
+	Gap int
+	Cut bool
 }
 
 // marked is a line cut into what both sides of a changed row share before

@@ -47,6 +47,44 @@ type pageData struct {
 	Uncovered []string
 	Sections  []string
 	Runs      []runView
+	// Causes are the report's causes, each with the runs it hits.
+	Causes []causeView
+}
+
+// maxCauseRuns is how many runs the page links under one cause.
+const maxCauseRuns = 50
+
+// causeView is one cause as the page shows it: its line and the failed
+// runs it hits (List, up to maxCauseRuns; More counts the others).
+type causeView struct {
+	Cause
+	Text string
+	List []runView
+	More int
+}
+
+// causeViews puts the runs under their causes.
+func causeViews(causes []Cause, runs []runView) []causeView {
+	out := make([]causeView, len(causes))
+	at := map[int]int{}
+	for i, c := range causes {
+		out[i] = causeView{Cause: c, Text: c.String()}
+		at[c.ID] = i
+	}
+	for _, v := range runs {
+		if v.Failure == nil || v.Status != StatusFail {
+			continue
+		}
+		for _, id := range v.Failure.Causes {
+			cv := &out[at[id]]
+			if len(cv.List) < maxCauseRuns {
+				cv.List = append(cv.List, v)
+			} else {
+				cv.More++
+			}
+		}
+	}
+	return out
 }
 
 // runView is one run as the page shows it.
@@ -59,6 +97,12 @@ type runView struct {
 	Summary      string
 	// Rows is the side-by-side view of a failed golden comparison.
 	Rows []alignedRow
+	// CauseList names the run's causes; Differences are its differences,
+	// one a line.
+	CauseList   string
+	Differences []string
+	// RowsLeftOut says the page left out the view, past its size bound.
+	RowsLeftOut bool
 	// FirstDiff is the index in Rows of the first row that differs (-1:
 	// none).
 	FirstDiff int
@@ -85,9 +129,17 @@ func (r *Report) WriteHTML(dir string) error {
 			d.Uncovered = append(d.Uncovered, m.Section)
 		}
 	}
+	budget := pageRowBytes
 	for i, run := range r.Runs {
-		d.Runs = append(d.Runs, view(i, run))
+		v := view(i, run)
+		if n := rowBytes(v.Rows); n > budget {
+			v.Rows, v.FirstDiff, v.RowsLeftOut = nil, -1, true
+		} else {
+			budget -= n
+		}
+		d.Runs = append(d.Runs, v)
 	}
+	d.Causes = causeViews(r.Causes, d.Runs)
 	f, err := os.Create(filepath.Join(dir, HTMLFile))
 	if err != nil {
 		return err
@@ -106,11 +158,16 @@ func (r *Report) WriteHTML(dir string) error {
 
 func view(i int, run Run) runView {
 	v := runView{Run: run, Anchor: fmt.Sprintf("run-%d", i), SectionsAttr: "|" + strings.Join(run.Covers, "|") + "|",
-		Summary: summaryLine(run.Failure), FirstDiff: -1}
+		Summary: summaryLine(run.Failure), FirstDiff: -1, CauseList: CauseList(run.Failure)}
+	if f := run.Failure; f != nil {
+		for _, d := range f.Differences {
+			v.Differences = append(v.Differences, fmt.Sprintf("line %d %s", d.Line, DifferenceLine(d)))
+		}
+	}
 	if f := run.Failure; f != nil && len(f.Actual) > 0 {
-		v.Rows = align(f.Expected, f.Actual)
+		v.Rows = trimRows(align(f.Expected, f.Actual))
 		for k, row := range v.Rows {
-			if row.Kind != rowSame {
+			if row.Kind != rowSame && row.Kind != rowGap {
 				v.FirstDiff = k
 				break
 			}

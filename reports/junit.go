@@ -74,7 +74,7 @@ func (r *Report) WriteJUnit(path string) error {
 			if run.Profile != p {
 				continue
 			}
-			s.Cases = append(s.Cases, junitCase(run))
+			s.Cases = append(s.Cases, junitCase(run, r.Causes))
 			s.Tests++
 			ms += run.DurationMS
 			switch run.Status {
@@ -96,12 +96,12 @@ func (r *Report) WriteJUnit(path string) error {
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
 }
 
-func junitCase(run Run) junitTestCase {
+func junitCase(run Run, causes []Cause) junitTestCase {
 	c := junitTestCase{Name: run.Scenario, Classname: "airwire.conform." + run.Profile, Time: seconds(run.DurationMS),
 		SystemOut: &junitText{runInfo(run)}}
 	switch run.Status {
 	case StatusFail:
-		c.Failure = &junitMessage{Message: summaryLine(run.Failure), Type: run.Failure.Check, Text: run.Failure.Message}
+		c.Failure = &junitMessage{Message: causeLine(run.Failure, causes), Type: run.Failure.Check, Text: failureText(run.Failure)}
 	case StatusExpectedFail:
 		c.Skipped = &junitMessage{Message: fmt.Sprintf("expected failure (%s:%d: %s): %s",
 			run.Baseline.File, run.Baseline.Line, run.Baseline.Reason, summaryLine(run.Failure))}
@@ -142,6 +142,52 @@ func summaryLine(f *Failure) string {
 	}
 	first, _, _ := strings.Cut(f.Message, "\n")
 	return first
+}
+
+// causeLine is a failure in one short line: the causes it belongs to, the
+// first one said, when the report grouped them; else summaryLine.
+func causeLine(f *Failure, causes []Cause) string {
+	if f == nil || len(f.Causes) == 0 {
+		return summaryLine(f)
+	}
+	first := f.Causes[0]
+	line := CauseList(f)
+	for _, c := range causes {
+		if c.ID == first {
+			line += fmt.Sprintf(": %s (%s)", c, plural(c.Runs, "run"))
+			break
+		}
+	}
+	if n := len(f.Causes) - 1; n > 0 {
+		line += fmt.Sprintf("; and %s", plural(n, "more cause"))
+	}
+	return line
+}
+
+// failureText is a failure's message and all its differences.
+func failureText(f *Failure) string {
+	if len(f.Differences) < 2 {
+		return f.Message
+	}
+	var b strings.Builder
+	b.WriteString(f.Message)
+	if f.MoreDifferences {
+		fmt.Fprintf(&b, "\n\ndifferences (the first %d; more were found, not listed):\n", len(f.Differences))
+	} else {
+		fmt.Fprintf(&b, "\n\ndifferences (%d):\n", len(f.Differences))
+	}
+	for _, d := range f.Differences {
+		fmt.Fprintf(&b, "  line %d %s\n", d.Line, DifferenceLine(d))
+	}
+	return b.String()
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
 
 // suiteName names the testsuite of a profile; the scenario files that did

@@ -81,7 +81,13 @@ type Report struct {
 	// contract order ("Parent > Child" for a subsection).
 	Sections []string `json:"sections"`
 	Summary  Summary  `json:"summary"`
-	Runs     []Run    `json:"runs"`
+	// Causes are the differences from the goldens of the failed runs,
+	// grouped by cause (Group): one change that hits many runs is one
+	// cause, most runs first.
+	Causes []Cause `json:"causes,omitempty"`
+	// MoreCauses counts the causes past MaxCauses, not listed.
+	MoreCauses int   `json:"more_causes,omitempty"`
+	Runs       []Run `json:"runs"`
 }
 
 // Summary counts the runs by status.
@@ -133,6 +139,13 @@ type Failure struct {
 	Message string `json:"message"`
 	// Difference is the first difference from the golden (check golden).
 	Difference *Difference `json:"difference,omitempty"`
+	// Differences are all the differences from the golden, up to a bound
+	// (golden.MaxDiffs); MoreDifferences says the bound was hit.
+	Differences     []Difference `json:"differences,omitempty"`
+	MoreDifferences bool         `json:"more_differences,omitempty"`
+	// Causes are the ids of the report's causes (Report.Causes) this
+	// run's differences belong to.
+	Causes []int `json:"causes,omitempty"`
 	// Rules are the validator rules of the failing findings (check
 	// validate).
 	Rules []string `json:"rules,omitempty"`
@@ -143,8 +156,12 @@ type Failure struct {
 	Actual   []string `json:"actual,omitempty"`
 }
 
-// Difference is the first line where the run and the golden differ.
+// Difference is a line where the run and the golden differ.
 type Difference struct {
+	// Kind is "changed" (a value at Path), "missing" (a golden line or
+	// array element the run lacks), "extra" (one the golden lacks) or
+	// "moved"; "" in reports that predate it.
+	Kind string `json:"kind,omitempty"`
 	// Line is the 1-based line of the golden (and of the run's transcript).
 	Line int `json:"line"`
 	// Tag is the line's lane and direction ("client agent->editor") when
@@ -261,7 +278,8 @@ func (r Run) check() error {
 
 // Merge joins the reports of the shards of one suite run into one report:
 // every run must appear in exactly one of them, and all must come from the
-// same adapter command. The summary is recounted; Shard is cleared.
+// same adapter command. The summary and the causes are recounted; Shard is
+// cleared.
 func Merge(parts ...*Report) (*Report, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no report")
@@ -291,6 +309,7 @@ func Merge(parts ...*Report) (*Report, error) {
 		}
 	}
 	out.Sort()
+	out.Group()
 	return out, nil
 }
 

@@ -158,7 +158,12 @@ A relative path in the adapter command (./dist/index.js) is resolved
 against the directory conform was started in. A scenario file that does
 not load is reported and the other runs go on; it fails the command when
 --scenario selects it. Each failure is explained as soon as its run ends;
---fail-fast stops at the first. When the first runs all end before the
+--fail-fast stops at the first. A failed comparison lists all its
+differences (up to 20). At the end, the differences of all the failed
+runs are grouped by cause (the same change at the same JSON path, from the
+same old value to the same new one), each said once with its count of runs
+and an example, most runs first; each failed run then names its causes.
+When the first runs all end before the
 adapter answered initialize, conform stops and says so once, with the
 adapter's exit status, its non-JSON output and its stderr.
 
@@ -167,17 +172,18 @@ adapter's exit status, its non-JSON output and its stderr.
 Reports (any combination; docs/report.md describes them):
   --json FILE   every run (scenario x profile): status (pass, fail, skip,
                 expected-fail), duration, the contract sections it covers,
-                the first difference (golden line and JSON path) and both
-                transcripts of a failed comparison, validator findings, the
+                the differences (golden line and JSON path) and both
+                transcripts of a failed comparison, the causes they share,
+                validator findings, the
                 golden's path and, with --keep, the failed run's journal;
                 a versioned format (schema airwire-report/1) that
                 "airwire report merge" and "airwire diff" read;
   --junit FILE  JUnit XML for a CI's test tab: one testsuite per profile, a
-                <failure> per failed run carrying its first difference;
+                <failure> per failed run naming its causes;
   --html DIR    DIR/index.html, one static page (no server, nothing loaded):
-                filters by status, profile and section, the matrix of
-                contract sections x profiles, and a side-by-side view of the
-                golden and the run for each failure.
+                the causes of the failures, filters by status, profile and
+                section, the matrix of contract sections x profiles, and a
+                side-by-side view of the golden and the run for each failure.
 
 --expected-failures FILE is a YAML mapping of known failures to reasons:
     bash-background:air: the adapter does not report background tasks yet

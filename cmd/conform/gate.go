@@ -103,6 +103,7 @@ func newReport(opts *ConformOptions, agent []string, shard *reports.ShardSpec) *
 // writeReports writes the reports the flags ask for.
 func writeReports(opts *ConformOptions, rep *reports.Report) error {
 	rep.Sort()
+	rep.Group()
 	var errs []error
 	if opts.JSON != "" {
 		errs = append(errs, rep.WriteJSON(opts.JSON))

@@ -50,7 +50,8 @@ func findingOf(run string, agent conform.AgentID, f validate.Finding, known []co
 }
 
 // failureOf attributes a run's error to its check (reports.Check*) and,
-// for a golden mismatch, keeps the first difference and both transcripts
+// for a golden mismatch, keeps the first difference, all the differences
+// up to golden.MaxDiffs and both transcripts
 // (the run's as compared, declared deviations masked).
 func failureOf(o outcome, goldenFile string, findings []reports.Finding) *reports.Failure {
 	f := &reports.Failure{Check: reports.CheckRun, Message: o.err.Error()}
@@ -62,7 +63,13 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 		brief := *mm
 		brief.Diff = ""
 		f.Check, f.Message = reports.CheckGolden, strings.TrimSpace(brief.Error())
-		f.Difference = &reports.Difference{Line: mm.Line, Tag: mm.Tag, Path: mm.Path, Expected: mm.Want, Actual: mm.Got}
+		f.Difference = &reports.Difference{Kind: mm.Kind, Line: mm.Line, Tag: mm.Tag, Path: mm.Path}
+		f.Difference.Expected, f.Difference.Actual = reports.ClipPair(mm.Want, mm.Got)
+		for _, d := range mm.Diffs {
+			want, got := reports.ClipPair(d.Want, d.Got)
+			f.Differences = append(f.Differences, reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path, Expected: want, Actual: got})
+		}
+		f.MoreDifferences = mm.More
 		f.Expected, f.Actual = lines(readFile(goldenFile)), lines(o.out.Compared)
 	case errors.Is(o.err, golden.ErrMissing):
 		f.Check, f.Actual = reports.CheckGolden, lines(o.out.Compared)

@@ -229,6 +229,9 @@ func (r *runner) explain(o outcome) {
 		return
 	}
 	fmt.Fprintf(r.w, "\n--- FAIL %s\n%v\n", o.name(), o.err)
+	if f := o.run.Failure; f != nil && len(f.Differences) > 1 {
+		writeDifferences(r.w, f)
+	}
 	for _, d := range o.out.Deviations {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
 	}
@@ -252,6 +255,8 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 		span += ", Claude CLI " + r.rep.CLI
 	}
 	notRun := r.total - r.done
+	r.rep.Sort()
+	r.rep.Group()
 	stale := r.baseline.Stale(r.rep.Runs)
 	switch {
 	case ctx.Err() != nil:
@@ -262,10 +267,7 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	case r.stopped == "fail-fast":
 		return cmdutil.Mismatchf("stopped at the first failure (--fail-fast): %s; %d of %s not run (%s)", r.failed[0], notRun, cmdutil.Plural(r.total, "run", "runs"), span)
 	case len(r.failed) > 0:
-		fmt.Fprintf(r.w, "failed:\n")
-		for _, n := range r.failed {
-			fmt.Fprintf(r.w, "  %s%s\n", n, r.verdicts[n])
-		}
+		r.printFailed()
 		r.printStale(stale)
 		return cmdutil.Mismatchf("%d of %s failed (%s)", len(r.failed), cmdutil.Plural(r.total, "run", "runs"), span)
 	case len(stale) > 0:
@@ -286,6 +288,22 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	}
 	fmt.Fprintf(r.opts.IO.Out, "all %d runs match (%s%s)\n", r.total, span, extra)
 	return nil
+}
+
+// printFailed prints the causes of the failures, most runs first, then
+// the failed runs, each naming its causes.
+func (r *runner) printFailed() {
+	r.rep.WriteCauses(r.w)
+	causes := map[string]string{}
+	for _, run := range r.rep.Runs {
+		if c := reports.CauseList(run.Failure); c != "" && run.Status == reports.StatusFail {
+			causes[run.ID()] = " (" + c + ")"
+		}
+	}
+	fmt.Fprintf(r.w, "failed:\n")
+	for _, n := range r.failed {
+		fmt.Fprintf(r.w, "  %s%s%s\n", n, r.verdicts[n], causes[n])
+	}
 }
 
 // addSkipped adds the jobs that never reported to the report as skipped.
@@ -323,4 +341,17 @@ func pick(n int, one, many string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// writeDifferences lists all of a failed run's differences (up to the
+// bound golden.MaxDiffs), one a line, values clipped.
+func writeDifferences(w io.Writer, f *reports.Failure) {
+	if f.MoreDifferences {
+		fmt.Fprintf(w, "differences (the first %d; more were found, not listed):\n", len(f.Differences))
+	} else {
+		fmt.Fprintf(w, "differences (%d):\n", len(f.Differences))
+	}
+	for _, d := range f.Differences {
+		fmt.Fprintf(w, "  line %d %s\n", d.Line, reports.DifferenceLine(d))
+	}
 }

@@ -88,6 +88,12 @@ unrelated line. Categories:
   ADDITIVE  a client may ignore it: a new _meta key, a new notification kind
   COSMETIC  display text changed (title, description, label, message, text)
 
+The text output first groups the findings by cause when one change is
+found more than once (the same rule and change, message kind, path, old and
+new value, numbered placeholders such as <session-1> made equal): each cause
+once, with its count of runs and an example, most runs first; then every
+finding.
+
 --breaking picks the categories that fail the command; the default is the
 strictest, WIRE,AIR,CLI. A team without AIR clients uses --breaking WIRE.
 

@@ -76,6 +76,10 @@ type MismatchError struct {
 	// "(absent)" for what a side lacks, "(at …)" for where a moved line or
 	// element is in the actual transcript).
 	Want, Got string
+	// Diffs lists every difference, in golden order, up to MaxDiffs; More
+	// says there were more.
+	Diffs []Diff
+	More  bool
 	// Diff shows the first changed regions with a line of context, each
 	// line clipped to Window bytes around where it differs (briefDiff).
 	Diff string
@@ -210,6 +214,7 @@ func Compare(file string, want, got []byte) *MismatchError {
 	gl := strings.Split(string(got), "\n")
 	ops := align(wl, gl)
 	e := &MismatchError{File: file, Diff: briefDiff(ops, wl, gl)}
+	e.Diffs, e.More = allDiffs(ops, wl, gl)
 	h := firstHunk(ops, wl, gl)
 	if h == nil {
 		return e
@@ -349,19 +354,7 @@ func firstDiff(at string, want, got any) diffAt {
 }
 
 func objectDiff(at string, wv, gv map[string]any) diffAt {
-	keys := map[string]bool{}
-	for k := range wv {
-		keys[k] = true
-	}
-	for k := range gv {
-		keys[k] = true
-	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	for _, k := range sorted {
+	for _, k := range sortedKeys(wv, gv) {
 		a, inW := wv[k]
 		b, inG := gv[k]
 		p := at + pathKey(k)
@@ -415,6 +408,23 @@ func arrayDiff(at string, wv, gv []any) diffAt {
 	}
 	d, i := h.dels[0], h.inss[0]
 	return firstDiff(idx(d.w), wv[d.w], gv[i.g])
+}
+
+// sortedKeys is the union of the keys of two objects, sorted.
+func sortedKeys(wv, gv map[string]any) []string {
+	keys := map[string]bool{}
+	for k := range wv {
+		keys[k] = true
+	}
+	for k := range gv {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	return sorted
 }
 
 func pathKey(k string) string {

@@ -101,6 +101,7 @@ func (f Finding) Sentence() string {
 }
 
 func writeText(w io.Writer, r *Report) error {
+	writeCauses(w, r)
 	for _, f := range r.Findings {
 		if _, err := fmt.Fprintf(w, "%-9s %-32s %s %s line %d (old %d)\n    %s\n",
 			f.verdict(), f.Rule, f.Run, f.Session, f.Line, f.OldLine, f.Sentence()); err != nil {
