@@ -1,6 +1,9 @@
 package golden
 
-import "fmt"
+import (
+	"fmt"
+	"iter"
+)
 
 // MaxDiffs is how many differences a MismatchError lists (Diffs); past it,
 // More says that more were found.
@@ -48,19 +51,30 @@ func (c *collector) add(d Diff) {
 func allDiffs(ops []op, wl, gl []string) ([]Diff, bool) {
 	c := &collector{}
 	delAt, insAt := unmatched(ops, wl, gl)
-	for i := 0; i < len(ops); {
-		if ops[i].kind == same {
-			i++
-			continue
-		}
-		j := i
-		for j < len(ops) && ops[j].kind != same {
-			j++
-		}
+	for i, j := range hunks(ops) {
 		c.lineHunk(ops[i:j], wl, gl, delAt, insAt)
-		i = j
 	}
 	return c.diffs, c.more
+}
+
+// hunks yields the changed regions ops[i:j] of an alignment, in order.
+func hunks(ops []op) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(ops); {
+			if ops[i].kind == same {
+				i++
+				continue
+			}
+			j := i
+			for j < len(ops) && ops[j].kind != same {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // unmatched maps the text of every unmatched line to its first position on

@@ -77,23 +77,13 @@ func DiffAt(a, b string) int {
 func briefDiff(ops []op, wl, gl []string) string {
 	var b strings.Builder
 	b.WriteString("--- Expected\n+++ Actual\n")
-	hunks := 0
-	for i := 0; i < len(ops); {
-		if ops[i].kind == same {
-			i++
-			continue
-		}
-		j := i
-		for j < len(ops) && ops[j].kind != same {
-			j++
-		}
-		hunks++
-		if hunks > maxHunks {
+	n := 0
+	for i, j := range hunks(ops) {
+		if n++; n > maxHunks {
 			b.WriteString("… more differences follow\n")
 			break
 		}
 		writeHunk(&b, ops, i, j, wl, gl)
-		i = j
 	}
 	return b.String()
 }
