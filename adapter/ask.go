@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
@@ -25,8 +26,18 @@ type asks struct {
 	id, cwd string
 
 	mu   sync.Mutex
-	open map[int]context.CancelFunc // open editor prompts
+	open map[int]*openAsk // open editor prompts
 	seq  int
+	// answeredAt is when the CLI last got the answer of an editor prompt.
+	answeredAt time.Time
+}
+
+// openAsk is an editor prompt awaiting its answer.
+type openAsk struct {
+	cancel context.CancelFunc
+	call   *jsonrpc.Outgoing // nil when the request could not be sent
+	// done is closed once the CLI was answered.
+	done chan struct{}
 }
 
 // askHost is what the asks reach of their session.
@@ -119,11 +130,9 @@ func (k *asks) permissionSession() permission.Session {
 // awaited in the background.
 func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply claude.Reply, answered func(permission.Decision)) {
 	ctx, cancel := context.WithCancel(ctx)
-	key := k.track(cancel)
 	awaited := k.tr.awaitUser(prompt.Params) // subagents.go
-	call, err := k.agent.conn.Start(prompt.Method, prompt.Params)
+	key, done, call, err := k.start(prompt, cancel)
 	go func() {
-		defer k.untrack(key)
 		var result json.RawMessage
 		if err == nil {
 			err = call.Wait(ctx, &result)
@@ -141,44 +150,83 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 		default:
 			dec = prompt.Aborted()
 		}
-		awaited(err != nil && !errors.As(err, &we))
+		aborted := err != nil && !errors.As(err, &we)
+		awaited(aborted)
 		reply(k.decided(dec))
+		k.untrack(key, done, !aborted)
 	}()
 }
 
-// track registers an open editor prompt, so a session/cancel or close can
-// withdraw it.
-func (k *asks) track(cancel context.CancelFunc) int {
+// start sends the prompt's request to the editor and registers it as
+// open, so a session/cancel or close can withdraw it; done is closed once
+// the CLI was answered. Both happen under k.mu: a withdraw sees the request
+// whenever the editor could have answered it.
+func (k *asks) start(prompt *permission.Prompt, cancel context.CancelFunc) (key int, done chan struct{}, call *jsonrpc.Outgoing, err error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	call, err = k.agent.conn.Start(prompt.Method, prompt.Params)
 	if k.open == nil {
-		k.open = map[int]context.CancelFunc{}
+		k.open = map[int]*openAsk{}
 	}
 	k.seq++
-	k.open[k.seq] = cancel
-	return k.seq
+	done = make(chan struct{})
+	k.open[k.seq] = &openAsk{cancel: cancel, call: call, done: done}
+	return k.seq, done, call, err
 }
 
-func (k *asks) untrack(key int) {
+// untrack forgets an open prompt once the CLI got its decision; byEditor:
+// the decision is the editor's answer.
+func (k *asks) untrack(key int, done chan struct{}, byEditor bool) {
 	k.mu.Lock()
-	cancel := k.open[key]
+	a := k.open[key]
 	delete(k.open, key)
+	if byEditor {
+		k.answeredAt = time.Now()
+	}
 	k.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	close(done)
+	if a != nil {
+		a.cancel()
 	}
 }
 
-// withdraw cancels every open editor prompt: each settles as aborted.
-func (k *asks) withdraw() {
+// answerLead is how long an interrupt waits after the answers the editor
+// gave just before its session/cancel reached the CLI. The CLI settles an
+// answer a moment after it reads it, while it acts on an interrupt read in
+// the same chunk at once: the reference's interrupt trails such answers by
+// a few milliseconds, so the CLI settles them by the answer.
+const answerLead = 10 * time.Millisecond
+
+// withdraw cancels every open editor prompt: each settles as aborted,
+// except one the editor already answered, which settles by its answer.
+// The returned func waits until the CLI got those answers, and answerLead
+// after the last answer it got: an editor that answers its prompts
+// cancelled as it sends session/cancel (Zed) has them reach the CLI, and
+// settle there, before the interrupt, as the reference's do.
+func (k *asks) withdraw() (answered func()) {
 	k.mu.Lock()
-	open := make([]context.CancelFunc, 0, len(k.open))
-	for _, c := range k.open {
-		open = append(open, c)
+	open := make([]*openAsk, 0, len(k.open))
+	for _, a := range k.open {
+		open = append(open, a)
 	}
 	k.mu.Unlock()
-	for _, c := range open {
-		c()
+	var wait []chan struct{}
+	for _, a := range open {
+		if a.call != nil && a.call.Arrived() {
+			wait = append(wait, a.done)
+		}
+		a.cancel()
+	}
+	return func() {
+		for _, d := range wait {
+			<-d
+		}
+		k.mu.Lock()
+		since := time.Since(k.answeredAt)
+		k.mu.Unlock()
+		if since < answerLead {
+			time.Sleep(answerLead - since)
+		}
 	}
 }
 

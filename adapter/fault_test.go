@@ -50,6 +50,9 @@ func fakeCLI(mode string) int {
 			UUID      string `json:"uuid"`
 		}
 		_ = json.Unmarshal(in.Bytes(), &m)
+		if f := os.Getenv("ADAPTER_TEST_CLI_LOG"); f != "" {
+			appendLine(f, cliLogLine(in.Bytes()))
+		}
 		switch m.Type {
 		case "control_request":
 			if resp, ok := fakeRewind(mode, in.Bytes(), prompt); ok {

@@ -133,8 +133,11 @@ func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
 	if s.cancelActive() {
 		s.tr.interruptCompaction()
-		s.asks.withdraw()
-		go func() { _ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil) }()
+		answered := s.asks.withdraw()
+		go func() {
+			answered()
+			_ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
+		}()
 	}
 }
 

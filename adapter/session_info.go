@@ -105,52 +105,64 @@ func (t *titles) fromPrompt(ctx context.Context, text string) {
 	t.settled, t.askedAtPrompt = true, true
 	t.mu.Unlock()
 	go func() {
-		if !t.stored() {
-			t.generate(ctx, strings.TrimSpace(text))
+		if info, ok := t.stored(); !ok {
+			t.generate(ctx, strings.TrimSpace(text), info)
 		}
 	}()
 }
 
 // atTurnEnd adopts the title the session file holds, else asks for one
 // from the session's text when the latest prompt did not, the turn was not
-// cancelled and there is enough text.
+// cancelled and there is enough text. Otherwise, while the session has no
+// title of its own, it publishes the stored summary (for a session without
+// a generated title, its first prompt), cancelled turns included.
 func (t *titles) atTurnEnd(ctx context.Context, cancelled bool) {
 	go func() {
-		if t.stored() {
+		info, ok := t.stored()
+		if ok {
 			return
 		}
 		closed := t.host.editorClosed()
 		t.mu.Lock()
 		description := strings.TrimSpace(string(utf16.Decode(t.context)))
-		if t.askedAtPrompt || t.settled || cancelled || closed ||
-			len(utf16.Encode([]rune(description))) < minTitleTextLength {
+		if !t.askedAtPrompt && !t.settled && !cancelled && !closed &&
+			len(utf16.Encode([]rune(description))) >= minTitleTextLength {
+			t.settled = true
 			t.mu.Unlock()
+			t.generate(ctx, description, info)
 			return
 		}
-		t.settled = true
+		settled := t.settled
 		t.mu.Unlock()
-		t.generate(ctx, description)
+		if !settled && info.Summary != "" {
+			t.publish(info.Summary, info.Modified)
+		}
 	}()
 }
 
 // stored publishes the title the session file holds (a rename, a fork's),
 // which wins over a generated one: the CLI checks only the titles it holds
-// in memory before generating.
-func (t *titles) stored() bool {
+// in memory before generating. It returns what the session file holds
+// (zero when there is none) and whether it held a title.
+func (t *titles) stored() (history.Info, bool) {
 	info, ok := t.stat()
-	if !ok || info.CustomTitle == "" {
-		return false
+	if !ok {
+		return history.Info{}, false
+	}
+	if info.CustomTitle == "" {
+		return info, false
 	}
 	t.mu.Lock()
 	t.settled, t.context = true, nil
 	t.mu.Unlock()
 	t.publish(info.CustomTitle, info.Modified)
-	return true
+	return info, true
 }
 
 // generate asks the CLI for a title and publishes it; no title releases
-// the latch so a later prompt or turn end tries again.
-func (t *titles) generate(ctx context.Context, description string) {
+// the latch so a later prompt or turn end tries again, and publishes the
+// summary the session file held before (fallback), if any.
+func (t *titles) generate(ctx context.Context, description string, fallback history.Info) {
 	t.gen.Lock()
 	defer t.gen.Unlock()
 	if t.index.explicitTitle() {
@@ -164,6 +176,9 @@ func (t *titles) generate(ctx context.Context, description string) {
 		t.mu.Lock()
 		t.settled = false
 		t.mu.Unlock()
+		if fallback.Summary != "" && !t.index.explicitTitle() {
+			t.publish(fallback.Summary, fallback.Modified)
+		}
 		return
 	}
 	t.mu.Lock()

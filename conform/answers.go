@@ -41,6 +41,15 @@ type answerer struct {
 }
 
 func (a *answerer) handle(m *agentMsg) {
+	if m.method == "session/request_permission" && a.nextPermission().CancelAtOnce {
+		// The editor's stop button: the cancelled answer and session/cancel
+		// go out together, before the agent can react to either.
+		a.answer(m)
+		if err := a.c.notify("session/cancel", map[string]any{"sessionId": a.session(m)}, m.index, false); err != nil {
+			a.c.addProblem("cannot send session/cancel: %v", err)
+		}
+		return
+	}
 	if m.method == "session/request_permission" && a.nextPermission().CancelTurn {
 		// Answer off the reader goroutine: the cancel must take effect (the
 		// agent's reaction must have been read) before the answer goes out.
@@ -112,18 +121,14 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 	cancelled := map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}
 	switch {
 	case ans.CancelTurn:
-		sid, _ := m.params["sessionId"].(string)
-		if sid == "" {
-			sid = a.sessionID()
-		}
-		if err := a.c.notify("session/cancel", map[string]any{"sessionId": sid}, m.index, false); err != nil {
+		if err := a.c.notify("session/cancel", map[string]any{"sessionId": a.session(m)}, m.index, false); err != nil {
 			a.c.addProblem("cannot send session/cancel: %v", err)
 		}
 		if a.cancelled != nil {
 			a.cancelled(m)
 		}
 		return cancelled, nil
-	case ans.Cancelled:
+	case ans.Cancelled, ans.CancelAtOnce:
 		return cancelled, nil
 	}
 	opts, _ := m.params["options"].([]any)
@@ -159,6 +164,14 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 		return cancelled, nil
 	}
 	return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": id}}, nil
+}
+
+// session is the session a permission request m belongs to.
+func (a *answerer) session(m *agentMsg) string {
+	if sid, _ := m.params["sessionId"].(string); sid != "" {
+		return sid
+	}
+	return a.sessionID()
 }
 
 func optionList(opts []any) string {

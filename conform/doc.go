@@ -81,7 +81,8 @@
 //   - before every step the driver waits until the agent has been quiet for
 //     Settle, so output the adapter defers lands before the next input (and
 //     a permission answered with cancelTurn goes out only once the agent
-//     withdrew it with $/cancel_request, or CancelWait passed);
+//     withdrew it with $/cancel_request, or CancelWait passed; one answered
+//     with cancelAtOnce goes out at once, followed by session/cancel);
 //   - the CLI lane follows the client lane, one block per stream-json CLI
 //     process in spawn order (argv, then the adapter → CLI frames written
 //     before the driver closed the adapter's stdin: the shutdown interrupt

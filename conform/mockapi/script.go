@@ -181,6 +181,9 @@ type Side struct {
 	// output_config.format asking for {"title": …}); the answer is the JSON
 	// text {"title":"<Title>"}. Default: "Mock session".
 	Title string `yaml:"title,omitempty" json:"title,omitempty"`
+	// TitleError answers the title request with this API error instead
+	// (the CLI then titles nothing).
+	TitleError *APIError `yaml:"titleError,omitempty" json:"titleError,omitempty"`
 	// Suggestion answers a prompt-suggestion request (last user text starts
 	// with "[SUGGESTION MODE:"); the CLI turns it into a prompt_suggestion
 	// frame. Default: Default.

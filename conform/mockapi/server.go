@@ -147,6 +147,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	switch rec.Kind {
 	case KindTitle:
+		if e := s.script.Side.TitleError; e != nil {
+			s.fail(w, rec, *e)
+			return
+		}
 		title, _ := json.Marshal(map[string]string{"title": textOrDefault(s.script.Side.Title, "Mock session")})
 		rep.blocks = []Block{{Text: string(title)}}
 	case KindSuggestion:

@@ -532,3 +532,25 @@ func TestCaptureThatFindsNothingIs400(t *testing.T) {
 		t.Errorf("Unmatched: %+v", u)
 	}
 }
+
+// side.titleError fails the title request, and only it: the turns and the
+// other side requests are answered as usual.
+func TestTitleError(t *testing.T) {
+	base, seen := startServer(t, `
+turns:
+  - when: {text: "Count"}
+    reply: [{text: "1, 2, 3."}]
+side:
+  titleError: {status: 529}
+`)
+	title := map[string]any{"model": "m", "max_tokens": 100, "tools": []any{},
+		"output_config": map[string]any{"format": map[string]any{"type": "json_schema", "schema": map[string]any{"properties": map[string]any{"title": map[string]any{"type": "string"}}}}},
+		"messages":      []any{map[string]any{"role": "user", "content": "<session>Count</session>"}}}
+	status, m, _ := ask(t, base, title)
+	if typ, _ := errorOf(m); status != 529 || typ != "overloaded_error" || seen()[0].Kind != KindTitle {
+		t.Errorf("title request: got %d %v (kind %v), want 529 overloaded_error", status, m, seen()[0].Kind)
+	}
+	if status, m, _ := ask(t, base, mainBody(false, userText("Count to three"))); status != 200 || firstText(m) != "1, 2, 3." {
+		t.Errorf("turn after the failed title: got %d %v", status, m)
+	}
+}

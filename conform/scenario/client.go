@@ -180,7 +180,7 @@ const (
 )
 
 // PermissionAnswer answers one session/request_permission. Exactly one of
-// OptionID, Kind, Cancelled and CancelTurn is set.
+// OptionID, Kind, Cancelled, CancelTurn and CancelAtOnce is set.
 type PermissionAnswer struct {
 	// OptionID picks the option with this optionId (e.g. allow-once, reject).
 	OptionID string `yaml:"optionId,omitempty" json:"optionId,omitempty"`
@@ -192,6 +192,11 @@ type PermissionAnswer struct {
 	// CancelTurn first sends session/cancel for the session, then answers
 	// cancelled (cancel mid-permission).
 	CancelTurn bool `yaml:"cancelTurn,omitempty" json:"cancelTurn,omitempty"`
+	// CancelAtOnce answers cancelled and, in the same instant, sends
+	// session/cancel for the session, without waiting for the agent to
+	// react: what an editor's stop button does (Zed answers every open
+	// permission request cancelled as it sends session/cancel).
+	CancelAtOnce bool `yaml:"cancelAtOnce,omitempty" json:"cancelAtOnce,omitempty"`
 }
 
 // ElicitationAnswer answers one elicitation/create.

@@ -51,7 +51,8 @@
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
 //	    - awaitAll: true
 //	  answers:
-//	    permission: [{optionId: allow-once}, {kind: reject_once}, {cancelled: true}, {cancelTurn: true}]
+//	    permission: [{optionId: allow-once}, {kind: reject_once}, {cancelled: true}, {cancelTurn: true},
+//	                 {cancelAtOnce: true}]
 //	    elicitation: [{action: accept, content: {...}}]
 //	    fs: {read: {a.txt: "text"}, writeError: -32603}
 //	    terminal: {output: "...", exitCode: 0}

@@ -256,6 +256,8 @@ type Outgoing struct {
 	c  *Conn
 	id json.RawMessage
 	ch chan Incoming
+	// abandoned: Wait gave up on its ctx (guarded by c.mu).
+	abandoned bool
 }
 
 // Start writes a request now and returns it to be waited for: the request
@@ -287,22 +289,24 @@ func (c *Conn) Start(method string, params any) (*Outgoing, error) {
 	return &Outgoing{c: c, id: id, ch: ch}, nil
 }
 
-// Wait waits for the reply of p as Call does.
+// Wait waits for the reply of p as Call does. A reply that arrived before
+// ctx ended wins over ctx, also when Wait runs only after both.
 func (p *Outgoing) Wait(ctx context.Context, result any) error {
 	select {
 	case in, ok := <-p.ch:
-		if !ok {
-			return ErrClosed
-		}
-		if in.Err != nil {
-			return in.Err
-		}
-		if result == nil || len(in.Result) == 0 {
-			return nil
-		}
-		return json.Unmarshal(in.Result, result)
+		return in.decode(ok, result)
 	case <-ctx.Done():
-		p.c.forget(p.id)
+		p.c.mu.Lock()
+		_, waiting := p.c.pending[string(p.id)]
+		if waiting {
+			p.abandoned = true
+			delete(p.c.pending, string(p.id))
+		}
+		p.c.mu.Unlock()
+		if !waiting { // the reply arrived (or the connection ended): it is in p.ch or on its way
+			in, ok := <-p.ch
+			return in.decode(ok, result)
+		}
 		if cc, ok := p.c.codec.(Canceler); ok {
 			if frame, err := cc.EncodeCancel(p.id); err == nil {
 				_ = p.c.writeFrame(frame)
@@ -310,6 +314,30 @@ func (p *Outgoing) Wait(ctx context.Context, result any) error {
 		}
 		return ctx.Err()
 	}
+}
+
+// decode is what Wait returns for the reply in (ok: the channel was open).
+func (in Incoming) decode(ok bool, result any) error {
+	if !ok {
+		return ErrClosed
+	}
+	if in.Err != nil {
+		return in.Err
+	}
+	if result == nil || len(in.Result) == 0 {
+		return nil
+	}
+	return json.Unmarshal(in.Result, result)
+}
+
+// Arrived reports whether the reply of p was read from the peer, or the
+// connection ended, whether or not Wait returned it yet. It is false once
+// Wait gave up on its ctx.
+func (p *Outgoing) Arrived() bool {
+	p.c.mu.Lock()
+	defer p.c.mu.Unlock()
+	_, waiting := p.c.pending[string(p.id)]
+	return !waiting && !p.abandoned
 }
 
 func (c *Conn) forget(id json.RawMessage) {

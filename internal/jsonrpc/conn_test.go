@@ -311,3 +311,50 @@ func TestNotifyWritesWhatEncodingJSONWrites(t *testing.T) {
 		}
 	}
 }
+
+// A reply read before the waiter's ctx ended wins over the ctx, even when
+// Wait runs only after both: the answer is not thrown away, and the peer
+// gets no cancel for a request it answered. Arrived tells it beforehand.
+func TestReplyThatArrivedWinsOverCancel(t *testing.T) {
+	for i := range 50 {
+		c, p := newPeer(t, JSONRPC{}, HandlerFunc(echo))
+		out, err := c.Start("session/request_permission", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := p.next()
+		if out.Arrived() {
+			t.Fatal("Arrived before the peer answered")
+		}
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"outcome":"cancelled"}}`, req["id"]))
+		for deadline := time.Now().Add(5 * time.Second); !out.Arrived(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the reply never arrived")
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var got struct{ Outcome string }
+		if err := out.Wait(ctx, &got); err != nil || got.Outcome != "cancelled" {
+			t.Fatalf("run %d: Wait = %v, %+v; want the reply", i, err, got)
+		}
+	}
+}
+
+// Arrived is false for a request whose waiter gave up.
+func TestArrivedIsFalseOnceAbandoned(t *testing.T) {
+	c, p := newPeer(t, JSONRPC{}, HandlerFunc(echo))
+	out, err := c.Start("session/request_permission", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.next()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := out.Wait(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait = %v", err)
+	}
+	if out.Arrived() {
+		t.Error("Arrived after Wait gave up")
+	}
+}
