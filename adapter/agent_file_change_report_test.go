@@ -295,7 +295,7 @@ func fakeRewind(mode string, line []byte, prompt string) (string, bool) {
 	success := func(body string) string {
 		return fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, m.RequestID, body)
 	}
-	if json.Unmarshal(line, &m) == nil && mode == "interruptible" && m.Request.Subtype == "interrupt" {
+	if json.Unmarshal(line, &m) == nil && (mode == "interruptible" || mode == "ask-then-wait") && m.Request.Subtype == "interrupt" {
 		return success(`{}`) + "\n" + `{"type":"result","subtype":"error_during_execution","is_error":false}`, true
 	}
 	if m.Request.Subtype != "rewind_files" {

@@ -31,7 +31,7 @@ func TestCancelledAnswerReachesTheCLIBeforeTheInterrupt(t *testing.T) {
 	for i := range 10 {
 		log := fmt.Sprintf("%s/cli-%d.log", t.TempDir(), i)
 		t.Setenv("ADAPTER_TEST_CLI_LOG", log)
-		e := startAgent(t, "ask-then-usage")
+		e := startAgent(t, "ask-then-wait") // its turn ends only at the interrupt
 		sid := e.openSession()
 		e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
 		e.replyAfter(2, func(m map[string]any) {

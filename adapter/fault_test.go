@@ -68,7 +68,9 @@ func fakeCLI(mode string) int {
 				return 1
 			}
 		case "control_response": // the permission answer of ask-then-usage
-			out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
+			if mode != "ask-then-wait" { // whose turn ends at the interrupt
+				out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
+			}
 		}
 	}
 	if mode == "late" { // says something while it is being shut down
@@ -97,7 +99,7 @@ func playTurn(mode string, out func(string)) bool {
 		out(start)
 		out(delta)
 		return false
-	case "ask-then-usage": // a permission request and, at once, the message's usage
+	case "ask-then-usage", "ask-then-wait": // a permission request and, at once, the message's usage
 		out(start)
 		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`)
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
