@@ -89,7 +89,11 @@ func (f Finding) verdict() string {
 func (f Finding) Sentence() string {
 	switch f.Change {
 	case "missing", "extra", "moved":
-		return fmt.Sprintf("%s message %s (%s)", f.Change, f.Kind, f.Tag)
+		s := fmt.Sprintf("%s message %s (%s)", f.Change, f.Kind, f.Tag)
+		if v := f.Old + f.New; v != "" && f.Path != "" {
+			s += fmt.Sprintf(": %s %s", f.Path, v)
+		}
+		return s
 	case "errors":
 		return fmt.Sprintf("%s now answers with an error %s", f.Kind, f.New)
 	case "removed":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // sessionDiff turns the alignment of one session into findings.
@@ -19,7 +20,9 @@ type sessionDiff struct {
 func (d *sessionDiff) op(op Op) {
 	switch op.Kind {
 	case OpMissing:
-		d.add(d.at(WireMessageMissing, "missing", op))
+		f := d.at(WireMessageMissing, "missing", op)
+		f.Path, f.Old = wholeValue(*op.Old)
+		d.add(f)
 	case OpMoved:
 		d.add(d.at(WireMessageMoved, "moved", op))
 	case OpExtra:
@@ -42,7 +45,9 @@ func (d *sessionDiff) extra(op Op) {
 	case isRequest && obj["id"] == nil && !d.oldKinds[fineKind(*op.New)]:
 		rule = NotificationKindAdded
 	}
-	d.add(d.at(rule, "extra", op))
+	f := d.at(rule, "extra", op)
+	f.Path, f.New = wholeValue(*op.New)
+	d.add(f)
 	if p := airPath(op.New.Value, nil); p != "" && !d.air && isClientLane(op.New.Tag) {
 		f := d.at(WireAIRKeyToNonAIR, "extra", op)
 		f.Path = p
@@ -107,7 +112,9 @@ func (d *sessionDiff) at(rule, what string, op Op) Finding {
 
 func (d *sessionDiff) add(f Finding) { d.out = append(d.out, f) }
 
-// describe names a message: its method and sessionUpdate, or its response id.
+// describe names a message: its method and sessionUpdate, its response
+// id, a CLI message's type and request subtype, or the lane's word for a
+// record that is none of these (a CLI "spawn").
 func describe(m Message) string {
 	obj, _ := m.Value.(map[string]any)
 	if method, ok := obj["method"].(string); ok {
@@ -116,7 +123,37 @@ func describe(m Message) string {
 		}
 		return method
 	}
-	return fmt.Sprintf("response %v", obj["id"])
+	if typ, ok := obj["type"].(string); ok { // a stream-json message to or from the CLI
+		req, _ := obj["request"].(map[string]any)
+		if sub, ok := req["subtype"].(string); ok {
+			return typ + " " + sub
+		}
+		return typ
+	}
+	if id, ok := obj["id"]; ok && id != nil {
+		return fmt.Sprintf("response %v", id)
+	}
+	if _, isResponse := obj["id"]; isResponse || obj["result"] != nil || obj["error"] != nil {
+		return "response (no id)"
+	}
+	if f := strings.Fields(m.Tag); len(f) > 1 && !isClientLane(m.Tag) {
+		return f[len(f)-1] // "cli:1 spawn" → spawn
+	}
+	return "message"
+}
+
+// wholeValue is what a missing or extra record carries when it is not a
+// JSON-RPC message (a spawn's argv): the path and value that say which one
+// it was.
+func wholeValue(m Message) (path, value string) {
+	obj, _ := m.Value.(map[string]any)
+	if _, ok := obj["jsonrpc"]; ok {
+		return "", ""
+	}
+	if argv, ok := obj["argv"]; ok {
+		return "$.argv", encode(argv)
+	}
+	return "", ""
 }
 
 // airPath returns the JSON path of the first _meta.jetbrains in v, "" when
