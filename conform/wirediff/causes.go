@@ -52,10 +52,6 @@ func writeCauses(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "causes (%d, most runs first):\n", len(causes))
 	for i, c := range causes {
-		runs := "1 run"
-		if c.Runs != 1 {
-			runs = fmt.Sprintf("%d runs", c.Runs)
-		}
-		fmt.Fprintf(w, "  #%d %-9s %s, %s, e.g. %s: %s\n", i+1, c.verdict(), c.Rule, runs, c.Run, c.Sentence())
+		fmt.Fprintf(w, "  #%d %-9s %s, %s, e.g. %s: %s\n", i+1, c.verdict(), c.Rule, runCount(c.Runs), c.Run, c.Sentence())
 	}
 }

@@ -122,6 +122,31 @@ func writeText(w io.Writer, r *Report) error {
 	return err
 }
 
+// oneSided says which runs exist on one side only, one line per side
+// (none when every run pairs).
+func (r *Report) oneSided() []string {
+	var out []string
+	side := func(word, name string, keys []string) {
+		if len(keys) == 0 {
+			return
+		}
+		if name != "" {
+			word += " (" + name + ")"
+		}
+		out = append(out, fmt.Sprintf("%s only in %s: %s", runCount(len(keys)), word, strings.Join(keys, ", ")))
+	}
+	side("old", r.Old, r.OnlyOld)
+	side("new", r.New, r.OnlyNew)
+	return out
+}
+
+func runCount(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
 // writeGitHub writes one workflow command per finding: ::error for a
 // breaking one, ::notice for the rest, at the file and line of the message.
 func writeGitHub(w io.Writer, r *Report) error {
@@ -134,6 +159,9 @@ func writeGitHub(w io.Writer, r *Report) error {
 			ghProp(f.Rule), ghData(f.Run+" "+f.Session+": "+f.Sentence())); err != nil {
 			return err
 		}
+	}
+	for _, line := range r.oneSided() {
+		fmt.Fprintf(w, "::warning title=runs on one side only::%s\n", ghData(line))
 	}
 	_, err := fmt.Fprintln(w, r.Summary())
 	return err
@@ -156,8 +184,18 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		icon = "❌"
 	}
 	fmt.Fprintf(w, "### %s airwire diff: %s\n\n", icon, r.Summary())
+	for _, line := range r.oneSided() {
+		fmt.Fprintf(w, "- %s\n", mdCell(line))
+	}
+	if len(r.OnlyOld)+len(r.OnlyNew) > 0 {
+		fmt.Fprintln(w)
+	}
 	if len(r.Findings) == 0 {
-		_, err := fmt.Fprintln(w, "The two recordings are the same on the wire.")
+		same := "The two recordings are the same on the wire."
+		if len(r.OnlyOld)+len(r.OnlyNew) > 0 {
+			same = "The runs both recordings have are the same on the wire."
+		}
+		_, err := fmt.Fprintln(w, same)
 		return err
 	}
 	fmt.Fprintln(w, "| | Rule | Run | Session | Line | Change |")
