@@ -32,27 +32,26 @@ func (d *sessionDiff) op(op Op) {
 	}
 }
 
-// extra classifies a new message: a request the client must answer, a
-// notification of a kind the session never had, or one more of a known
-// kind. A _meta.jetbrains key in it to a non-AIR client is named too.
+// extra classifies a new message: one carrying a _meta.jetbrains key to a
+// non-AIR client, a request the client must answer, a notification of a
+// kind the session never had, or one more of a known kind. It is one
+// finding, as the same message missing is.
 func (d *sessionDiff) extra(op Op) {
 	obj, _ := op.New.Value.(map[string]any)
 	_, isRequest := obj["method"]
 	rule := WireMessageAdded
-	switch {
+	path, value := wholeValue(*op.New)
+	switch p := airPath(op.New.Value, nil); {
+	case p != "" && !d.air && isClientLane(op.New.Tag):
+		rule, path = WireAIRKeyToNonAIR, p
 	case isRequest && obj["id"] != nil && op.New.Tag == "client agent->editor":
 		rule = WireRequestAdded
 	case isRequest && obj["id"] == nil && !d.oldKinds[fineKind(*op.New)]:
 		rule = NotificationKindAdded
 	}
 	f := d.at(rule, "extra", op)
-	f.Path, f.New = wholeValue(*op.New)
+	f.Path, f.New = path, value
 	d.add(f)
-	if p := airPath(op.New.Value, nil); p != "" && !d.air && isClientLane(op.New.Tag) {
-		f := d.at(WireAIRKeyToNonAIR, "extra", op)
-		f.Path = p
-		d.add(f)
-	}
 }
 
 // pair compares two messages that the alignment paired.
@@ -147,7 +146,7 @@ func describe(m Message) string {
 // it was.
 func wholeValue(m Message) (path, value string) {
 	obj, _ := m.Value.(map[string]any)
-	if _, ok := obj["jsonrpc"]; ok {
+	if isJSONRPC(obj) {
 		return "", ""
 	}
 	if argv, ok := obj["argv"]; ok {

@@ -91,8 +91,12 @@ func TestDiffClasses(t *testing.T) {
 			[]string{initPlain, prompt, toolCall}, []string{initPlain, prompt, strings.Replace(toolCall, `"title":"ls"`, `"title":"List"`, 1)},
 			[]string{"COSMETIC_TEXT_CHANGED changed $.params.update.title"}, false},
 		{"CLI lane",
+			[]string{initPlain, `cli:1 agent->cli {"request":{"subtype":"get_settings"},"type":"control_request"}`},
+			[]string{initPlain, `cli:1 agent->cli {"request":{"subtype":"get_context_usage"},"type":"control_request"}`},
+			[]string{"CLI_TRAFFIC_CHANGED changed $.request.subtype"}, true},
+		{"CLI message of another type is another message",
 			[]string{initPlain, `cli:1 agent->cli {"type":"user"}`}, []string{initPlain, `cli:1 agent->cli {"type":"control"}`},
-			[]string{"CLI_TRAFFIC_CHANGED changed $.type"}, true},
+			[]string{"CLI_TRAFFIC_CHANGED missing ", "CLI_TRAFFIC_CHANGED extra "}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
