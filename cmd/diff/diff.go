@@ -85,7 +85,8 @@ unrelated line. Categories:
             _meta.jetbrains key sent to a client that did not declare AIR
   AIR       breaks AIR clients only: the same changes under _meta.jetbrains
   CLI       what the adapter sends the Claude CLI changed
-  ADDITIVE  a client may ignore it: a new _meta key, a new notification kind
+  ADDITIVE  a client may ignore it: a new _meta key, a new notification
+            kind, a new element of an array named by id (a config option)
   COSMETIC  display text changed (title, description, label, message, text)
 
 The text output first groups the findings by cause when one change is

@@ -22,10 +22,12 @@ type change struct {
 	rule, path, old, new string
 }
 
-// pathStep is one key or index of a JSON path.
+// pathStep is one key or index of a JSON path, or the element of an
+// array whose "id" is id (its JSON).
 type pathStep struct {
 	key   string
-	index int // -1 for a key
+	index int // -1 for a key or an id
+	id    string
 }
 
 // comparer walks two JSON values of one message.
@@ -78,6 +80,11 @@ func (c *comparer) object(path []pathStep, old, new map[string]any) {
 }
 
 func (c *comparer) array(path []pathStep, old, new []any) {
+	oldIDs, newIDs := elementIDs(old), elementIDs(new)
+	if oldIDs != nil && newIDs != nil {
+		c.byID(path, old, new, oldIDs, newIDs)
+		return
+	}
 	for i := 0; i < max(len(old), len(new)); i++ {
 		p := append(slices.Clone(path), pathStep{index: i})
 		switch {
@@ -89,6 +96,72 @@ func (c *comparer) array(path []pathStep, old, new []any) {
 			c.walk(p, old[i], new[i])
 		}
 	}
+}
+
+// elementIDs returns the JSON of each element's "id" when every element is
+// an object with a distinct scalar id (configOptions, ...), else nil.
+func elementIDs(a []any) []string {
+	ids := make([]string, len(a))
+	seen := map[string]bool{}
+	for i, e := range a {
+		obj, ok := e.(map[string]any)
+		if !ok || obj["id"] == nil || jsonKind(obj["id"]) == "object" || jsonKind(obj["id"]) == "array" {
+			return nil
+		}
+		ids[i] = encode(obj["id"])
+		if seen[ids[i]] {
+			return nil
+		}
+		seen[ids[i]] = true
+	}
+	return ids
+}
+
+// byID compares two arrays of elements with ids element by element of the
+// same id, so an element inserted before others is one element added, not
+// every following one changed. A changed order of the elements both have
+// is one change of the array, its ids in old and new order.
+func (c *comparer) byID(path []pathStep, old, new []any, oldIDs, newIDs []string) {
+	at := func(ids []string) map[string]int {
+		m := make(map[string]int, len(ids))
+		for i, id := range ids {
+			m[id] = i
+		}
+		return m
+	}
+	oldAt, newAt := at(oldIDs), at(newIDs)
+	var oldOrder, newOrder []string
+	for i, id := range oldIDs {
+		p := append(slices.Clone(path), pathStep{index: -1, id: id})
+		if j, ok := newAt[id]; ok {
+			oldOrder = append(oldOrder, id)
+			c.walk(p, old[i], new[j])
+		} else {
+			c.add(p, kindRule(p, WireFieldRemoved, AIRFieldRemoved), old[i], absent)
+		}
+	}
+	for j, id := range newIDs {
+		p := append(slices.Clone(path), pathStep{index: -1, id: id})
+		if _, ok := oldAt[id]; ok {
+			newOrder = append(newOrder, id)
+		} else {
+			c.add(p, c.elementAddedRule(p), absent, new[j])
+		}
+	}
+	if !slices.Equal(oldOrder, newOrder) {
+		c.out = append(c.out, change{rule: kindRule(path, WireValueChanged, AIRValueChanged), path: formatPath(path) + "[*].id",
+			old: "[" + strings.Join(oldOrder, ",") + "]", new: "[" + strings.Join(newOrder, ",") + "]"})
+	}
+}
+
+// elementAddedRule classifies a new element with an id: a client lists
+// such elements by id and one it does not know is an option more, not a
+// change of the others.
+func (c *comparer) elementAddedRule(path []pathStep) string {
+	if underMeta(path) {
+		return c.addedRule(path, true)
+	}
+	return OptionAdded
 }
 
 // orEmpty is v, or an empty object when v is nil (absent).
@@ -177,6 +250,8 @@ func formatPath(path []pathStep) string {
 	b.WriteString("$")
 	for _, s := range path {
 		switch {
+		case s.id != "":
+			fmt.Fprintf(&b, "[id=%s]", s.id)
 		case s.index >= 0:
 			fmt.Fprintf(&b, "[%d]", s.index)
 		case plainKey(s.key):

@@ -78,6 +78,7 @@ const (
 	CLITrafficChanged     = "CLI_TRAFFIC_CHANGED"
 	MetaKeyAdded          = "ADDITIVE_META_KEY_ADDED"
 	NotificationKindAdded = "ADDITIVE_NOTIFICATION_KIND_ADDED"
+	OptionAdded           = "ADDITIVE_OPTION_ADDED"
 	TextChanged           = "COSMETIC_TEXT_CHANGED"
 )
 
@@ -102,6 +103,7 @@ var Rules = []Rule{
 	{CLITrafficChanged, CategoryCLI, "What the adapter sends the Claude CLI changed (a message missing, extra, moved or different)."},
 	{MetaKeyAdded, CategoryAdditive, "A new key appeared under _meta (not _meta.jetbrains to a non-AIR client), which clients that do not know it ignore."},
 	{NotificationKindAdded, CategoryAdditive, "A notification of a kind this session never had before is sent, which a client that does not know it may ignore."},
+	{OptionAdded, CategoryAdditive, "An array of elements named by their id (configOptions, ...) gained an element, which a client lists or ignores without the others changing."},
 	{TextChanged, CategoryCosmetic, "Display text changed (a title, description, label, message or text) but not its type or presence."},
 }
 
