@@ -896,7 +896,21 @@ func (n *Normalizer) str(s string) string {
 // compares its transcript and the golden both masked: there the real CLI
 // measures those values anew (a replay gets them from the cassette, and
 // keeps them). Lines that are not "<tag> <json>" stay as they are.
-func MaskMeasured(canon []byte) []byte {
+func MaskMeasured(canon []byte) []byte { return maskCanon(canon, false) }
+
+// MaskRecorded masks what MaskMeasured masks and, besides, the token counts
+// the CLI estimates itself (a compaction's preTokens and postTokens, numbers
+// under estimatedTokensRE) → "<tokens>": two recordings made by different
+// releases or CLI versions (airwire diff) differ there by nature, where a
+// live run against its own golden does not (runDir keeps the estimate
+// stable).
+func MaskRecorded(canon []byte) []byte { return maskCanon(canon, true) }
+
+// estimatedTokensRE is a key whose number the CLI estimates by counting
+// the conversation (its compaction metadata, as the adapter forwards it).
+var estimatedTokensRE = lazyre.New(`^(?i)(pre|post)_?tokens$`)
+
+func maskCanon(canon []byte, tokens bool) []byte {
 	var out bytes.Buffer
 	for _, l := range bytes.SplitAfter(canon, []byte("\n")) {
 		i := bytes.IndexByte(l, '{')
@@ -904,7 +918,7 @@ func MaskMeasured(canon []byte) []byte {
 			out.Write(l)
 			continue
 		}
-		norm, err := maskLine(bytes.TrimRight(l[i:], "\n"))
+		norm, err := maskLine(bytes.TrimRight(l[i:], "\n"), tokens)
 		if err != nil {
 			out.Write(l)
 			continue
@@ -918,9 +932,10 @@ func MaskMeasured(canon []byte) []byte {
 	return out.Bytes()
 }
 
-// maskLine applies only the durations rule (nothing fixed) to one JSON
-// document, encoded as Line encodes.
-func maskLine(raw []byte) ([]byte, error) {
+// maskLine applies only the durations rule (nothing fixed), and with
+// tokens the estimated token counts, to one JSON document, encoded as Line
+// encodes.
+func maskLine(raw []byte, tokens bool) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -941,6 +956,9 @@ func maskLine(raw []byte) ([]byte, error) {
 		case json.Number:
 			if durKeyRE.MatchString(key) {
 				return "<duration>"
+			}
+			if tokens && estimatedTokensRE.MatchString(key) {
+				return "<tokens>"
 			}
 		case string:
 			return textDurRE.ReplaceAllString(t, textDurPrefix+"<duration>")

@@ -353,6 +353,19 @@ func TestDurationsInTextAndMasking(t *testing.T) {
 	}
 }
 
+// Two recordings (airwire diff) mask the CLI's token estimates besides the
+// durations; a live run keeps them (its run directory keeps them stable).
+func TestMaskRecordedTokens(t *testing.T) {
+	canon := `client agent->editor {"contextCompaction":{"durationMs":86,"postTokens":2508,"preTokens":22,"version":1},"totalTokens":5}` + "\n"
+	want := `client agent->editor {"contextCompaction":{"durationMs":"<duration>","postTokens":"<tokens>","preTokens":"<tokens>","version":1},"totalTokens":5}` + "\n"
+	if got := string(MaskRecorded([]byte(canon))); got != want {
+		t.Errorf("MaskRecorded:\n%s\nwant:\n%s", got, want)
+	}
+	if got := string(MaskMeasured([]byte(canon))); strings.Contains(got, "<tokens>") || !strings.Contains(got, `"durationMs":"<duration>"`) {
+		t.Errorf("MaskMeasured: %s", got)
+	}
+}
+
 func TestScriptedDay(t *testing.T) {
 	if got := scenario.ClockBase().Format("2006-01-02"); got != scriptedDay {
 		t.Errorf("scriptedDay = %q, but scenario.ClockBase is on %q", scriptedDay, got)

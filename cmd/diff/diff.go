@@ -76,6 +76,10 @@ OLD and NEW are both one of:
   - an airwire journal (airwire record), rendered canonical first with the
     conformance suite's placement and normalization.
 
+Durations and the token counts the CLI estimates (a compaction's
+preTokens and postTokens) are masked on both sides, as airwire conform
+masks what a live run measures anew: they never read as a change.
+
 Messages are aligned with a longest common subsequence of their kinds, so a
 message is named missing, extra or moved rather than compared with an
 unrelated line. Categories:

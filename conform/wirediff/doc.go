@@ -25,6 +25,8 @@
 // "Negotiation" (how AIR is declared), "AIR metadata keys" (the AIR
 // category is what lives under _meta.jetbrains).
 //
-// It never normalizes goldens again (they are canonical), never runs an
-// adapter and never writes files.
+// It never normalizes goldens again (they are canonical) beyond masking,
+// with conform's own rule (conform.MaskRecorded), the durations and token
+// estimates that two recordings measure anew; it never runs an adapter and
+// never writes files.
 package wirediff

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/reports"
 )
@@ -135,7 +136,11 @@ func loadGolden(path, key string) (*Run, error) {
 
 // ParseCanonical reads canonical text (the golden format): one
 // "<tag> <json>" per line, the tag being the words before the first { or [.
+// What two recordings measure or estimate differently by nature (durations,
+// the CLI's token estimates) is masked as conform masks it
+// (conform.MaskRecorded), so it never reads as a change.
 func ParseCanonical(data []byte) ([]Message, error) {
+	data = conform.MaskRecorded(data)
 	var out []Message
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
