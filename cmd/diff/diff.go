@@ -97,7 +97,10 @@ The text output first groups the findings by cause when one change is
 found more than once (the same rule and change, message kind, path, old and
 new value, numbered placeholders such as <session-1> made equal): each cause
 once, with its count of runs and an example, most runs first; then every
-finding.
+finding. --markdown writes a pull-request comment of at most 60,000
+characters: the runs present on one side only, the causes, then every
+finding in a collapsed section; when they do not fit, the comment says how
+many rows were left out and the command that prints them all.
 
 --breaking picks the categories that fail the command; the default is the
 strictest, WIRE,AIR,CLI. A team without AIR clients uses --breaking WIRE.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Output formats of WriteReport.
@@ -176,46 +177,128 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// writeMarkdown writes a pull-request comment: the verdict, counts, and a
-// table of findings, breaking ones first.
+// MarkdownBudget bounds the --markdown output, in bytes (so in characters
+// too): GitHub refuses a comment over 65,536 characters, and a CI step may
+// add a heading.
+const MarkdownBudget = 60_000
+
+// mdReserve is what the end of the comment needs: the closing of the
+// details, the note of a cut and the rules line.
+const mdReserve = 1_000
+
+// mdOneSidedMax bounds the list of the runs of one side only.
+const mdOneSidedMax = 8_000
+
+// mdCellMax bounds one table cell, so that a huge value cannot fill the
+// comment alone.
+const mdCellMax = 400
+
+// writeMarkdown writes a pull-request comment within MarkdownBudget: the
+// verdict and counts, the runs on one side only, the causes (each change
+// once, with its count of runs and an example), then every finding,
+// breaking ones first, in a collapsed <details>. What does not fit is cut,
+// and the comment says how much and where the full report is.
 func writeMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
 	icon := "✅"
 	if r.Breaking() > 0 {
 		icon = "❌"
 	}
-	fmt.Fprintf(w, "### %s airwire diff: %s\n\n", icon, r.Summary())
+	fmt.Fprintf(&b, "### %s airwire diff: %s\n\n", icon, r.Summary())
 	for _, line := range r.oneSided() {
-		fmt.Fprintf(w, "- %s\n", mdCell(line))
+		fmt.Fprintf(&b, "- %s\n", mdCut(line, mdOneSidedMax))
 	}
 	if len(r.OnlyOld)+len(r.OnlyNew) > 0 {
-		fmt.Fprintln(w)
+		b.WriteString("\n")
 	}
 	if len(r.Findings) == 0 {
 		same := "The two recordings are the same on the wire."
 		if len(r.OnlyOld)+len(r.OnlyNew) > 0 {
 			same = "The runs both recordings have are the same on the wire."
 		}
-		_, err := fmt.Fprintln(w, same)
+		_, err := fmt.Fprintln(w, b.String()+same)
 		return err
 	}
-	fmt.Fprintln(w, "| | Rule | Run | Session | Line | Change |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
-	for _, breaking := range []bool{true, false} {
-		for _, f := range r.Findings {
-			if f.Breaking != breaking {
-				continue
-			}
-			mark := "ℹ️"
-			if breaking {
-				mark = "❌"
-			}
-			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %d | %s |\n", mark, f.Rule, mdCell(f.Run), mdCell(f.Session), f.Line, mdCell(f.Sentence()))
-		}
+	cut := mdCauses(&b, r)
+	cut += mdFindings(&b, r)
+	if cut > 0 {
+		fmt.Fprintf(&b, "\n%d more rows did not fit in this comment: `airwire diff %s %s` prints the full report.\n",
+			cut, mdCell(r.Old), mdCell(r.New))
 	}
-	_, err := fmt.Fprintln(w, "\nRules: `airwire diff --list-rules`.")
+	b.WriteString("\nRules: `airwire diff --list-rules`.\n")
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func mdCell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ", "`", "'").Replace(s)
+// mdRows appends rows to b while it stays within the budget and returns
+// how many did not fit.
+func mdRows(b *strings.Builder, rows []string) int {
+	for i, row := range rows {
+		if b.Len()+len(row)+mdReserve > MarkdownBudget {
+			return len(rows) - i
+		}
+		b.WriteString(row)
+	}
+	return 0
+}
+
+// mdCauses writes the table of causes, most runs first.
+func mdCauses(b *strings.Builder, r *Report) int {
+	causes := r.Causes()
+	fmt.Fprintf(b, "**%d %s**, most runs first:\n\n| | Rule | Runs | Example | Change |\n|---|---|---|---|---|\n",
+		len(causes), plural(len(causes), "cause", "causes"))
+	rows := make([]string, len(causes))
+	for i, c := range causes {
+		rows[i] = fmt.Sprintf("| %s | `%s` | %d | %s | %s |\n", mdMark(c.Breaking), c.Rule, c.Runs, mdCell(c.Run), mdCell(c.Sentence()))
+	}
+	return mdRows(b, rows)
+}
+
+// mdFindings writes every finding, breaking ones first, collapsed.
+func mdFindings(b *strings.Builder, r *Report) int {
+	fmt.Fprintf(b, "\n<details><summary>All %d %s</summary>\n\n| | Rule | Run | Session | Line | Change |\n|---|---|---|---|---|---|\n",
+		len(r.Findings), plural(len(r.Findings), "finding", "findings"))
+	var rows []string
+	for _, breaking := range []bool{true, false} {
+		for _, f := range r.Findings {
+			if f.Breaking == breaking {
+				rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %s | %d | %s |\n", mdMark(breaking), f.Rule, mdCell(f.Run),
+					mdCell(f.Session), f.Line, mdCell(f.Sentence())))
+			}
+		}
+	}
+	cut := mdRows(b, rows)
+	b.WriteString("\n</details>\n")
+	return cut
+}
+
+func mdMark(breaking bool) string {
+	if breaking {
+		return "❌"
+	}
+	return "ℹ️"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// mdCell escapes s for a table cell and cuts it at mdCellMax bytes.
+func mdCell(s string) string { return mdCut(s, mdCellMax) }
+
+// mdCut escapes s for one Markdown line and cuts it at limit bytes (on a
+// rune boundary).
+func mdCut(s string, limit int) string {
+	s = strings.NewReplacer("|", "\\|", "\n", " ", "`", "'").Replace(s)
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
