@@ -70,7 +70,11 @@ type Deviation struct {
 	When string `json:"when,omitempty"`
 	// Paths are JSON paths in the form mismatches print:
 	// $.result.agentInfo.name, $.a["b-c"][0], with [*] for every element
-	// of an array.
+	// of an array and, as the last step, [="v"] (any JSON value) for the
+	// element equal to it: the actual array gets the golden's presence of
+	// that element, in the golden's place, and every other element still
+	// compares. A key inside an object only the golden has is masked by
+	// giving the actual line that object with the masked keys only.
 	Paths []string `json:"paths"`
 	// Runs, when set, limits the declaration to the runs whose golden name
 	// (<scenario>/<profile>) one of these path.Match patterns matches, for

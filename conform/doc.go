@@ -108,7 +108,9 @@
 // each such difference as a Deviation: the adapter's initialize
 // agentInfo.name, the line tag, the method (or the method whose response
 // it is), the JSON paths ($.result.agentInfo.name, [*] for every array
-// element) and the goldens/DEVIATIONS.md entry it stands for.
+// element, [="name"] for the element equal to a value, so that one element
+// of a list is masked and not the list) and the goldens/DEVIATIONS.md entry
+// it stands for.
 // LoadDeviations reads the file strictly; Check applies it with
 // ApplyDeviations, which gives the declared paths of the selected lines the
 // golden's values (never for the goldens' own adapter) and returns every

@@ -8,17 +8,21 @@ import (
 	"strings"
 )
 
-// step is one segment of a JSON path: an object key, an array index, or
-// every element of an array.
+// step is one segment of a JSON path: an object key, an array index,
+// every element of an array, or the element of an array equal to a value.
 type step struct {
-	key   string
-	index int // -1: every element ([*]); used when isKey is false
-	isKey bool
+	key     string
+	index   int // -1: every element ([*]); used when isKey and isValue are false
+	isKey   bool
+	isValue bool
+	value   any // the element [=value] names, decoded as lines are
 }
 
 // parsePath reads the path form that golden mismatches print: "$", then
 // .name (a letter or _ first, then letters, digits, _), ["any key"] (a JSON
-// string), [N] or [*]. A path names at least one step.
+// string), [N] or [*]; and [=V], V a JSON value, for the element of an
+// array that equals V, as the last step only (an element by value is whole).
+// A path names at least one step.
 func parsePath(p string) ([]step, error) {
 	if !strings.HasPrefix(p, "$") || len(p) == 1 {
 		return nil, fmt.Errorf("path %q: want $ and at least one step", p)
@@ -28,6 +32,9 @@ func parsePath(p string) ([]step, error) {
 		s, n, err := nextStep(rest)
 		if err != nil {
 			return nil, fmt.Errorf("path %q: %v", p, err)
+		}
+		if s.isValue && n < len(rest) {
+			return nil, fmt.Errorf("path %q: an element by value [=...] ends the path", p)
 		}
 		out = append(out, s)
 		rest = rest[n:]
@@ -49,6 +56,8 @@ func nextStep(s string) (step, int, error) {
 		return step{key: s[1:n], isKey: true}, n, nil
 	case strings.HasPrefix(s, "[*]"):
 		return step{index: -1}, 3, nil
+	case strings.HasPrefix(s, "[="):
+		return valueStep(s)
 	case strings.HasPrefix(s, `["`):
 		var key string
 		dec := json.NewDecoder(strings.NewReader(s[1:]))
@@ -69,6 +78,21 @@ func nextStep(s string) (step, int, error) {
 		return step{index: i}, end + 1, nil
 	}
 	return step{}, 0, fmt.Errorf("want . or [ at %q", s)
+}
+
+// valueStep reads a [=V] step at the start of s.
+func valueStep(s string) (step, int, error) {
+	dec := json.NewDecoder(strings.NewReader(s[2:]))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return step{}, 0, fmt.Errorf("bad element value at %q", s)
+	}
+	n := 2 + int(dec.InputOffset())
+	if n >= len(s) || s[n] != ']' {
+		return step{}, 0, fmt.Errorf("no ] after the element value at %q", s)
+	}
+	return step{isValue: true, value: v}, n + 1, nil
 }
 
 func isKeyRune(r rune, first bool) bool {
@@ -93,8 +117,10 @@ func keyPath(at, key string) string {
 
 // maskPath returns a with the value at steps set to g's (absent where g
 // has none), calling hit with the concrete path of each value it changed.
-// [*] visits the indices both arrays have; a container missing or of
-// another type on either side ends the walk.
+// [*] visits the indices both arrays have. An object on the way that only
+// g has is created in a, holding only the masked values (so that one key
+// of it can be masked); any other container missing or of another type on
+// either side ends the walk.
 func maskPath(g, a any, steps []step, at string, hit func(string)) any {
 	if len(steps) == 0 {
 		if !reflect.DeepEqual(g, a) {
@@ -116,8 +142,18 @@ func maskPath(g, a any, steps []step, at string, hit func(string)) any {
 		switch {
 		case inG && inA:
 			am[s.key] = maskPath(gv, av, rest, p, hit)
+		case len(rest) > 0 && inG:
+			// an object only the golden has is made to hold the masked
+			// values only; any other key of it still differs
+			if _, isObj := gv.(map[string]any); isObj {
+				n := 0
+				made := maskPath(gv, map[string]any{}, rest, p, func(p string) { n++; hit(p) })
+				if n > 0 {
+					am[s.key] = made
+				}
+			}
 		case len(rest) > 0:
-			// a container only one side has: nothing to mask
+			// a container only the actual side has: nothing to mask
 		case inG:
 			am[s.key] = gv
 			hit(p)
@@ -132,12 +168,56 @@ func maskPath(g, a any, steps []step, at string, hit func(string)) any {
 	if !ok1 || !ok2 {
 		return a
 	}
+	if s.isValue {
+		return maskElement(gs, as, s.value, at, hit)
+	}
 	for i := range min(len(gs), len(as)) {
 		if s.index < 0 || s.index == i {
 			as[i] = maskPath(gs[i], as[i], rest, fmt.Sprintf("%s[%d]", at, i), hit)
 		}
 	}
 	return a
+}
+
+// maskElement gives the array a the golden's presence of the element v:
+// where only a has it, every copy goes; where only g has it, it goes in
+// right after the nearest element before it in g that a has (first, when a
+// has none of them). Where both or neither have it, a stays.
+func maskElement(g, a []any, v any, at string, hit func(string)) any {
+	gi, ai := indexOf(g, v), indexOf(a, v)
+	switch {
+	case gi < 0 && ai >= 0:
+		out := make([]any, 0, len(a))
+		for _, x := range a {
+			if !reflect.DeepEqual(x, v) {
+				out = append(out, x)
+			}
+		}
+		a = out
+	case gi >= 0 && ai < 0:
+		pos := 0
+		for j := gi - 1; j >= 0; j-- {
+			if k := indexOf(a, g[j]); k >= 0 {
+				pos = k + 1
+				break
+			}
+		}
+		a = append(a[:pos:pos], append([]any{v}, a[pos:]...)...)
+	default:
+		return a
+	}
+	b, _ := json.Marshal(v)
+	hit(at + "[=" + string(b) + "]")
+	return a
+}
+
+func indexOf(arr []any, v any) int {
+	for i, x := range arr {
+		if reflect.DeepEqual(x, v) {
+			return i
+		}
+	}
+	return -1
 }
 
 // hasPath reports whether v holds a value at steps.
@@ -152,6 +232,9 @@ func hasPath(v any, steps []step) bool {
 		return ok && in && hasPath(x, rest)
 	}
 	arr, _ := v.([]any)
+	if s.isValue {
+		return indexOf(arr, s.value) >= 0
+	}
 	for i, x := range arr {
 		if (s.index < 0 || s.index == i) && hasPath(x, rest) {
 			return true
