@@ -55,6 +55,13 @@ contract rules over the whole conversation (capability gates, removed keys,
 permission options, diffPatch text, failure revisions, message order).
 
 --side agent checks what the agent sent, --side client what the editor sent.
+The editor's side includes its obligations as an ACP client: every agent
+request answered exactly once (one never answered is reported at the end of
+the journal), a permission request pending at session/cancel answered with
+outcome cancelled, a permission answered only with an offered optionId, no
+session/prompt to a session it never opened or has closed, only the goal
+actions the agent advertised, session/list cursors passed back unchanged for
+the cwd they were issued for, and only capabilities both sides declared.
 Exits 1 when any finding is an error.
 
 The ACP schema is the official one pinned in airwire (schemas/acp/PIN):

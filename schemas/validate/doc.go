@@ -51,6 +51,17 @@
 //	recommended-value-option, skill-path-with-kind, custom-answer-question,
 //	elicitation-answer-fields
 //
+// The editor's obligations (client.go; End adds those left undone when the
+// conversation is over):
+//
+//	client-request-unanswered   an agent request never answered
+//	jsonrpc-answered-twice      a second response to one request (either side)
+//	permission-cancelled-after-cancel  a permission request pending at
+//	                            session/cancel answered with another outcome
+//	prompt-unknown-session      session/prompt to a session not opened, or closed
+//	goal-action-not-advertised  a goal action the agent did not advertise
+//	session-list-cursor         a cursor never issued, or for another cwd
+//
 // An ACP failure under a field marked x-deserialize-default-on-error is a
 // warning: the reference SDKs drop such a value. A client-sent AIR object
 // without version: 1 next to its payload is a warning too, because the

@@ -33,7 +33,8 @@ func Journal(path string, v *Validator) (Report, error) {
 	return Entries(r.Next, v)
 }
 
-// Entries is Journal over any entry source (next returns io.EOF at the end).
+// Entries is Journal over any entry source (next returns io.EOF at the end);
+// at the end it adds what the conversation left undone (End).
 // Each entry is first checked against the journal format (docs/journal.md,
 // "Entries"): a seq that does not rise, a negative t_ns, an unknown kind, a
 // client-lane frame of no known sender or a msg entry without msg is a
@@ -63,6 +64,7 @@ func Entries(next func() (journal.Entry, error), v *Validator) (Report, error) {
 			rep.Findings = append(rep.Findings, v.nonJSON(e)...)
 		}
 	}
+	rep.Findings = append(rep.Findings, v.End()...)
 	rep.Stats = v.Stats()
 	return rep, nil
 }

@@ -99,6 +99,8 @@ type state struct {
 	// session/prompt request of the editor that has no response yet. The
 	// oldest is the running one (with promptQueueing the others wait).
 	turns map[string][]*turn
+	// client is what the editor's obligations need (client.go).
+	client clientState
 }
 
 // turn is one prompt turn, from a session/prompt request to its response.
@@ -110,6 +112,7 @@ type turn struct {
 func (s *state) reset() {
 	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{}, closed: map[string]bool{},
 		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}, turns: map[string][]*turn{}}
+	s.client.reset()
 }
 
 // endTurn removes the prompt turn of the request key from the open turns of
@@ -312,6 +315,8 @@ func (c *checker) request(method string, id any, params any) {
 		c.duplicateID(id, key, old)
 	}
 	c.v.st.pending[key] = &pending{method: method, params: params, seq: c.m.Seq}
+	delete(c.v.st.client.answered, key)
+	c.clientRequest(method, params)
 	if method == "session/prompt" && c.m.Dir == DirEditor {
 		if sid, ok := field(params, "sessionId").(string); ok {
 			c.v.st.turns[sid] = append(c.v.st.turns[sid], &turn{key: key})
@@ -343,6 +348,9 @@ func (c *checker) duplicateID(id any, key string, old *pending) {
 
 func (c *checker) notification(method string, params any) {
 	c.kind = "notification"
+	if method == "session/cancel" {
+		c.onCancel(params)
+	}
 	if method == "session/update" {
 		c.sessionUpdate(params)
 		return
@@ -359,6 +367,7 @@ func (c *checker) response(id any, doc map[string]any) {
 		return
 	}
 	delete(c.v.st.pending, key)
+	c.v.st.client.answered[key] = true
 	c.method = p.method
 	if p.method == "session/prompt" {
 		c.turn = c.v.st.endTurn(p.params, key)
@@ -372,6 +381,7 @@ func (c *checker) response(id any, doc map[string]any) {
 	switch p.method {
 	case "initialize":
 		c.onInitializeResponse(result)
+		c.v.st.client.onGoalDeclaration(result)
 	case "session/new", "session/fork":
 		if sid, ok := field(result, "sessionId").(string); ok {
 			c.v.st.sessions[sid] = true
@@ -382,6 +392,9 @@ func (c *checker) response(id any, doc map[string]any) {
 		}
 	case "session/request_permission":
 		c.permissionResponse(p.params, result)
+		c.permissionAfterCancel(key, result)
+	case "session/list":
+		c.v.st.client.onListResult(p.params, result)
 	case "elicitation/create":
 		c.elicitationResponse(p.params, result)
 	}
@@ -413,6 +426,10 @@ func (c *checker) responseEnvelope(doc map[string]any, method string) bool {
 // the same text ("0" answering 0) it is an error: JSON-RPC 2.0 answers with
 // the request's id itself, so the requester never sees its response.
 func (c *checker) unmatched(id any) {
+	if key := other(c.m.Dir) + "|" + idKey(id); c.v.st.client.answered[key] {
+		c.add("/id", "jsonrpc-answered-twice", SectionACP, SeverityError, "request %s was answered already; a request gets exactly one response", idJSON(id))
+		return
+	}
 	for _, k := range c.v.st.pendingKeys(other(c.m.Dir)) {
 		if p := c.v.st.pending[k]; p != nil && idText(strings.TrimPrefix(k, other(c.m.Dir)+"|")) == idText(idKey(id)) {
 			c.method = p.method
