@@ -59,6 +59,9 @@ var maskMutations = []maskMutation{
 	{name: "prompt without a uuid", entry: 16, file: "adapter/prompt.go",
 		edits:    [][2]string{{"\tt.promptUUID = msg.UUID\n", "\tmsg.UUID = \"\"\n\tt.promptUUID = msg.UUID\n"}},
 		scenario: "text-and-thinking", profile: "air"},
+	{name: "prompt without a uuid in a retry run", entry: 16, file: "adapter/prompt.go",
+		edits:    [][2]string{{"\tt.promptUUID = msg.UUID\n", "\tmsg.UUID = \"\"\n\tt.promptUUID = msg.UUID\n"}},
+		scenario: "rate-limit-429-retries", profile: "air"},
 }
 
 // TestMaskMutations: each narrowed declaration masks only the difference

@@ -34,6 +34,9 @@ func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []Applied
 			continue
 		}
 		gs, as := gt.selected(d), at.selected(d)
+		if d.Compare == CompareIdentity && !identityHolds(d, gt, gs, at, as) {
+			continue
+		}
 		for k := range min(len(gs), len(as)) {
 			for _, p := range at.mask(as[k], gt.value(gs[k]), d.steps) {
 				applied = append(applied, AppliedDeviation{Entry: d.Entry, Line: as[k] + 1, Path: p})

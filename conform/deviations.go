@@ -84,6 +84,10 @@ type Deviation struct {
 	// fails (ErrDeviationGone), since the difference it declares is not
 	// there.
 	Runs []string `json:"runs,omitempty"`
+	// Compare is "" (the values at Paths take the golden's) or
+	// CompareIdentity, for values random on both sides: they take the
+	// golden's only where both sides share one identity pattern.
+	Compare string `json:"compare,omitempty"`
 	// Reason says in one sentence why the difference is kept.
 	Reason string `json:"reason"`
 
@@ -170,6 +174,9 @@ func (d *Deviation) check(entries map[int]string) error {
 		return errors.New("method and response exclude each other")
 	case d.Response != "" && d.Tag != TagAgentToEditor && d.Tag != TagEditorToAgent:
 		return fmt.Errorf("response selects client-lane lines only (%q or %q)", TagAgentToEditor, TagEditorToAgent)
+	}
+	if err := d.checkCompare(); err != nil {
+		return err
 	}
 	if _, ok := entries[d.Entry]; !ok {
 		return fmt.Errorf("%s has no entry %d", DeviationsDoc, d.Entry)

@@ -238,6 +238,7 @@ func TestParseDeviations(t *testing.T) {
 		"data after the list":    `[{` + ok + `}] []`,
 		"not a list":             `{` + ok + `}`,
 		"entry as a title":       `[{` + strings.Replace(ok, `"entry":7`, `"entry":"7"`, 1) + `}]`,
+		"unknown compare":        `[{` + ok + `,"compare":"pattern"}]`,
 		"paths as a single path": `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `"$.result.agentInfo.name"`, 1) + `}]`,
 	}
 	for name, in := range tests {
@@ -564,5 +565,54 @@ func TestGoneWithoutRuns(t *testing.T) {
 	err = (&Outcome{}).match(gd, "scn/air", []byte(same), devs, false)
 	if !errors.Is(err, ErrDeviationGone) || !strings.Contains(err.Error(), "entry 2") {
 		t.Errorf("match: err = %v, want ErrDeviationGone naming entry 2", err)
+	}
+}
+
+// TestIdentityDeviation: a declaration compared by identity masks random
+// values only where both sides share their pattern: the same lines hold a
+// value, and the same of them share one.
+func TestIdentityDeviation(t *testing.T) {
+	head := "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"%s\"}}}\n"
+	lines := func(name string, uuids ...string) string {
+		b := fmt.Sprintf(head, name)
+		for _, u := range uuids {
+			if u == "" {
+				b += "cli:1 agent->cli {\"type\":\"user\"}\n"
+				continue
+			}
+			b += "cli:1 agent->cli {\"type\":\"user\",\"uuid\":\"" + u + "\"}\n"
+		}
+		return b
+	}
+	devs, err := ParseDeviations([]byte(`[{"entry":1,"agent":"ours","tag":"cli:* agent->cli","paths":["$.uuid"],"compare":"identity","reason":"r"}]`), map[int]string{1: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := lines("ref", "<uuid-2>", "<uuid-3>", "<uuid-2>")
+	for _, tt := range []struct {
+		name   string
+		actual []string
+		masked bool
+	}{
+		{"numbers shifted, same pattern", []string{"<uuid-1>", "<uuid-2>", "<uuid-1>"}, true},
+		{"a new uuid where the golden reuses one", []string{"<uuid-1>", "<uuid-2>", "<uuid-3>"}, false},
+		{"a uuid reused where the golden has a new one", []string{"<uuid-1>", "<uuid-1>", "<uuid-1>"}, false},
+		{"a uuid missing", []string{"<uuid-1>", "", "<uuid-1>"}, false},
+		{"a line more", []string{"<uuid-1>", "<uuid-2>", "<uuid-1>", "<uuid-4>"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			actual := lines("ours", tt.actual...)
+			got, applied := ApplyDeviations(devs, []byte(golden), []byte(actual))
+			if masked := len(applied) > 0; masked != tt.masked {
+				t.Fatalf("masked %v (%d values), want %v", masked, len(applied), tt.masked)
+			}
+			if tt.masked && string(got) != strings.Replace(golden, `"ref"`, `"ours"`, 1) {
+				t.Errorf("masked transcript:\n%s", got)
+			}
+			if !tt.masked && string(got) != actual {
+				t.Errorf("an unmasked transcript changed:\n%s", got)
+			}
+		})
 	}
 }

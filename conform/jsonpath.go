@@ -242,3 +242,34 @@ func hasPath(v any, steps []step) bool {
 	}
 	return false
 }
+
+// valuesAt lists the values v holds at steps, in document order (every
+// element for [*]); a path v does not hold adds nothing.
+func valuesAt(v any, steps []step) []any {
+	if len(steps) == 0 {
+		return []any{v}
+	}
+	s, rest := steps[0], steps[1:]
+	if s.isKey {
+		m, _ := v.(map[string]any)
+		x, in := m[s.key]
+		if !in {
+			return nil
+		}
+		return valuesAt(x, rest)
+	}
+	arr, _ := v.([]any)
+	if s.isValue {
+		if i := indexOf(arr, s.value); i >= 0 {
+			return []any{arr[i]}
+		}
+		return nil
+	}
+	var out []any
+	for i, x := range arr {
+		if s.index < 0 || s.index == i {
+			out = append(out, valuesAt(x, rest)...)
+		}
+	}
+	return out
+}
