@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -623,7 +624,8 @@ func (d *driver) call(ctx context.Context, method string, params any, expectErro
 	d.trigger = m.index
 	switch {
 	case expectError != 0 && m.err == nil:
-		return m, fmt.Errorf("%s: expected error %d, got result %s", method, expectError, m.result)
+		return m, fmt.Errorf("%s: expected error %s, got result %s", method, errorCodeText(expectError), m.result)
+	case expectError == scenario.AnyError:
 	case expectError != 0 && m.err.Code != expectError:
 		return m, fmt.Errorf("%s: expected error %d, got %v", method, expectError, m.err)
 	case expectError == 0 && m.err != nil:
@@ -707,7 +709,7 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		if r.Async {
 			return d.sendAsync(ctx, r.Method, params)
 		}
-		m, err := d.call(ctx, r.Method, params, r.ExpectError, true)
+		m, err := d.call(ctx, r.Method, params, r.Expected(), true)
 		if err != nil {
 			return err
 		}
@@ -890,4 +892,12 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(bytes.TrimSpace(t.b))
+}
+
+// errorCodeText says which error a step expects.
+func errorCodeText(code int) string {
+	if code == scenario.AnyError {
+		return "(any code)"
+	}
+	return strconv.Itoa(code)
 }

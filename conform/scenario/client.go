@@ -1,6 +1,9 @@
 package scenario
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Client is the editor side of a scenario: how the session is opened, the
 // steps the editor takes in order, and how it answers the agent's requests.
@@ -135,6 +138,21 @@ type Request struct {
 	// ExpectError is the JSON-RPC error code the agent must answer with; a
 	// success then fails the run. Zero means a success is expected.
 	ExpectError int `yaml:"expectError,omitempty" json:"expectError,omitempty"`
+	// ExpectAnyError requires an error of any code (the golden pins the
+	// code), for a request whose code a declared deviation lets differ.
+	ExpectAnyError bool `yaml:"expectAnyError,omitempty" json:"expectAnyError,omitempty"`
+}
+
+// AnyError is the expected error code of a request with ExpectAnyError.
+const AnyError = math.MinInt32
+
+// Expected is the error code r must be answered with: ExpectError, AnyError,
+// or zero for a success.
+func (r *Request) Expected() int {
+	if r.ExpectAnyError {
+		return AnyError
+	}
+	return r.ExpectError
 }
 
 // Notify is a client → agent notification.
