@@ -128,20 +128,29 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	return nil, nil
 }
 
-// interrupt cancels the session's turn and sends the CLI the interrupt.
+// interrupt cancels the session's turns and sends the CLI the interrupt:
+// the prompts it has not started end at once and are withdrawn from its
+// queue first (abandonQueued), the one under way ends at its result.
 func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
-	if s.cancelActive() {
-		s.tr.interruptCompaction()
-		answered := s.asks.withdraw()
-		go func() {
-			answered()
-			_ = s.cli().Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
-		}()
+	abandoned := s.abandonQueued()
+	if !s.cancelActive() && len(abandoned) == 0 {
+		return
 	}
+	s.tr.interruptCompaction()
+	answered := s.asks.withdraw()
+	go func() {
+		answered()
+		cli := s.cli()
+		for _, uuid := range abandoned {
+			_ = cli.Post(claude.CancelAsyncMessage{MessageUUID: uuid})
+		}
+		_ = cli.Request(context.WithoutCancel(ctx), claude.Interrupt{}, nil)
+	}()
 }
 
-// closeSession ends a session and reaps its CLI.
+// closeSession ends a session and reaps its CLI; its turns end first, as
+// a cancel ends them (closeTurns).
 func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p sessionParams
 	if err := decode(req, &p); err != nil {
@@ -151,6 +160,7 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	if err != nil {
 		return nil, err
 	}
+	s.closeTurns()
 	a.mu.Lock()
 	delete(a.sessions, p.SessionID)
 	a.mu.Unlock()

@@ -33,6 +33,8 @@ type translator struct {
 	// activated (their echo not seen yet); active says a turn is under way.
 	pending []string
 	active  bool
+	// orphan: abandoned prompts the CLI may still run (turn.go).
+	orphan orphans
 
 	// text is the root conversation's text output (chunks.go).
 	text rootText
@@ -91,6 +93,12 @@ func (t *translator) message(h *claude.Frame) {
 	defer t.mu.Unlock()
 	t.sub.ResumeDeferred()
 	kind := h.Type
+	if h.Type == "user" && h.IsReplay && t.orphan.echo(h.UUID) {
+		return
+	}
+	if h.Type == "result" && !t.active && t.orphan.result() {
+		return // an abandoned prompt's run ends; it ends no turn
+	}
 	if h.Type == "user" && h.IsReplay && slices.Contains(t.pending, h.UUID) {
 		t.activate(h.UUID)
 	}
@@ -141,6 +149,7 @@ func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
 	t.async.AutonomousTurnEnded()
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
+	t.orphan.turnStarted()
 	t.active, t.errorKind, t.cancelled = true, "", false
 	t.usage.StartTurn()
 	t.compaction.Resume()
@@ -352,4 +361,16 @@ func (t *translator) result(r *claude.Frame) {
 	}
 	t.sendMaps(t.compaction.Reset())
 	t.holdOrSettle(reason)
+}
+
+// closeActive ends the turn under way of a session the editor closes: its
+// open tool calls get no result any more (toolcall.Session.Unfinished),
+// and it ends cancelled with its usage, after its file-change report.
+func (t *translator) closeActive() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.sendAll(t.tools.Unfinished())
+	t.active, t.cancelled = false, true
+	reason := t.fileChangesAtTurnEnd(usage.Cancelled)
+	t.s.finish(t.usage.PromptResponse(reason), nil)
 }

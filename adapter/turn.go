@@ -2,7 +2,9 @@ package adapter
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -64,3 +66,111 @@ func resultDetail(r *claude.Frame) string {
 	}
 	return r.Subtype
 }
+
+// abandonQueued ends, at a cancel, each prompt Claude Code has not started
+// (its echo has not arrived): it never ran, so it is answered
+// {stopReason: cancelled} at once, with no usage, after its unavailable
+// file-change report ("Agent file-change report > Unavailable report":
+// cancelled). It returns their uuids, to be withdrawn from the CLI's queue
+// (cancel_async_message) before the interrupt, so that they do not run
+// after all, as the reference does. A message the CLI dequeued already
+// still runs; its echo and result end no other turn (translator.orphan).
+// A local-only command and a goal's prompt keep their own ending.
+func (s *Session) abandonQueued() []string {
+	t := s.tr
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s.mu.Lock()
+	var gone []*turn
+	kept := make([]*turn, 0, len(s.turns))
+	for _, x := range s.turns {
+		if x.promptUUID != "" && !x.localOnly && !x.goal && slices.Contains(t.pending, x.promptUUID) {
+			gone = append(gone, x)
+		} else {
+			kept = append(kept, x)
+		}
+	}
+	s.turns = kept
+	if len(kept) == 0 {
+		s.state = idle
+	}
+	s.mu.Unlock()
+	var uuids []string
+	for _, x := range gone {
+		t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == x.promptUUID })
+		t.orphan.add(x.promptUUID)
+		uuids = append(uuids, x.promptUUID)
+		x.fileChange.cancelled()
+		s.fileChanges.unavailable(x.fileChange, fileChangeCancelled)
+		_ = s.agent.conn.Respond(x.reqID, map[string]any{"stopReason": "cancelled"}, nil)
+	}
+	return uuids
+}
+
+// orphans are the prompts a cancel abandoned (abandonQueued) that Claude
+// Code may still run: their echo and result belong to no turn.
+type orphans struct {
+	uuids   []string
+	running bool // an orphan's echo arrived and its result has not
+}
+
+func (o *orphans) add(uuid string) { o.uuids = append(o.uuids, uuid) }
+
+// echo takes the CLI's echo of a user message; it reports whether the
+// message is an orphan's.
+func (o *orphans) echo(uuid string) bool {
+	if !slices.Contains(o.uuids, uuid) {
+		return false
+	}
+	o.uuids = slices.DeleteFunc(o.uuids, func(u string) bool { return u == uuid })
+	o.running = true
+	return true
+}
+
+// result reports whether a result ends an orphan's run (and takes it).
+func (o *orphans) result() bool {
+	was := o.running
+	o.running = false
+	return was
+}
+
+// turnStarted forgets the orphans older than a turn that started: Claude
+// Code runs its queue in order, so they ran or were dropped.
+func (o *orphans) turnStarted() { o.uuids, o.running = nil, false }
+
+// closeTurns ends the session's turns when the editor closes it, as a
+// cancel does (the reference's teardown cancels first): the prompts not
+// started end at once (abandonQueued), the open permission requests are
+// withdrawn, each tool call still open is reported failed, the turn under
+// way ends cancelled with its usage, and the CLI gets the withdrawals and
+// the interrupt before it is closed.
+func (s *Session) closeTurns() {
+	s.tr.toolCallsCancelled()
+	abandoned := s.abandonQueued()
+	active := s.cancelActive()
+	if !active && len(abandoned) == 0 {
+		return
+	}
+	// The editor settles its open requests as it closes (Zed answers them
+	// cancelled in the same instant): a reply already on its way is read
+	// before the requests are withdrawn, as the reference's teardown reads
+	// it while it awaits its first steps.
+	time.Sleep(closeGrace)
+	answered := s.asks.withdraw()
+	answered()
+	if cli := s.cli(); cli != nil {
+		for _, uuid := range abandoned {
+			_ = cli.Post(claude.CancelAsyncMessage{MessageUUID: uuid})
+		}
+		// Not awaited, as the reference does not await it: what the CLI
+		// answers belongs to a turn that has ended.
+		_ = cli.Post(claude.Interrupt{})
+	}
+	if active {
+		s.tr.closeActive()
+	}
+}
+
+// closeGrace is how long a close lets replies written with it arrive
+// before it withdraws the open requests.
+const closeGrace = 10 * time.Millisecond

@@ -50,6 +50,15 @@ func (a *answerer) handle(m *agentMsg) {
 		}
 		return
 	}
+	if m.method == "session/request_permission" && a.nextPermission().CloseAtOnce {
+		// The editor closes the session's tab: session/close, then the open
+		// request settled as cancelled, before the agent can react.
+		if _, err := a.c.request("session/close", map[string]any{"sessionId": a.session(m)}, m.index, false); err != nil {
+			a.c.addProblem("cannot send session/close: %v", err)
+		}
+		a.answer(m)
+		return
+	}
 	if m.method == "session/request_permission" && a.nextPermission().CancelTurn {
 		// Answer off the reader goroutine: the cancel must take effect (the
 		// agent's reaction must have been read) before the answer goes out.
@@ -128,7 +137,7 @@ func (a *answerer) permission(m *agentMsg) (any, *rpcError) {
 			a.cancelled(m)
 		}
 		return cancelled, nil
-	case ans.Cancelled, ans.CancelAtOnce:
+	case ans.Cancelled, ans.CancelAtOnce, ans.CloseAtOnce:
 		return cancelled, nil
 	}
 	opts, _ := m.params["options"].([]any)

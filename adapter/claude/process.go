@@ -263,6 +263,19 @@ func (p *Process) Request(ctx context.Context, req ControlRequest, result any) e
 	return err
 }
 
+// Post writes a control request now and does not wait for its response
+// (read and dropped when it comes): it keeps its place before every frame
+// written after it, so a request that must reach the CLI first need not
+// hold up the ones that follow.
+func (p *Process) Post(req ControlRequest) error {
+	o, err := p.conn.Start(req.Subtype(), req)
+	if err != nil {
+		return err
+	}
+	go func() { _ = o.Wait(context.Background(), nil) }()
+	return nil
+}
+
 // Send writes a user message to the CLI.
 func (p *Process) Send(u UserInput) error {
 	if u.Type == "" {

@@ -62,6 +62,12 @@ type RenameSession struct {
 	SessionID string `json:"session_id,omitempty"`
 }
 
+// CancelAsyncMessage withdraws a user message Claude Code still holds
+// queued; a message it already dequeued still runs ("cancelled": false).
+type CancelAsyncMessage struct {
+	MessageUUID string `json:"message_uuid"`
+}
+
 // StopTask stops one background task.
 type StopTask struct {
 	TaskID string `json:"task_id"`
@@ -105,6 +111,9 @@ func (RenameSession) Subtype() string { return "rename_session" }
 func (StopTask) Subtype() string { return "stop_task" }
 
 // Subtype implements ControlRequest.
+func (CancelAsyncMessage) Subtype() string { return "cancel_async_message" }
+
+// Subtype implements ControlRequest.
 func (RewindFiles) Subtype() string { return "rewind_files" }
 
 var (
@@ -118,6 +127,7 @@ var (
 	_ ControlRequest = MCPStatus{}
 	_ ControlRequest = RenameSession{}
 	_ ControlRequest = StopTask{}
+	_ ControlRequest = CancelAsyncMessage{}
 	_ ControlRequest = RewindFiles{}
 	_ ControlRequest = initializeBody{}
 )

@@ -215,6 +215,10 @@ type PermissionAnswer struct {
 	// react: what an editor's stop button does (Zed answers every open
 	// permission request cancelled as it sends session/cancel).
 	CancelAtOnce bool `yaml:"cancelAtOnce,omitempty" json:"cancelAtOnce,omitempty"`
+	// CloseAtOnce sends session/close for the session and, in the same
+	// instant, answers cancelled: an editor closing the session (its tab)
+	// while the request is open settles the request as it goes.
+	CloseAtOnce bool `yaml:"closeAtOnce,omitempty" json:"closeAtOnce,omitempty"`
 }
 
 // ElicitationAnswer answers one elicitation/create.

@@ -397,8 +397,8 @@ func (v *validator) prompt(at string, p *Prompt) {
 func (v *validator) answers(a *Answers) {
 	for i, p := range a.Permission {
 		at := fmt.Sprintf("client.answers.permission[%d]", i)
-		if count(p.OptionID != "", p.Kind != "", p.Cancelled, p.CancelTurn, p.CancelAtOnce) != 1 {
-			v.addf("%s: set exactly one of optionId, kind, cancelled, cancelTurn, cancelAtOnce", at)
+		if count(p.OptionID != "", p.Kind != "", p.Cancelled, p.CancelTurn, p.CancelAtOnce, p.CloseAtOnce) != 1 {
+			v.addf("%s: set exactly one of optionId, kind, cancelled, cancelTurn, cancelAtOnce, closeAtOnce", at)
 		}
 		switch p.Kind {
 		case "", KindAllowOnce, KindAllowAlways, KindRejectOnce, KindRejectAlways:

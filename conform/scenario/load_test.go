@@ -194,7 +194,7 @@ func TestParseRejectsMore(t *testing.T) {
 		{"hook without event", "client: {steps: []}\ncli: {turns: [{steps: [{hook: {toolUseId: t}}]}]}\n", "hook.event: missing"},
 		{"assistant without content", "client: {steps: []}\ncli: {turns: [{steps: [{assistant: {content: []}}]}]}\n", "assistant.content: empty"},
 		{"two results", "client: {steps: []}\ncli: {turns: [{steps: [{result: {}}, {result: {}}]}]}\n", "more than one result"},
-		{"two permission answers", "client: {steps: [], answers: {permission: [{cancelled: true, cancelAtOnce: true}]}}\ncli: {}\n", "set exactly one of optionId, kind, cancelled, cancelTurn, cancelAtOnce"},
+		{"two permission answers", "client: {steps: [], answers: {permission: [{cancelled: true, cancelAtOnce: true}]}}\ncli: {}\n", "set exactly one of optionId, kind, cancelled, cancelTurn, cancelAtOnce, closeAtOnce"},
 		{"empty file", "", "empty file"},
 	}
 	for _, tt := range tests {
