@@ -240,9 +240,6 @@ func (t *translator) steered(uuid string) {
 	t.steer.echoes[uuid] = true
 }
 
-// echo takes the CLI's echo of a user message: an injected one joins the
-// running turn, a pending /goal command has started.
-func (t *translator) echo(uuid string) {
-	delete(t.steer.echoes, uuid)
-	t.s.goal.echo(uuid)
-}
+// echoed takes the CLI's echo of a user message: an injected one joins
+// the running turn.
+func (l *steerLane) echoed(uuid string) { delete(l.echoes, uuid) }

@@ -133,7 +133,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 // queue first (abandonQueued), the one under way ends at its result.
 func (s *Session) interrupt(ctx context.Context) {
 	s.tr.toolCallsCancelled()
-	abandoned := s.abandonQueued()
+	abandoned := s.tr.abandonQueued()
 	if !s.cancelActive() && len(abandoned) == 0 {
 		return
 	}

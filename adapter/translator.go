@@ -103,7 +103,8 @@ func (t *translator) message(h *claude.Frame) {
 		t.activate(h.UUID)
 	}
 	if h.Type == "user" && h.IsReplay {
-		t.echo(h.UUID)
+		t.steer.echoed(h.UUID)
+		t.s.goal.echo(h.UUID) // a pending /goal command has started
 	}
 	autonomous := h.Origin != nil && slices.Contains(autonomousOrigins, h.Origin.Kind)
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {

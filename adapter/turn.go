@@ -76,8 +76,8 @@ func resultDetail(r *claude.Frame) string {
 // after all, as the reference does. A message the CLI dequeued already
 // still runs; its echo and result end no other turn (translator.orphan).
 // A local-only command and a goal's prompt keep their own ending.
-func (s *Session) abandonQueued() []string {
-	t := s.tr
+func (t *translator) abandonQueued() []string {
+	s := t.s
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s.mu.Lock()
@@ -146,7 +146,7 @@ func (o *orphans) turnStarted() { o.uuids, o.running = nil, false }
 // the interrupt before it is closed.
 func (s *Session) closeTurns() {
 	s.tr.toolCallsCancelled()
-	abandoned := s.abandonQueued()
+	abandoned := s.tr.abandonQueued()
 	active := s.cancelActive()
 	if !active && len(abandoned) == 0 {
 		return
