@@ -18,7 +18,9 @@ func TestHTMLLinksJournalViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fail := func(scenario string) *Failure { return &Failure{Check: CheckGolden, Message: scenario + " does not match"} }
+	fail := func(scenario string) *Failure {
+		return &Failure{Check: CheckGolden, Message: scenario + " does not match"}
+	}
 	r := &Report{Agent: "test"}
 	r.Add(Run{Scenario: "bash-foreground", Profile: "plain", Status: StatusFail, Journal: journal, Failure: fail("a"),
 		Findings: []Finding{{Seq: 82, Rule: "permission-answer-offered", Severity: "error", Pointer: "/result/outcome/optionId",
