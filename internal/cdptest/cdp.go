@@ -264,8 +264,6 @@ func (p *Page) Screenshot() []byte {
 	return b
 }
 
-var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:\d+)/`)
-
 // Start starts headless Chromium (a 1400×1000 window) with its
 // debugging port on 127.0.0.1 and returns a DevTools session on its page;
 // the browser ends with the test.
@@ -292,6 +290,7 @@ func Start(t *testing.T, bin string) *Page {
 		<-exited
 		g.Release(5 * time.Second)
 	})
+	devtoolsLine := regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:\d+)/`)
 	base, seen := "", []string{}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
