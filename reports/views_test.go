@@ -44,7 +44,7 @@ func TestHTMLLinksJournalViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{`<article id="s82" class="card from-editor lane-client has-finding"`, "rule permission-answer-offered",
+	for _, w := range []string{`{"seq":82,"t":"+3.230 s","cls":"from-editor lane-client has-finding"`, `"rule":"permission-answer-offered"`,
 		"airwire journal view: bash-foreground/plain"} {
 		if !strings.Contains(string(view), w) {
 			t.Errorf("the view lacks %q", w)

@@ -130,7 +130,7 @@ func (w *wsConn) readMessage() ([]byte, error) {
 
 // Page is a DevTools session on one page.
 type Page struct {
-	t  *testing.T
+	t  testing.TB
 	ws *wsConn
 	id int
 	// events holds the methods of the events seen since the last call of
@@ -267,7 +267,7 @@ func (p *Page) Screenshot() []byte {
 // Start starts headless Chromium (a 1400×1000 window) with its
 // debugging port on 127.0.0.1 and returns a DevTools session on its page;
 // the browser ends with the test.
-func Start(t *testing.T, bin string) *Page {
+func Start(t testing.TB, bin string) *Page {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.Command(bin, append(Flags(t), "--remote-debugging-address=127.0.0.1",
@@ -315,7 +315,7 @@ func Start(t *testing.T, bin string) *Page {
 }
 
 // pageTarget is the WebSocket address of the browser's first page.
-func pageTarget(t *testing.T, base string) string {
+func pageTarget(t testing.TB, base string) string {
 	t.Helper()
 	resp, err := http.Get("http" + strings.TrimPrefix(base, "ws") + "/json/list")
 	if err != nil {
@@ -345,7 +345,7 @@ func NoChromium(ci string) (fail bool, msg string) {
 
 // Bin finds Debian's chromium; without it the test fails under CI=true
 // and is skipped elsewhere.
-func Bin(t *testing.T) string {
+func Bin(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err == nil {
@@ -361,7 +361,7 @@ func Bin(t *testing.T) string {
 
 // Flags run headless Chromium as root can (no sandbox), in a 1400×1000
 // window, without reaching the network.
-func Flags(t *testing.T) []string {
+func Flags(t testing.TB) []string {
 	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
 		"--hide-scrollbars", "--user-data-dir=" + t.TempDir(), "--window-size=1400,1000"}

@@ -1,6 +1,7 @@
 package journalview
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -16,15 +17,23 @@ import (
 //go:embed view.html.tmpl
 var pageText string
 
-// The parsed template, parsed on first use (no init-time work).
+// cardsMark is where the cards go in the page (writeCards).
+const cardsMark = "<!-- cards -->\n"
+
+// The parsed templates of the page before and after its cards, parsed on
+// first use (no init-time work).
 var (
-	pageOnce   sync.Once
-	pageParsed *template.Template
+	pageOnce           sync.Once
+	pageHead, pageTail *template.Template
 )
 
-func page() *template.Template {
-	pageOnce.Do(func() { pageParsed = template.Must(template.New("view").Parse(pageText)) })
-	return pageParsed
+func page() (head, tail *template.Template) {
+	pageOnce.Do(func() {
+		h, t, _ := strings.Cut(pageText, cardsMark)
+		pageHead = template.Must(template.New("head").Parse(h))
+		pageTail = template.Must(template.New("tail").Parse(t))
+	})
+	return pageHead, pageTail
 }
 
 // pageData is what the template renders.
@@ -85,6 +94,23 @@ func (b *Builder) Filters() Filters {
 // Write renders the page: static, styles and script inline, nothing
 // loaded from anywhere. Everything the journal holds is HTML-escaped.
 func (b *Builder) Write(w io.Writer) error {
+	d := b.data()
+	head, tail := page()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := head.Execute(bw, d); err != nil {
+		return err
+	}
+	if err := writeCards(bw, b.cards); err != nil {
+		return err
+	}
+	if err := tail.Execute(bw, d); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// data is what the page's templates show.
+func (b *Builder) data() pageData {
 	d := pageData{Title: b.opts.Title, Header: b.header, Entries: b.entries, Note: b.opts.Note, Cards: b.cards,
 		Filters: b.Filters()}
 	if len(b.header.AgentCmd) > 0 {
@@ -98,7 +124,7 @@ func (b *Builder) Write(w io.Writer) error {
 			d.Findings = append(d.Findings, findingLink{Seq: f.Seq, Card: b.cards[i].Seq, Rule: f.Rule})
 		}
 	}
-	return page().Execute(w, d)
+	return d
 }
 
 // agentLine is the agent's command with each path cut to its base name,

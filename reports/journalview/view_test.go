@@ -170,16 +170,14 @@ func TestEscaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := out.String()
-	if n := strings.Count(strings.ToLower(page), "<script"); n != 1 {
-		t.Errorf("the page holds %d <script> tags, want its own one", n)
-	}
-	for _, bad := range []string{"<img", "onerror=alert"} {
-		if strings.Contains(page, bad) && !strings.Contains(page, "&lt;img") {
-			t.Errorf("the page holds %q unescaped", bad)
-		}
+	if n := strings.Count(strings.ToLower(page), "<script"); n != 2 {
+		t.Errorf("the page holds %d <script> tags, want its own two (its cards, its script)", n)
 	}
 	if strings.Contains(page, "<img") {
 		t.Errorf("the page holds an <img> tag")
+	}
+	if !strings.Contains(page, `\u003c/script\u003e\u003cscript\u003ealert(1)`) {
+		t.Errorf("the prompt's JSON is not escaped in the page's cards")
 	}
 	if !strings.Contains(page, "&lt;/script&gt;&lt;script&gt;alert(1)") {
 		t.Errorf("the prompt is not shown escaped")
@@ -211,9 +209,9 @@ func TestFiltersData(t *testing.T) {
 	if err := b.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	card := regexp.MustCompile(`<article id="s2" class="[^"]*" data-lane="client" data-session="S2" data-method="session/prompt" data-findings="0">`)
-	if !card.Match(out.Bytes()) {
-		t.Errorf("card 2 does not carry its lane, session and method for the filters")
+	cards := pageCards(t, out.String())
+	if c := cards[1]; c.Seq != 2 || c.Lane != "client" || c.Session != "S2" || c.Method != "session/prompt" {
+		t.Errorf("card 2 does not carry its lane, session and method for the filters: %+v", c)
 	}
 	for _, opt := range []string{`<option>S2</option><option>S1</option>`, `<option value="session/cancel">`, `value="model" checked`} {
 		if !strings.Contains(out.String(), opt) {
@@ -244,11 +242,16 @@ func TestFindingsInline(t *testing.T) {
 	if err := b.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{`class="finding error"`, "in the second chunk", "<code>/params</code>", "rule r-folded",
-		`class="finding warning"`, "tool-call has-finding", `href="#s1">seq 2 r-folded`, "2 findings"} {
+	for _, w := range []string{`href="#s1">seq 2 r-folded`, "2 findings"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("the page lacks %q", w)
 		}
+	}
+	data := pageCards(t, out.String())
+	want := []findingData{{Severity: "error", Rule: "r-folded", Message: "in the second chunk", Pointer: "/params"}}
+	if !slices.Equal(data[0].Findings, want) || !strings.Contains(data[0].Class, "has-finding") ||
+		!strings.Contains(data[1].Class, "tool-call has-finding") {
+		t.Errorf("the page's cards: %+v", data)
 	}
 }
 
@@ -282,11 +285,24 @@ func TestBounds(t *testing.T) {
 	if err := b.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"cut: the message has", "JSON left out", "2000 messages"} {
-		if !strings.Contains(out.String(), w) {
-			t.Errorf("the page lacks %q", w)
-		}
+	data := pageCards(t, out.String())
+	if !data[0].BodyCut || data[0].Size != len(huge.Msg) || !data[1].LeftOut || data[2].Count != 2000 || !data[2].TextCut {
+		t.Errorf("the page's cards do not say what is cut: %+v", data)
 	}
+}
+
+// pageCards decodes the cards a page holds (its script draws them).
+func pageCards(t *testing.T, page string) []cardData {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script id="cards" type="application/json">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the page holds no cards")
+	}
+	var cards []cardData
+	if err := json.Unmarshal([]byte(m[1]), &cards); err != nil {
+		t.Fatal(err)
+	}
+	return cards
 }
 
 // readJournal feeds a journal file to a builder.

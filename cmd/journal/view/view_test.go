@@ -80,8 +80,8 @@ func TestViewShowsFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{`<article id="s82" class="card from-editor lane-client has-finding"`, "rule permission-answer-offered",
-		"<code>/result/outcome/optionId</code>", "1 finding:"} {
+	for _, w := range []string{`{"seq":82,"t":"+3.230 s","cls":"from-editor lane-client has-finding"`, `"rule":"permission-answer-offered"`,
+		`"pointer":"/result/outcome/optionId"`, "1 finding:"} {
 		if !strings.Contains(string(page), w) {
 			t.Errorf("the page lacks %q", w)
 		}
@@ -101,7 +101,7 @@ func TestViewWithoutSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "The messages were not checked: the ACP schema is not available") ||
-		!strings.Contains(out.String(), `id="s82"`) || strings.Contains(out.String(), `lane-client has-finding"`) {
+		!strings.Contains(out.String(), `{"seq":82,`) || strings.Contains(out.String(), `lane-client has-finding"`) {
 		t.Errorf("the page does not say that the messages were not checked, or lacks its cards")
 	}
 	if !strings.Contains(errOut.String(), "warning: the messages are not checked: no schema here") {
