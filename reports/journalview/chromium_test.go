@@ -2,6 +2,7 @@ package journalview
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"net/url"
@@ -9,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airwire/airwire/internal/cdptest"
 	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/schemas/acp"
 	"github.com/airwire/airwire/schemas/air"
 	"github.com/airwire/airwire/schemas/validate"
@@ -173,5 +176,54 @@ func checkViewFilters(t *testing.T, p *cdptest.Page, total int) {
 		if m != "session/prompt" {
 			t.Errorf("the method filter session/prompt shows a %q card", m)
 		}
+	}
+}
+
+// A page of many cards draws the first 300 and says how many are left;
+// the link to a finding draws down to its card and scrolls it into view;
+// scrolling to the end draws the rest.
+func TestViewDrawsOnScroll(t *testing.T) {
+	var es []journal.Entry
+	for i := range 1000 {
+		es = append(es, toolCall("S1", fmt.Sprint("t", i)))
+	}
+	b := build(Options{Title: "many"}, entries(es...)...)
+	b.SetFindings([]Finding{{Seq: 900, Severity: "error", Rule: "r", Message: "far down"}})
+	page := filepath.Join(t.TempDir(), "many.html")
+	var out bytes.Buffer
+	if err := b.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := cdptest.Start(t, cdptest.Bin(t))
+	p.Open((&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String())
+	var drawn struct {
+		N    int
+		More string
+	}
+	count := `({n: document.querySelectorAll("#lanes .card").length, more: document.getElementById("more").textContent})`
+	p.Eval(count, &drawn)
+	if drawn.N != 300 || !strings.HasPrefix(drawn.More, "700 more cards") {
+		t.Errorf("on load: %d cards drawn, %q", drawn.N, drawn.More)
+	}
+	p.Click(".findings-summary a")
+	inView := false
+	for end := time.Now().Add(5 * time.Second); !inView && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		p.Eval(`(function () { var e = document.getElementById("s900"); if (!e) return false;
+			var r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()`, &inView)
+	}
+	if !inView {
+		t.Error("the link to the finding does not show its card")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for drawn.N < 1000 && time.Now().Before(deadline) {
+		p.Eval(`window.scrollTo(0, document.body.scrollHeight), true`, nil)
+		time.Sleep(100 * time.Millisecond)
+		p.Eval(count, &drawn)
+	}
+	if drawn.N != 1000 || drawn.More != "" {
+		t.Errorf("scrolled to the end: %d cards drawn, %q", drawn.N, drawn.More)
 	}
 }
