@@ -33,6 +33,10 @@ const (
 	// DefaultMaxPageBody is how much JSON the whole page shows; the cards
 	// past it show none, with a note.
 	DefaultMaxPageBody = 16 << 20
+	// DefaultMaxPageText is how much text (stderr lines, folded streams,
+	// argv) the whole page shows before each further card shows only its
+	// first 256 bytes.
+	DefaultMaxPageText = 8 << 20
 	// maxText is how much of a folded stream's joined text a card shows.
 	maxText = 2 << 10
 )
@@ -54,9 +58,9 @@ type Options struct {
 	// Note is shown above the lanes (for example that the messages were
 	// not checked, and why).
 	Note string
-	// MaxBody and MaxPageBody bound the JSON shown per card and per page
-	// (0: the defaults).
-	MaxBody, MaxPageBody int
+	// MaxBody and MaxPageBody bound the JSON shown per card and per page,
+	// MaxPageText the other text of the page (0: the defaults).
+	MaxBody, MaxPageBody, MaxPageText int
 }
 
 // Card is one message, or one folded run of streamed messages, as the page
@@ -107,6 +111,9 @@ func NewBuilder(h journal.Header, opts Options) *Builder {
 	}
 	if opts.MaxPageBody <= 0 {
 		opts.MaxPageBody = DefaultMaxPageBody
+	}
+	if opts.MaxPageText <= 0 {
+		opts.MaxPageText = DefaultMaxPageText
 	}
 	return &Builder{opts: opts, header: h, open: map[string]int{}, folded: map[uint64]int{}, budget: opts.MaxPageBody}
 }

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 )
 
+// cutText is how much text a card shows once the page's text budget is
+// spent.
+const cutText = 256
+
 // cardData is one card as the page's script draws it.
 type cardData struct {
 	Seq      uint64        `json:"seq"`
@@ -59,13 +63,21 @@ func (c *Card) data() cardData {
 // has, it loads as fast as a short one. encoding/json escapes <, > and &,
 // so nothing the journal holds ends the script element; the page's script
 // puts every value into the page as text, never as markup.
-func writeCards(w *bufio.Writer, cards []Card) error {
+//
+// Past maxText bytes of card text in all (stderr lines, folded streams,
+// argv), each further card shows only the first cutText bytes of its text.
+func writeCards(w *bufio.Writer, cards []Card, maxText int) error {
 	w.WriteString(`<script id="cards" type="application/json">[`)
 	for i := range cards {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		b, err := json.Marshal(cards[i].data())
+		d := cards[i].data()
+		if maxText <= 0 && len(d.Text) > cutText {
+			d.Text, d.TextCut = cutUTF8(d.Text, cutText), true
+		}
+		maxText -= len(d.Text)
+		b, err := json.Marshal(d)
 		if err != nil {
 			return err
 		}

@@ -100,7 +100,7 @@ func (b *Builder) Write(w io.Writer) error {
 	if err := head.Execute(bw, d); err != nil {
 		return err
 	}
-	if err := writeCards(bw, b.cards); err != nil {
+	if err := writeCards(bw, b.cards, b.opts.MaxPageText); err != nil {
 		return err
 	}
 	if err := tail.Execute(bw, d); err != nil {

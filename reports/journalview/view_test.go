@@ -266,10 +266,14 @@ func TestBounds(t *testing.T) {
 	for range 2000 {
 		es = append(es, chunk("S1", "agent_message_chunk", "0123456789"))
 	}
-	b := build(Options{MaxBody: 1000, MaxPageBody: 900}, entries(es...)...)
+	line := strings.Repeat("x", 1000)
+	for range 2 { // past the text budget: the second is cut to cutText
+		es = append(es, journal.Entry{Kind: journal.KindNonJSON, Lane: journal.LaneClient, Dir: journal.DirAgent, Proc: "agent", Text: &line})
+	}
+	b := build(Options{MaxBody: 1000, MaxPageBody: 900, MaxPageText: 3000}, entries(es...)...)
 	cards := b.Cards()
-	if len(cards) != 3 {
-		t.Fatalf("%d cards, want 3", len(cards))
+	if len(cards) != 5 {
+		t.Fatalf("%d cards, want 5", len(cards))
 	}
 	first := cards[0]
 	if !first.BodyCut || len(first.Body) > 1000 || first.Size != len(huge.Msg) || !strings.HasPrefix(first.Body, "{\n  \"jsonrpc\"") {
@@ -287,7 +291,11 @@ func TestBounds(t *testing.T) {
 	}
 	data := pageCards(t, out.String())
 	if !data[0].BodyCut || data[0].Size != len(huge.Msg) || !data[1].LeftOut || data[2].Count != 2000 || !data[2].TextCut {
-		t.Errorf("the page's cards do not say what is cut: %+v", data)
+		t.Errorf("the page's cards do not say what is cut: %+v", data[:3])
+	}
+	if len(data[3].Text) != 1000 || data[3].TextCut || len(data[4].Text) != cutText || !data[4].TextCut {
+		t.Errorf("past the page's text budget a card's text is not cut: %d bytes (cut %v), then %d bytes (cut %v)",
+			len(data[3].Text), data[3].TextCut, len(data[4].Text), data[4].TextCut)
 	}
 }
 
