@@ -60,9 +60,10 @@ The editor ↔ agent messages are checked as "airwire validate" checks them
 its message's card. When the ACP schema cannot be found the page is drawn
 without findings and says so (and stderr says why).
 
-The page stays small enough to open fast: a card shows at most 4 KiB of a
-message's JSON, and the page at most 16 MiB of JSON in all ("airwire
-journal cat" lists everything).`,
+The page opens fast whatever the journal's size: it draws its cards a few
+hundred at a time as it is scrolled, a card shows at most 4 KiB of a
+message's JSON, the page at most 16 MiB of JSON and 8 MiB of other text in
+all ("airwire journal cat" lists everything).`,
 		Example: `  airwire journal view session.jsonl -o session.html
   airwire journal view session.jsonl -o session.html --acp-schema ~/acp-schema/v1
   airwire journal view session.jsonl -o - --no-validate > page.html`,
