@@ -69,7 +69,7 @@ type Card struct {
 	Seq, LastSeq uint64 // the first and last entry it holds
 	TNs          int64
 	Kind         journal.Kind
-	Lane         journal.Lane // "" for a process entry (spawn, exit, stderr)
+	Lane         journal.Lane // the entry's lane (a process entry: its process's)
 	From, To     string       // parties; To is "" for a process entry
 	Proc         string
 	Session      string
