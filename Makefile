@@ -91,7 +91,8 @@ rerecord: deps build
 
 ## bench: the proxy, scanner, journal and validator benchmarks, airwire agent against the reference adapter
 ## (plain and AIR clients; the session/list one lists 10,000 generated transcripts, made once, cached under
-## $$TMPDIR/airwire-agentbench-sessions-*), and airwire conform with and without its reports (docs/bench.md),
+## $$TMPDIR/airwire-agentbench-sessions-*), airwire conform with and without its reports, and the journal view
+## of a 50,000-message journal (its writing, and its load in headless Chromium) (docs/bench.md),
 ## each reported as a ratio against a baseline measured in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench 'Record(Latency|Throughput)' -benchtime=1x ./proxy/
@@ -102,6 +103,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
 	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/
+	$(GO) test -run '^$$' -bench 'JournalView' -benchtime=3x ./reports/journalview/
 
 ## fuzz: run the framer fuzz target, then random journals through every journal reader, FUZZTIME each (default 30s)
 FUZZTIME ?= 30s

@@ -106,6 +106,9 @@ type runView struct {
 	// FirstDiff is the index in Rows of the first row that differs (-1:
 	// none).
 	FirstDiff int
+	// View links the journal view of a failed run that kept its journal
+	// (relative to the page; "" when there is none).
+	View string
 }
 
 // WriteHTML writes dir/index.html: one static page, styles and script
@@ -113,7 +116,9 @@ type runView struct {
 // filter by status, profile and contract section, the matrix of contract
 // sections × profiles, every run, and for each failed run its first
 // difference and a side-by-side view of the golden and the run's
-// transcript (lanes coloured, differing lines highlighted). The page
+// transcript (lanes coloured, differing lines highlighted), and a link to
+// the journal view of each failed run that kept its journal (writeViews,
+// dir/journals/). The page
 // scrolls the first failed run's first difference into view on load.
 func (r *Report) WriteHTML(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -139,6 +144,7 @@ func (r *Report) WriteHTML(dir string) error {
 		}
 		d.Runs = append(d.Runs, v)
 	}
+	writeViews(dir, d.Runs)
 	d.Causes = causeViews(r.Causes, d.Runs)
 	f, err := os.Create(filepath.Join(dir, HTMLFile))
 	if err != nil {

@@ -5,45 +5,13 @@ import (
 	"fmt"
 	"image/png"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/internal/cdptest"
 )
-
-// noChromium says what to do when chromium is not on PATH, and whether
-// that fails the test: under CI=true it does, since a browser test that
-// skips in CI tests nothing.
-func noChromium(ci string) (fail bool, msg string) {
-	return ci == "true", `chromium is not installed, so the HTML report cannot be opened in a browser: run "make deps" as root ` +
-		`(it installs Debian's chromium), or "sudo apt-get install -y chromium", or put a Chromium named chromium on PATH`
-}
-
-// chromiumBin finds Debian's chromium; without it the test fails under
-// CI=true and is skipped elsewhere.
-func chromiumBin(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err == nil {
-		return bin
-	}
-	fail, msg := noChromium(os.Getenv("CI"))
-	if fail {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
-// chromiumFlags run headless Chromium as root can (no sandbox), in a
-// 1400×1000 window, without reaching the network.
-func chromiumFlags(t *testing.T) []string {
-	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
-		"--hide-scrollbars", "--user-data-dir=" + t.TempDir(), "--window-size=1400,1000"}
-}
 
 // markColour is the background of the differing part of a changed line
 // (td.line mark in the page's style).
@@ -56,19 +24,19 @@ const markColour = 0xffb000
 // they should (checkFilters).
 func checkPageInChromium(t *testing.T, page, want string) {
 	t.Helper()
-	p := startBrowser(t, chromiumBin(t))
+	p := cdptest.Start(t, cdptest.Bin(t))
 	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String()
-	p.open(u)
+	p.Open(u)
 	var text, inView string
-	p.eval(`document.body.innerText`, &text)
+	p.Eval(`document.body.innerText`, &text)
 	if !strings.Contains(text, want) {
 		t.Errorf("the page's text lacks %q", want)
 	}
-	p.eval(`document.body.dataset.firstDiffInView || ""`, &inView)
+	p.Eval(`document.body.dataset.firstDiffInView || ""`, &inView)
 	if inView != "true" {
 		t.Errorf("the page says its first difference is not on screen (%q)", inView)
 	}
-	marked, colours := screenshotStats(t, p.screenshot())
+	marked, colours := screenshotStats(t, p.Screenshot())
 	if colours < 50 {
 		t.Errorf("the screenshot has %d colours: an empty page?", colours)
 	}
@@ -82,7 +50,7 @@ func checkPageInChromium(t *testing.T, page, want string) {
 // time, and clicks a matrix cell, checking the runs the table shows. The
 // page holds bash-foreground (air fails) and read, each under plain, zed
 // and air.
-func checkFilters(t *testing.T, p *cdpPage, u string) {
+func checkFilters(t *testing.T, p *cdptest.Page, u string) {
 	t.Helper()
 	for _, tc := range []struct {
 		name string
@@ -90,18 +58,18 @@ func checkFilters(t *testing.T, p *cdpPage, u string) {
 		want []string
 	}{
 		{"no filter", func() {}, []string{"bash-foreground/air", "bash-foreground/plain", "bash-foreground/zed", "read/air", "read/plain", "read/zed"}},
-		{"status fail", func() { p.choose("#f-status", "f") }, []string{"bash-foreground/air"}},
-		{"profile plain", func() { p.choose("#f-profile", "p") }, []string{"bash-foreground/plain", "read/plain"}},
-		{"section Zed conventions", func() { p.choose("#f-section", "Zed") }, []string{"bash-foreground/air", "bash-foreground/plain", "bash-foreground/zed"}},
-		{"matrix cell", func() { p.click(`td.cell[data-section="Permission presentation"][data-profile="zed"]`) }, []string{"bash-foreground/zed"}},
+		{"status fail", func() { p.Choose("#f-status", "f") }, []string{"bash-foreground/air"}},
+		{"profile plain", func() { p.Choose("#f-profile", "p") }, []string{"bash-foreground/plain", "read/plain"}},
+		{"section Zed conventions", func() { p.Choose("#f-section", "Zed") }, []string{"bash-foreground/air", "bash-foreground/plain", "bash-foreground/zed"}},
+		{"matrix cell", func() { p.Click(`td.cell[data-section="Permission presentation"][data-profile="zed"]`) }, []string{"bash-foreground/zed"}},
 	} {
-		p.open(u)
+		p.Open(u)
 		tc.act()
 		var got struct {
 			Shown   string
 			Visible []string
 		}
-		p.eval(`({shown: document.getElementById("shown").textContent,
+		p.Eval(`({shown: document.getElementById("shown").textContent,
 			visible: Array.from(document.querySelectorAll("#runs tr.run")).filter(function (e) { return !e.hidden && e.offsetParent; })
 				.map(function (e) { return e.cells[0].textContent + "/" + e.dataset.profile; })})`, &got)
 		slices.Sort(got.Visible)
@@ -132,15 +100,4 @@ func screenshotStats(t *testing.T, shot []byte) (marked, colours int) {
 		}
 	}
 	return marked, len(seen)
-}
-
-// Without chromium the browser test fails under CI=true, saying how to
-// install it, and is skipped (with the same words) elsewhere.
-func TestNoChromiumFailsUnderCI(t *testing.T) {
-	for ci, wantFail := range map[string]bool{"true": true, "": false, "false": false} {
-		fail, msg := noChromium(ci)
-		if fail != wantFail || !strings.Contains(msg, "make deps") || !strings.Contains(msg, "apt-get install -y chromium") {
-			t.Errorf("CI=%q: fail %v, %q", ci, fail, msg)
-		}
-	}
 }

@@ -183,7 +183,9 @@ Reports (any combination; docs/report.md describes them):
   --html DIR    DIR/index.html, one static page (no server, nothing loaded):
                 the causes of the failures, filters by status, profile and
                 section, the matrix of contract sections x profiles, and a
-                side-by-side view of the golden and the run for each failure.
+                side-by-side view of the golden and the run for each failure;
+                with --keep, each failed run's journal drawn as a picture
+                ("airwire journal view") in DIR/journals/, linked.
 
 --expected-failures FILE is a YAML mapping of known failures to reasons:
     bash-background:air: the adapter does not report background tasks yet

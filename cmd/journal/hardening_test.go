@@ -71,14 +71,21 @@ func TestReadersSurviveATornTail(t *testing.T) {
 	if json.Unmarshal([]byte(out), &s); s.Entries != 11 || !strings.Contains(errOut, "line 13") {
 		t.Fatalf("stats counted %d entries, stderr %q", s.Entries, errOut)
 	}
+	page := filepath.Join(t.TempDir(), "p.html")
+	if _, errOut, err = runErr(t, "view", path, "-o", page, "--no-validate"); err != nil || !strings.Contains(errOut, "line 13") {
+		t.Fatalf("view: %v, stderr %q", err, errOut)
+	}
+	if b, _ := os.ReadFile(page); !strings.Contains(string(b), "11 entries in") {
+		t.Fatalf("the view of a journal with a torn tail does not draw its 11 entries")
+	}
 }
 
 // Item 9 of issue 11: a torn line in the middle is an error naming its line.
 func TestReadersRejectATornMiddleLine(t *testing.T) {
 	path, _ := tornCopy(t, true)
-	for _, verb := range []string{"cat", "stats"} {
-		if _, _, err := runErr(t, verb, path); err == nil || !strings.Contains(err.Error(), "line 5") {
-			t.Errorf("%s: %v, want an error naming line 5", verb, err)
+	for _, args := range [][]string{{"cat", path}, {"stats", path}, {"view", path, "-o", filepath.Join(t.TempDir(), "p.html"), "--no-validate"}} {
+		if _, _, err := runErr(t, args...); err == nil || !strings.Contains(err.Error(), "line 5") {
+			t.Errorf("%s: %v, want an error naming line 5", args[0], err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Package journal groups the `airwire journal` verbs (cat, stats).
+// Package journal groups the `airwire journal` verbs (cat, stats, view).
 package journal
 
 import (
@@ -7,6 +7,7 @@ import (
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/cmd/journal/cat"
 	"github.com/airwire/airwire/cmd/journal/stats"
+	"github.com/airwire/airwire/cmd/journal/view"
 )
 
 // NewCmdJournal builds `airwire journal`.
@@ -17,5 +18,6 @@ func NewCmdJournal(f *factory.Factory) *cobra.Command {
 	}
 	cmd.AddCommand(cat.NewCmdCat(f, nil))
 	cmd.AddCommand(stats.NewCmdStats(f, nil))
+	cmd.AddCommand(view.NewCmdView(f, nil))
 	return cmd
 }

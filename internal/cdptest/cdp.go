@@ -1,4 +1,10 @@
-package conform
+// Package cdptest drives headless Chromium from tests: a small Chrome
+// DevTools Protocol client that starts the browser with its debugging port
+// on 127.0.0.1, talks to the page over a WebSocket (RFC 6455, the client
+// side only: masked text frames out, whole messages in) and sends real
+// mouse and keyboard input, as a person would. The HTML report's and the
+// journal view's browser tests use it.
+package cdptest
 
 import (
 	"bufio"
@@ -13,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -21,12 +28,6 @@ import (
 
 	"github.com/airwire/airwire/internal/procgroup"
 )
-
-// This file is a small Chrome DevTools Protocol client for the browser
-// test of the HTML report: it starts headless Chromium with its debugging
-// port on 127.0.0.1, talks to the page over a WebSocket (RFC 6455, the
-// client side only: masked text frames out, whole messages in) and sends
-// real mouse and keyboard input, as a person would.
 
 // wsConn is a client WebSocket connection.
 type wsConn struct {
@@ -127,19 +128,19 @@ func (w *wsConn) readMessage() ([]byte, error) {
 	}
 }
 
-// cdpPage is a DevTools session on one page.
-type cdpPage struct {
-	t  *testing.T
+// Page is a DevTools session on one page.
+type Page struct {
+	t  testing.TB
 	ws *wsConn
 	id int
 	// events holds the methods of the events seen since the last call of
-	// waitEvent.
+	// WaitEvent.
 	events []string
 }
 
-// call sends a command and returns its result, failing the test on an
+// Call sends a command and returns its result, failing the test on an
 // error; events that arrive meanwhile are noted.
-func (p *cdpPage) call(method string, params any, result any) {
+func (p *Page) Call(method string, params any, result any) {
 	p.t.Helper()
 	p.id++
 	req, _ := json.Marshal(map[string]any{"id": p.id, "method": method, "params": params})
@@ -178,8 +179,8 @@ func (p *cdpPage) call(method string, params any, result any) {
 	}
 }
 
-// waitEvent waits until the page sends the event method.
-func (p *cdpPage) waitEvent(method string) {
+// WaitEvent waits until the page sends the event method.
+func (p *Page) WaitEvent(method string) {
 	p.t.Helper()
 	p.ws.c.SetDeadline(time.Now().Add(30 * time.Second))
 	for {
@@ -201,23 +202,23 @@ func (p *cdpPage) waitEvent(method string) {
 	}
 }
 
-// open loads a page and waits for its load event (its script has run).
-func (p *cdpPage) open(pageURL string) {
+// Open loads a page and waits for its load event (its script has run).
+func (p *Page) Open(pageURL string) {
 	p.t.Helper()
 	p.events = nil
-	p.call("Page.navigate", map[string]any{"url": pageURL}, nil)
-	p.waitEvent("Page.loadEventFired")
+	p.Call("Page.navigate", map[string]any{"url": pageURL}, nil)
+	p.WaitEvent("Page.loadEventFired")
 }
 
-// eval runs a JavaScript expression in the page and decodes its value
+// Eval runs a JavaScript expression in the page and decodes its value
 // (returned by value, so a plain object or array arrives as JSON).
-func (p *cdpPage) eval(expr string, v any) {
+func (p *Page) Eval(expr string, v any) {
 	p.t.Helper()
 	var r struct {
 		Result           struct{ Value json.RawMessage }
 		ExceptionDetails *struct{ Text string }
 	}
-	p.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r)
+	p.Call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r)
 	if r.ExceptionDetails != nil {
 		p.t.Fatalf("eval %s: %s", expr, r.ExceptionDetails.Text)
 	}
@@ -228,34 +229,34 @@ func (p *cdpPage) eval(expr string, v any) {
 	}
 }
 
-// click scrolls the first element matching selector into view, as a
+// Click scrolls the first element matching selector into view, as a
 // person scrolls to it, and clicks its centre with the mouse.
-func (p *cdpPage) click(selector string) {
+func (p *Page) Click(selector string) {
 	p.t.Helper()
 	var at struct{ X, Y float64 }
-	p.eval(fmt.Sprintf(`(function () { var e = document.querySelector(%q); e.scrollIntoView({block: "center"});
+	p.Eval(fmt.Sprintf(`(function () { var e = document.querySelector(%q); e.scrollIntoView({block: "center"});
 		var r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, selector), &at)
 	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-		p.call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}, nil)
+		p.Call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}, nil)
 	}
 }
 
-// choose focuses a <select> (as Tab would) and types text, which picks the
+// Choose focuses a <select> (as Tab would) and types text, which picks the
 // first option starting with it, as typing on a closed list does.
-func (p *cdpPage) choose(selector, text string) {
+func (p *Page) Choose(selector, text string) {
 	p.t.Helper()
-	p.eval(fmt.Sprintf(`document.querySelector(%q).focus(), true`, selector), nil)
+	p.Eval(fmt.Sprintf(`document.querySelector(%q).focus(), true`, selector), nil)
 	for _, r := range text {
-		p.call("Input.dispatchKeyEvent", map[string]any{"type": "keyDown", "key": string(r), "text": string(r)}, nil)
-		p.call("Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": string(r)}, nil)
+		p.Call("Input.dispatchKeyEvent", map[string]any{"type": "keyDown", "key": string(r), "text": string(r)}, nil)
+		p.Call("Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": string(r)}, nil)
 	}
 }
 
-// screenshot returns a PNG of what the window shows, without scrolling.
-func (p *cdpPage) screenshot() []byte {
+// Screenshot returns a PNG of what the window shows, without scrolling.
+func (p *Page) Screenshot() []byte {
 	p.t.Helper()
 	var r struct{ Data string }
-	p.call("Page.captureScreenshot", map[string]any{"format": "png"}, &r)
+	p.Call("Page.captureScreenshot", map[string]any{"format": "png"}, &r)
 	b, err := base64.StdEncoding.DecodeString(r.Data)
 	if err != nil {
 		p.t.Fatal(err)
@@ -263,15 +264,13 @@ func (p *cdpPage) screenshot() []byte {
 	return b
 }
 
-var devtoolsLine = regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:\d+)/`)
-
-// startBrowser starts headless Chromium (a 1400×1000 window) with its
+// Start starts headless Chromium (a 1400×1000 window) with its
 // debugging port on 127.0.0.1 and returns a DevTools session on its page;
 // the browser ends with the test.
-func startBrowser(t *testing.T, bin string) *cdpPage {
+func Start(t testing.TB, bin string) *Page {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.Command(bin, append(chromiumFlags(t), "--remote-debugging-address=127.0.0.1",
+	cmd := exec.Command(bin, append(Flags(t), "--remote-debugging-address=127.0.0.1",
 		"--remote-debugging-port=0", "about:blank")...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -291,6 +290,7 @@ func startBrowser(t *testing.T, bin string) *cdpPage {
 		<-exited
 		g.Release(5 * time.Second)
 	})
+	devtoolsLine := regexp.MustCompile(`DevTools listening on (ws://127\.0\.0\.1:\d+)/`)
 	base, seen := "", []string{}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
@@ -309,13 +309,13 @@ func startBrowser(t *testing.T, bin string) *cdpPage {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.c.Close() })
-	p := &cdpPage{t: t, ws: ws}
-	p.call("Page.enable", map[string]any{}, nil)
+	p := &Page{t: t, ws: ws}
+	p.Call("Page.enable", map[string]any{}, nil)
 	return p
 }
 
 // pageTarget is the WebSocket address of the browser's first page.
-func pageTarget(t *testing.T, base string) string {
+func pageTarget(t testing.TB, base string) string {
 	t.Helper()
 	resp, err := http.Get("http" + strings.TrimPrefix(base, "ws") + "/json/list")
 	if err != nil {
@@ -333,4 +333,36 @@ func pageTarget(t *testing.T, base string) string {
 	}
 	t.Fatalf("chromium lists no page: %+v", targets)
 	return ""
+}
+
+// NoChromium says what to do when chromium is not on PATH, and whether
+// that fails the test: under CI=true it does, since a browser test that
+// skips in CI tests nothing.
+func NoChromium(ci string) (fail bool, msg string) {
+	return ci == "true", `chromium is not installed, so the page cannot be opened in a browser: run "make deps" as root ` +
+		`(it installs Debian's chromium), or "sudo apt-get install -y chromium", or put a Chromium named chromium on PATH`
+}
+
+// Bin finds Debian's chromium; without it the test fails under CI=true
+// and is skipped elsewhere.
+func Bin(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err == nil {
+		return bin
+	}
+	fail, msg := NoChromium(os.Getenv("CI"))
+	if fail {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// Flags run headless Chromium as root can (no sandbox), in a 1400×1000
+// window, without reaching the network.
+func Flags(t testing.TB) []string {
+	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--force-color-profile=srgb",
+		"--hide-scrollbars", "--user-data-dir=" + t.TempDir(), "--window-size=1400,1000"}
 }
