@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -535,8 +537,8 @@ func NewNormalizer(p Paths) *Normalizer {
 	add(p.Root, "<tmp>")
 	add(p.Airwire, "<airwire>")
 	for i, a := range p.Agent {
-		if strings.Contains(a, "/") {
-			add(a, fmt.Sprintf("<agent-argv-%d>", i))
+		for _, form := range argvPathForms(a, i == 0) {
+			add(form, fmt.Sprintf("<agent-argv-%d>", i))
 		}
 	}
 	if p.Cwd != "" {
@@ -544,6 +546,29 @@ func NewNormalizer(p Paths) *Normalizer {
 	}
 	sort.SliceStable(n.paths, func(a, b int) bool { return len(n.paths[a][0]) > len(n.paths[b][0]) })
 	return n
+}
+
+// argvPathForms is how an agent argument that names a file can appear in
+// what the agent writes: as given, and as the real file behind it. A
+// program named without a directory (argv[0] "node") is found on PATH: the
+// reference reports its own interpreter by its resolved path
+// (terminal-auth's command), which must not reach a golden.
+func argvPathForms(a string, program bool) []string {
+	if !strings.ContainsAny(a, `/\`) {
+		if !program || a == "" {
+			return nil
+		}
+		found, err := exec.LookPath(a)
+		if err != nil || !filepath.IsAbs(found) {
+			return nil
+		}
+		a = found
+	}
+	forms := []string{a}
+	if real, err := filepath.EvalSymlinks(a); err == nil && real != a {
+		forms = append(forms, real)
+	}
+	return forms
 }
 
 var (

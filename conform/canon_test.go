@@ -2,7 +2,10 @@ package conform
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -110,6 +113,39 @@ func entries(t *testing.T, specs ...string) []journal.Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// TestAgentProgramFoundOnPath: an agent started as a bare program name
+// ("node") still has its path masked, both where PATH finds it and where
+// that symlink leads, since the reference reports the real interpreter.
+func TestAgentProgramFoundOnPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows; the rule is the same")
+	}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "pkg", "bin", "node")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "bin", "node")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Join(dir, "bin"))
+	n := NewNormalizer(Paths{Agent: []string{"node", "index.js"}})
+	in := `{"a":"` + real + `","b":"` + filepath.Join(dir, "bin", "node") + `","c":"index.js"}`
+	got, err := n.Line(json.RawMessage(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"<agent-argv-0>","b":"<agent-argv-0>","c":"index.js"}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
 }
 
 func TestCanonicalPlacement(t *testing.T) {

@@ -44,6 +44,8 @@ func typedRequest(t *testing.T, subtype string, body json.RawMessage) ControlReq
 		r = &StopTask{}
 	case "rewind_files":
 		r = &RewindFiles{}
+	case "cancel_async_message":
+		r = &CancelAsyncMessage{}
 	default:
 		t.Fatalf("no type for the recorded subtype %s", subtype)
 	}
@@ -138,7 +140,8 @@ func TestRequestsReproduceCassettes(t *testing.T) {
 		}
 	}
 	for _, st := range []string{"initialize", "get_settings", "get_context_usage", "generate_session_title", "interrupt",
-		"set_permission_mode", "set_model", "apply_flag_settings", "rename_session", "stop_task", "rewind_files"} {
+		"set_permission_mode", "set_model", "apply_flag_settings", "rename_session", "stop_task", "rewind_files",
+		"cancel_async_message"} {
 		if counts[st] == 0 {
 			t.Errorf("no recorded %s checked", st)
 		}

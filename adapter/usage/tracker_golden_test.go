@@ -17,10 +17,14 @@ import (
 type wanted struct {
 	updates []string
 	results []string
+	// closesTurn: the editor closed the session while a prompt was still
+	// unanswered (session/close under a turn).
+	closesTurn bool
 }
 
 func wantedOf(t *testing.T, path string) wanted {
 	var w wanted
+	w.closesTurn = closesTurn(t, path)
 	for _, raw := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Method string `json:"method"`
@@ -52,12 +56,37 @@ func wantedOf(t *testing.T, path string) wanted {
 	return w
 }
 
+// closesTurn reports whether the golden's editor closes the session while
+// one of its prompts is unanswered.
+func closesTurn(t *testing.T, path string) bool {
+	open := map[string]bool{}
+	for _, l := range goldentest.Read(t, path) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(l.Msg, &m) != nil {
+			continue
+		}
+		switch {
+		case l.Tag == "client editor->agent" && m.Method == "session/prompt":
+			open[string(m.ID)] = true
+		case l.Tag == "client editor->agent" && m.Method == "session/close" && len(open) > 0:
+			return true
+		case l.Tag == "client agent->editor" && m.Method == "":
+			delete(open, string(m.ID))
+		}
+	}
+	return false
+}
+
 // replay feeds a cassette's CLI frames, process by process, to one
 // tracker per process, as the agent's reader would, and returns the
 // updates and prompt results it produces.
 // An ExitPlanMode clear-context restart hands the turn and its tracker on
 // to the next process, which starts with FreshContext.
-func replay(t *testing.T, c *cassette.Cassette) wanted {
+// closing: the editor closes the session under a turn (wanted.closesTurn).
+func replay(t *testing.T, c *cassette.Cassette, closing bool) wanted {
 	var got wanted
 	var handedOn *Tracker
 	// the windows results confirmed, which a later process of the same
@@ -65,7 +94,7 @@ func replay(t *testing.T, c *cassette.Cassette) wanted {
 	learned := map[string]int{}
 	for _, p := range c.Processes {
 		r := newReplayer(t, p)
-		r.learned = learned
+		r.learned, r.closing = learned, closing
 		r.tr.OnWindow(func(model string, size int) { learned[model] = size })
 		if handedOn != nil {
 			r.tr, r.active, r.windowSeeded, r.continuing = handedOn, true, true, true
@@ -87,15 +116,18 @@ func replay(t *testing.T, c *cassette.Cassette) wanted {
 const freshContextAnswer = "User accepted the plan and requested a fresh context"
 
 type replayer struct {
-	t            *testing.T
-	tr           *Tracker
-	contextReqs  map[string]bool
-	pending      []string // prompts sent, not yet activated
-	active       bool
-	cancelled    bool
-	resumed      bool
-	windowSeeded bool
-	learned      map[string]int // windows earlier results confirmed, by model
+	t           *testing.T
+	tr          *Tracker
+	contextReqs map[string]bool
+	pending     []string // prompts sent, not yet activated
+	active      bool
+	cancelled   bool
+	// closing: the session is closed under the turn; closed: it was, and
+	// the agent reads nothing more of this process.
+	closing, closed bool
+	resumed         bool
+	windowSeeded    bool
+	learned         map[string]int // windows earlier results confirmed, by model
 	// clearing: a clear-context answer interrupted the cycle; restart: its
 	// result came, the turn goes on in the next process; continuing: this
 	// process is that fresh context, whose first prompt is the turn's.
@@ -131,38 +163,69 @@ var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "ob
 
 func (r *replayer) event(e cassette.Event, got *wanted) {
 	var f ctlFrame
-	if json.Unmarshal(e.Msg, &f) != nil {
+	if r.closed || json.Unmarshal(e.Msg, &f) != nil {
 		return
 	}
 	if e.Dir == cassette.DirAgent {
-		if f.Type == "control_request" && f.Request.Subtype == "get_context_usage" {
-			r.contextReqs[f.RequestID] = true
-		}
-		if f.Type == "control_request" && f.Request.Subtype == "interrupt" && r.active {
-			r.cancelled = true // session/cancel
-		}
-		var answer struct {
-			Interrupt bool   `json:"interrupt"`
-			Message   string `json:"message"`
-		}
-		if f.Type == "control_response" && json.Unmarshal(f.Response.Response, &answer) == nil && answer.Interrupt {
-			if answer.Message == freshContextAnswer {
-				r.clearing = true // the turn goes on in a fresh context
-			} else {
-				r.cancelled = true // a permission answer that stops the turn (ExitPlanMode rejected)
-			}
-		}
-		if f.Type == "user" && f.Parent == nil && f.UUID != "" && !r.continuing {
-			r.pending = append(r.pending, f.UUID)
-		}
-		if f.Type == "user" {
-			r.continuing = false
-		}
+		r.agentEvent(e, f, got)
 		return
 	}
 	if e.Dir != cassette.DirCLI {
 		return
 	}
+	r.cliEvent(e, f, got)
+}
+
+// agentEvent is a frame the agent wrote to the CLI.
+func (r *replayer) agentEvent(e cassette.Event, f ctlFrame, got *wanted) {
+	if f.Type == "control_request" && f.Request.Subtype == "cancel_async_message" {
+		// a prompt the CLI had not started yet, cancelled: it ends at once
+		var req struct {
+			Request struct {
+				MessageUUID string `json:"message_uuid"`
+			} `json:"request"`
+		}
+		_ = json.Unmarshal(e.Msg, &req)
+		if i := slices.Index(r.pending, req.Request.MessageUUID); i >= 0 {
+			r.pending = slices.Delete(r.pending, i, i+1)
+			got.results = append(got.results, `{"stopReason":"cancelled"}`)
+		}
+		return
+	}
+	if f.Type == "control_request" && f.Request.Subtype == "interrupt" && r.active && r.closing {
+		// session/close under the turn: the prompt is answered now, and
+		// the agent stops reading the process
+		got.results = append(got.results, goldentest.Canon(r.t, r.tr.PromptResponse(Cancelled)))
+		r.closed, r.active = true, false
+		return
+	}
+	if f.Type == "control_request" && f.Request.Subtype == "get_context_usage" {
+		r.contextReqs[f.RequestID] = true
+	}
+	if f.Type == "control_request" && f.Request.Subtype == "interrupt" && r.active {
+		r.cancelled = true // session/cancel
+	}
+	var answer struct {
+		Interrupt bool   `json:"interrupt"`
+		Message   string `json:"message"`
+	}
+	if f.Type == "control_response" && json.Unmarshal(f.Response.Response, &answer) == nil && answer.Interrupt {
+		if answer.Message == freshContextAnswer {
+			r.clearing = true // the turn goes on in a fresh context
+		} else {
+			r.cancelled = true // a permission answer that stops the turn (ExitPlanMode rejected)
+		}
+	}
+	if f.Type == "user" && f.Parent == nil && f.UUID != "" && !r.continuing {
+		r.pending = append(r.pending, f.UUID)
+	}
+	if f.Type == "user" {
+		r.continuing = false
+	}
+}
+
+// cliEvent is a frame the CLI wrote to the agent.
+func (r *replayer) cliEvent(e cassette.Event, f ctlFrame, got *wanted) {
 	switch {
 	case f.Type == "control_response" && !r.windowSeeded && modelsOf(f.Response.Response) != nil:
 		r.tr.SetWindow(seedWindow(modelsOf(f.Response.Response), r.learned))
@@ -231,7 +294,7 @@ func TestTrackerMatchesGoldens(t *testing.T) {
 		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				want := wantedOf(t, path)
-				got := replay(t, goldentest.LoadCassette(t, path))
+				got := replay(t, goldentest.LoadCassette(t, path), want.closesTurn)
 				normalize(got.updates)
 				normalize(want.updates)
 				if d := goldentest.LineDiff("usage_update", got.updates, want.updates); d != "" {

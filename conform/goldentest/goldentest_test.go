@@ -94,3 +94,32 @@ func TestLineDiff(t *testing.T) {
 		t.Errorf("an equal row reported: %q", d)
 	}
 }
+
+// TestNoMachinePathInGoldens: a recording names the machine it was made on
+// only through placeholders (<agent-argv-0>, <cwd>, <tmp>, …). The
+// installed dependencies' directory, or an npm package directory under a
+// path, is this machine leaking into the repo.
+func TestNoMachinePathInGoldens(t *testing.T) {
+	files := goldentest.Files(t)
+	for _, g := range files {
+		files = append(files, goldentest.CassettePath(g))
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, leak := range []string{"/.deps/", "/node_modules/", `\\node_modules\\`} {
+			if i := strings.Index(string(data), leak); i >= 0 {
+				t.Errorf("%s holds a path of the recording machine: …%s…", path, excerpt(string(data), i))
+			}
+		}
+	}
+}
+
+func excerpt(s string, i int) string {
+	return s[max(0, i-60):min(len(s), i+40)]
+}
