@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/deps"
 )
 
@@ -83,16 +84,49 @@ func SplitCommand(s string) ([]string, error) {
 	return out, nil
 }
 
+// Placeholders of an adapter command line (airwire conform --agent,
+// Options.Agent), replaced in every argument by each run's own values
+// (ExpandAgent), so that one command line can name the run it serves:
+// `airwire play --scenario {scenario} --profile {profile}`.
+const (
+	// AgentScenario is the run's scenario name.
+	AgentScenario = "{scenario}"
+	// AgentProfile is the run's profile name (plain, zed, air).
+	AgentProfile = "{profile}"
+	// AgentCwd is the run's workspace directory (Paths.Cwd), the cwd of
+	// its session/new.
+	AgentCwd = "{cwd}"
+)
+
+// ExpandAgent returns a copy of argv with AgentScenario, AgentProfile and
+// AgentCwd replaced, in every argument, by sc, p and cwd. Other braces
+// are left as they are.
+func ExpandAgent(argv []string, sc string, p scenario.Profile, cwd string) []string {
+	r := strings.NewReplacer(AgentScenario, sc, AgentProfile, string(p), AgentCwd, cwd)
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// HasAgentPlaceholder reports whether a names a run's value (AgentScenario,
+// AgentProfile or AgentCwd): it is only known once the run starts.
+func HasAgentPlaceholder(a string) bool {
+	return strings.Contains(a, AgentScenario) || strings.Contains(a, AgentProfile) || strings.Contains(a, AgentCwd)
+}
+
 // ResolveAgent makes the relative paths of an adapter command line
 // absolute against dir (the directory `airwire conform` was started in),
 // because every run starts the adapter in its own workspace: argv[0] when
 // it holds a slash, and each later argument that starts with ./ or ../,
 // or that holds a slash, does not start with - and names an existing file
-// below dir. A bare command name is left to PATH.
+// below dir. A bare command name is left to PATH, and an argument with a
+// placeholder ({cwd}/x: HasAgentPlaceholder) to the run (ExpandAgent).
 func ResolveAgent(argv []string, dir string) []string {
 	out := append([]string(nil), argv...)
 	for i, a := range out {
-		if filepath.IsAbs(a) || !strings.Contains(a, "/") || strings.HasPrefix(a, "-") {
+		if filepath.IsAbs(a) || !strings.Contains(a, "/") || strings.HasPrefix(a, "-") || HasAgentPlaceholder(a) {
 			continue
 		}
 		p := filepath.Join(dir, a)

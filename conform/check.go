@@ -66,8 +66,13 @@ type Outcome struct {
 	// purpose. Canon is the transcript before masking.
 	Deviations []AppliedDeviation
 	// Compared is the transcript as it was compared with the golden: Canon
-	// with the declared deviations masked (nil when no comparison ran).
+	// with the declared deviations masked (nil when no comparison ran);
+	// with EditorLane, its client lines only.
 	Compared []byte
+	// EditorLane says the run was compared on the editor lane only
+	// (Options.EditorLane): Compared holds the client lines, and so did the
+	// golden as compared (EditorLane).
+	EditorLane bool
 }
 
 // Check runs o in a fresh temporary directory (o.Dir is ignored), validates
@@ -77,9 +82,15 @@ type Outcome struct {
 // replayed run whose cassette does not apply), ErrEditorInvalid, a lane
 // error, a declaration error (ErrBadDeviation, ErrDeviatingUpdate,
 // ErrDeviationGone), or the golden's (*golden.MismatchError,
-// golden.ErrMissing). The directory is removed unless keep is true.
+// golden.ErrMissing). With o.EditorLane only the client lines are
+// compared, and the checks of the CLI lane are skipped (editorlane.go);
+// it refuses to update (ErrEditorLaneUpdate). The directory is removed
+// unless keep is true.
 func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcome, error) {
-	out := &Outcome{}
+	out := &Outcome{EditorLane: o.EditorLane}
+	if o.EditorLane && g.Updating() {
+		return out, ErrEditorLaneUpdate
+	}
 	dir, err := runDir()
 	if err != nil {
 		return out, err
@@ -104,7 +115,7 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 		}
 	}
 	res, err := Run(ctx, o)
-	if cerr := cassetteVerdict(o, res); cerr != nil {
+	if cerr := cassetteVerdict(o, res); cerr != nil && !o.EditorLane {
 		return out, cerr
 	}
 	if err != nil {
@@ -126,7 +137,11 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 		return out, err
 	}
 	out.Canon = canon
-	if err := CheckLanes(canon); err != nil {
+	lanes := CheckLanes
+	if o.EditorLane {
+		lanes = checkEditorLane
+	}
+	if err := lanes(canon); err != nil {
 		return out, err
 	}
 	devs, err := LoadDeviations(g.Dir())
@@ -151,7 +166,9 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 // (GoneDeviations) and masks nothing there is ErrDeviationGone. Updating writes canon as it
 // is. When measured (a live run: the real CLI measured its durations
 // anew), both sides are compared with their durations masked
-// (MaskMeasured).
+// (MaskMeasured). With out.EditorLane, both sides are their client lines
+// (EditorLane) and only the declarations for those lines apply
+// (EditorDeviations).
 func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation, measured bool) error {
 	if g.Updating() {
 		return g.Match(name, canon)
@@ -161,6 +178,9 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 		return g.Match(name, canon) // the golden's own error
 	}
 	devs = ForRun(devs, name)
+	if out.EditorLane {
+		want, canon, devs = EditorLane(want), EditorLane(canon), EditorDeviations(devs)
+	}
 	if gone := GoneDeviations(devs, name, want, canon); len(gone) > 0 {
 		d := gone[0]
 		return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
@@ -174,6 +194,12 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 		return nil
 	}
 	out.Compared = canon
+	if out.EditorLane {
+		if bytes.Equal(want, canon) {
+			return nil
+		}
+		return golden.Compare(g.File(name), want, canon)
+	}
 	return g.Match(name, canon)
 }
 

@@ -52,7 +52,9 @@ type Options struct {
 	// Airwire is the airwire binary: it records (airwire record --cli-lane)
 	// and plays the CLI (airwire fake-cli).
 	Airwire string
-	// Agent is the argv of the adapter under test.
+	// Agent is the argv of the adapter under test. In each argument,
+	// {scenario}, {profile} and {cwd} are replaced by the run's scenario
+	// name, profile name and workspace directory (ExpandAgent).
 	Agent []string
 	// Scenario and Profile say what to run.
 	Scenario *scenario.Scenario
@@ -94,6 +96,11 @@ type Options struct {
 	// --no-validate). Without it, a schema that cannot be loaded fails
 	// Check before the run starts: validation is never skipped silently.
 	NoValidate bool
+	// EditorLane makes Check compare the editor lane only (airwire conform
+	// --editor-lane): the golden's and the run's client lines, for an
+	// adapter whose CLI side is not the run's to see (airwire play, which
+	// plays the scenario's CLI itself). See EditorLane.
+	EditorLane bool
 }
 
 // Paths are the run's volatile locations, replaced by placeholders when the
@@ -101,7 +108,8 @@ type Options struct {
 type Paths struct {
 	Root, Cwd, Home, ConfigDir string
 	Airwire                    string
-	Agent                      []string
+	// Agent is the adapter's argv as the run started it (ExpandAgent).
+	Agent []string
 	// CLI is the executable the adapter was given as CLAUDE_CODE_EXECUTABLE
 	// (after the recorder's shim, the fake CLI wrapper).
 	CLI string
@@ -335,6 +343,9 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the run directory: %w", err)
 	}
+	// The adapter's argv names this run ({scenario}, {profile}, {cwd}); the
+	// normalizer reads it from d.p.
+	d.p.Agent = ExpandAgent(d.o.Agent, d.sc.Name, d.o.Profile, d.p.Cwd)
 	caps, err := ClientCapabilities(d.o.Profile, d.sc.Capabilities)
 	if err != nil {
 		return nil, err
@@ -410,7 +421,7 @@ func (d *driver) command(jpath string) *exec.Cmd {
 	if d.sc.Live() && d.o.Live {
 		args = append(args, "--model-lane")
 	}
-	args = append(append(args, "--"), d.o.Agent...)
+	args = append(append(args, "--"), d.p.Agent...)
 	cmd := exec.Command(d.o.Airwire, args...)
 	cmd.Dir = d.p.Cwd
 	cmd.Env = d.env()

@@ -72,6 +72,8 @@ type ConformOptions struct {
 	// FailFast stops at the first failed run: no new run starts and the
 	// running ones are cancelled (not counted as failures).
 	FailFast bool
+	// EditorLane compares the editor lane only (conform.Options.EditorLane).
+	EditorLane bool
 
 	// JSON, JUnit and HTML are where the reports go ("" = not written):
 	// two files and a directory (reports.Report).
@@ -154,6 +156,26 @@ only where that path selects a message, and a declaration fails every run
 it applies to where it masks nothing (the difference is gone). --update is
 refused for such an adapter: goldens are recorded from the reference.
 
+In the adapter command, {scenario}, {profile} and {cwd} are replaced in
+every run by the run's scenario name, its profile name (plain, zed, air)
+and its workspace directory (the cwd of its session/new), as one word or
+inside one (--dir={cwd}/sub); the normalizer then knows the run's paths
+by the replaced words. So one command line can serve each run with what
+it needs, e.g. airwire play, the stand-in that plays a scenario's agent
+side itself:
+  airwire conform --agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane
+
+--editor-lane compares only what the editor sees: the client lines of each
+run (editor -> agent, agent -> editor) against those of its golden, with
+the masks and the declared deviations that apply to them. The CLI lane,
+and whatever else the golden holds for the CLI and model lanes, is not
+compared, and the checks that read it are skipped: that a run has a CLI
+lane at all, whether a cassette applies, and the declared deviations of a
+CLI lane. The adapter's own process must still exit, and its messages are
+still validated. The summary says the runs compared the editor lane only.
+It is for an adapter whose CLI side is its own (airwire play); --update
+refuses it, since goldens hold every lane.
+
 A relative path in the adapter command (./dist/index.js) is resolved
 against the directory conform was started in. A scenario file that does
 not load is reported and the other runs go on; it fails the command when
@@ -226,7 +248,8 @@ error.`,
   airwire conform --live                          # the real Claude CLI instead of the cassettes
   airwire conform --live --update                 # re-record goldens and cassettes (make rerecord)
   airwire conform --json r.json --junit junit.xml --html report/
-  airwire conform --shard 2/4 --durations last.json --json shard2.json --expected-failures known.yaml`,
+  airwire conform --shard 2/4 --durations last.json --json shard2.json --expected-failures known.yaml
+  airwire conform --agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Jobs < 1 {
@@ -244,6 +267,9 @@ error.`,
 			if _, err := reports.ParseShard(opts.Shard); opts.Shard != "" && err != nil {
 				return cmdutil.FlagErrorf("--shard: %v", err)
 			}
+			if opts.EditorLane && opts.Update {
+				return cmdutil.FlagErrorf("--editor-lane and --update exclude each other: goldens hold every lane")
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -251,7 +277,7 @@ error.`,
 		},
 	}
 	cmd.AddCommand(NewCmdPacedCLI(f))
-	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
+	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line; {scenario}, {profile} and {cwd} name each run's own (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
 	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
@@ -264,6 +290,7 @@ error.`,
 	cmd.Flags().DurationVar(&opts.Timeout, "run-timeout", 2*time.Minute, "time limit of one run")
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "keep the directory (journal, fake CLI log) of each failed run and print its path")
 	cmd.Flags().BoolVar(&opts.FailFast, "fail-fast", false, "stop at the first failed run")
+	cmd.Flags().BoolVar(&opts.EditorLane, "editor-lane", false, "compare only the editor lane (client lines) with the goldens; skip the CLI lane and its checks")
 	cmd.Flags().BoolVar(&opts.Live, "live", false, "run model scenarios through the real Claude CLI and a mock model API instead of their cassettes")
 	cmd.Flags().StringVar(&opts.JSON, "json", "", "write the JSON report to `FILE`")
 	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "write JUnit XML to `FILE`")
@@ -326,8 +353,11 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return err
 	}
 	mode := "comparing with"
-	if opts.Update {
+	switch {
+	case opts.Update:
 		mode = "recording"
+	case opts.EditorLane:
+		mode = "comparing the editor lane only with"
 	}
 	cliVersion := ""
 	if opts.Live {
@@ -355,7 +385,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	}
 	r.runAll(ctx, jobs, func(j job) conform.Options {
 		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI,
-			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate, Env: env}
+			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate, Env: env, EditorLane: opts.EditorLane}
 	}, g)
 	err = r.finish(ctx, jobs)
 	return errors.Join(err, writeReports(opts, rep))
@@ -476,7 +506,8 @@ func countScenarios(jobs []job) int {
 
 // agentArgv is the adapter command: --agent, $AIRWIRE_CONFORM_AGENT or the
 // reference adapter, with relative paths resolved (conform.ResolveAgent)
-// and its executable found before any run starts.
+// and its executable found before any run starts (unless a run's value
+// names it: conform.HasAgentPlaceholder).
 func agentArgv(opts *ConformOptions) ([]string, error) {
 	argv, err := agentLine(opts)
 	if err != nil {
@@ -487,6 +518,9 @@ func agentArgv(opts *ConformOptions) ([]string, error) {
 		return nil, err
 	}
 	argv = conform.ResolveAgent(argv, wd)
+	if conform.HasAgentPlaceholder(argv[0]) {
+		return argv, nil
+	}
 	if _, err := opts.LookPath(argv[0]); err != nil {
 		return nil, cmdutil.FlagErrorf("--agent: %v", err)
 	}

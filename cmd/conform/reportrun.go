@@ -70,7 +70,11 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 			f.Differences = append(f.Differences, reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path, Expected: want, Actual: got})
 		}
 		f.MoreDifferences = mm.More
-		f.Expected, f.Actual = lines(readFile(goldenFile)), lines(o.out.Compared)
+		want := readFile(goldenFile)
+		if o.out.EditorLane {
+			want = conform.EditorLane(want) // as compared
+		}
+		f.Expected, f.Actual = lines(want), lines(o.out.Compared)
 	case errors.Is(o.err, golden.ErrMissing):
 		f.Check, f.Actual = reports.CheckGolden, lines(o.out.Compared)
 	case errors.Is(o.err, conform.ErrAgentInvalid):

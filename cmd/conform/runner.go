@@ -250,7 +250,10 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	r.addSkipped(jobs)
 	took := r.opts.Now().Sub(r.start).Round(100 * time.Millisecond)
 	r.rep.DurationMS = took.Milliseconds()
-	span := took.String() // the summary's parenthesis: the wall time, and the CLI of a live run
+	span := took.String() // the summary's parenthesis: the lanes compared, the wall time, and the CLI of a live run
+	if r.opts.EditorLane {
+		span = "editor lane only, " + span
+	}
 	if r.rep.CLI != "" {
 		span += ", Claude CLI " + r.rep.CLI
 	}
