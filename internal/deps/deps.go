@@ -16,6 +16,10 @@ const (
 	EnvReferenceAdapter = "AIRWIRE_REFERENCE_ADAPTER"
 	EnvReferenceCLI     = "AIRWIRE_REFERENCE_CLI"
 	EnvACPSchemaDir     = "AIRWIRE_ACP_SCHEMA_DIR"
+	// EnvACPClients is the npm prefix holding the third-party ACP clients
+	// (node_modules/@agentclientprotocol/sdk and node_modules/acpx) that
+	// drive `airwire play` in its tests.
+	EnvACPClients = "AIRWIRE_ACP_CLIENTS"
 )
 
 // PathsFile is the file `make deps` writes, relative to the module root.
@@ -32,6 +36,7 @@ type Installed struct {
 	ReferenceAdapter string
 	ReferenceCLI     string
 	ACPSchemaDir     string
+	ACPClients       string
 }
 
 // Lookup reads the paths with getenv (os.Getenv when nil), falling back to
@@ -59,6 +64,7 @@ func Lookup(getenv func(string) string, dir string) (Installed, error) {
 		ReferenceAdapter: get(EnvReferenceAdapter),
 		ReferenceCLI:     get(EnvReferenceCLI),
 		ACPSchemaDir:     get(EnvACPSchemaDir),
+		ACPClients:       get(EnvACPClients),
 	}, nil
 }
 
@@ -84,6 +90,12 @@ func Paths() (Installed, error) {
 // files, or an error wrapping ErrMissing when it is not installed.
 func (p Installed) RequireACPSchemaDir() (string, error) {
 	return require(EnvACPSchemaDir, p.ACPSchemaDir)
+}
+
+// RequireACPClients returns the directory of the third-party ACP clients
+// (an npm prefix: node_modules/ inside), or an error wrapping ErrMissing.
+func (p Installed) RequireACPClients() (string, error) {
+	return require(EnvACPClients, p.ACPClients)
 }
 
 // RequireNode returns the Node binary or an error wrapping ErrMissing.

@@ -90,3 +90,31 @@ func TestPathsFromThisModule(t *testing.T) {
 		t.Fatalf("ACPSchemaDir = %q", p.ACPSchemaDir)
 	}
 }
+
+func TestACPClients(t *testing.T) {
+	root, sub := tree(t, "")
+	dir := filepath.Join(root, "clients")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.MkdirAll(filepath.Join(root, ".deps"), 0o755)
+	_ = os.WriteFile(filepath.Join(root, PathsFile), []byte("AIRWIRE_NODE=/n/node\nAIRWIRE_ACP_CLIENTS="+dir+"\n"), 0o644)
+	p, err := Lookup(noEnv, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.RequireACPClients(); err != nil || got != dir {
+		t.Fatalf("RequireACPClients = %q, %v; want %q", got, err, dir)
+	}
+	p, err = Lookup(func(k string) string { return map[string]string{EnvACPClients: "/env/clients"}[k] }, sub)
+	if err != nil || p.ACPClients != "/env/clients" {
+		t.Fatalf("environment: ACPClients = %q, %v", p.ACPClients, err)
+	}
+	if _, err := p.RequireACPClients(); !errors.Is(err, ErrMissing) {
+		t.Fatalf("absent directory: err = %v, want ErrMissing", err)
+	}
+	p.ACPClients = ""
+	if _, err := p.RequireACPClients(); !errors.Is(err, ErrMissing) {
+		t.Fatalf("unset: err = %v, want ErrMissing", err)
+	}
+}
