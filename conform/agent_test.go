@@ -1,12 +1,18 @@
 package conform_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -56,6 +62,8 @@ func TestResolveAgent(t *testing.T) {
 		{name: "parent directory", argv: []string{"../agent.sh"}, want: []string{filepath.Join(filepath.Dir(dir), "agent.sh")}},
 		{name: "bare name, flags, absolute and non-file values stay", argv: []string{"npx", "--yes", "@scope/pkg", "/abs/x", "--dir=./x"},
 			want: []string{"npx", "--yes", "@scope/pkg", "/abs/x", "--dir=./x"}},
+		{name: "a run's value stays for the run", argv: []string{"{cwd}/bin/agent", "./{scenario}.json"},
+			want: []string{"{cwd}/bin/agent", "./{scenario}.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,5 +71,56 @@ func TestResolveAgent(t *testing.T) {
 				t.Errorf("ResolveAgent(%q) = %q, want %q", tt.argv, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestExpandAgent(t *testing.T) {
+	argv := []string{"airwire", "play", "--scenario", "{scenario}", "--profile", "{profile}", "--dir={cwd}/sub", "{other}", "{scenario}-{profile}"}
+	want := []string{"airwire", "play", "--scenario", "write-new", "--profile", "zed", "--dir=/tmp/aw-1/work/sub", "{other}", "write-new-zed"}
+	got := conform.ExpandAgent(argv, "write-new", scenario.ProfileZed, "/tmp/aw-1/work")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ExpandAgent = %q, want %q", got, want)
+	}
+	if argv[3] != "{scenario}" {
+		t.Errorf("ExpandAgent changed its argument: %q", argv)
+	}
+}
+
+// TestRunExpandsAgent: a run starts the adapter with its own scenario,
+// profile and workspace in place of the placeholders, and the normalizer
+// knows the replaced argv (<agent-argv-N>).
+func TestRunExpandsAgent(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stub adapter is a shell script")
+	}
+	sc, err := scenario.Load(filepath.Join("..", "scenarios", laneScenario+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := filepath.Join(t.TempDir(), "argv")
+	agent := append(laneAgent(t, record, "shim"), "--log={cwd}/{scenario}-{profile}.log")
+	res, err := conform.Run(context.Background(), conform.Options{Airwire: testroot.Binary(t), Agent: agent, Scenario: sc,
+		Profile: scenario.ProfilePlain, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := res.Paths.Cwd
+	log := "--log=" + cwd + "/" + laneScenario + "-plain.log"
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join([]string{"--scenario", laneScenario, "--profile", "plain", log}, "\n") + "\n"; string(b) != want {
+		t.Errorf("the adapter got %q, want %q", b, want)
+	}
+	if n := len(res.Paths.Agent); n != len(agent) || res.Paths.Agent[4] != cwd || res.Paths.Agent[n-1] != log {
+		t.Errorf("Paths.Agent = %q", res.Paths.Agent)
+	}
+	line, err := conform.NewNormalizer(res.Paths).Line([]byte(`{"log":"` + log + `"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`{"log":"<agent-argv-%d>"}`, len(agent)-1); string(line) != want {
+		t.Errorf("normalized %s, want %s", line, want)
 	}
 }

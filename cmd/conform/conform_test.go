@@ -40,6 +40,9 @@ func TestNewCmdConform(t *testing.T) {
 		{name: "bad shard", argv: "--shard 5/4", wantErr: "--shard"},
 		{name: "zero run timeout", argv: "--run-timeout 0", wantErr: "--run-timeout must be positive"},
 		{name: "negative run timeout", argv: "--run-timeout -3s", wantErr: "--run-timeout must be positive"},
+		{name: "editor lane", argv: `--agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane`,
+			want: ConformOptions{Agent: "airwire play --scenario {scenario} --profile {profile}", EditorLane: true, Jobs: 2, Timeout: 2 * time.Minute}},
+		{name: "editor lane and update", argv: "--editor-lane --update", wantErr: "--editor-lane and --update exclude each other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,6 +120,9 @@ func TestRunConform(t *testing.T) {
 			wantRuns: []string{"beta/air"}, wantErr: cmdutil.ErrMismatch,
 			wantInErr: []string{"FAIL beta/air", "1 declared deviation applied (DEVIATIONS.md 7)", "masked by declared deviation 7: line 2 $.result.agentInfo.name"}},
 		{name: "nothing selected", opts: ConformOptions{Agent: "a", Scenario: "zeta"}, wantErr: &cmdutil.FlagError{}},
+		{name: "editor lane only", opts: ConformOptions{Agent: "{cwd}/play --scenario {scenario}", Profile: "plain", EditorLane: true},
+			wantRuns: []string{"alpha/plain", "beta/plain"}, wantOut: "all 2 runs match (editor lane only, ",
+			wantInErr: []string{"against {cwd}/play --scenario {scenario}, comparing the editor lane only with"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,8 +139,8 @@ func TestRunConform(t *testing.T) {
 			runs := map[string]bool{}
 			var mu = make(chan struct{}, 1)
 			o.Run = func(_ context.Context, co conform.Options, _ *golden.Golden, _ bool) (*conform.Outcome, error) {
-				if co.Airwire != "/bin/airwire" || co.Agent[0] != strings.Fields(tt.opts.Agent)[0] {
-					t.Errorf("run options: airwire %q agent %q", co.Airwire, co.Agent)
+				if co.Airwire != "/bin/airwire" || co.Agent[0] != strings.Fields(tt.opts.Agent)[0] || co.EditorLane != tt.opts.EditorLane {
+					t.Errorf("run options: airwire %q agent %q editor lane %v", co.Airwire, co.Agent, co.EditorLane)
 				}
 				name := conform.GoldenName(co.Scenario, co.Profile)
 				mu <- struct{}{}
