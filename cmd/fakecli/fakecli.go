@@ -52,7 +52,10 @@ With a leading --replay CASSETTE (or AIRWIRE_FAKE_CLI_REPLAY=CASSETTE) it
 plays a cassette recorded from the real CLI instead (docs/cassette.md);
 AIRWIRE_FAKE_CLI_REPLAY_TIMEOUT (default 10s) bounds its wait for a frame
 the recording needs; AIRWIRE_FAKE_CLI_REPLAY_PACE (default 10ms, 0 for
-none) holds each frame until the adapter has been quiet that long.`,
+none) holds each frame until the adapter has been quiet that long.
+AIRWIRE_FAKE_CLI_REPLAY_LOOSE=1 plays it for a human at an editor: prompts
+match by order, whatever their text, what the recording lacks is answered
+instead of failing, and it waits forever unless the timeout is set.`,
 		Example: `  airwire fake-cli --version
   airwire fake-cli auth status --json
   AIRWIRE_FAKE_CLI_SCRIPT=cli.json airwire fake-cli --output-format stream-json \
@@ -137,7 +140,7 @@ func runReplay(ctx context.Context, opts *FakeCLIOptions, cwd string) error {
 	}
 	code := cassette.Play(ctx, cassette.Options{
 		Cassette: c, Args: opts.Args, In: in, Out: out, ErrOut: opts.IO.ErrOut,
-		Getenv: opts.Getenv, Cwd: cwd, Timeout: timeout,
+		Getenv: opts.Getenv, Cwd: cwd, Timeout: timeout, Loose: opts.Getenv(cassette.EnvReplayLoose) == "1",
 		Spawn: cassette.SpawnCounter(cassette.StatePath(opts.Replay, opts.Getenv)),
 	})
 	if code != 0 {

@@ -33,6 +33,8 @@ type player struct {
 	received int
 	fx       *effects
 	o        Options
+	// lo is the state of loose mode (Options.Loose); nil when strict.
+	lo *loose
 }
 
 // newPlayer plays proc; toCas maps live values to placeholders, toLive
@@ -41,13 +43,19 @@ func newPlayer(proc *Process, toCas, toLive map[string]string, o Options) *playe
 	p := &player{proc: proc, keys: make([]string, len(proc.Events)), matched: make([]bool, len(proc.Events)),
 		toCas: newReplacer(toCas), toLive: newReplacer(toLive), out: o.Out, errOut: o.ErrOut, timeout: o.Timeout,
 		fx: newEffects(o.Args, toLive), o: o}
-	if p.timeout == 0 {
+	switch {
+	case p.timeout == 0 && o.Loose:
+		p.timeout = -1 // a human at an editor takes the time they need
+	case p.timeout == 0:
 		p.timeout = DefaultTimeout
 	}
 	for i, e := range proc.Events {
 		if e.Dir == DirAgent {
 			p.keys[i] = key(e.Msg, e.Text, func(id string) string { return id })
 		}
+	}
+	if o.Loose {
+		p.lo = newLoose(proc)
 	}
 	return p
 }
@@ -62,6 +70,7 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 	last := time.Now()
 	for {
 		p.advance()
+		p.flushQueued()
 		if p.next == len(p.proc.Events) && killed(p.proc.Exit) {
 			// The recorded CLI was killed mid-run (nothing the adapter
 			// asked for: its shutdown ends a CLI with SIGTERM): die the same
@@ -138,40 +147,42 @@ func (p *player) advance() {
 		e := &p.proc.Events[p.next]
 		switch e.Dir {
 		case DirAgent:
-			if !p.matched[p.next] {
+			if !p.matched[p.next] && !p.passes(p.next) {
 				return
 			}
 		case DirStderr:
 			fmt.Fprintln(p.errOut, p.toLive.str(e.Text))
 		default:
-			var b []byte
 			if e.Msg == nil {
-				b = []byte(p.toLive.str(e.Text))
-			} else {
-				b = p.toLive.json(append([]byte(nil), e.Msg...))
-				for _, id := range p.ids {
-					b = bytes.ReplaceAll(b, id[0], id[1])
-				}
-				p.fx.cliFrame(b)
+				_, _ = io.WriteString(p.out, p.toLive.str(e.Text)+"\n")
+			} else if !p.drops(e.Msg) {
+				p.emit(e.Msg)
 			}
-			_, _ = p.out.Write(append(b, '\n'))
 		}
 	}
+}
+
+// emit writes one CLI frame (cassette form) with the live values and the
+// live agent's ids in place of the recorded ones.
+func (p *player) emit(msg []byte) {
+	b := p.toLive.json(append([]byte(nil), msg...))
+	for _, id := range p.ids {
+		b = bytes.ReplaceAll(b, id[0], id[1])
+	}
+	p.fx.cliFrame(b)
+	_, _ = p.out.Write(append(b, '\n'))
 }
 
 // receive matches one agent frame; it returns 0, or ExitUnexpected after
 // reporting a frame the cassette has no unmatched recorded frame for.
 func (p *player) receive(line []byte) int {
 	p.received++
-	var raw []byte
-	text := ""
-	if json.Valid(line) {
-		raw = p.toCas.json(append([]byte(nil), line...))
-	} else {
-		text = p.toCas.str(string(line))
+	if p.lo != nil {
+		return p.receiveLoose(line)
 	}
+	raw, text := p.parseLine(line)
 	k := key(raw, text, p.recordedID)
-	i := p.find(k, raw)
+	i := p.find(k, raw, len(p.keys))
 	// An interrupt is exempt: the recording may lack the one an adapter
 	// sends as it shuts the CLI down (the recorder may not have read it
 	// before the CLI was killed), which says nothing about the cassette.
@@ -190,11 +201,21 @@ func (p *player) receive(line []byte) int {
 	return 0
 }
 
-// find returns the first unmatched agent event with key k (for a control
-// request, the first whose request body is the same, else the first), or -1.
-func (p *player) find(k string, raw []byte) int {
+// parseLine returns an agent line in cassette form: raw when it is JSON,
+// else text.
+func (p *player) parseLine(line []byte) (raw []byte, text string) {
+	if json.Valid(line) {
+		return p.toCas.json(append([]byte(nil), line...)), ""
+	}
+	return nil, p.toCas.str(string(line))
+}
+
+// find returns the first unmatched agent event before limit with key k
+// (for a control request, the first whose request body is the same, else
+// the first), or -1.
+func (p *player) find(k string, raw []byte, limit int) int {
 	first := -1
-	for i, ek := range p.keys {
+	for i, ek := range p.keys[:limit] {
 		if ek != k || p.matched[i] || p.proc.Events[i].Dir != DirAgent {
 			continue
 		}

@@ -28,6 +28,9 @@ const (
 	// fast as it can). A stream_event delta that continues a content block
 	// waits only conform.StreamPace (conform.Pacer.StreamWriter).
 	EnvReplayPace = "AIRWIRE_FAKE_CLI_REPLAY_PACE"
+	// EnvReplayLoose set to 1 plays in loose mode (see Options.Loose), for
+	// a human at an editor (`airwire play`).
+	EnvReplayLoose = "AIRWIRE_FAKE_CLI_REPLAY_LOOSE"
 )
 
 // DefaultTimeout is the player's wait for an agent frame the recording needs.
@@ -61,9 +64,18 @@ type Options struct {
 	Getenv func(string) string
 	// Cwd is the process's working directory (the session cwd).
 	Cwd string
-	// Timeout is the wait for a needed agent frame (0: DefaultTimeout,
-	// negative: forever).
+	// Timeout is the wait for a needed agent frame (0: DefaultTimeout, in
+	// loose mode forever; negative: forever).
 	Timeout time.Duration
+	// Loose plays for a human at an editor instead of a scenario's script:
+	// a prompt matches the next recorded prompt whatever its text; recorded
+	// agent frames the live agent never sends are skipped; a control
+	// request the recording lacks is answered with success (an interrupt
+	// ends the recorded turn being played); a prompt past the recording's
+	// last gets a synthesized turn saying NoMoreTurns; a spawn with other
+	// arguments plays the recorded process anyway, and one past the
+	// recorded processes a minimal process. It never fails on the agent.
+	Loose bool
 	// Spawn returns the 1-based number of this stream-json spawn among the
 	// run's spawns; the N-th plays the cassette's N-th process.
 	Spawn func() (int, error)
@@ -83,6 +95,9 @@ func Play(ctx context.Context, o Options) int {
 		fmt.Fprintf(o.ErrOut, "fake-cli replay: cannot count spawns: %v\n", err)
 		return ExitNoMatch
 	}
+	if o.Loose && n > len(o.Cassette.Processes) && len(o.Cassette.Processes) > 0 {
+		return playMinimal(ctx, o, n, toCas, toLive)
+	}
 	if n < 1 || n > len(o.Cassette.Processes) {
 		return refuse(o, "stream-json spawn #%d, but the recording has %d", n, len(o.Cassette.Processes))
 	}
@@ -90,8 +105,32 @@ func Play(ctx context.Context, o Options) int {
 	bindSessions(proc.Argv, o.Args, toCas, toLive)
 	p := newPlayer(proc, toCas, toLive, o)
 	if d := argvDiff(p.toCas.strs(o.Args), proc.Argv); d != "" {
-		return refuse(o, "stream-json spawn #%d: %s", n, d)
+		if !o.Loose {
+			return refuse(o, "stream-json spawn #%d: %s", n, d)
+		}
+		fmt.Fprintf(o.ErrOut, "fake-cli replay: note: stream-json spawn #%d: %s; playing the recorded process anyway (loose mode)\n", n, d)
 	}
+	return p.run(ctx, o.In)
+}
+
+// playMinimal plays stream-json spawn #n past the recorded processes in
+// loose mode: a process with no recorded events whose frames copy the
+// first recorded process (its initialize answer included).
+func playMinimal(ctx context.Context, o Options, n int, toCas, toLive map[string]string) int {
+	tmpl := &o.Cassette.Processes[0]
+	bindSessions(tmpl.Argv, o.Args, toCas, toLive)
+	if _, ok := toLive["{{session_id_1}}"]; !ok {
+		for _, kv := range argvSessions(o.Args) {
+			toLive["{{session_id_1}}"] = kv[1]
+		}
+	}
+	proc := &Process{Argv: tmpl.Argv, Exit: tmpl.Exit}
+	if killed(tmpl.Exit) {
+		proc.Exit = nil
+	}
+	fmt.Fprintf(o.ErrOut, "fake-cli replay: note: stream-json spawn #%d is past the recording's %d; playing a minimal process (loose mode)\n", n, len(o.Cassette.Processes))
+	p := newPlayer(proc, toCas, toLive, o)
+	p.lo.tmpl = tmpl
 	return p.run(ctx, o.In)
 }
 

@@ -53,6 +53,9 @@ type Server struct {
 	attempts  []int // per turn: matching requests so far
 	unmatched []Request
 	captured  map[string]string // Turn.Capture values taken so far
+	// loose is WithLoosePrompts; done marks its turns that answered.
+	loose bool
+	done  []bool
 }
 
 // Option configures a Server.
@@ -164,6 +167,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		turn, attempt, apiErr, matched := s.pick(u)
 		rec.Turn = turn
 		rep.id = fmt.Sprintf("msg_mock_t%d_%d", turn+1, attempt)
+		if !matched && s.loose {
+			rep.id, rep.blocks = "msg_mock_nomore", []Block{{Text: NoMoreTurns}}
+			break
+		}
 		if !matched {
 			s.failUnmatched(w, rec, "mock-api: no turn matches the last user message: "+u.describe())
 			return
@@ -207,7 +214,7 @@ func (s *Server) failUnmatched(w http.ResponseWriter, rec *Request, msg string) 
 // so far in the run, this turn's included (see Turn.Capture).
 func (s *Server) capture(t Turn, u lastUser) (map[string]string, error) {
 	got, err := capture(t.Capture, u)
-	if err != nil {
+	if err != nil && !s.loose {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -242,6 +249,9 @@ func (s *Server) sideDefault() string { return textOrDefault(s.script.Side.Defau
 func (s *Server) pick(u lastUser) (turn, attempt int, apiErr *APIError, matched bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.loose {
+		return s.pickLoose(u)
+	}
 	for i, t := range s.script.Turns {
 		if !t.When.matches(u) {
 			continue
