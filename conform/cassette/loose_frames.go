@@ -93,6 +93,9 @@ func (p *player) resultFrame(subtype, text string, set map[string]any) []byte {
 		m["result"] = text
 	} else {
 		m["stop_reason"] = nil
+		if _, ok := m["terminal_reason"]; ok {
+			m["terminal_reason"] = "aborted_streaming"
+		}
 		if _, ok := m["errors"]; !ok {
 			m["errors"] = []any{}
 		}
