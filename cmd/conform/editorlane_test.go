@@ -22,9 +22,9 @@ func TestConformHelpEditorLane(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"{scenario}, {profile} and {cwd} are replaced", "the run's scenario name, its profile name",
+	for _, want := range []string{"In the adapter command, {scenario}, {profile}", "{cwd}", "the run's scenario name, its profile name",
 		"its workspace directory", "--editor-lane", "compare only the editor lane",
-		`--agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane`} {
+		`--agent "airwire play --scenario {scenario} --profile {profile}`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help lacks %q", want)
 		}
