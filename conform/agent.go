@@ -96,13 +96,16 @@ const (
 	// AgentCwd is the run's workspace directory (Paths.Cwd), the cwd of
 	// its session/new.
 	AgentCwd = "{cwd}"
+	// AgentRoot is the run's directory (Paths.Root): its HOME is
+	// {root}/home, its TMPDIR {root}/tmp.
+	AgentRoot = "{root}"
 )
 
-// ExpandAgent returns a copy of argv with AgentScenario, AgentProfile and
-// AgentCwd replaced, in every argument, by sc, p and cwd. Other braces
-// are left as they are.
-func ExpandAgent(argv []string, sc string, p scenario.Profile, cwd string) []string {
-	r := strings.NewReplacer(AgentScenario, sc, AgentProfile, string(p), AgentCwd, cwd)
+// ExpandAgent returns a copy of argv with AgentScenario, AgentProfile,
+// AgentCwd and AgentRoot replaced, in every argument, by sc, p and the
+// run's paths. Other braces are left as they are.
+func ExpandAgent(argv []string, sc string, p scenario.Profile, paths Paths) []string {
+	r := strings.NewReplacer(AgentScenario, sc, AgentProfile, string(p), AgentCwd, paths.Cwd, AgentRoot, paths.Root)
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		out[i] = r.Replace(a)
@@ -111,9 +114,10 @@ func ExpandAgent(argv []string, sc string, p scenario.Profile, cwd string) []str
 }
 
 // HasAgentPlaceholder reports whether a names a run's value (AgentScenario,
-// AgentProfile or AgentCwd): it is only known once the run starts.
+// AgentProfile, AgentCwd or AgentRoot): it is only known once the run starts.
 func HasAgentPlaceholder(a string) bool {
-	return strings.Contains(a, AgentScenario) || strings.Contains(a, AgentProfile) || strings.Contains(a, AgentCwd)
+	return strings.Contains(a, AgentScenario) || strings.Contains(a, AgentProfile) || strings.Contains(a, AgentCwd) ||
+		strings.Contains(a, AgentRoot)
 }
 
 // ResolveAgent makes the relative paths of an adapter command line

@@ -75,9 +75,9 @@ func TestResolveAgent(t *testing.T) {
 }
 
 func TestExpandAgent(t *testing.T) {
-	argv := []string{"airwire", "play", "--scenario", "{scenario}", "--profile", "{profile}", "--dir={cwd}/sub", "{other}", "{scenario}-{profile}"}
-	want := []string{"airwire", "play", "--scenario", "write-new", "--profile", "zed", "--dir=/tmp/aw-1/work/sub", "{other}", "write-new-zed"}
-	got := conform.ExpandAgent(argv, "write-new", scenario.ProfileZed, "/tmp/aw-1/work")
+	argv := []string{"airwire", "play", "--scenario", "{scenario}", "--profile", "{profile}", "--dir={cwd}/sub", "{other}", "{scenario}-{profile}", "{root}"}
+	want := []string{"airwire", "play", "--scenario", "write-new", "--profile", "zed", "--dir=/tmp/aw-1/work/sub", "{other}", "write-new-zed", "/tmp/aw-1"}
+	got := conform.ExpandAgent(argv, "write-new", scenario.ProfileZed, conform.Paths{Root: "/tmp/aw-1", Cwd: "/tmp/aw-1/work"})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ExpandAgent = %q, want %q", got, want)
 	}

@@ -81,7 +81,11 @@ func (d *driver) layoutModel() error {
 		if err != nil {
 			return err
 		}
-		d.model = mockapi.New(d.modelScript(), mockapi.WithLog(log))
+		opts := []mockapi.Option{mockapi.WithLog(log)}
+		if d.standIn {
+			opts = append(opts, mockapi.WithLoosePrompts())
+		}
+		d.model = mockapi.New(d.modelScript(), opts...)
 		base, stop, err := d.model.Start("127.0.0.1:0")
 		if err != nil {
 			log.Close()
@@ -145,6 +149,10 @@ func (d *driver) cliEnv() []string {
 			EnvPace+"="+max(d.o.Pace, 0).String())
 	case d.o.Live:
 		return append(env, modelEnv(d.modelBase)...)
+	case d.standIn:
+		// an editor's prompts answer in order, as slowly as it types
+		return append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette,
+			cassette.EnvReplayLoose+"=1", cassette.EnvReplayTimeout+"=0")
 	default:
 		return append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
 	}

@@ -31,6 +31,11 @@ const (
 	// sends its next step, so that output the agent defers (a setTimeout
 	// after a response) is written before the next input arrives.
 	DefaultSettle = 40 * time.Millisecond
+	// EditorLaneSettle is the settle of a run that compares the editor lane
+	// only: the driver cannot see the CLI lane of an adapter that runs its
+	// own CLI (airwire play), so it cannot wait for the CLI's post-turn
+	// frames (awaitPostTurn) and waits for a longer quiet instead.
+	EditorLaneSettle = 150 * time.Millisecond
 	// DefaultExitTimeout is how long the agent may take to exit after stdin
 	// EOF before it is sent SIGTERM, then SIGKILL.
 	DefaultExitTimeout = 10 * time.Second
@@ -53,7 +58,7 @@ type Options struct {
 	// and plays the CLI (airwire fake-cli).
 	Airwire string
 	// Agent is the argv of the adapter under test. In each argument,
-	// {scenario}, {profile} and {cwd} are replaced by the run's scenario
+	// {scenario}, {profile}, {cwd} and {root} are replaced by the run's scenario
 	// name, profile name and workspace directory (ExpandAgent).
 	Agent []string
 	// Scenario and Profile say what to run.
@@ -184,6 +189,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if o.Settle == 0 {
 		o.Settle = DefaultSettle
+		if o.EditorLane {
+			o.Settle = EditorLaneSettle
+		}
 	}
 	if o.ExitTimeout == 0 {
 		o.ExitTimeout = DefaultExitTimeout
@@ -241,6 +249,10 @@ type driver struct {
 	// for: the next settle counts the agent's quiet from then at the
 	// earliest (awaitPostTurn).
 	settleFrom time.Time
+	// standIn: the layout is a stand-in's (standin.go), for an editor that
+	// is not the driver; workspace is its chosen session directory.
+	standIn   bool
+	workspace string
 }
 
 func (d *driver) session() string {
@@ -264,17 +276,21 @@ func (d *driver) layout() error {
 	d.p = Paths{Root: root, Cwd: filepath.Join(root, "work"), Home: filepath.Join(root, "home"),
 		Airwire: d.o.Airwire, Agent: d.o.Agent, CLI: filepath.Join(root, "bin", execwrap.Name("claude"))}
 	d.p.ConfigDir = filepath.Join(d.p.Home, ".claude")
+	if d.workspace != "" {
+		if d.p.Cwd, err = filepath.Abs(d.workspace); err != nil {
+			return err
+		}
+		if r, err := filepath.EvalSymlinks(d.p.Cwd); err == nil {
+			d.p.Cwd = r
+		}
+	}
 	for _, dir := range []string{d.p.Cwd, d.p.ConfigDir, filepath.Join(root, "bin"), filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
 	for rel, content := range d.sc.Files {
-		p := filepath.Join(d.p.Cwd, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		if err := d.writeWorkspaceFile(filepath.Join(d.p.Cwd, filepath.FromSlash(rel)), content); err != nil {
 			return err
 		}
 	}
@@ -343,9 +359,9 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the run directory: %w", err)
 	}
-	// The adapter's argv names this run ({scenario}, {profile}, {cwd}); the
-	// normalizer reads it from d.p.
-	d.p.Agent = ExpandAgent(d.o.Agent, d.sc.Name, d.o.Profile, d.p.Cwd)
+	// The adapter's argv names this run ({scenario}, {profile}, {cwd},
+	// {root}); the normalizer reads it from d.p.
+	d.p.Agent = ExpandAgent(d.o.Agent, d.sc.Name, d.o.Profile, d.p)
 	caps, err := ClientCapabilities(d.o.Profile, d.sc.Capabilities)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func writeViews(dir string, runs []runView) {
 		if err := os.MkdirAll(filepath.Join(dir, ViewsDir), 0o755); err != nil {
 			return
 		}
-		if writeView(filepath.Join(dir, ViewsDir, name), v.Run) == nil {
+		if WriteJournalView(filepath.Join(dir, ViewsDir, name), v.Run, "The findings shown are those airwire conform reported for this run.") == nil {
 			v.View = ViewsDir + "/" + name
 		}
 	}
@@ -47,16 +47,16 @@ func viewName(r Run) string {
 	}, r.Scenario+"-"+r.Profile) + ".html"
 }
 
-// writeView draws the run's journal with the run's findings on their
-// messages' cards.
-func writeView(path string, run Run) error {
+// WriteJournalView draws the run's journal (airwire journal view) into
+// path with the run's findings on their messages' cards; note heads the
+// page.
+func WriteJournalView(path string, run Run, note string) error {
 	r, err := journal.Open(run.Journal)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	b := journalview.NewBuilder(r.Header(), journalview.Options{Title: run.ID(),
-		Note: "The findings shown are those airwire conform reported for this run."})
+	b := journalview.NewBuilder(r.Header(), journalview.Options{Title: run.ID(), Note: note})
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {

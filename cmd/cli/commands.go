@@ -11,6 +11,7 @@ import (
 	"github.com/airwire/airwire/cmd/fakecli"
 	"github.com/airwire/airwire/cmd/journal"
 	"github.com/airwire/airwire/cmd/mockapi"
+	"github.com/airwire/airwire/cmd/play"
 	"github.com/airwire/airwire/cmd/reach"
 	"github.com/airwire/airwire/cmd/record"
 	"github.com/airwire/airwire/cmd/report"
@@ -33,4 +34,5 @@ var registry = []verb{
 	{"diff", func(f *factory.Factory) *cobra.Command { return diff.NewCmdDiff(f, nil) }},
 	{"report", func(f *factory.Factory) *cobra.Command { return report.NewCmdReport(f) }},
 	{"reach", func(f *factory.Factory) *cobra.Command { return reach.NewCmdReach(f, nil) }},
+	{"play", func(f *factory.Factory) *cobra.Command { return play.NewCmdPlay(f, nil) }},
 }

@@ -156,14 +156,15 @@ only where that path selects a message, and a declaration fails every run
 it applies to where it masks nothing (the difference is gone). --update is
 refused for such an adapter: goldens are recorded from the reference.
 
-In the adapter command, {scenario}, {profile} and {cwd} are replaced in
-every run by the run's scenario name, its profile name (plain, zed, air)
-and its workspace directory (the cwd of its session/new), as one word or
+In the adapter command, {scenario}, {profile}, {cwd} and {root} are
+replaced in every run by the run's scenario name, its profile name (plain,
+zed, air), its workspace directory (the cwd of its session/new) and the
+run's directory (its HOME is {root}/home), as one word or
 inside one (--dir={cwd}/sub); the normalizer then knows the run's paths
 by the replaced words. So one command line can serve each run with what
 it needs, e.g. airwire play, the stand-in that plays a scenario's agent
 side itself:
-  airwire conform --agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane
+  airwire conform --agent "airwire play --scenario {scenario} --profile {profile} --root {root}" --editor-lane
 
 --editor-lane compares only what the editor sees: the client lines of each
 run (editor -> agent, agent -> editor) against those of its golden, with
@@ -249,7 +250,7 @@ error.`,
   airwire conform --live --update                 # re-record goldens and cassettes (make rerecord)
   airwire conform --json r.json --junit junit.xml --html report/
   airwire conform --shard 2/4 --durations last.json --json shard2.json --expected-failures known.yaml
-  airwire conform --agent "airwire play --scenario {scenario} --profile {profile}" --editor-lane`,
+  airwire conform --agent "airwire play --scenario {scenario} --profile {profile} --root {root}" --editor-lane`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Jobs < 1 {
