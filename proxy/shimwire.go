@@ -3,10 +3,12 @@ package proxy
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -142,9 +144,14 @@ type ShimListener struct {
 	cons map[net.Conn][]int // open connections → pids to kill if they overstay
 }
 
-// ListenShim opens a unix socket in a private temporary directory.
+// maxSocketPath is the longest unix socket path every platform binds
+// (macOS allows 103 bytes, Linux 107).
+const maxSocketPath = 103
+
+// ListenShim opens a unix socket in a private temporary directory: below
+// $TMPDIR, or below /tmp where $TMPDIR is too deep for a socket path.
 func ListenShim(r *Recorder) (*ShimListener, error) {
-	dir, err := os.MkdirTemp("", "airwire-shim-")
+	dir, err := shimDir()
 	if err != nil {
 		return nil, err
 	}
@@ -375,4 +382,25 @@ func runLabel(argv []string) string {
 		words = append(words, a)
 	}
 	return strings.Join(words, " ")
+}
+
+// shimDir makes the socket's directory in the first place where the
+// socket's path fits maxSocketPath: the temporary directory, then (on
+// Unix) /tmp.
+func shimDir() (string, error) {
+	bases := []string{os.TempDir()}
+	if runtime.GOOS != "windows" && os.TempDir() != "/tmp" {
+		bases = append(bases, "/tmp")
+	}
+	for i, base := range bases {
+		dir, err := os.MkdirTemp(base, "airwire-shim-")
+		if err != nil {
+			return "", err
+		}
+		if len(dir+"/recorder.sock") <= maxSocketPath || i == len(bases)-1 {
+			return dir, nil
+		}
+		os.RemoveAll(dir)
+	}
+	return "", errors.New("no directory for the recorder's socket")
 }
