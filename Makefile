@@ -12,8 +12,8 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire ./cmd/airwire
 
-## deps: install Node 22, the reference adapter (+ its Claude CLI) and the pinned ACP schema into .deps/,
-## and Debian's chromium for the HTML report's browser test (apt-get, as root; otherwise it says what to run)
+## deps: install Node 22, the reference adapter (+ its Claude CLI), the pinned ACP schema and two
+## third-party ACP clients (for airwire play's tests) into .deps/, and Debian's chromium for the HTML report's browser test (apt-get, as root; otherwise it says what to run)
 deps:
 	@bash .ci/deps.sh
 

@@ -1,7 +1,9 @@
 // Package deps finds the external dependencies that `make deps` installs into
-// .deps/: Node, the reference adapter, the reference Claude CLI and the pinned
-// official ACP schema. It only reads .deps/paths.env (or the environment);
-// it never downloads, installs or checks anything.
+// .deps/: Node, the reference adapter, the reference Claude CLI, the pinned
+// official ACP schema and two third-party ACP clients (the TypeScript SDK's
+// client side and acpx, which drive airwire play in its tests). It only
+// reads .deps/paths.env (or the environment); it never downloads, installs
+// or checks anything.
 //
 // It describes the development checkout only: tests, the Ginkgo suite and
 // the defaults of `airwire conform` that need `make deps` anyway (the
