@@ -59,7 +59,7 @@ func NewStandIn(o StandInOptions) (*StandIn, error) {
 		o.PATH = os.Getenv("PATH")
 	}
 	d := &driver{o: Options{Airwire: o.Airwire, Scenario: o.Scenario, Profile: o.Profile, Dir: o.Dir, PATH: o.PATH,
-		Pace: -1, Live: o.Live, RealCLI: o.RealCLI, Cassette: o.Cassette}, sc: o.Scenario, saved: map[string]any{},
+		Live: o.Live, RealCLI: o.RealCLI, Cassette: o.Cassette}, sc: o.Scenario, saved: map[string]any{},
 		standIn: true, workspace: o.Workspace}
 	if err := d.layout(); err != nil {
 		if d.stopModel != nil {
