@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/airwire/airwire/conform/mockapi"
 )
@@ -28,7 +29,21 @@ type loose struct {
 	// queued are prompts past the recording's last one, waiting for the
 	// recorded turn that is playing to end.
 	queued []queuedPrompt
+	// released marks the agent control requests the player stopped
+	// holding for (HoldGrace ran out); answered those it answered at once
+	// instead of in their recorded place.
+	released, answered []bool
+	// holdAt is the agent control request the player holds at, since
+	// holdSince (-1: none).
+	holdAt    int
+	holdSince time.Time
 }
+
+// HoldGrace is how long loose mode holds the recorded CLI frames at an
+// agent control request the live agent has not sent yet (a session title,
+// a task stop), so that its recorded answer plays in its recorded place.
+// Past it the player goes on, and a late request is answered at once.
+const HoldGrace = 2 * time.Second
 
 type queuedPrompt struct {
 	raw   []byte
@@ -36,7 +51,9 @@ type queuedPrompt struct {
 }
 
 func newLoose(proc *Process) *loose {
-	lo := &loose{tmpl: proc, skipped: make([]bool, len(proc.Events)), reqOf: map[string]int{}}
+	n := len(proc.Events)
+	lo := &loose{tmpl: proc, skipped: make([]bool, n), released: make([]bool, n), answered: make([]bool, n),
+		reqOf: map[string]int{}, holdAt: -1}
 	for i, e := range proc.Events {
 		if f, ok := parseFrame(e.Msg); ok && e.Dir == DirAgent && f.Type == "control_request" {
 			lo.reqOf[f.RequestID] = i
@@ -54,14 +71,40 @@ func deferredKey(k string) bool {
 }
 
 // passes reports whether advance may play past the unmatched agent event
-// i: in loose mode, a control request answered at once.
+// i: in loose mode, a control request once HoldGrace has passed holding
+// at it (the first call starts the hold).
 func (p *player) passes(i int) bool {
-	return p.lo != nil && deferredKey(p.keys[i])
+	if p.lo == nil || !deferredKey(p.keys[i]) {
+		return false
+	}
+	if p.lo.released[i] {
+		return true
+	}
+	if p.lo.holdAt != i {
+		p.lo.holdAt, p.lo.holdSince = i, time.Now()
+	}
+	return false
+}
+
+// holding returns when the hold at the next event ends (nil: no hold).
+func (p *player) holding() <-chan time.Time {
+	if p.lo == nil || p.next >= len(p.proc.Events) || p.lo.holdAt != p.next || p.matched[p.next] {
+		return nil
+	}
+	return time.After(HoldGrace - time.Since(p.lo.holdSince))
+}
+
+// release ends the hold: the player goes on past the request.
+func (p *player) release() {
+	if p.lo != nil && p.lo.holdAt >= 0 {
+		p.lo.released[p.lo.holdAt] = true
+		p.lo.holdAt = -1
+	}
 }
 
 // drops reports whether a recorded CLI frame is left out: in loose mode,
-// the answer to an agent control request that was answered at once, never
-// sent, or skipped.
+// the answer to an agent control request that was answered at once, was
+// skipped, or was passed over unsent (released).
 func (p *player) drops(msg []byte) bool {
 	if p.lo == nil {
 		return false
@@ -71,7 +114,7 @@ func (p *player) drops(msg []byte) bool {
 		return false
 	}
 	j, ok := p.lo.reqOf[f.Response.RequestID]
-	return ok && (deferredKey(p.keys[j]) || p.lo.skipped[j])
+	return ok && (p.lo.skipped[j] || p.lo.answered[j] || p.lo.released[j] && !p.matched[j])
 }
 
 // receiveLoose handles one agent frame in loose mode; it never fails.
@@ -174,6 +217,10 @@ func (p *player) looseRequest(k string, raw, line []byte) {
 	}
 	p.matched[i] = true
 	p.learn(raw, p.proc.Events[i].Msg)
+	if i >= p.next {
+		return // not played past yet: its recorded answer plays in its place
+	}
+	p.lo.answered[i] = true
 	p.emit(p.answer(raw, sub, i))
 }
 

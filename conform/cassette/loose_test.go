@@ -133,6 +133,33 @@ var _ = Describe("the loose player", func() {
 		Expect(string(lp.out.Contents())).NotTo(ContainSubstring("nvbv54df7f"), "nor that to the generate_session_title never sent")
 	})
 
+	It("plays the answer to a control request the agent sends after the prompt in its recorded place", func() {
+		lp := startLoose("compaction-update/plain.cassette", 1, 1, nil)
+		lp.send(request("live-init", "initialize", `,"hooks":{}`))
+		lp.send(request("live-settings", "get_settings", ""))
+		lp.send(request("live-usage", "get_context_usage", ""))
+		lp.says(`"request_id":"live-usage"`)
+		lp.send(prompt("u-live-1", "Start."))
+		time.Sleep(100 * time.Millisecond) // the agent asks for a title a little later
+		lp.send(request("live-title", "generate_session_title", `,"description":"Start.","persist":true`))
+		lp.says(`"type":"result"`)
+		out := string(lp.out.Contents())
+		title := strings.Index(out, `"request_id":"live-title","response":{"title":"Scripted session title"}`)
+		Expect(title).To(BeNumerically(">=", 0), "the recorded title answers the live request")
+		Expect(title).To(BeNumerically("<", strings.Index(out, `"type":"result"`)), "before the turn's result, as recorded")
+	})
+
+	It("goes on past a recorded control request the agent never sends, after HoldGrace", func() {
+		lp := startLoose("compaction-update/plain.cassette", 1, 1, nil)
+		lp.send(request("live-init", "initialize", `,"hooks":{}`))
+		lp.send(request("live-settings", "get_settings", ""))
+		lp.send(request("live-usage", "get_context_usage", ""))
+		lp.send(prompt("u-live-1", "Start."))
+		Consistently(lp.out).WithTimeout(cassette.HoldGrace / 2).ShouldNot(gbytes.Say(`"type":"result"`))
+		Eventually(lp.out).WithTimeout(cassette.HoldGrace + 3*time.Second).Should(gbytes.Say(`"type":"result"`))
+		Expect(string(lp.out.Contents())).NotTo(ContainSubstring("Scripted session title"), "no answer to a request never sent")
+	})
+
 	It("answers a control request the recording does not have with success under the live request id", func() {
 		lp := startLoose("bash-foreground/zed.cassette", 1, 1, nil)
 		lp.send(request("live-init", "initialize", `,"hooks":{}`))

@@ -86,7 +86,7 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 			timer = time.NewTimer(p.timeout - time.Since(last))
 			expire = timer.C
 		}
-		code, done := p.wait(ctx, lines, expire)
+		code, done := p.wait(ctx, lines, expire, p.holding())
 		if timer != nil {
 			timer.Stop()
 		}
@@ -102,8 +102,11 @@ func killed(e *Exit) bool { return e != nil && e.Signal == "SIGKILL" }
 
 // wait handles one agent frame, the end of stdin, the timeout or the end
 // of ctx. It returns done with the exit code when the process must end.
-func (p *player) wait(ctx context.Context, lines <-chan []byte, expire <-chan time.Time) (code int, done bool) {
+func (p *player) wait(ctx context.Context, lines <-chan []byte, expire, hold <-chan time.Time) (code int, done bool) {
 	select {
+	case <-hold:
+		p.release()
+		return 0, false
 	case line, ok := <-lines:
 		if !ok {
 			return p.eof(), true
