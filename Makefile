@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test test-suites test-user-steps cross test-portable test-windows release bench fuzz conform conform-reference reach rerecord clean
+.PHONY: all build deps test test-suites test-user-steps cross test-portable test-windows release bench fuzz conform conform-play conform-reference reach rerecord clean
 
 all: build
 
@@ -69,6 +69,12 @@ release:
 ## conform: the main job: the conformance suite against the default adapter, airwire agent
 conform: deps build
 	bin/airwire conform
+
+## conform-play: the conformance suite with airwire play as the agent, each run playing its own
+## scenario's recording, compared on the editor lane (docs/clients.md)
+conform-play: deps build
+	. .deps/paths.env && bin/airwire conform --editor-lane --scenarios scenarios --goldens goldens \
+	  --agent "$(CURDIR)/bin/airwire play --scenario {scenario} --profile {profile} --root {root} --scenarios $(CURDIR)/scenarios --goldens $(CURDIR)/goldens --acp-schema $$AIRWIRE_ACP_SCHEMA_DIR"
 
 ## conform-reference: the conformance suite against the reference adapter (make deps)
 conform-reference: deps build

@@ -275,3 +275,47 @@ func processesNaming(s string) []string {
 	}
 	return out
 }
+
+// TestPlayIsConformInverted: with conform's client driver as the editor and
+// play as the agent, supplying the CLI side itself from each scenario's own
+// recording, play reproduces the golden's editor lane. The scenarios are
+// the hard cases of a stand-in: setup the editor caused, a title the agent
+// asks for after the prompt, a compaction, queued prompts, a cancel and a
+// close under a permission, a failure with retries and a nested subagent.
+// make conform-play runs every scenario this way.
+func TestPlayIsConformInverted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs 24 plays")
+	}
+	p, err := deps.Paths()
+	if err != nil || p.ACPSchemaDir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the ACP schema is not installed (run make deps): %v", err)
+		}
+		t.Skipf("the ACP schema is not installed (run make deps): %v", err)
+	}
+	bin, root := testroot.Binary(t), testroot.Root(t)
+	agent := fmt.Sprintf("%s play --scenario {scenario} --profile {profile} --root {root} --scenarios %s --goldens %s --acp-schema %s",
+		bin, filepath.Join(root, "scenarios"), filepath.Join(root, "goldens"), p.ACPSchemaDir)
+	chosen := t.TempDir()
+	for _, name := range []string{"edit-with-permission", "compaction-update", "two-prompts-queued", "cancel-mid-permission",
+		"close-with-permission-open", "session-failure-rate-limit", "subagent-nested", "write-new"} {
+		b, err := os.ReadFile(filepath.Join(root, "scenarios", name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(chosen, name+".yaml"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "conform", "--agent", agent, "--editor-lane", "--jobs", "2",
+		"--scenarios", chosen, "--goldens", filepath.Join(root, "goldens"), "--acp-schema", p.ACPSchemaDir)
+	cmd.Env = append(os.Environ(), "AIRWIRE_ACP_SCHEMA_DIR="+p.ACPSchemaDir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "runs match (editor lane only") {
+		t.Fatalf("no verdict:\n%s", out)
+	}
+}
