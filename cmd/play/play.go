@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -38,6 +39,7 @@ type PlayOptions struct {
 	Workspace string
 	Root      string
 	Report    string
+	Log       string
 	Keep      bool
 	// List prints the catalogue instead of playing; Section filters it.
 	List    bool
@@ -88,6 +90,7 @@ func NewCmdPlay(f *factory.Factory, runF func(context.Context, *PlayOptions) err
 	fl.StringVar(&opts.Workspace, "workspace", "", "the session `DIR` the editor opens, which gets the scenario's files (default: a new temporary one)")
 	fl.StringVar(&opts.Root, "root", "", "lay the stand-in out in `DIR` (HOME DIR/home, TMPDIR DIR/tmp, workspace DIR/work); default: a new temporary directory, removed at the end")
 	fl.StringVar(&opts.Report, "report", "", "write the client report into `DIR`: report.json, junit.xml, index.html, journal.html, journal.jsonl")
+	fl.StringVar(&opts.Log, "log", "", "also append play's notes and findings to `FILE`")
 	fl.BoolVar(&opts.Keep, "keep", false, "keep the play's temporary directory (journal, logs, workspace) and say where")
 	fl.BoolVar(&opts.List, "list", false, "list the scenarios: contract sections, profiles and what the editor will see")
 	fl.StringVar(&opts.Section, "section", "", "with --list, only the scenarios of this contract `SECTION` (and its subsections)")
@@ -139,6 +142,14 @@ func validProfile(p string) bool {
 }
 
 func runPlay(ctx context.Context, opts *PlayOptions) error {
+	if opts.Log != "" {
+		f, err := os.OpenFile(opts.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("--log: %w", err)
+		}
+		defer f.Close()
+		opts.IO.ErrOut = io.MultiWriter(opts.IO.ErrOut, f)
+	}
 	scenarios, goldens, err := opts.dataDirs()
 	if err != nil {
 		return err

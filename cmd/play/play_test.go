@@ -35,8 +35,8 @@ func TestNewCmdPlay(t *testing.T) {
 		flagErr bool
 	}{
 		{name: "scenario", argv: "--scenario read", want: play.PlayOptions{Scenario: "read"}},
-		{name: "everything", argv: "--scenario read --profile air --live --root r --workspace w --report out --keep",
-			want: play.PlayOptions{Scenario: "read", Profile: "air", Live: true, Root: "r", Workspace: "w", Report: "out", Keep: true}},
+		{name: "everything", argv: "--scenario read --profile air --live --root r --workspace w --report out --keep --log l",
+			want: play.PlayOptions{Scenario: "read", Profile: "air", Live: true, Root: "r", Workspace: "w", Report: "out", Keep: true, Log: "l"}},
 		{name: "list by section", argv: "--list --section Plan", want: play.PlayOptions{List: true, Section: "Plan"}},
 		{name: "no scenario", argv: "", flagErr: true},
 		{name: "bad profile", argv: "--scenario read --profile vim", flagErr: true},
@@ -63,7 +63,8 @@ func TestNewCmdPlay(t *testing.T) {
 			}
 			w := tt.want
 			if got.Scenario != w.Scenario || got.Profile != w.Profile || got.Live != w.Live || got.Root != w.Root ||
-				got.Workspace != w.Workspace || got.Report != w.Report || got.Keep != w.Keep || got.List != w.List || got.Section != w.Section {
+				got.Workspace != w.Workspace || got.Report != w.Report || got.Keep != w.Keep || got.List != w.List || got.Section != w.Section ||
+				got.Log != w.Log {
 				t.Errorf("got %+v\nwant %+v", *got, w)
 			}
 		})
@@ -177,7 +178,8 @@ func TestPlayOutsideTheCheckout(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	tmp := t.TempDir()
-	s := startPlay(t, tmp, "--scenario", "text-and-thinking")
+	logFile := filepath.Join(t.TempDir(), "play.log")
+	s := startPlay(t, tmp, "--scenario", "text-and-thinking", "--log", logFile)
 	s.send(plainInit)
 	s.await(0)
 	cwd := t.TempDir()
@@ -203,6 +205,9 @@ func TestPlayOutsideTheCheckout(t *testing.T) {
 		if !strings.Contains(s.stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
 		}
+	}
+	if log, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(log), "prompt 2 is past the scenario's 1") {
+		t.Errorf("--log holds %q (%v)", log, err)
 	}
 	assertNothingLeft(t, tmp)
 
