@@ -124,8 +124,8 @@ AIR contract and the editor's obligations (every agent request answered
 once, permissions answered with an offered optionId, pending requests
 answered cancelled after session/cancel, no prompt to an unknown or closed
 session, only advertised goal actions, session-list cursors passed back
-unchanged, only declared capabilities). Findings print on stderr as they
-happen, never on the protocol stream. At the end, --report DIR writes the
+unchanged, only declared capabilities). Findings print on stderr (and
+into --log FILE) as they happen, never on the protocol stream. At the end, --report DIR writes the
 client report (JSON, JUnit, HTML and the journal view of the whole
 conversation), and play exits 1 when the editor broke an obligation.
 
