@@ -189,8 +189,8 @@ func runPlay(ctx context.Context, opts *PlayOptions) error {
 
 // finish writes the report and turns a broken obligation into exit 1.
 func (opts *PlayOptions) finish(res *play.Result, sc *scenario.Scenario, v *checks.Validator) error {
-	fmt.Fprintf(opts.IO.ErrOut, "airwire play: %s/%s ended: %d prompts (the scenario has %d), agent %s\n",
-		res.Scenario, res.Profile, res.Prompts, res.Turns, res.AgentExit)
+	fmt.Fprintf(opts.IO.ErrOut, "airwire play: %s/%s ended: %s (the scenario has %d), agent %s\n",
+		res.Scenario, res.Profile, cmdutil.Plural(res.Prompts, "prompt", "prompts"), res.Turns, res.AgentExit)
 	if opts.Report != "" {
 		if _, err := play.WriteReport(res, play.ReportOptions{Dir: opts.Report, Airwire: opts.Version, Validator: v, Covers: sc.Covers}); err != nil {
 			return fmt.Errorf("writing the report: %w", err)
