@@ -122,6 +122,9 @@ func runInfo(run Run) string {
 	if run.Journal != "" {
 		fmt.Fprintf(&b, "journal: %s\n", run.Journal)
 	}
+	for _, n := range run.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, f := range run.Findings {
 		fmt.Fprintf(&b, "finding: %s %s %s: %s [%s; %s]\n", f.Severity, f.Method, f.Pointer, f.Message, f.Rule, f.Section)
 	}

@@ -120,6 +120,9 @@ type Run struct {
 	Baseline *Entry `json:"baseline,omitempty"`
 	// Deviations counts the values declared deviations masked.
 	Deviations int `json:"deviations,omitempty"`
+	// Notes are what the run wants its reader to know besides its verdict
+	// (airwire play: the prompts past the scenario's last turn).
+	Notes []string `json:"notes,omitempty"`
 	// Transcript is the run's canonical transcript as compared (declared
 	// deviations masked), line by line: what "airwire diff" compares
 	// between two releases' reports.

@@ -83,6 +83,9 @@ type Result struct {
 	// Prompts counts the editor's session/prompt requests; Turns is how
 	// many prompts the scenario holds.
 	Prompts, Turns int
+	// Notes are what the report tells besides findings: each prompt past
+	// the scenario's last turn.
+	Notes []string
 	// AgentExit is how the agent process ended.
 	AgentExit string
 	Started   time.Time
@@ -258,7 +261,9 @@ func (c *checker) check(line []byte, dir string) {
 	if dir == checks.DirEditor && isPrompt(trimmed) {
 		c.res.Prompts++
 		if c.res.Prompts > c.res.Turns {
-			fmt.Fprintf(c.errOut, "airwire play: note: prompt %d is past the scenario's %d; it gets a short text turn\n", c.res.Prompts, c.res.Turns)
+			note := fmt.Sprintf("prompt %d is past the scenario's %d; it gets a short text turn", c.res.Prompts, c.res.Turns)
+			c.res.Notes = append(c.res.Notes, note)
+			fmt.Fprintf(c.errOut, "airwire play: note: %s\n", note)
 		}
 	}
 	if c.v == nil {

@@ -46,7 +46,8 @@ func WriteReport(res *Result, o ReportOptions) (*reports.Report, error) {
 		return nil, fmt.Errorf("keeping the journal: %w", err)
 	}
 	run := reports.Run{Scenario: res.Scenario, Profile: string(res.Profile), Status: reports.StatusPass,
-		DurationMS: res.Duration.Milliseconds(), Covers: o.Covers, Journal: jpath}
+		DurationMS: res.Duration.Milliseconds(), Covers: o.Covers, Journal: jpath,
+		Notes: append([]string{fmt.Sprintf("the editor sent %d prompts; the scenario has %d", res.Prompts, res.Turns)}, res.Notes...)}
 	if o.Validator != nil {
 		fs, err := journalFindings(jpath, o.Validator)
 		if err != nil {
