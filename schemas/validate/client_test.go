@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"fmt"
 	"io"
 	"testing"
 
@@ -41,8 +42,11 @@ func list(t *testing.T, id int, cwd string, cursor any) validate.Message {
 	return editor(t, M{"jsonrpc": "2.0", "id": id, "method": "session/list", "params": M{"cwd": cwd, "cursor": cursor}})
 }
 
+// page is the agent's session/list page answering request id: one row,
+// a session of its own per id (a listing never repeats a row).
 func page(t *testing.T, id int, next string) validate.Message {
-	res := M{"sessions": []any{M{"sessionId": sid, "cwd": "/w"}}}
+	row := fmt.Sprintf("%08d-0000-4000-8000-000000000000", id)
+	res := M{"sessions": []any{M{"sessionId": row, "cwd": "/w"}}}
 	if next != "" {
 		res["nextCursor"] = next
 	}
@@ -262,7 +266,9 @@ func TestClientReliesOnlyOnDeclarations(t *testing.T) {
 		"_meta": airMeta(M{"agentFileChangeReportRequest": M{"version": 1, "requestId": "r-1"}})}})
 	msgs := conv2(undeclared, ask)
 	checkWanted(t, runToEnd(t, msgs), "air-gate", "/params/_meta/jetbrains/air/agentFileChangeReportRequest", msgs[len(msgs)-1].Seq)
-	checkWanted(t, runToEnd(t, conv2(base, ask, agent(t, M{"jsonrpc": "2.0", "id": 60, "result": M{"stopReason": "end_turn"}}))), "", "", 0)
+	report := agent(t, update(M{"sessionUpdate": "session_info_update", "_meta": airMeta(M{"agentFileChangeReport": M{"version": 1, "requestId": "r-1",
+		"status": "unavailable", "reason": "cancelled"}})}))
+	checkWanted(t, runToEnd(t, conv2(base, ask, report, agent(t, M{"jsonrpc": "2.0", "id": 60, "result": M{"stopReason": "end_turn"}}))), "", "", 0)
 
 	noList := mutate(t, base, `"sessionCapabilities"`, func(m map[string]any) {
 		delete(m["result"].(map[string]any)["agentCapabilities"].(map[string]any)["sessionCapabilities"].(map[string]any), "list")

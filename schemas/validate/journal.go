@@ -54,6 +54,9 @@ func Entries(next func() (journal.Entry, error), v *Validator) (Report, error) {
 		bad := v.entryFindings(e, seen, last)
 		seen, last = true, e.Seq
 		rep.Findings = append(rep.Findings, bad...)
+		if len(bad) == 0 && e.Lane == journal.LaneCLI && e.Kind == journal.KindMsg {
+			v.Check(Message{Seq: e.Seq, Lane: string(e.Lane), Dir: string(e.Dir), Msg: e.Msg}) // notes only, no findings
+		}
 		if len(bad) > 0 || e.Lane != journal.LaneClient {
 			continue
 		}

@@ -68,7 +68,7 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 		{kind: "notification", methods: p("session/update"), updates: p("session_info_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
 			section: SectionKeys, keys: map[string]airKey{
 				"goal":                  {schema: "goal-snapshot"},
-				"agentFileChangeReport": {schema: "file-change-report", gate: "agentFileChangeReport"},
+				"agentFileChangeReport": {schema: "file-change-report", gate: "agentFileChangeReport", hook: hookFileChangeReport},
 				"sessionFailure":        {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure},
 				"archived":              {schema: "session-archived", gate: "sessionIndex"},
 			}},
@@ -252,7 +252,7 @@ func (c *checker) airObject(s metaSite, a any) {
 		c.add(aptr, "air-direction", pl.section, SeverityError, "only the %s sends AIR metadata at %s of %s", pl.sender, ptr(s.segs...), c.where())
 	}
 	if pl.gate != "" && c.v.st.initSeen && !c.v.st.caps[pl.gate] {
-		c.add(aptr, "air-gate", pl.section, SeverityError, "this AIR metadata needs the client capability %s, which the client did not declare", pl.gate)
+		c.airGate(aptr, pl.section, "this AIR metadata needs the client capability %s, which the client did not declare", pl.gate)
 	}
 	if pl.container != "" {
 		c.airSchema(pl.container, am, aptr)
@@ -288,7 +288,7 @@ func (c *checker) airObject(s metaSite, a any) {
 			continue
 		}
 		if key.gate != "" && c.v.st.initSeen && !c.v.st.caps[key.gate] {
-			c.add(kptr, "air-gate", pl.section, SeverityError, "%s goes only to a client that declared the capability %s", k, key.gate)
+			c.airGate(kptr, pl.section, "%s goes only to a client that declared the capability %s", k, key.gate)
 		}
 		if key.schema != "" {
 			c.airSchema(key.schema, am[k], kptr)

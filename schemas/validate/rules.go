@@ -51,7 +51,7 @@ func (c *checker) sessionUpdate(params any) {
 				gate, ok = "nativeSubagentSessions", st.caps["nativeSubagentSessions"] || st.subagentsCanonical
 			}
 			if !st.air && ext.section == SectionAsyncTasks || !ok {
-				c.add("/params/update/sessionUpdate", "air-gate", ext.section, SeverityError, "%s goes only to a client that declared %s", c.update, gate)
+				c.airGate("/params/update/sessionUpdate", ext.section, "%s goes only to a client that declared %s", c.update, gate)
 			}
 		}
 		c.airSchema(ext.schema, upd, "/params/update")
@@ -101,11 +101,10 @@ func (c *checker) onInitializeRequest(params any) {
 		return
 	}
 	st.air = true
-	n, isNum := decl["version"].(json.Number)
-	list, isList := decl["capabilities"].([]any)
-	if v, err := n.Int64(); !isNum || err != nil || v < 1 || !isList {
+	if st.declMalformed = declarationProblem(decl); st.declMalformed != "" {
 		return // a malformed declaration enables no capability
 	}
+	list, _ := decl["capabilities"].([]any)
 	for i, x := range list {
 		if s, ok := x.(string); ok {
 			st.caps[s] = true
@@ -220,6 +219,7 @@ func (c *checker) permissionRequest(params any) {
 		c.add("/params/toolCall/toolCallId", "permission-after-tool-call", SectionPermission, SeverityError,
 			"the tool_call %s must go out before its session/request_permission", tc)
 	}
+	c.permissionAskRule(params)
 	opts, _ := field(params, "options").([]any)
 	defaultToNo := path(params, "_meta", "jetbrains", "air", "permission", "defaultToNo") == true
 	order := "allow_once, then allow_always, then reject"
@@ -293,6 +293,7 @@ func (c *checker) elicitationResponse(reqParams, result any) {
 func hookSessionFailure(c *checker, h hookCtx) {
 	hookFailureRevision(c, h)
 	hookFailureTurnIdentity(c, h)
+	hookFailureTitle(c, h)
 }
 
 // retryTitle is the title of an SDK api_retry warning ("Session failure",

@@ -101,17 +101,38 @@ type state struct {
 	turns map[string][]*turn
 	// client is what the editor's obligations need (client.go).
 	client clientState
+	// declMalformed says why the client's _meta.jetbrains.air declaration
+	// is malformed ("" when it is well formed or absent): it enables no
+	// capability (Client declaration).
+	declMalformed string
+	// askRule holds the tool use ids whose CLI permission request carried
+	// matched_ask_rule (the cli lane's can_use_tool).
+	askRule map[string]bool
+	// lists maps each nextCursor the agent issued to its listing.
+	lists map[string]*listing
+	// roots are the working directory and additional directories of each
+	// session, as its opening request named them.
+	roots map[string][]string
+	// fcrRequested and fcrReported hold session + "\x00" + requestId of
+	// the accepted file-change report requests and of the reports sent.
+	fcrRequested map[string]bool
+	fcrReported  map[string]bool
 }
 
 // turn is one prompt turn, from a session/prompt request to its response.
 type turn struct {
 	key       string // the pending key of the request
 	failureID string // the id of the active turn failure; "" until a retry warning sets it
+	// fcrID is the accepted agentFileChangeReportRequest id of the prompt
+	// ("" for none), fcrReported whether its report went out.
+	fcrID       string
+	fcrReported bool
 }
 
 func (s *state) reset() {
 	*s = state{caps: map[string]bool{}, pending: map[string]*pending{}, sessions: map[string]bool{}, closed: map[string]bool{},
-		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}, turns: map[string][]*turn{}}
+		toolCalls: map[string]bool{}, failureRev: map[string]int64{}, airVersioned: map[string]bool{}, turns: map[string][]*turn{},
+		askRule: map[string]bool{}, lists: map[string]*listing{}, roots: map[string][]string{}, fcrRequested: map[string]bool{}, fcrReported: map[string]bool{}}
 	s.client.reset()
 }
 
@@ -151,10 +172,15 @@ func (c *checker) add(ptr, rule, section string, sev Severity, format string, ar
 func (c *checker) fromAgent() bool { return c.m.Dir == DirAgent }
 
 // Check validates one message and returns its findings (after the side
-// filter). Messages of other lanes are ignored.
+// filter). Of the cli lane it only notes the CLI's permission requests
+// (permask.go); messages of other lanes are ignored.
 func (v *Validator) Check(m Message) []Finding {
 	if m.Lane == "" {
 		m.Lane = LaneACP
+	}
+	if m.Lane == LaneCLI {
+		v.observeCLI(m)
+		return nil
 	}
 	if m.Lane != LaneACP {
 		return nil
@@ -319,7 +345,7 @@ func (c *checker) request(method string, id any, params any) {
 	c.clientRequest(method, params)
 	if method == "session/prompt" && c.m.Dir == DirEditor {
 		if sid, ok := field(params, "sessionId").(string); ok {
-			c.v.st.turns[sid] = append(c.v.st.turns[sid], &turn{key: key})
+			c.v.st.turns[sid] = append(c.v.st.turns[sid], &turn{key: key, fcrID: c.acceptedFileChangeRequest(sid, params)})
 		}
 	}
 	c.checkMethod(method, "request", params, "/params")
@@ -328,6 +354,7 @@ func (c *checker) request(method string, id any, params any) {
 		if sid, ok := field(params, "sessionId").(string); ok {
 			c.v.st.sessions[sid] = true // load replays history before it answers
 			delete(c.v.st.closed, sid)
+			c.v.st.roots[sid] = sessionRoots(params)
 		}
 	case "session/request_permission":
 		c.permissionRequest(params)
@@ -385,6 +412,7 @@ func (c *checker) response(id any, doc map[string]any) {
 	case "session/new", "session/fork":
 		if sid, ok := field(result, "sessionId").(string); ok {
 			c.v.st.sessions[sid] = true
+			c.v.st.roots[sid] = sessionRoots(p.params)
 		}
 	case "session/close":
 		if sid, ok := field(p.params, "sessionId").(string); ok && c.fromAgent() {
@@ -395,6 +423,9 @@ func (c *checker) response(id any, doc map[string]any) {
 		c.permissionAfterCancel(key, result)
 	case "session/list":
 		c.v.st.client.onListResult(p.params, result)
+		c.listPage(p.params, result)
+	case "session/prompt":
+		c.fileChangeTurnEnd(c.turn)
 	case "elicitation/create":
 		c.elicitationResponse(p.params, result)
 	}
@@ -539,7 +570,7 @@ func (c *checker) extMethod(method, kind string, val any, ptr string) {
 		return
 	}
 	if e.gate != "" && c.fromAgent() && c.v.st.initSeen && !c.v.st.caps[e.gate] {
-		c.add("/method", "air-gate", e.section, SeverityError, "%s goes only to a client that declared %s", method, e.gate)
+		c.airGate("/method", e.section, "%s goes only to a client that declared %s", method, e.gate)
 	}
 	c.airSchema(name, val, ptr)
 }
