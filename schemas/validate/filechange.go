@@ -2,9 +2,9 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	pathpkg "path"
 	"strconv"
-	"encoding/json"
 	"strings"
 	"unicode"
 
