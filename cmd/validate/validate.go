@@ -53,6 +53,20 @@ method against the pinned official schema, every _meta.jetbrains.air payload
 against airwire's AIR schemas at the place the contract defines it, and the
 contract rules over the whole conversation (capability gates, removed keys,
 permission options, diffPatch text, failure revisions, message order).
+Among them:
+  - a session failure title carries no URL, IP address or host:port, token
+    or filesystem path (session-failure-title-leak);
+  - session/list pages: at most the limit (50 when omitted, clamped to 200)
+    for a sessionIndex client and 1000 for any other, no empty page with a
+    nextCursor, no row repeated across the pages of one listing
+    (session-list-page-size, -empty-page, -repeated-row);
+  - one file-change report per accepted request, before its PromptResponse,
+    none for a malformed or repeated request id, only paths under the
+    session's directories, at most 256 KiB (file-change-report-*);
+  - a malformed client declaration enables no capability
+    (client-declaration-malformed);
+  - no persistent permission choice for a tool call that an ask rule forced,
+    read from the CLI's can_use_tool request (permission-ask-rule-persistent).
 
 --side agent checks what the agent sent, --side client what the editor sent.
 The editor's side includes its obligations as an ACP client: every agent

@@ -19,8 +19,8 @@
 //     conversation, knowing what the client declared: "Compatibility rule",
 //     "Agent declaration", "Removed keys", "Permission presentation",
 //     "Diff patch", "Session failure", "Native subagent sessions",
-//     "Session index", "Question custom answers", "Recommended config
-//     values".
+//     "Session index", "Agent file-change report", "Client declaration",
+//     "Question custom answers", "Recommended config values".
 //
 // Rule ids (Finding.Rule; a schema failure carries the AIR schema $id or
 // "acp:#/$defs/<Def>" instead):
@@ -47,6 +47,18 @@
 //	permission-after-tool-call
 //	diff-patch-text, diff-patch-placeholders
 //	session-failure-revision, session-failure-turn-identity
+//	session-failure-title-leak  Title and details: a URL, an IP address or
+//	                        host:port, a token or a filesystem path in a title
+//	session-list-page-size, session-list-empty-page, session-list-repeated-row
+//	                        Session index paging across one listing (a
+//	                        cursor chain); 1000 rows for any other client
+//	file-change-report-repeated, file-change-report-unrequested,
+//	file-change-report-missing, file-change-report-path, file-change-report-size
+//	                        Agent file-change report (filechange.go)
+//	client-declaration-malformed  a capability's payload after a malformed
+//	                        client declaration, which enables none
+//	permission-ask-rule-persistent  a persistent choice for a tool call that
+//	                        an ask rule forced (the cli lane's matched_ask_rule)
 //	session-update-before-session
 //	recommended-value-option, skill-path-with-kind, custom-answer-question,
 //	elicitation-answer-fields
@@ -67,7 +79,8 @@
 // without version: 1 next to its payload is a warning too, because the
 // contract's own client examples (agentFileChangeReportRequest, fork) omit it.
 //
-// It never reads the cli lane, never changes a message and never decides
-// what is a known reference deviation: it reports findings, the caller
-// gates on them.
+// Of the cli lane it reads only the CLI's can_use_tool requests, for the
+// matched_ask_rule of Permission presentation. It never changes a message
+// and never decides what is a known reference deviation: it reports
+// findings, the caller gates on them.
 package validate
