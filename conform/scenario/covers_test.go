@@ -34,7 +34,7 @@ var coversEvidences = []coversEvidence{
 		"Async tasks > Liveness", "Async tasks > Stop request"}, what: "an async_task_* update, the asyncTasks marker or a stop request",
 		markers: []string{`"sessionUpdate":"async_task_`, `"asyncTasks":{`, `"method":"_session/async_task/stop"`}},
 	{claims: []string{"Goal", "Goal > Control request", "Goal > Session state", "Goal > Lifecycle", "Goal > Claude mapping"},
-		what: "a _session/goal request or a goal snapshot in session_info_update",
+		what:    "a _session/goal request or a goal snapshot in session_info_update",
 		markers: []string{`"method":"_session/goal"`, `"sessionUpdate":"session_info_update"&"goal":`}},
 	{claims: append([]string{"Agent file-change report"}, prefixed("Agent file-change report")...), what: "an agentFileChangeReportRequest",
 		markers: []string{`"agentFileChangeReportRequest"`}},
