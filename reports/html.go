@@ -58,9 +58,12 @@ const maxCauseRuns = 50
 // runs it hits (List, up to maxCauseRuns; More counts the others).
 type causeView struct {
 	Cause
-	Text string
-	List []runView
-	More int
+	// Text is the cause's own change in one line; AlsoText the changes
+	// that always come with it.
+	Text     string
+	AlsoText []string
+	List     []runView
+	More     int
 }
 
 // causeViews puts the runs under their causes.
@@ -68,7 +71,10 @@ func causeViews(causes []Cause, runs []runView) []causeView {
 	out := make([]causeView, len(causes))
 	at := map[int]int{}
 	for i, c := range causes {
-		out[i] = causeView{Cause: c, Text: c.String()}
+		out[i] = causeView{Cause: c, Text: c.Change.String()}
+		for _, a := range c.Also {
+			out[i].AlsoText = append(out[i].AlsoText, a.String())
+		}
 		at[c.ID] = i
 	}
 	for _, v := range runs {

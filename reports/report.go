@@ -149,6 +149,9 @@ type Failure struct {
 	// Causes are the ids of the report's causes (Report.Causes) this
 	// run's differences belong to.
 	Causes []int `json:"causes,omitempty"`
+	// Reasons are what the cassette's player refused, one per refused
+	// spawn or frame (check cassette).
+	Reasons []string `json:"reasons,omitempty"`
 	// Rules are the validator rules of the failing findings (check
 	// validate).
 	Rules []string `json:"rules,omitempty"`
@@ -170,6 +173,10 @@ type Difference struct {
 	// Tag is the line's lane and direction ("client agent->editor") when
 	// both sides agree on it.
 	Tag string `json:"tag,omitempty"`
+	// Method is the JSON-RPC method of the line's message, or for a
+	// response that of the request it answers (MethodAt); "" when the line
+	// is not a JSON-RPC message.
+	Method string `json:"method,omitempty"`
 	// Path is the JSON path of the first differing value on that line; ""
 	// when the line is not JSON on both sides.
 	Path string `json:"path,omitempty"`

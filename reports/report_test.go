@@ -67,7 +67,7 @@ func TestSchemaDocumented(t *testing.T) {
 	if !strings.Contains(string(doc), "`"+Schema+"`") {
 		t.Errorf("docs/report.md does not name the schema %s", Schema)
 	}
-	for _, typ := range []any{Report{}, Summary{}, Run{}, Failure{}, Difference{}, Cause{}, Finding{}, Entry{}, ShardSpec{}} {
+	for _, typ := range []any{Report{}, Summary{}, Run{}, Failure{}, Difference{}, Cause{}, Change{}, Finding{}, Entry{}, ShardSpec{}} {
 		rt := reflect.TypeOf(typ)
 		for i := range rt.NumField() {
 			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/cmd/cmdutil"
+	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/reports"
 )
@@ -95,5 +97,81 @@ func TestConformGroupsCauses(t *testing.T) {
 	causes, failures := strings.Index(string(page), `<h2>Causes</h2>`), strings.Index(string(page), `<h2>Failures</h2>`)
 	if causes < 0 || failures < causes || !strings.Contains(string(page), `<li id="cause-2" value="2"><span class="cause-runs">1 run</span>`) {
 		t.Errorf("the page lacks its Causes section before the failures")
+	}
+}
+
+// modeRun is a golden mismatch of run k as a change of the default mode
+// makes it: the session/new response (its id 1, or 2 after an
+// authenticate) and the CLI's spawn argv (the option at another index
+// when the run adds options, the CLI process numbered 1 or 2) change from
+// "auto" to "default". A run with stop also ends its prompt otherwise.
+func modeRun(t *testing.T, dir string, k int, stop bool) *reports.Failure {
+	side := func(mode, reason string) []byte {
+		var b strings.Builder
+		b.WriteString("client editor->agent {\"id\":0,\"method\":\"initialize\",\"params\":{}}\nclient agent->editor {\"id\":0,\"result\":{}}\n")
+		id := 1
+		if k%2 == 1 {
+			b.WriteString("client editor->agent {\"id\":1,\"method\":\"authenticate\",\"params\":{}}\nclient agent->editor {\"id\":1,\"result\":{}}\n")
+			id = 2
+		}
+		fmt.Fprintf(&b, "client editor->agent {\"id\":%d,\"method\":\"session/new\",\"params\":{}}\n", id)
+		fmt.Fprintf(&b, "cli:%d spawn {\"argv\":[\"<cli>\"%s,\"--permission-mode=%s\",\"--verbose\"]}\n", 1+k%2, strings.Repeat(",\"--x\"", k%3), mode)
+		fmt.Fprintf(&b, "client agent->editor {\"id\":%d,\"result\":{\"configOptions\":[{\"currentValue\":%q}],\"modes\":{\"currentModeId\":%q},\"sessionId\":\"<session-%d>\"}}\n", id, mode, mode, k)
+		fmt.Fprintf(&b, "client editor->agent {\"id\":%d,\"method\":\"session/prompt\",\"params\":{}}\nclient agent->editor {\"id\":%d,\"result\":{\"stopReason\":%q}}\n", id+1, id+1, reason)
+		return []byte(b.String())
+	}
+	want, got := side("auto", "end_turn"), side("default", "end_turn")
+	if stop {
+		got = side("default", "cancelled")
+	}
+	file := filepath.Join(dir, fmt.Sprintf("m%d.golden", k))
+	if err := os.WriteFile(file, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mm := golden.Compare(file, want, got)
+	return failureOf(outcome{err: mm, out: &conform.Outcome{Compared: got}}, file, nil)
+}
+
+// TestOneChangeIsOneCause: a change of the default mode that shows in the
+// session/new response under different response ids, in the spawn argv at
+// different indexes of different CLI processes, and in the refusals of
+// cassettes that do not apply, is one cause of all those runs, its three
+// differences together; a change of stop reason in one run is another;
+// two runs that did not complete for the same reason (their numbers
+// apart) are a third, and a load failure a fourth.
+func TestOneChangeIsOneCause(t *testing.T) {
+	dir := t.TempDir()
+	r := &reports.Report{}
+	for k := range 6 {
+		r.Add(reports.Run{Scenario: fmt.Sprintf("g%d", k), Profile: "air", Status: reports.StatusFail, Failure: modeRun(t, dir, k, k == 4)})
+	}
+	for k := range 3 {
+		ce := &conform.CassetteError{Cassette: fmt.Sprintf("c%d/zed.cassette", k),
+			Reasons: []string{fmt.Sprintf("stream-json spawn #%d: the CLI was started with `--permission-mode=default` where the recording has `--permission-mode=auto`", k+1)}}
+		r.Add(reports.Run{Scenario: fmt.Sprintf("c%d", k), Profile: "zed", Status: reports.StatusFail, Failure: failureOf(outcome{err: ce}, "", nil)})
+	}
+	for k := range 2 {
+		err := fmt.Errorf("r%d/plain: the agent exited with status %d after %dms", k, k+1, 100*k+7)
+		r.Add(reports.Run{Scenario: fmt.Sprintf("r%d", k), Profile: "plain", Status: reports.StatusFail, Failure: failureOf(outcome{err: err}, "", nil)})
+	}
+	r.Add(reports.Run{Scenario: "broken", Status: reports.StatusFail, Failure: &reports.Failure{Check: reports.CheckLoad, Message: "broken.yaml: line 3: bad"}})
+	r.Group()
+	var b strings.Builder
+	r.WriteCauses(&b)
+	want := "causes (4, most runs first):\n" +
+		"  #1 9 runs, e.g. g0/air: cli:N spawn $.argv[--permission-mode]: \"--permission-mode=auto\" → \"--permission-mode=default\"\n" +
+		"      with client agent->editor session/new $.result.configOptions[0].currentValue: \"auto\" → \"default\"\n" +
+		"      with client agent->editor session/new $.result.modes.currentModeId: \"auto\" → \"default\"\n" +
+		"  #2 2 runs, e.g. r0/plain: run failed: <scenario>/<profile>: the agent exited with status N after Nms\n" +
+		"  #3 1 run, e.g. g4/air: client agent->editor session/prompt $.result.stopReason: \"end_turn\" → \"cancelled\"\n" +
+		"  #4 1 run, e.g. broken/: load failed: <scenario>.yaml: line N: bad\n"
+	if b.String() != want {
+		t.Errorf("causes:\n%s\nwant:\n%s", b.String(), want)
+	}
+	for _, run := range r.Runs {
+		wantIDs := map[string]string{"g4/air": "[1 3]", "r0/plain": "[2]", "r1/plain": "[2]", "broken/": "[4]"}[run.ID()]
+		if got := fmt.Sprint(run.Failure.Causes); got != cmp.Or(wantIDs, "[1]") {
+			t.Errorf("%s: causes %s, want %s", run.ID(), got, cmp.Or(wantIDs, "[1]"))
+		}
 	}
 }

@@ -56,25 +56,27 @@ func findingOf(run string, agent conform.AgentID, f validate.Finding, known []co
 func failureOf(o outcome, goldenFile string, findings []reports.Finding) *reports.Failure {
 	f := &reports.Failure{Check: reports.CheckRun, Message: o.err.Error()}
 	var mm *golden.MismatchError
+	var ce *conform.CassetteError
 	switch {
 	case errors.Is(o.err, conform.ErrCassetteNotApplicable):
 		f.Check = reports.CheckCassette
+		if errors.As(o.err, &ce) {
+			f.Reasons = ce.Reasons
+		}
 	case errors.As(o.err, &mm):
 		brief := *mm
 		brief.Diff = ""
-		f.Check, f.Message = reports.CheckGolden, strings.TrimSpace(brief.Error())
-		f.Difference = &reports.Difference{Kind: mm.Kind, Line: mm.Line, Tag: mm.Tag, Path: mm.Path}
-		f.Difference.Expected, f.Difference.Actual = reports.ClipPair(mm.Want, mm.Got)
-		for _, d := range mm.Diffs {
-			want, got := reports.ClipPair(d.Want, d.Got)
-			f.Differences = append(f.Differences, reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path, Expected: want, Actual: got})
-		}
-		f.MoreDifferences = mm.More
 		want := readFile(goldenFile)
 		if o.out.EditorLane {
 			want = conform.EditorLane(want) // as compared
 		}
 		f.Expected, f.Actual = lines(want), lines(o.out.Compared)
+		f.Check, f.Message = reports.CheckGolden, strings.TrimSpace(brief.Error())
+		f.Difference = differenceOf(golden.Diff{Kind: mm.Kind, Line: mm.Line, GotLine: mm.GotLine, Tag: mm.Tag, Path: mm.Path, Want: mm.Want, Got: mm.Got}, f)
+		for _, d := range mm.Diffs {
+			f.Differences = append(f.Differences, *differenceOf(d, f))
+		}
+		f.MoreDifferences = mm.More
 	case errors.Is(o.err, golden.ErrMissing):
 		f.Check, f.Actual = reports.CheckGolden, lines(o.out.Compared)
 	case errors.Is(o.err, conform.ErrAgentInvalid):
@@ -86,6 +88,20 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 		}
 	}
 	return f
+}
+
+// differenceOf is a difference as the report keeps it: its values clipped
+// (reports.ClipPair), the method of its message found in the transcript
+// that has the line (the run's for an extra line, else the golden's).
+func differenceOf(d golden.Diff, f *reports.Failure) *reports.Difference {
+	out := &reports.Difference{Kind: d.Kind, Line: d.Line, Tag: d.Tag, Path: d.Path}
+	out.Expected, out.Actual = reports.ClipPair(d.Want, d.Got)
+	if d.Kind == golden.Extra {
+		out.Method = reports.MethodAt(f.Actual, d.GotLine)
+	} else {
+		out.Method = reports.MethodAt(f.Expected, d.Line)
+	}
+	return out
 }
 
 func readFile(path string) []byte {

@@ -133,7 +133,7 @@ func TestConformReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `<failure message="cause #1: client agent-&gt;editor $.result.stopReason: &#34;cancelled&#34; → &#34;end_turn&#34; (1 run)" type="golden">`
+	want := `<failure message="cause #1: client agent-&gt;editor session/prompt $.result.stopReason: &#34;cancelled&#34; → &#34;end_turn&#34; (1 run)" type="golden">`
 	if !strings.Contains(string(junit), want) {
 		t.Errorf("the JUnit XML lacks %s:\n%s", want, junit)
 	}
