@@ -46,6 +46,7 @@ func fixture(t testing.TB) *Report {
 	pass, known, fail := base, base, base
 	pass.Profile, pass.Status, pass.Golden = "plain", StatusPass, filepath.Join(root, "goldens", sc.Name, "plain.golden")
 	fail.Profile, fail.Status, fail.Golden = "air", StatusFail, file
+	fail.Transcript = splitLines(got)
 	fail.Failure = &Failure{Check: CheckGolden, Message: "does not match",
 		Difference: &Difference{Line: mm.Line, Tag: mm.Tag, Path: mm.Path, Expected: mm.Want, Actual: mm.Got},
 		Expected:   splitLines(want), Actual: splitLines(got)}

@@ -127,6 +127,11 @@ type Run struct {
 	// deviations masked), line by line: what "airwire diff" compares
 	// between two releases' reports.
 	Transcript []string `json:"transcript,omitempty"`
+	// TranscriptFile is where a JSON report keeps Transcript: a gzip file
+	// of its lines in the report's transcripts folder (TranscriptsDir),
+	// the path relative to the report's own folder. WriteJSON sets it and
+	// Read loads the lines back into Transcript, clearing it.
+	TranscriptFile string `json:"transcript_file,omitempty"`
 }
 
 // ID is "<scenario>/<profile>", the golden's name.
@@ -160,6 +165,11 @@ type Failure struct {
 	// golden is missing).
 	Expected []string `json:"expected,omitempty"`
 	Actual   []string `json:"actual,omitempty"`
+	// ExpectedFile and ActualFile are where a JSON report keeps Expected
+	// and Actual, as Run.TranscriptFile (ActualFile is the run's
+	// TranscriptFile when they are the same lines).
+	ExpectedFile string `json:"expected_file,omitempty"`
+	ActualFile   string `json:"actual_file,omitempty"`
 }
 
 // Difference is a line where the run and the golden differ.
@@ -226,21 +236,42 @@ func (r *Report) Sort() {
 	})
 }
 
-// WriteJSON writes the report, indented, with Schema set.
+// WriteJSON writes the report, indented, with Schema set, and its runs'
+// transcripts (Run.Transcript, Failure.Expected and Actual) into the
+// folder TranscriptsDir(path), made anew, one gzip file each, which the
+// report links instead of holding them. r itself keeps them.
 func (r *Report) WriteJSON(path string) error {
 	r.Schema = Schema
+	out, err := r.externalized(path)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(out); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// Read loads a JSON report; a file of another schema is ErrSchema.
+// Read loads a JSON report and the transcripts it links (a linked file
+// that is not there is ErrTranscriptMissing); a file of another schema is
+// ErrSchema.
 func Read(path string) (*Report, error) {
+	r, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.loadTranscripts(path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// read loads a JSON report without the transcripts it links.
+func read(path string) (*Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -67,9 +67,10 @@ func Partition(ids []string, weight func(id string) float64, n int) [][]string {
 
 // Durations returns the duration in milliseconds of each run ("<scenario>/
 // <profile>") of an earlier JSON report, merged or not: the weights of
-// Partition. Skipped runs are left out.
+// Partition. Skipped runs are left out. The report's transcripts are not
+// read: its JSON file alone will do.
 func Durations(path string) (map[string]float64, error) {
-	r, err := Read(path)
+	r, err := read(path)
 	if err != nil {
 		return nil, err
 	}
