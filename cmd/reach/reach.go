@@ -26,25 +26,38 @@ type ReachOptions struct {
 	Dist string
 	// JSON is where the JSON report goes ("" = not written).
 	JSON string
+	// Rules prints only the rule table (no COVERAGE_DIR).
+	Rules bool
 }
 
 // NewCmdReach builds `airwire reach`. runF replaces the behaviour in tests.
 func NewCmdReach(f *factory.Factory, runF func(*ReachOptions) error) *cobra.Command {
 	opts := &ReachOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:    "reach COVERAGE_DIR [--dist DIR] [--json FILE]",
+		Use:    "reach COVERAGE_DIR [--dist DIR] [--json FILE] | reach --rules",
 		Short:  "Report which functions of the reference adapter no scenario executes",
 		Hidden: true,
 		Long: `Read the V8 coverage that the reference adapter's Node processes wrote into
 COVERAGE_DIR (airwire conform --reference run with NODE_V8_COVERAGE set:
 make reach) and report, per module of its dist/, the functions and blocks
 executed, the functions no scenario executes with their lines, and the
-sums of the modules that implement the contract's areas. docs/reach.md
+sums of the modules that implement the contract's areas. It ends with the
+rule table: the contract's wire rules, how many a scenario pins, a
+validator rule checks, both, or neither (each of those with its reason).
+--rules prints the rule table alone, without coverage. docs/reach.md
 explains the figures.`,
-		Example: `  NODE_V8_COVERAGE=$PWD/cov airwire conform --reference && airwire reach cov --json reach.json`,
-		Args:    cobra.ExactArgs(1),
+		Example: `  NODE_V8_COVERAGE=$PWD/cov airwire conform --reference && airwire reach cov --json reach.json
+  airwire reach --rules`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Rules {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Dir = args[0]
+			if len(args) > 0 {
+				opts.Dir = args[0]
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -53,10 +66,18 @@ explains the figures.`,
 	}
 	cmd.Flags().StringVar(&opts.Dist, "dist", "", "the reference's dist/ `DIR` (default: the one the coverage names)")
 	cmd.Flags().StringVar(&opts.JSON, "json", "", "also write the report as JSON to `FILE`")
+	cmd.Flags().BoolVar(&opts.Rules, "rules", false, "print only the rule table (no COVERAGE_DIR)")
 	return cmd
 }
 
 func runReach(opts *ReachOptions) error {
+	rules, err := reach.RuleTable()
+	if err != nil {
+		return err
+	}
+	if opts.Rules {
+		return reach.WriteRuleText(opts.IO.Out, rules)
+	}
 	cov, err := reach.Read(opts.Dir)
 	if err != nil {
 		return err
@@ -68,6 +89,11 @@ func runReach(opts *ReachOptions) error {
 	if err := rep.WriteText(opts.IO.Out); err != nil {
 		return err
 	}
+	fmt.Fprintln(opts.IO.Out)
+	if err := reach.WriteRuleText(opts.IO.Out, rules); err != nil {
+		return err
+	}
+	rep.Rules = reach.TotalsOf(rules)
 	if opts.JSON == "" {
 		return nil
 	}

@@ -100,6 +100,8 @@ type Report struct {
 	Contract AreaReach   `json:"contract"`
 	// Total sums every loaded module.
 	Total AreaReach `json:"total"`
+	// Rules counts the rule table (RuleTable), set by the caller.
+	Rules RuleTotals `json:"rules"`
 }
 
 // Build reports c per module of dist, the reference's dist/ directory;
