@@ -102,4 +102,3 @@ func dirSize(t *testing.T, dir string) int64 {
 	}
 	return n
 }
-
