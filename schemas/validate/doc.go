@@ -23,7 +23,7 @@
 //     "Question custom answers", "Recommended config values".
 //
 // Rule ids (Finding.Rule; a schema failure carries the AIR schema $id or
-// "acp:#/$defs/<Def>" instead):
+// "acp:#/$defs/<Def>" instead; Rules lists them all):
 //
 //	jsonrpc-envelope, jsonrpc-unmatched-response    JSON-RPC shape, id pairing
 //	jsonrpc-response-id-type  a response id of another JSON type ("0" for 0)

@@ -34,7 +34,9 @@ func Journal(path string, v *Validator) (Report, error) {
 }
 
 // Entries is Journal over any entry source (next returns io.EOF at the end);
-// at the end it adds what the conversation left undone (End).
+// at the end it adds what the conversation left undone (End). Of the cli
+// lane it passes only the messages to Check, which notes the CLI's
+// permission requests and reports nothing about them.
 // Each entry is first checked against the journal format (docs/journal.md,
 // "Entries"): a seq that does not rise, a negative t_ns, an unknown kind, a
 // client-lane frame of no known sender or a msg entry without msg is a
