@@ -67,7 +67,8 @@ type Outcome struct {
 	Deviations []AppliedDeviation
 	// Compared is the transcript as it was compared with the golden: Canon
 	// with the declared deviations masked (nil when no comparison ran);
-	// with EditorLane, its client lines only.
+	// with EditorLane, its client lines only. A live run's durations, which
+	// the comparison masks on both sides, are kept as measured.
 	Compared []byte
 	// EditorLane says the run was compared on the editor lane only
 	// (Options.EditorLane): Compared holds the client lines, and so did the
@@ -197,13 +198,13 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 		}
 		return nil
 	}
+	out.Compared = canon
 	if measured {
 		if masked := MaskMeasured(want); !bytes.Equal(masked, MaskMeasured(canon)) {
 			return golden.Compare(g.File(name), masked, MaskMeasured(canon))
 		}
 		return nil
 	}
-	out.Compared = canon
 	return g.Match(name, canon)
 }
 
