@@ -183,9 +183,12 @@ not load is reported and the other runs go on; it fails the command when
 --scenario selects it. Each failure is explained as soon as its run ends;
 --fail-fast stops at the first. A failed comparison lists all its
 differences (up to 20). At the end, the differences of all the failed
-runs are grouped by cause (the same change at the same JSON path, from the
-same old value to the same new one), each said once with its count of runs
-and an example, most runs first; each failed run then names its causes.
+runs are grouped by cause (the same change at the same JSON path of the
+same method's message, from the same old value to the same new one; the
+differences the compared runs only ever show together are one cause, and
+so is a cassette refused for the same argv option, or runs that failed
+with the same message), each said once with its count of runs and an
+example, most runs first; each failed run then names its causes.
 When the first runs all end before the
 adapter answered initialize, conform stops and says so once, with the
 adapter's exit status, its non-JSON output and its stderr.
@@ -200,7 +203,9 @@ Reports (any combination; docs/report.md describes them):
                 validator findings, the
                 golden's path and, with --keep, the failed run's journal;
                 a versioned format (schema airwire-report/1) that
-                "airwire report merge" and "airwire diff" read;
+                "airwire report merge" and "airwire diff" read; the runs'
+                transcripts go gzipped into the folder FILE.transcripts/
+                beside it, which must stay with it;
   --junit FILE  JUnit XML for a CI's test tab: one testsuite per profile, a
                 <failure> per failed run naming its causes;
   --html DIR    DIR/index.html, one static page (no server, nothing loaded):

@@ -70,8 +70,9 @@ OLD and NEW are both one of:
   - a golden set: a directory of <scenario>/<profile>.golden files
     (runs pair by scenario/profile);
   - a report JSON of "airwire conform --json" (or "airwire report merge"):
-    each run's transcript as compared, paired by scenario/profile, so two
-    releases' suite runs compare directly;
+    each run's transcript as compared, read from the report's
+    transcripts folder beside it (FILE.transcripts/), paired by
+    scenario/profile, so two releases' suite runs compare directly;
   - a golden file (canonical lines "<tag> <json>");
   - an airwire journal (airwire record), rendered canonical first with the
     conformance suite's placement and normalization.
