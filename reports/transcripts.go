@@ -99,7 +99,14 @@ func (w *transcriptWriter) write(name string, lines []string) (string, error) {
 // fileName is a run's transcript file name without its suffix: its
 // scenario and profile, every character other than a letter, digit, dot
 // or dash replaced by "_".
-func fileName(r Run) string { return strings.TrimSuffix(viewName(r), ".html") }
+func fileName(r Run) string {
+	return strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' {
+			return c
+		}
+		return '_'
+	}, r.Scenario+"-"+r.Profile)
+}
 
 // loadTranscripts reads back the transcripts the runs of a report read
 // from reportPath link, and clears the links.
