@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -68,20 +67,7 @@ func WriteJournalView(path string, run Run, note string) error {
 		b.Add(e)
 	}
 	b.SetFindings(viewFindings(run.Findings))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	if err := b.Write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return b.WriteFile(path)
 }
 
 func viewFindings(fs []Finding) []journalview.Finding {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -107,6 +108,19 @@ func (b *Builder) Write(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// WriteFile renders the page into the file path.
+func (b *Builder) WriteFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := b.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // data is what the page's templates show.

@@ -3,12 +3,10 @@
 package view
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -156,26 +154,9 @@ func (opts *ViewOptions) loadACP(ctx context.Context) (*acp.Schema, error) {
 // write writes the page to its file (or stdout).
 func (opts *ViewOptions) write(b *journalview.Builder) error {
 	if opts.Output == "-" {
-		w := bufio.NewWriter(opts.IO.Out)
-		if err := b.Write(w); err != nil {
-			return err
-		}
-		return w.Flush()
+		return b.Write(opts.IO.Out)
 	}
-	f, err := os.Create(opts.Output)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	if err := b.Write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return b.WriteFile(opts.Output)
 }
 
 // Findings converts the validator's findings for the page.
