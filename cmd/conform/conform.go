@@ -579,20 +579,7 @@ func dataDirs(opts *ConformOptions) (scenarios, goldens string, err error) {
 			return "", "", cmdutil.FlagErrorf("--update writes the goldens into ./goldens, which is not a directory here: pass --goldens DIR")
 		}
 	}
-	if scenarios != "" && goldens != "" {
-		return scenarios, goldens, nil
-	}
-	built, err := opts.Suite()
-	if err != nil {
-		return "", "", err
-	}
-	if scenarios == "" {
-		scenarios = built.Scenarios
-	}
-	if goldens == "" {
-		goldens = built.Goldens
-	}
-	return scenarios, goldens, nil
+	return suitedata.Fill(scenarios, goldens, opts.Suite)
 }
 
 // acpSchema finds the ACP schema the runs are validated against and loads

@@ -3,26 +3,13 @@ package play
 import (
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/suitedata"
 )
 
 // dataDirs are the scenario and goldens directories: the flags, else the
 // suite built into airwire.
 func (opts *PlayOptions) dataDirs() (scenarios, goldens string, err error) {
-	scenarios, goldens = opts.Scenarios, opts.Goldens
-	if scenarios != "" && goldens != "" {
-		return scenarios, goldens, nil
-	}
-	built, err := opts.Suite()
-	if err != nil {
-		return "", "", err
-	}
-	if scenarios == "" {
-		scenarios = built.Scenarios
-	}
-	if goldens == "" {
-		goldens = built.Goldens
-	}
-	return scenarios, goldens, nil
+	return suitedata.Fill(opts.Scenarios, opts.Goldens, opts.Suite)
 }
 
 // list prints the catalogue, filtered by --section.

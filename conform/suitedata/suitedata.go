@@ -1,6 +1,7 @@
 package suitedata
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -113,3 +114,16 @@ func contentID(data Data) (string, error) {
 
 // ErrNoCache means there is no user cache directory to unpack into.
 var ErrNoCache = errors.New("no user cache directory for the built-in scenarios and goldens: pass --scenarios DIR and --goldens DIR")
+
+// Fill returns scenarios and goldens, each replaced by the built-in copy's
+// directory when "" (built unpacks it, and is called only then).
+func Fill(scenarios, goldens string, built func() (Dirs, error)) (string, string, error) {
+	if scenarios != "" && goldens != "" {
+		return scenarios, goldens, nil
+	}
+	d, err := built()
+	if err != nil {
+		return "", "", err
+	}
+	return cmp.Or(scenarios, d.Scenarios), cmp.Or(goldens, d.Goldens), nil
+}

@@ -1,6 +1,7 @@
 package suitedata_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -85,5 +86,29 @@ func TestUnpackOnce(t *testing.T) {
 	left, err := os.ReadDir(filepath.Join(cache, "airwire", "suite"))
 	if err != nil || len(left) != 1 {
 		t.Fatalf("cache holds %v (%v)", left, err)
+	}
+}
+
+// TestFill: flags win; the built-in copy fills what is empty and is
+// unpacked only then.
+func TestFill(t *testing.T) {
+	calls := 0
+	built := func() (suitedata.Dirs, error) {
+		calls++
+		return suitedata.Dirs{Scenarios: "/b/s", Goldens: "/b/g"}, nil
+	}
+	for _, tt := range []struct{ s, g, wantS, wantG string }{
+		{"s", "g", "s", "g"}, {"", "g", "/b/s", "g"}, {"s", "", "s", "/b/g"}, {"", "", "/b/s", "/b/g"},
+	} {
+		s, g, err := suitedata.Fill(tt.s, tt.g, built)
+		if err != nil || s != tt.wantS || g != tt.wantG {
+			t.Errorf("Fill(%q, %q) = %q, %q, %v", tt.s, tt.g, s, g, err)
+		}
+	}
+	if calls != 3 {
+		t.Errorf("built-in copy unpacked %d times, want 3", calls)
+	}
+	if _, _, err := suitedata.Fill("", "g", func() (suitedata.Dirs, error) { return suitedata.Dirs{}, errors.New("no copy") }); err == nil {
+		t.Error("an unpack error was lost")
 	}
 }
