@@ -50,7 +50,11 @@ func startLoose(golden string, spawn, argvOf int, edit func(*cassette.Options)) 
 		edit(&o)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { lp.done <- cassette.Play(ctx, o); _ = outW.Close() }()
+	go func() {
+		lp.done <- cassette.Play(ctx, o)
+		_ = outW.Close()
+		_ = inR.CloseWithError(io.ErrClosedPipe) // a later send fails instead of blocking
+	}()
 	go lp.readRequests(outR)
 	DeferCleanup(func() { cancel(); _ = inW.Close() })
 	return lp
@@ -214,7 +218,11 @@ var _ = Describe("the loose player", func() {
 	It("does not time out waiting for the agent", func() {
 		lp := startLoose("bash-foreground/zed.cassette", 1, 1, nil)
 		lp.send(request("live-init", "initialize", `,"hooks":{}`))
-		Consistently(lp.done).WithTimeout(cassette.DefaultTimeout + time.Second).ShouldNot(Receive())
+		lp.send(request("live-settings", "get_settings", ""))
+		lp.send(request("live-usage", "get_context_usage", ""))
+		lp.send(request("live-mode", "set_permission_mode", `,"mode":"default"`))
+		lp.says(`"request_id":"live-mode"`)
+		Consistently(lp.done).WithTimeout(cassette.DefaultTimeout + time.Second).ShouldNot(Receive(), "waiting for the first prompt")
 		lp.send(prompt("u-live-1", "late"))
 		lp.says(`"uuid":"u-live-1"`)
 	})
