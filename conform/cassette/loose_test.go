@@ -222,7 +222,7 @@ var _ = Describe("the loose player", func() {
 		lp.send(request("live-usage", "get_context_usage", ""))
 		lp.send(request("live-mode", "set_permission_mode", `,"mode":"default"`))
 		lp.says(`"request_id":"live-mode"`)
-		Consistently(lp.done).WithTimeout(cassette.DefaultTimeout + time.Second).ShouldNot(Receive(), "waiting for the first prompt")
+		Consistently(lp.done).WithTimeout(cassette.DefaultTimeout+time.Second).ShouldNot(Receive(), "waiting for the first prompt")
 		lp.send(prompt("u-live-1", "late"))
 		lp.says(`"uuid":"u-live-1"`)
 	})
