@@ -37,6 +37,9 @@ type loose struct {
 	// holdSince (-1: none).
 	holdAt    int
 	holdSince time.Time
+	// gate is the result advance stops after while the recorded prompt
+	// gateFor, queued during that turn, is unmatched (-1: none).
+	gate, gateFor int
 }
 
 // HoldGrace is how long loose mode holds the recorded CLI frames at an
@@ -53,7 +56,7 @@ type queuedPrompt struct {
 func newLoose(proc *Process) *loose {
 	n := len(proc.Events)
 	lo := &loose{tmpl: proc, skipped: make([]bool, n), released: make([]bool, n), answered: make([]bool, n),
-		reqOf: map[string]int{}, holdAt: -1}
+		reqOf: map[string]int{}, holdAt: -1, gateFor: -1}
 	for i, e := range proc.Events {
 		if f, ok := parseFrame(e.Msg); ok && e.Dir == DirAgent && f.Type == "control_request" {
 			lo.reqOf[f.RequestID] = i
@@ -74,6 +77,9 @@ func deferredKey(k string) bool {
 // i: in loose mode, a control request once HoldGrace has passed holding
 // at it (the first call starts the hold).
 func (p *player) passes(i int) bool {
+	if p.lo != nil && isPrompt(p.proc.Events[i].Msg) {
+		return p.passPrompt(i)
+	}
 	if p.lo == nil || !deferredKey(p.keys[i]) {
 		return false
 	}
@@ -84,6 +90,49 @@ func (p *player) passes(i int) bool {
 		p.lo.holdAt, p.lo.holdSince = i, time.Now()
 	}
 	return false
+}
+
+// passPrompt reports whether advance may play past the unmatched recorded
+// prompt i: when the recording queued it while a turn was playing (a CLI
+// result follows it before the next prompt), the rest of that turn plays up
+// to its result, and advance stops there (gated) until the live agent
+// sends its next prompt; a human waits for the turn to end.
+func (p *player) passPrompt(i int) bool {
+	if !p.turnBefore(i) {
+		return false
+	}
+	for j := i + 1; j < len(p.proc.Events); j++ {
+		e := p.proc.Events[j]
+		if e.Dir == DirAgent && isPrompt(e.Msg) {
+			return false
+		}
+		if f, ok := parseFrame(e.Msg); ok && e.Dir == DirCLI && f.Type == "result" {
+			p.lo.gate, p.lo.gateFor = j, i
+			return true
+		}
+	}
+	return false
+}
+
+// turnBefore reports whether a recorded turn is open at event i: a prompt
+// comes before it with no CLI result in between.
+func (p *player) turnBefore(i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		e := p.proc.Events[j]
+		if f, ok := parseFrame(e.Msg); ok && e.Dir == DirCLI && f.Type == "result" {
+			return false
+		}
+		if e.Dir == DirAgent && isPrompt(e.Msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// gated reports whether advance must stop after the result of the turn
+// during which the recording queued a prompt the live agent has not sent.
+func (p *player) gated() bool {
+	return p.lo != nil && p.lo.gateFor >= 0 && !p.matched[p.lo.gateFor] && p.next > p.lo.gate
 }
 
 // holding returns when the hold at the next event ends (nil: no hold).
@@ -182,8 +231,10 @@ func (p *player) nextPrompt() int {
 // promptBound is where the agent frames of the current turn end: the next
 // unmatched recorded prompt, or the end.
 func (p *player) promptBound() int {
-	if i := p.nextPrompt(); i >= 0 {
-		return i
+	for i := p.next; i < len(p.proc.Events); i++ {
+		if e := p.proc.Events[i]; e.Dir == DirAgent && !p.matched[i] && isPrompt(e.Msg) {
+			return i
+		}
 	}
 	return len(p.proc.Events)
 }

@@ -146,7 +146,7 @@ func readLines(in io.Reader, lines chan<- []byte, stop <-chan struct{}) {
 // advance plays every CLI event and stderr line up to the first agent
 // event not yet matched.
 func (p *player) advance() {
-	for ; p.next < len(p.proc.Events); p.next++ {
+	for ; p.next < len(p.proc.Events) && !p.gated(); p.next++ {
 		e := &p.proc.Events[p.next]
 		switch e.Dir {
 		case DirAgent:
