@@ -67,4 +67,13 @@
 // the session transcript and the files of Write and Edit results inside the
 // cwd. Recorded timing is not replayed; stdin EOF and SIGTERM end the
 // process with the recorded exit code.
+//
+// # Loose play
+//
+// With Options.Loose (EnvReplayLoose), for airwire play's human at an
+// editor, nothing is refused (loose.go): prompts match by order, the
+// player never times out, a recorded control request not sent yet holds
+// the frames after it for HoldGrace, unrecorded control requests are
+// answered with success, an interrupt ends the recorded turn, and a prompt
+// past the recording gets a synthesized text turn (NoMoreTurns).
 package cassette
