@@ -103,7 +103,13 @@ func isMCPTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
 // airPermissionToolCall is the request `toolCall` of an AIR client
 // (contract: "Tool call of the request"): toolCallId, title, rawInput, the
 // preview patch as content, and only the locations the tool call lacks.
+// A preview that is the notice that a Write overwrites a file the adapter
+// cannot show holds no file text, so rawInput keeps it (contract: "Diff
+// patch > Claude behavior"; DEVIATIONS.md 25).
 func (r Renderer) airPermissionToolCall(use ToolUse, f UseFacts, title string, preview []Content, extra []Location) PermissionToolCall {
+	if len(preview) > 0 && isTextContent(preview[0]) {
+		f.FileTextKeys = nil
+	}
 	call := PermissionToolCall{ToolCallID: use.ID, Title: title, RawInput: r.rawInput(f, use.Input)}
 	if len(call.RawInput) == 0 {
 		call.RawInput = json.RawMessage("{}")

@@ -8,9 +8,6 @@ import "github.com/airwire/airwire/internal/lookup"
 // TestSubsectionCoverage fails when a subsection is neither covered nor
 // listed here, or listed here and covered.
 var Uncovered = lookup.Map{
-	{"Diff patch > Fallback", "not reached yet: every Edit and Write of the scenarios gets its exact patch; " +
-		"the patch-less diffs in edit-with-permission, edit-rejected and file-change-report-reported are the streamed " +
-		"input's snippet diff (the tool_call_update before the file is read), not this fallback"},
 	{"Permission presentation > Client requirements", "requirements on the client (render, keep option ids, settle on cancel); the suite's client is scripted and the adapter's wire does not change with them"},
 	{"Permission presentation > Current limits", "lists what version 1 does not implement; there is nothing on the wire to observe"},
 	{"Recommended config values > SDK upgrade check", "a maintainer's procedure before an SDK update (a live vitest run), not wire behaviour"},
