@@ -289,8 +289,12 @@ func (d *driver) layout() error {
 			return err
 		}
 	}
-	for rel, content := range d.sc.Files {
-		if err := d.writeWorkspaceFile(filepath.Join(d.p.Cwd, filepath.FromSlash(rel)), content); err != nil {
+	files, err := d.sc.WorkspaceFiles()
+	if err != nil {
+		return err
+	}
+	for rel, content := range files {
+		if err := d.writeWorkspaceFile(filepath.Join(d.p.Cwd, filepath.FromSlash(rel)), string(content)); err != nil {
 			return err
 		}
 	}

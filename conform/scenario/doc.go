@@ -37,6 +37,8 @@
 //	capabilities: {withoutAir: [diffPatch], addAir: [sessionIndex],
 //	               merge: {session: {compaction: {}}}, remove: [_meta.terminal_output]}
 //	files: {src/a.ts: "export {}\n"}      # workspace fixture
+//	generatedFiles: {big.txt: {base64: "b2xkCg==", repeat: "x\n", times: 600000}}
+//	                                      # bytes a string cannot hold (FileBytes)
 //	transcript:                           # optional stored session (session/load)
 //	  sessionId: 11111111-2222-4333-8444-555555555555
 //	  rows: [{user: "Hi"}, {assistant: "Hello"}, {tool: {name: Read, ...}}, {raw: {...}}]

@@ -210,6 +210,17 @@ func (v *validator) scenario(s *Scenario) {
 			v.addf("files: %q must be a relative path inside the workspace", p)
 		}
 	}
+	for p, f := range s.GeneratedFiles {
+		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
+			v.addf("generatedFiles: %q must be a relative path inside the workspace", p)
+		}
+		if _, dup := s.Files[p]; dup {
+			v.addf("generatedFiles: %q is in files too", p)
+		}
+		if _, err := f.Bytes(); err != nil {
+			v.addf("generatedFiles: %s: %v", p, err)
+		}
+	}
 	for p, content := range s.ConfigFiles {
 		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
 			v.addf("configFiles: %q must be a relative path inside the config directory", p)

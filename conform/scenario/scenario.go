@@ -20,6 +20,10 @@ type Scenario struct {
 	// Files is the workspace fixture: relative path → content, written into the
 	// session cwd before the run.
 	Files map[string]string `yaml:"files,omitempty" json:"files,omitempty"`
+	// GeneratedFiles are more workspace files, for bytes a YAML string
+	// cannot hold (not UTF-8) or a text too large to spell out: relative
+	// path → its FileBytes, written like Files. A path is in one of the two.
+	GeneratedFiles map[string]FileBytes `yaml:"generatedFiles,omitempty" json:"generatedFiles,omitempty"`
 	// ConfigFiles are files written under the CLI's config directory
 	// (CLAUDE_CONFIG_DIR) before the run: relative path → content, for what
 	// the Claude CLI keeps there besides transcripts, such as the live
