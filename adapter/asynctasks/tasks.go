@@ -216,13 +216,12 @@ func (r *Tasks) finish(t *asyncTask, state, summary, source string) {
 	}
 }
 
-// publishMetadata tells the client a new output path or tool call.
+// publishMetadata tells the client a new output path or tool call: as
+// async_task_progress, also for a task that has ended (contract "Updates":
+// a state update carries state and summary; "Tool call of a task": an id
+// after the spawn of an ended task goes out as progress). DEVIATIONS.md 26.
 func (r *Tasks) publishMetadata(t *asyncTask) {
 	if t.outputFilePath == "" && t.toolCallID == "" {
-		return
-	}
-	if t.terminal() {
-		r.publishState(t, t.state, t.terminalSummary)
 		return
 	}
 	r.publishProgress(t, t.metadata())

@@ -188,3 +188,42 @@ func TestAsyncTasksOffWithoutTheCapability(t *testing.T) {
 	r.Frame(Head{Type: "system", Subtype: "task_started", Root: true}, claudetest.Frame(line), true)
 	r.Frame(Head{Type: "system", Subtype: "session_state_changed", Root: true}, claudetest.Frame(json.RawMessage(`{"state":"running"}`)), true)
 }
+
+// An output path that arrives after the task ended (a task_notification
+// after task_updated said completed) goes out as async_task_progress: the
+// terminal state goes out once (contract "Updates"; DEVIATIONS.md 26).
+func TestLatePathOfAnEndedTaskIsProgress(t *testing.T) {
+	var sent []map[string]any
+	r := newTasks(true, false, sendHost(func(u any) {
+		b, _ := json.Marshal(u)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		sent = append(sent, m)
+	}))
+	for _, f := range []string{
+		`{"type":"assistant","parent_tool_use_id":null,"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_bash","name":"Bash","input":{"command":"./index.sh","run_in_background":true}}]}}`,
+		`{"type":"system","subtype":"task_started","task_id":"bash_9","run_id":"r9","tool_use_id":"toolu_bash","description":"Index","task_type":"local_bash"}`,
+		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bash","content":"Command running in background with ID: bash_9."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_9"}}`,
+		`{"type":"system","subtype":"task_updated","task_id":"bash_9","run_id":"r9","patch":{"status":"completed","end_time":1767225600000}}`,
+		`{"type":"system","subtype":"task_notification","task_id":"bash_9","run_id":"r9","tool_use_id":"toolu_bash","status":"completed","output_file":"/c/tasks/bash_9.output","summary":"Indexed 300 files"}`,
+	} {
+		msg := json.RawMessage(f)
+		r.Frame(head(msg), claudetest.Frame(msg), false)
+	}
+	var kinds []string
+	var progress map[string]any
+	for _, u := range sent {
+		kind, _ := u["sessionUpdate"].(string)
+		kinds = append(kinds, kind)
+		if kind == "async_task_progress" {
+			progress = u
+		}
+	}
+	want := []string{"async_task_spawned", "async_task_state_update", "async_task_progress"}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("updates %q, want %q (%v)", kinds, want, sent)
+	}
+	if progress["outputFilePath"] != "/c/tasks/bash_9.output" || progress["state"] != nil {
+		t.Errorf("the late path's update: %v", progress)
+	}
+}
