@@ -119,7 +119,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		fmt.Fprintf(o.ErrOut, "airwire play: profile %s, from the editor's initialize\n", o.Profile)
 	}
 	if !hasProfile(o.Scenario, o.Profile) {
-		return nil, fmt.Errorf("the scenario %s is not recorded for the profile %s (it has %s)", o.Scenario.Name, o.Profile, profileList(o.Scenario))
+		err := fmt.Errorf("the scenario %s is not recorded for the profile %s (it has %s)", o.Scenario.Name, o.Profile, profileList(o.Scenario))
+		answerError(o.Out, first, err.Error())
+		return nil, err
 	}
 	dir, owned := o.Root, false
 	if dir == "" {
@@ -133,6 +135,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{Scenario: o.Scenario.Name, Profile: o.Profile, Dir: dir, Owned: owned, Journal: filepath.Join(dir, JournalFile),
 		Turns: scenarioPrompts(o.Scenario), Started: time.Now()}
 	err = o.play(ctx, res, io.MultiReader(strings.NewReader(string(first)), in))
+	if err != nil && res.AgentExit == "" {
+		// the agent never started: the editor's first request still gets
+		// an answer (stderr has the whole reason, paths included)
+		answerError(o.Out, first, "airwire play could not start the scenario's agent; its stderr says why")
+	}
 	res.Duration = time.Since(res.Started)
 	return res, err
 }
@@ -198,6 +205,19 @@ func (o Options) pump(ctx context.Context, cmd *exec.Cmd, res *Result, in io.Rea
 		return waitErr
 	}
 	return nil
+}
+
+// answerError answers the editor's first frame, when it is a request,
+// with a JSON-RPC internal error carrying msg (-32603).
+func answerError(w io.Writer, first []byte, msg string) {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(first, &req) != nil || len(req.ID) == 0 || string(req.ID) == "null" {
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": msg}})
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // stopWithin waits grace for the agent, then ends its group.

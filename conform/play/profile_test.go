@@ -1,6 +1,8 @@
 package play
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform"
@@ -33,5 +35,22 @@ func TestProfileOf(t *testing.T) {
 		if got := ProfileOf([]byte(tt.in)); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestRunAnswersWhatItCannotPlay: an editor whose profile the scenario was
+// not recorded for gets its initialize answered with an error that says
+// so, and play returns the same error.
+func TestRunAnswersWhatItCannotPlay(t *testing.T) {
+	sc := &scenario.Scenario{Name: "only-air", Profiles: []scenario.Profile{scenario.ProfileAir}}
+	var out, errOut strings.Builder
+	_, err := Run(context.Background(), Options{Airwire: "airwire", Scenario: sc, In: strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}` + "\n"),
+		Out: &out, ErrOut: &errOut})
+	if err == nil || !strings.Contains(err.Error(), "not recorded for the profile plain (it has air)") {
+		t.Fatalf("err %v", err)
+	}
+	want := `{"error":{"code":-32603,"message":"the scenario only-air is not recorded for the profile plain (it has air)"},"id":0,"jsonrpc":"2.0"}` + "\n"
+	if out.String() != want {
+		t.Errorf("the editor got %q", out.String())
 	}
 }
