@@ -172,5 +172,6 @@ func (s *Session) closeTurns() {
 }
 
 // closeGrace is how long a close lets replies written with it arrive
-// before it withdraws the open requests.
-const closeGrace = 10 * time.Millisecond
+// before it withdraws the open requests: long enough for a reply that
+// crosses a proxy or two (airwire record, airwire play) on a busy machine.
+const closeGrace = 50 * time.Millisecond
