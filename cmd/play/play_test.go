@@ -72,6 +72,20 @@ func TestNewCmdPlay(t *testing.T) {
 	}
 }
 
+// needSchema is the ACP schema make deps installed: a test without it
+// fails under CI=true and is skipped elsewhere.
+func needSchema(t *testing.T) string {
+	t.Helper()
+	p, err := deps.Paths()
+	if err != nil || p.ACPSchemaDir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the ACP schema is not installed (run make deps): %v", err)
+		}
+		t.Skipf("the ACP schema is not installed (run make deps): %v", err)
+	}
+	return p.ACPSchemaDir
+}
+
 // session is an editor talking to `airwire play` over pipes.
 type session struct {
 	t      *testing.T
@@ -87,21 +101,16 @@ type session struct {
 // is all it has.
 func startPlay(t *testing.T, tmp string, args ...string) *session {
 	t.Helper()
-	p, err := deps.Paths()
-	if err != nil || p.ACPSchemaDir == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the ACP schema is not installed (run make deps): %v", err)
-		}
-		t.Skipf("the ACP schema is not installed (run make deps): %v", err)
-	}
+	schema := needSchema(t)
 	home := t.TempDir()
 	s := &session{t: t, lines: make(chan map[string]any, 1024), done: make(chan struct{})}
-	s.cmd = exec.Command(testroot.Binary(t), append([]string{"play", "--acp-schema", p.ACPSchemaDir}, args...)...)
+	s.cmd = exec.Command(testroot.Binary(t), append([]string{"play", "--acp-schema", schema}, args...)...)
 	s.cmd.Dir = t.TempDir()
 	s.cmd.Env = []string{"HOME=" + home, "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "TMPDIR=" + tmp, "PATH=/usr/bin:/bin",
 		// what play must ignore: a model endpoint and a CLI of the caller's
 		"ANTHROPIC_BASE_URL=http://127.0.0.1:1", "CLAUDE_CODE_EXECUTABLE=/nonexistent/claude"}
 	s.cmd.Stderr = &s.stderr
+	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -293,16 +302,10 @@ func TestPlayIsConformInverted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs 24 plays")
 	}
-	p, err := deps.Paths()
-	if err != nil || p.ACPSchemaDir == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the ACP schema is not installed (run make deps): %v", err)
-		}
-		t.Skipf("the ACP schema is not installed (run make deps): %v", err)
-	}
+	schema := needSchema(t)
 	bin, root := testroot.Binary(t), testroot.Root(t)
 	agent := fmt.Sprintf("%s play --scenario {scenario} --profile {profile} --root {root} --scenarios %s --goldens %s --acp-schema %s",
-		bin, filepath.Join(root, "scenarios"), filepath.Join(root, "goldens"), p.ACPSchemaDir)
+		bin, filepath.Join(root, "scenarios"), filepath.Join(root, "goldens"), schema)
 	chosen := t.TempDir()
 	for _, name := range []string{"edit-with-permission", "compaction-update", "two-prompts-queued", "cancel-mid-permission",
 		"close-with-permission-open", "session-failure-rate-limit", "subagent-nested", "write-new"} {
@@ -316,9 +319,9 @@ func TestPlayIsConformInverted(t *testing.T) {
 	}
 	conform := func(extra ...string) (string, error) {
 		args := append([]string{"conform", "--agent", agent, "--editor-lane", "--jobs", "2",
-			"--scenarios", chosen, "--goldens", filepath.Join(root, "goldens"), "--acp-schema", p.ACPSchemaDir}, extra...)
+			"--scenarios", chosen, "--goldens", filepath.Join(root, "goldens"), "--acp-schema", schema}, extra...)
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "AIRWIRE_ACP_SCHEMA_DIR="+p.ACPSchemaDir)
+		cmd.Env = append(os.Environ(), "AIRWIRE_ACP_SCHEMA_DIR="+schema)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
