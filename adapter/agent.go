@@ -43,7 +43,8 @@ type Agent struct {
 	windows    contextWindows        // windows results confirmed (start.go)
 	versions   cliVersions           // the versions the CLIs reported (cli_version.go)
 
-	authProbing sync.Mutex // held while an auth status probe runs
+	authProbing sync.Mutex  // held while an auth status probe runs
+	authCtx     authContext // the session the next probe reads (initialize.go)
 
 	// bg bounds the agent's background work (auth probes); Serve cancels
 	// it and waits for it before it returns.

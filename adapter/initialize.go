@@ -30,6 +30,30 @@ func (a *Agent) initializeResult(c caps.Client) json.RawMessage {
 	})
 }
 
+// authContext is the session whose settings and directory the auth
+// status probe runs in, as the reference's probe does: the last session
+// created or prompted. Its flag settings (contract "Session hooks") come
+// before the subcommand, since --settings is a global option of the CLI.
+type authContext struct {
+	settings, cwd string
+}
+
+// useAuthContext makes session settings and cwd the context of the next
+// auth status probes.
+func (a *Agent) useAuthContext(settings, cwd string) {
+	a.mu.Lock()
+	a.authCtx = authContext{settings: settings, cwd: cwd}
+	a.mu.Unlock()
+}
+
+// probeArgs is the argv of an auth status probe in context c.
+func (c authContext) probeArgs() []string {
+	if c.settings == "" {
+		return agentinfo.ProbeArgs
+	}
+	return append([]string{"--settings", c.settings}, agentinfo.ProbeArgs...)
+}
+
 // probeAuth runs `claude auth status --json` in the background and pushes
 // `_auth/status_update` when the identity it reports is new to the client.
 // It never fails the caller: an unavailable CLI means "not reported".
@@ -70,8 +94,12 @@ func (a *Agent) runAuthStatus(ctx context.Context) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, authProbeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, agentinfo.ProbeArgs...)
+	a.mu.Lock()
+	actx := a.authCtx
+	a.mu.Unlock()
+	cmd := exec.CommandContext(ctx, path, actx.probeArgs()...)
 	cmd.Env = a.opts.Environ
+	cmd.Dir = actx.cwd
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && ctx.Err() == nil {

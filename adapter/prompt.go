@@ -63,6 +63,10 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []promptBlock) err
 		s.notify(u)
 	}
 	s.tr.mu.Unlock()
+	s.mu.Lock()
+	settings := s.flagSettings
+	s.mu.Unlock()
+	s.agent.useAuthContext(settings, s.Cwd)
 	s.agent.probeAuth()
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {

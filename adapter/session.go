@@ -46,11 +46,14 @@ type Session struct {
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart
 
-	mu     sync.Mutex
-	state  state
-	turns  []*turn // the active turn first, then queued prompts
-	closed bool
-	ended  bool // the CLI exited on its own
+	mu    sync.Mutex
+	state state
+	// flagSettings are the CLI's --settings (contract "Session hooks"),
+	// which the auth status probe of a prompt uses too (initialize.go).
+	flagSettings string
+	turns        []*turn // the active turn first, then queued prompts
+	closed       bool
+	ended        bool // the CLI exited on its own
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list

@@ -43,3 +43,18 @@ func TestSessionHooksReachTheFlagSettings(t *testing.T) {
 		t.Error("a missing settings file must fail the session")
 	}
 }
+
+// The auth status probe runs in the last session's context, as the
+// reference's does: its flag settings go before the subcommand (a global
+// option; the CLI refuses it after `auth status`), and none means the
+// bare probe. Pinned on the wire by the session-hooks scenario.
+func TestAuthProbeCarriesTheSessionSettings(t *testing.T) {
+	bare := authContext{cwd: "/w"}.probeArgs()
+	if !slices.Equal(bare, []string{"auth", "status", "--json"}) {
+		t.Errorf("no settings: %v", bare)
+	}
+	got := authContext{settings: `{"hooks":{}}`, cwd: "/w"}.probeArgs()
+	if want := []string{"--settings", `{"hooks":{}}`, "auth", "status", "--json"}; !slices.Equal(got, want) {
+		t.Errorf("with settings: %v, want %v", got, want)
+	}
+}

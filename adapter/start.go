@@ -97,6 +97,10 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
 		return invalidParams(err.Error())
 	}
+	s.mu.Lock()
+	s.flagSettings = st.Settings
+	s.mu.Unlock()
+	s.agent.useAuthContext(st.Settings, s.Cwd)
 	st.FormElicitation = s.agent.clientCaps().FormElicit
 	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {
