@@ -55,6 +55,10 @@ func fakeCLI(mode string) int {
 		}
 		switch m.Type {
 		case "control_request":
+			if mode == "no-rename" && strings.Contains(in.Text(), `"subtype":"rename_session"`) { // as a CLI that does not know it
+				out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"error","request_id":%q,"error":"Unsupported control request subtype: rename_session","error_code":"unsupported_request"}}`, m.RequestID))
+				continue
+			}
 			if resp, ok := fakeRewind(mode, in.Bytes(), prompt); ok {
 				if resp != "" {
 					out(resp)

@@ -192,6 +192,9 @@ func (x *indexSide) live(ctx context.Context, id string) (*Session, *sessioninde
 	shown := s.titles.shown()
 	return s, &sessionindex.Live{Cwd: s.Cwd, Stored: stored, Shown: shown, Rename: func(title string) error {
 		err := s.cli().Request(context.WithoutCancel(ctx), claude.RenameSession{Title: title, Source: "host", SessionID: id}, nil)
+		if claude.Unsupported(err) {
+			return renameUnsupported
+		}
 		if err == nil {
 			s.index.mu.Lock()
 			s.index.stored = title
@@ -200,6 +203,12 @@ func (x *indexSide) live(ctx context.Context, id string) (*Session, *sessioninde
 		return err
 	}}
 }
+
+// renameUnsupported refuses the rename of a live session whose CLI has no
+// rename_session (contract "Rename"): that CLI holds the title and would
+// write it back over the stored records.
+var renameUnsupported = &sessionindex.Error{Code: sessionindex.CodeInvalidRequest,
+	Message: "Invalid request: the Claude CLI of this session cannot rename it while it runs; close the session, then rename it"}
 
 // titled marks a session titled explicitly, once a title generation in
 // flight has finished; the caller unlocks s.titles.gen.

@@ -315,6 +315,13 @@ type ControlError struct {
 	Message string
 }
 
+// Unsupported reports whether err is the CLI's answer to a control request
+// it does not know ("Unsupported control request subtype: …").
+func Unsupported(err error) bool {
+	var ce *ControlError
+	return errors.As(err, &ce) && strings.HasPrefix(ce.Message, "Unsupported control request subtype")
+}
+
 func (e *ControlError) Error() string {
 	return fmt.Sprintf("Claude Code control request %s failed: %s", e.Subtype, e.Message)
 }
