@@ -104,7 +104,7 @@ func (d *Deviation) appliesTo(name string, gt, at *transcript) bool {
 	if len(d.Runs) > 0 && !d.namesRun(name) {
 		return false
 	}
-	return d.when == nil || len(gt.selected(d)) > 0 || len(at.selected(d)) > 0
+	return d.when == nil || len(gt.holding(d, d.when)) > 0 || len(at.holding(d, d.when)) > 0
 }
 
 // DeclaresFor reports whether devs has a declaration for the adapter that
@@ -191,8 +191,18 @@ func (t *transcript) answers(i int) string {
 	return ""
 }
 
-// selected lists the lines d selects, in order.
+// selected lists the lines d selects, in order, to pair them: those that
+// hold a value at PairOn if d has one, else at When.
 func (t *transcript) selected(d *Deviation) []int {
+	if d.pairOn != nil {
+		return t.holding(d, d.pairOn)
+	}
+	return t.holding(d, d.when)
+}
+
+// holding lists the lines of d's tag, method or response that hold a value
+// at when (all of them for nil), in order.
+func (t *transcript) holding(d *Deviation, when []step) []int {
 	var out []int
 	for i, tag := range t.tags {
 		if ok, _ := path.Match(d.Tag, tag); !ok || tag == "" {
@@ -201,7 +211,7 @@ func (t *transcript) selected(d *Deviation) []int {
 		switch {
 		case d.Method != "" && t.head(i).Method != d.Method:
 		case d.Response != "" && t.answers(i) != d.Response:
-		case d.when != nil && !hasPath(t.value(i), d.when):
+		case when != nil && !hasPath(t.value(i), when):
 		default:
 			out = append(out, i)
 		}

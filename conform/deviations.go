@@ -68,6 +68,13 @@ type Deviation struct {
 	// of one kind of message does not mask the same path in all others:
 	// "$.params.update._meta.is_mcp_tool_call" selects MCP tool calls.
 	When string `json:"when,omitempty"`
+	// PairOn, a JSON path, pairs the lines that hold a value there (in
+	// each transcript on its own) in place of When's. When then decides
+	// only the runs the declaration applies to (where it selects a line of
+	// the golden or of the actual run). It serves a difference that
+	// removes from the actual line what When looks for: When names the
+	// golden's lines that differ, PairOn the lines both sides have.
+	PairOn string `json:"pairOn,omitempty"`
 	// Paths are JSON paths in the form mismatches print:
 	// $.result.agentInfo.name, $.a["b-c"][0], with [*] for every element
 	// of an array and, as the last step, [="v"] (any JSON value) for the
@@ -91,8 +98,9 @@ type Deviation struct {
 	// Reason says in one sentence why the difference is kept.
 	Reason string `json:"reason"`
 
-	steps [][]step
-	when  []step
+	steps  [][]step
+	when   []step
+	pairOn []step
 }
 
 // AppliedDeviation is one value a declaration masked in a run.
@@ -189,13 +197,23 @@ func (d *Deviation) check(entries map[int]string) error {
 			return fmt.Errorf("runs: bad pattern %q", r)
 		}
 	}
-	d.steps, d.when = nil, nil
-	if d.When != "" {
-		w, err := parsePath(d.When)
-		if err != nil {
-			return fmt.Errorf("when: %v", err)
+	d.steps, d.when, d.pairOn = nil, nil, nil
+	for _, w := range []struct {
+		name string
+		text string
+		to   *[]step
+	}{{"when", d.When, &d.when}, {"pairOn", d.PairOn, &d.pairOn}} {
+		if w.text == "" {
+			continue
 		}
-		d.when = w
+		steps, err := parsePath(w.text)
+		if err != nil {
+			return fmt.Errorf("%s: %v", w.name, err)
+		}
+		*w.to = steps
+	}
+	if d.PairOn != "" && d.When == "" {
+		return errors.New("pairOn needs a when")
 	}
 	for _, p := range d.Paths {
 		s, err := parsePath(p)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -253,7 +254,7 @@ func TestParseDeviations(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []step{{key: "result", isKey: true}, {key: "a", isKey: true}, {key: "b-c", isKey: true}, {index: 2}, {index: -1}, {key: "d_1", isKey: true}}
-	if !slices.Equal(devs[0].steps[0], want) {
+	if !reflect.DeepEqual(devs[0].steps[0], want) {
 		t.Errorf("steps %+v, want %+v", devs[0].steps[0], want)
 	}
 }
@@ -445,6 +446,42 @@ func TestApplyDeviationsWhen(t *testing.T) {
 	}
 	if _, err := ParseDeviations([]byte(`[{"entry":1,"agent":"a","tag":"t","when":"$.[","paths":["$.x"],"reason":"r"}]`), map[int]string{1: "x"}); err == nil {
 		t.Error("a bad when path was accepted")
+	}
+}
+
+// TestPairOn: a declaration whose difference removes from the actual line
+// what its When looks for pairs the lines by PairOn (which both sides
+// hold), and When only says whether the run has the difference: a run
+// whose golden holds no When line is not one it applies to.
+func TestPairOn(t *testing.T) {
+	head := "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n"
+	golden := head + "client agent->editor {\"method\":\"u\",\"params\":{\"c\":[{\"n\":1},{\"k\":\"s\",\"n\":2}]}}\n"
+	ours := strings.Replace(strings.Replace(golden, `"ref"`, `"ours"`, 1), `"k":"s",`, ``, 1)
+	decl := func(pairOn string) []Deviation {
+		devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":1,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.c[?k=\"s\"]",`+pairOn+`"paths":["$.params.c[?k=\"s\"].k"],"reason":"r"}]`), map[int]string{1: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return devs
+	}
+	if got, _ := ApplyDeviations(decl(`"pairOn":"$.params.c",`), []byte(golden), []byte(ours)); string(got) != golden {
+		t.Errorf("with pairOn the element's key is not masked:\n%s", got)
+	}
+	if got, _ := ApplyDeviations(decl(``), []byte(golden), []byte(ours)); string(got) == golden {
+		t.Error("without pairOn the actual line, which lacks the when path, was paired")
+	}
+	if gone := GoneDeviations(decl(`"pairOn":"$.params.c",`), "s/p", []byte(golden), []byte(ours)); len(gone) != 0 {
+		t.Errorf("gone %v in a run that has the difference", gone)
+	}
+	plain := strings.Replace(golden, `"k":"s",`, ``, 1)
+	if gone := GoneDeviations(decl(`"pairOn":"$.params.c",`), "s/p", []byte(plain), []byte(ours)); len(gone) != 0 {
+		t.Errorf("gone %v in a run whose golden has no when line", gone)
+	}
+	if _, err := ParseDeviations([]byte(`[{"entry":1,"agent":"a","tag":"t","pairOn":"$.x","paths":["$.x"],"reason":"r"}]`), map[int]string{1: "x"}); err == nil {
+		t.Error("a pairOn without when was accepted")
 	}
 }
 

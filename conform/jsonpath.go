@@ -15,13 +15,41 @@ type step struct {
 	index   int // -1: every element ([*]); used when isKey and isValue are false
 	isKey   bool
 	isValue bool
-	value   any // the element [=value] names, decoded as lines are
+	value   any    // the element [=value] names, decoded as lines are
+	filter  []cond // [?...]: the elements that meet every condition
+}
+
+// cond is one condition of a [?...] step on an element: the value at a
+// path of keys within it is absent (!a.b) or equals a JSON value (a.b=V).
+type cond struct {
+	path   []step
+	absent bool
+	value  any
+}
+
+// takes reports whether step s visits element i, x, of an array: every
+// element for [*], the one of [N], those that meet the conditions of [?...].
+func (s step) takes(i int, x any) bool {
+	if s.filter != nil {
+		for _, c := range s.filter {
+			vals := valuesAt(x, c.path)
+			if c.absent != (len(vals) == 0) || !c.absent && !reflect.DeepEqual(vals[0], c.value) {
+				return false
+			}
+		}
+		return true
+	}
+	return s.index < 0 || s.index == i
 }
 
 // parsePath reads the path form that golden mismatches print: "$", then
 // .name (a letter or _ first, then letters, digits, _), ["any key"] (a JSON
-// string), [N] or [*]; and [=V], V a JSON value, for the element of an
-// array that equals V, as the last step only (an element by value is whole).
+// string), [N] or [*]; [?C&C...] for the elements of an array that meet
+// each condition C, either !k.k (the element holds nothing there) or
+// k.k=V (it holds the JSON value V there), judged on the golden's element
+// where a mask walks both sides; and [=V], V a JSON value, for the element
+// of an array that equals V, as the last step only (an element by value
+// is whole).
 // A path names at least one step.
 func parsePath(p string) ([]step, error) {
 	if !strings.HasPrefix(p, "$") || len(p) == 1 {
@@ -58,6 +86,8 @@ func nextStep(s string) (step, int, error) {
 		return step{index: -1}, 3, nil
 	case strings.HasPrefix(s, "[="):
 		return valueStep(s)
+	case strings.HasPrefix(s, "[?"):
+		return filterStep(s)
 	case strings.HasPrefix(s, `["`):
 		var key string
 		dec := json.NewDecoder(strings.NewReader(s[1:]))
@@ -93,6 +123,57 @@ func valueStep(s string) (step, int, error) {
 		return step{}, 0, fmt.Errorf("no ] after the element value at %q", s)
 	}
 	return step{isValue: true, value: v}, n + 1, nil
+}
+
+// filterStep reads a [?C&C...] step at the start of s.
+func filterStep(s string) (step, int, error) {
+	var out []cond
+	n := 2
+	for {
+		var c cond
+		if n < len(s) && s[n] == '!' {
+			c.absent = true
+			n++
+		}
+		end := n
+		for end < len(s) && (isKeyRune(rune(s[end]), false) || s[end] == '.') {
+			end++
+		}
+		path, err := parsePath("$." + s[n:end])
+		if err != nil || n == end {
+			return step{}, 0, fmt.Errorf("bad condition at %q", s[n:])
+		}
+		c.path, n = path, end
+		if !c.absent {
+			if n >= len(s) || s[n] != '=' {
+				return step{}, 0, fmt.Errorf("want =V or a leading ! in the condition at %q", s)
+			}
+			v, used, err := decodeValue(s[n+1:])
+			if err != nil {
+				return step{}, 0, fmt.Errorf("bad condition value at %q", s[n:])
+			}
+			c.value, n = v, n+1+used
+		}
+		out = append(out, c)
+		switch {
+		case n < len(s) && s[n] == '&':
+			n++
+		case n < len(s) && s[n] == ']':
+			return step{filter: out}, n + 1, nil
+		default:
+			return step{}, 0, fmt.Errorf("no ] after the conditions at %q", s)
+		}
+	}
+}
+
+// decodeValue decodes the JSON value at the start of s as lines are
+// decoded, and says how many bytes it took.
+func decodeValue(s string) (any, int, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, int(dec.InputOffset()), err
 }
 
 func isKeyRune(r rune, first bool) bool {
@@ -172,7 +253,7 @@ func maskPath(g, a any, steps []step, at string, hit func(string)) any {
 		return maskElement(gs, as, s.value, at, hit)
 	}
 	for i := range min(len(gs), len(as)) {
-		if s.index < 0 || s.index == i {
+		if s.takes(i, gs[i]) {
 			as[i] = maskPath(gs[i], as[i], rest, fmt.Sprintf("%s[%d]", at, i), hit)
 		}
 	}
@@ -236,7 +317,7 @@ func hasPath(v any, steps []step) bool {
 		return indexOf(arr, s.value) >= 0
 	}
 	for i, x := range arr {
-		if (s.index < 0 || s.index == i) && hasPath(x, rest) {
+		if s.takes(i, x) && hasPath(x, rest) {
 			return true
 		}
 	}
@@ -267,7 +348,7 @@ func valuesAt(v any, steps []step) []any {
 	}
 	var out []any
 	for i, x := range arr {
-		if s.index < 0 || s.index == i {
+		if s.takes(i, x) {
 			out = append(out, valuesAt(x, rest)...)
 		}
 	}

@@ -111,3 +111,35 @@ func TestMaskCreatesGoldenObject(t *testing.T) {
 		t.Errorf("an extra key was masked: %v", a)
 	}
 }
+
+// TestMaskElementsByCondition: [?...] masks the elements whose golden
+// element meets every condition and no other: a built-in skill's _meta
+// is masked, a real skill's and a plain command's still compare.
+func TestMaskElementsByCondition(t *testing.T) {
+	path := `$.c[?_meta.kind="skill"&!_meta.skillPath]._meta`
+	steps, err := parsePath(path)
+	if err != nil || len(steps) != 3 || len(steps[1].filter) != 2 || !steps[1].filter[1].absent {
+		t.Fatalf("steps %+v, err %v", steps, err)
+	}
+	golden := decodeJSON(t, `{"c":[{"n":"a"},{"n":"b","_meta":{"kind":"skill"}},{"n":"c","_meta":{"kind":"skill","skillPath":"/s"}}]}`)
+	for _, tt := range []struct{ name, actual, hit string }{
+		{"the built-in skill loses its kind", `{"c":[{"n":"a"},{"n":"b"},{"n":"c","_meta":{"kind":"skill","skillPath":"/s"}}]}`, "$.c[1]._meta"},
+		{"a real skill that loses its keys still differs", `{"c":[{"n":"a"},{"n":"b"},{"n":"c"}]}`, "$.c[1]._meta"},
+		{"a plain command that gains _meta still differs", `{"c":[{"n":"a","_meta":{"kind":"skill"}},{"n":"b"},{"n":"c","_meta":{"kind":"skill","skillPath":"/s"}}]}`, "$.c[1]._meta"},
+	} {
+		var hits []string
+		a := maskPath(golden, decodeJSON(t, tt.actual), steps, "$", func(p string) { hits = append(hits, p) })
+		if !slices.Equal(hits, []string{tt.hit}) {
+			t.Errorf("%s: hits %v", tt.name, hits)
+		}
+		same := reflect.DeepEqual(a, golden)
+		if want := tt.name == "the built-in skill loses its kind"; same != want {
+			t.Errorf("%s: masked actual equals the golden: %v, want %v", tt.name, same, want)
+		}
+	}
+	for _, bad := range []string{`$.c[?]`, `$.c[?a]`, `$.c[?a=]`, `$.c[?!a`, `$.c[?a="x"&]`, `$.c[?!]`} {
+		if _, err := parsePath(bad); err == nil {
+			t.Errorf("%s parses, want an error", bad)
+		}
+	}
+}

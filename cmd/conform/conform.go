@@ -152,8 +152,12 @@ the message, the JSON paths, the goldens/DEVIATIONS.md entry). Its runs
 compare those paths as if they held the golden's values, each run says how
 many values that masked, and everything else must match. A declaration
 that names its runs ("runs") applies to them only, one with a "when" path
-only where that path selects a message, and a declaration fails every run
-it applies to where it masks nothing (the difference is gone). --update is
+only where that path selects a message (and pairs those messages; with
+"pairOn" it pairs the messages that hold that path instead, for a
+difference that removes what "when" looks for), and a declaration fails
+every run it applies to where it masks nothing (the difference is gone).
+A path may pick array elements by value ([="v"]) or by what the golden's
+element holds ([?kind="skill"&!skillPath]). --update is
 refused for such an adapter: goldens are recorded from the reference.
 
 In the adapter command, {scenario}, {profile}, {cwd} and {root} are
