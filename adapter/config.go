@@ -275,12 +275,12 @@ type skillCommand struct {
 
 // commandsUpdate is the commands update of an AIR client (contract
 // "AIR metadata keys": kind and skillPath of an available command;
-// DEVIATIONS.md 14, decided for the contract but not taken yet): a command
-// Claude Code lists as a skill carries
-// `_meta.jetbrains.air` {kind: "skill", skillPath?}, with the path it
-// reports; any other command that is neither built in nor an MCP prompt
-// is looked up on disk (`<container>/<name>/SKILL.md`), and carries both
-// keys when its SKILL.md is there. files is nil before the first read.
+// DEVIATIONS.md 14): a command whose SKILL.md is found carries
+// `_meta.jetbrains.air` {kind: "skill", skillPath}: the path Claude Code
+// reports for a skill it lists, else, for a command that is neither built
+// in nor an MCP prompt, the file on disk (`<container>/<name>/SKILL.md`).
+// A skill without a SKILL.md (one built into Claude Code) gets neither
+// key. files is nil before the first read.
 func (k *skills) commandsUpdate(cmds []sessionconfig.AvailableCommand, commands []sessionconfig.Command, files []skillFile) json.RawMessage {
 	listed := map[string]string{}
 	for _, f := range files {
@@ -299,11 +299,8 @@ func (k *skills) commandsUpdate(cmds []sessionconfig.AvailableCommand, commands 
 				p = k.pathOnDisk(c.Name)
 			}
 		}
-		if ok || p != "" {
-			sc.Meta = airmeta.Merge(nil, "kind", "skill")
-		}
 		if p != "" {
-			sc.Meta = airmeta.Merge(sc.Meta, "skillPath", p)
+			sc.Meta = airmeta.Merge(airmeta.Merge(nil, "kind", "skill"), "skillPath", p)
 		}
 		out = append(out, sc)
 	}
