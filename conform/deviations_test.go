@@ -30,6 +30,9 @@ const (
 	refSessionCaps = `"resume":{},"systemPrompt"`
 	ourSessionCaps = `"resume":{},"subagents":{},"systemPrompt"`
 	zedInitLines   = 2 // the initialize request and its response
+	// a skill built into Claude Code: the reference marks it, ours does not (entry 14)
+	refBuiltinSkill = `{"_meta":{"jetbrains":{"air":{"kind":"skill","version":1}}},"description"`
+	ourBuiltinSkill = `{"description"`
 )
 
 // zedGolden is a real golden whose initialize response carries both the
@@ -49,11 +52,11 @@ func zedGolden(t *testing.T) []byte {
 }
 
 // ours turns the reference's transcript into what our adapter sends: its
-// own name, launcher, AIR agent list and session capabilities, then the
-// extra edits.
+// own name, launcher, AIR agent list, session capabilities and commands,
+// then the extra edits.
 func ours(g []byte, edits ...string) []byte {
 	s := strings.NewReplacer(refName, ourName, refLauncher, ourLauncher, refCommand, ourCommand, refCustom, "",
-		refSessionCaps, ourSessionCaps).Replace(string(g))
+		refSessionCaps, ourSessionCaps, refBuiltinSkill, ourBuiltinSkill).Replace(string(g))
 	if len(edits) > 0 {
 		s = strings.NewReplacer(edits...).Replace(s)
 	}
