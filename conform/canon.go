@@ -925,7 +925,8 @@ func MaskMeasured(canon []byte) []byte { return maskCanon(canon, false) }
 
 // MaskRecorded masks what MaskMeasured masks and, besides, the token counts
 // the CLI estimates itself (a compaction's preTokens and postTokens, numbers
-// under estimatedTokensRE) → "<tokens>": two recordings made by different
+// under estimatedTokensRE, and the amounts of its /context report) →
+// "<tokens>": two recordings made by different
 // releases or CLI versions (airwire diff) differ there by nature, where a
 // live run against its own golden does not (runDir keeps the estimate
 // stable).
@@ -934,6 +935,12 @@ func MaskRecorded(canon []byte) []byte { return maskCanon(canon, true) }
 // estimatedTokensRE is a key whose number the CLI estimates by counting
 // the conversation (its compaction metadata, as the adapter forwards it).
 var estimatedTokensRE = lazyre.New(`^(?i)(pre|post)_?tokens$`)
+
+// contextReport heads the CLI's /context report, whose token amounts
+// (contextTokensRE: "10.1k", "956.9k") the CLI estimates as well.
+const contextReport = "## Context Usage"
+
+var contextTokensRE = lazyre.New(`\b\d+(?:\.\d+)?k\b`)
 
 func maskCanon(canon []byte, tokens bool) []byte {
 	var out bytes.Buffer
@@ -986,7 +993,11 @@ func maskLine(raw []byte, tokens bool) ([]byte, error) {
 				return "<tokens>"
 			}
 		case string:
-			return textDurRE.ReplaceAllString(t, textDurPrefix+"<duration>")
+			t = textDurRE.ReplaceAllString(t, textDurPrefix+"<duration>")
+			if tokens && strings.Contains(t, contextReport) {
+				t = contextTokensRE.ReplaceAllString(t, "<tokens>")
+			}
+			return t
 		}
 		return v
 	}

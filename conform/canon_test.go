@@ -400,6 +400,13 @@ func TestMaskRecordedTokens(t *testing.T) {
 	if got := string(MaskMeasured([]byte(canon))); strings.Contains(got, "<tokens>") || !strings.Contains(got, `"durationMs":"<duration>"`) {
 		t.Errorf("MaskMeasured: %s", got)
 	}
+	report := `client agent->editor {"text":"## Context Usage\n\n**Tokens:** 10.1k / 1m (1%)\n| Free space | 956.9k | 95.7% |"}` + "\n" +
+		`client agent->editor {"text":"Read 10.1k files"}` + "\n"
+	want = `client agent->editor {"text":"## Context Usage\n\n**Tokens:** <tokens> / 1m (1%)\n| Free space | <tokens> | 95.7% |"}` + "\n" +
+		`client agent->editor {"text":"Read 10.1k files"}` + "\n"
+	if got := string(MaskRecorded([]byte(report))); got != want {
+		t.Errorf("the /context report:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 func TestScriptedDay(t *testing.T) {

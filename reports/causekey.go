@@ -44,9 +44,12 @@ func keyTag(tag string) string {
 	return cliTagRE.ReplaceAllString(tag, "cli:N")
 }
 
-// keyPath is a difference's path with the index of a command-line option
+// KeyPath is a difference's path with the index of a command-line option
 // replaced by the option's flag: $.argv[9] whose value is
-// "--permission-mode=auto" is $.argv[--permission-mode].
+// "--permission-mode=auto" is $.argv[--permission-mode], so the same
+// option is one cause wherever a run's argv puts it.
+func KeyPath(path, old, new string) string { return keyPath(path, old, new) }
+
 func keyPath(path, old, new string) string {
 	compileKeys()
 	if !indexRE.MatchString(path) {

@@ -249,7 +249,11 @@ func mdCauses(b *strings.Builder, r *Report) int {
 		len(causes), plural(len(causes), "cause", "causes"))
 	rows := make([]string, len(causes))
 	for i, c := range causes {
-		rows[i] = fmt.Sprintf("| %s | `%s` | %d | %s | %s |\n", mdMark(c.Breaking), c.Rule, c.Runs, mdCell(c.Run), mdCell(c.Sentence()))
+		change := c.Sentence()
+		if t := c.alsoText(); t != "" {
+			change += " (" + t + ")"
+		}
+		rows[i] = fmt.Sprintf("| %s | `%s` | %d | %s | %s |\n", mdMark(c.Breaking), c.Rule, c.Runs, mdCell(c.Run), mdCut(change, 2*mdCellMax))
 	}
 	return mdRows(b, rows)
 }
