@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/airwire/airwire/conform/scenario"
 )
@@ -125,7 +126,8 @@ func (fx *effects) storedTitle(m map[string]any) {
 }
 
 // applyFile writes the file a Write (content) or Edit (originalFile with
-// oldString replaced) produced, once, when it lies inside the cwd.
+// oldString replaced, in the file's CRLF line endings where the CLI keeps
+// them) produced, once, when it lies inside the cwd.
 func (fx *effects) applyFile(r map[string]any) {
 	path, _ := r["filePath"].(string)
 	if path == "" || fx.cwd == "" || fx.written[path] || !strings.HasPrefix(filepath.Clean(path), fx.cwd+string(filepath.Separator)) {
@@ -144,10 +146,40 @@ func (fx *effects) applyFile(r map[string]any) {
 			n = -1
 		}
 		content = strings.Replace(orig, old, repl, n)
+		if disk, err := os.ReadFile(path); err == nil && crlfFile(string(disk), orig) {
+			content = strings.ReplaceAll(strings.ReplaceAll(content, "\r\n", "\n"), "\n", "\r\n")
+		}
 	}
 	if os.MkdirAll(filepath.Dir(path), 0o755) == nil && os.WriteFile(path, []byte(content), 0o644) == nil {
 		fx.written[path] = true
 	}
+}
+
+// crlfFile reports whether the CLI writes an Edit of disk back with CRLF
+// line endings, as Claude Code 2.1.318 does: it reads a file with its CRLF
+// pairs turned into LF (the originalFile of the tool result, orig), and
+// writes the edited text with every LF turned into CRLF when the file's
+// first 4,096 characters (UTF-16 units) hold more CRLF than lone LF. The
+// disk text must be the one orig was read from.
+func crlfFile(disk, orig string) bool {
+	if strings.ReplaceAll(disk, "\r\n", "\n") != orig {
+		return false
+	}
+	crlf, lf, units := 0, 0, 0
+	for i, c := range disk {
+		if units >= 4096 {
+			break
+		}
+		if c == '\n' {
+			if i > 0 && disk[i-1] == '\r' {
+				crlf++
+			} else {
+				lf++
+			}
+		}
+		units += utf16.RuneLen(c)
+	}
+	return crlf > lf
 }
 
 // row appends a transcript row linked to the previous one.

@@ -40,3 +40,47 @@ func TestPlayedTitleIsStoredOnlyWhenPersisted(t *testing.T) {
 		t.Errorf("transcript rows %q: want one ai-title row with the persisted title", rows)
 	}
 }
+
+// The real CLI 2.1.318 reads a file for an Edit with its CRLF pairs turned
+// into LF (the originalFile of its tool result) and writes the edited text
+// back with CRLF when more CRLF than lone LF end its lines (seen in the
+// run recorded as goldens/edit-crlf-file: the reference then reads the CR
+// bytes and sends the standard diff). A replay writes the same bytes.
+func TestPlayedEditKeepsLineEndings(t *testing.T) {
+	for _, c := range []struct {
+		name, disk, orig, old, repl string
+		all                         bool
+		want                        string
+	}{
+		{"crlf file", "# Notes\r\nold line\r\n", "# Notes\nold line\n", "old line", "new line", false, "# Notes\r\nnew line\r\n"},
+		{"crlf file, new lines in the edit", "a\r\nb\r\nc", "a\nb\nc", "b", "b1\nb2", false, "a\r\nb1\r\nb2\r\nc"},
+		{"crlf file, replace all", "x\r\nx\r\n", "x\nx\n", "x", "y", true, "y\r\ny\r\n"},
+		{"lf file", "# Notes\nold line\n", "# Notes\nold line\n", "old line", "new line", false, "# Notes\nnew line\n"},
+		{"more lone LF than CRLF", "a\r\nb\nc\n", "a\nb\nc\n", "b", "B", false, "a\nB\nc\n"},
+		{"CRLF only past 4096 units", "a\n" + strings.Repeat("x", 4100) + "\r\nb\r\nb\r\n", "a\n" + strings.Repeat("x", 4100) + "\nb\nb\n", "a", "A", false,
+			"A\n" + strings.Repeat("x", 4100) + "\nb\nb\n"},
+		{"4096 units, not bytes", strings.Repeat("é", 3000) + "a\r\n" + strings.Repeat("é", 1100) + "\nb\nb\n",
+			strings.Repeat("é", 3000) + "a\n" + strings.Repeat("é", 1100) + "\nb\nb\n", "a", "A", false,
+			strings.Repeat("é", 3000) + "A\r\n" + strings.Repeat("é", 1100) + "\r\nb\r\nb\r\n"},
+		{"disk is not what the CLI read", "other\r\n", "a\nold\n", "old", "new", false, "a\nnew\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			path := filepath.Join(cwd, "f.txt")
+			if err := os.WriteFile(path, []byte(c.disk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fx := newEffects(nil, map[string]string{PlaceholderCwd: cwd})
+			fx.cliFrame(mustJSON(map[string]any{"type": "control_request", "request": map[string]any{"subtype": "hook_callback",
+				"input": map[string]any{"hook_event_name": "PostToolUse", "tool_response": map[string]any{"filePath": path,
+					"oldString": c.old, "newString": c.repl, "originalFile": c.orig, "replaceAll": c.all}}}}))
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("file %q, want %q", got, c.want)
+			}
+		})
+	}
+}
