@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,7 +21,10 @@ import (
 //     row per top-level assistant or user frame played, a last-prompt row
 //     after each result, an ai-title row for each title the CLI generated
 //     with persist: true (as conform/fakecli writes them); not under
-//     --no-session-persistence;
+//     --no-session-persistence; a prompt's row records the permission mode
+//     the CLI runs in (its --permission-mode, then each set_permission_mode
+//     of the agent and each mode a system frame of the CLI reports), which
+//     a resume or fork of the session reads back;
 //   - the files the Write and Edit tools changed, from the tool_response of
 //     a PostToolUse hook_callback or the tool_use_result of a user frame,
 //     whichever is played first; only inside the live cwd.
@@ -30,6 +34,7 @@ type effects struct {
 	persist                    bool
 	parent                     any
 	lastPrompt                 string
+	mode                       string // the CLI's permission mode ("" when unknown)
 	written                    map[string]bool
 	// titleRequests are the ids of the agent's generate_session_title
 	// requests with persist: true, whose answered title the CLI stores.
@@ -39,10 +44,19 @@ type effects struct {
 func newEffects(args []string, live map[string]string) *effects {
 	fx := &effects{cwd: live[PlaceholderCwd], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
 		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}, titleRequests: map[any]bool{}}
+	for _, o := range options(args) {
+		if mode, ok := strings.CutPrefix(o, "--permission-mode="); ok {
+			fx.mode = mode
+		}
+	}
 	if !slices.Contains(args, "--fork-session") {
 		for _, kv := range argvSessions(args) {
 			fx.session = kv[1]
 		}
+	}
+	if fx.session != "" && fx.configDir != "" && fx.projectDir != "" {
+		// A resumed session's rows go on from the last row it has.
+		fx.parent = lastUUID(filepath.Join(fx.configDir, "projects", fx.projectDir, fx.session+".jsonl"))
 	}
 	return fx
 }
@@ -64,13 +78,28 @@ func (fx *effects) agentFrame(raw []byte) {
 		fx.titleRequests[m["request_id"]] = true
 		return
 	}
+	if req, ok := m["request"].(map[string]any); ok && m["type"] == "control_request" && req["subtype"] == "set_permission_mode" {
+		fx.setMode(req["mode"])
+		return
+	}
 	if m["type"] != "user" {
 		return
 	}
 	if text, ok := m["message"].(map[string]any); ok {
 		fx.lastPrompt = userText(mustJSON(text["content"]))
 	}
-	fx.row(map[string]any{"type": "user", "message": m["message"], "uuid": m["uuid"], "timestamp": now(), "promptSource": "sdk"}, m["session_id"])
+	row := map[string]any{"type": "user", "message": m["message"], "uuid": m["uuid"], "timestamp": now(), "promptSource": "sdk"}
+	if fx.mode != "" {
+		row["permissionMode"] = fx.mode
+	}
+	fx.row(row, m["session_id"])
+}
+
+// setMode takes a permission mode the agent set or the CLI reported.
+func (fx *effects) setMode(mode any) {
+	if s, ok := mode.(string); ok && s != "" {
+		fx.mode = s
+	}
 }
 
 // cliFrame records a played CLI frame and applies its file changes.
@@ -84,7 +113,9 @@ func (fx *effects) cliFrame(raw []byte) {
 		if r, ok := m["tool_use_result"].(map[string]any); ok {
 			fx.applyFile(r)
 		}
-		if m["parent_tool_use_id"] != nil {
+		// A prompt the CLI echoes (isReplay, --replay-user-messages) has
+		// its row from the agent's frame already.
+		if m["parent_tool_use_id"] != nil || m["isReplay"] == true {
 			return
 		}
 		row := map[string]any{"type": m["type"], "message": m["message"], "uuid": m["uuid"], "timestamp": m["timestamp"]}
@@ -95,6 +126,8 @@ func (fx *effects) cliFrame(raw []byte) {
 			row["toolUseResult"] = r
 		}
 		fx.row(row, m["session_id"])
+	case "system":
+		fx.setMode(m["permissionMode"])
 	case "result":
 		fx.append(map[string]any{"type": "last-prompt", "lastPrompt": fx.lastPrompt, "leafUuid": fx.parent, "sessionId": fx.session})
 	case "control_response":
@@ -180,6 +213,25 @@ func crlfFile(disk, orig string) bool {
 		units += utf16.RuneLen(c)
 	}
 	return crlf > lf
+}
+
+// lastUUID is the uuid of the last row of the transcript at path that has
+// one (nil when none, or no transcript).
+func lastUUID(path string) any {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var last any
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var r struct {
+			UUID string `json:"uuid"`
+		}
+		if json.Unmarshal(line, &r) == nil && r.UUID != "" {
+			last = r.UUID
+		}
+	}
+	return last
 }
 
 // row appends a transcript row linked to the previous one.

@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,59 @@ func TestPlayedEditKeepsLineEndings(t *testing.T) {
 				t.Errorf("file %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// The real CLI 2.1.318 stores a prompt once, with the permission mode it
+// runs in (its --permission-mode, then each set_permission_mode), though
+// under --replay-user-messages it echoes the prompt back (isReplay); a
+// resumed session's rows go on from its last row (seen in the run recorded
+// as goldens/session-load-live, whose fork the reference starts in the mode
+// of the last prompt and whose load replays the whole chain). The player
+// stores the same chain.
+func TestPlayedTranscriptChainsPromptsWithTheirMode(t *testing.T) {
+	dir := t.TempDir()
+	const session = "cccccccc-5555-6666-7777-888888888888"
+	live := map[string]string{PlaceholderCwd: filepath.Join(dir, "work"), PlaceholderConfigDir: dir, PlaceholderProjectDir: "-work"}
+	prompt := func(uuid, text string) []byte {
+		return []byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]},"uuid":"` + uuid +
+			`","session_id":"` + session + `","parent_tool_use_id":null}`)
+	}
+	echo := func(uuid string) []byte {
+		return []byte(`{"type":"user","message":{"role":"user","content":"x"},"uuid":"` + uuid + `","isReplay":true,"parent_tool_use_id":null}`)
+	}
+	answer := func(uuid string) []byte {
+		return []byte(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"OK."}]},"uuid":"` + uuid + `","parent_tool_use_id":null}`)
+	}
+	fx := newEffects([]string{"--permission-mode", "auto", "--session-id=" + session}, live)
+	fx.agentFrame(prompt("u1", "one"))
+	fx.cliFrame(echo("u1"))
+	fx.cliFrame(answer("a1"))
+	fx.agentFrame([]byte(`{"type":"control_request","request_id":"r1","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`))
+	fx.agentFrame(prompt("u2", "two"))
+	fx.cliFrame(echo("u2"))
+	fx.cliFrame([]byte(`{"type":"system","subtype":"status","permissionMode":"plan"}`))
+	fx.cliFrame(answer("a2"))
+	resumed := newEffects([]string{"--resume=" + session}, live)
+	resumed.agentFrame(prompt("u3", "three"))
+
+	b, err := os.ReadFile(filepath.Join(dir, "projects", "-work", session+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r struct{ Type, UUID, ParentUUID, PermissionMode string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Type+" "+r.UUID+"<-"+r.ParentUUID+" "+r.PermissionMode)
+	}
+	want := []string{"user u1<- auto", "assistant a1<-u1 ", "user u2<-a1 acceptEdits", "assistant a2<-u2 ", "user u3<-a2 "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("transcript rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if resumed.mode != "" || fx.mode != "plan" {
+		t.Errorf("modes %q and %q: want none for a CLI started without one, plan as the CLI reported it", resumed.mode, fx.mode)
 	}
 }
