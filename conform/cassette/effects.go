@@ -27,22 +27,23 @@ import (
 //     a resume or fork of the session reads back;
 //   - the files the Write and Edit tools changed, from the tool_response of
 //     a PostToolUse hook_callback or the tool_use_result of a user frame,
-//     whichever is played first; only inside the live cwd.
+//     whichever is played first; only inside the live cwd or HOME (the
+//     run's own directories).
 type effects struct {
-	cwd, configDir, projectDir string
-	session                    string
-	persist                    bool
-	parent                     any
-	lastPrompt                 string
-	mode                       string // the CLI's permission mode ("" when unknown)
-	written                    map[string]bool
+	cwd, home, configDir, projectDir string
+	session                          string
+	persist                          bool
+	parent                           any
+	lastPrompt                       string
+	mode                             string // the CLI's permission mode ("" when unknown)
+	written                          map[string]bool
 	// titleRequests are the ids of the agent's generate_session_title
 	// requests with persist: true, whose answered title the CLI stores.
 	titleRequests map[any]bool
 }
 
 func newEffects(args []string, live map[string]string) *effects {
-	fx := &effects{cwd: live[PlaceholderCwd], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
+	fx := &effects{cwd: live[PlaceholderCwd], home: live[PlaceholderHome], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
 		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}, titleRequests: map[any]bool{}}
 	for _, o := range options(args) {
 		if mode, ok := strings.CutPrefix(o, "--permission-mode="); ok {
@@ -160,10 +161,10 @@ func (fx *effects) storedTitle(m map[string]any) {
 
 // applyFile writes the file a Write (content) or Edit (originalFile with
 // oldString replaced, in the file's CRLF line endings where the CLI keeps
-// them) produced, once, when it lies inside the cwd.
+// them) produced, once, when it lies inside the cwd or HOME.
 func (fx *effects) applyFile(r map[string]any) {
 	path, _ := r["filePath"].(string)
-	if path == "" || fx.cwd == "" || fx.written[path] || !strings.HasPrefix(filepath.Clean(path), fx.cwd+string(filepath.Separator)) {
+	if path == "" || fx.written[path] || !within(path, fx.cwd) && !within(path, fx.home) {
 		return
 	}
 	content, isWrite := r["content"].(string)
@@ -186,6 +187,11 @@ func (fx *effects) applyFile(r map[string]any) {
 	if os.MkdirAll(filepath.Dir(path), 0o755) == nil && os.WriteFile(path, []byte(content), 0o644) == nil {
 		fx.written[path] = true
 	}
+}
+
+// within reports whether path lies inside dir ("" holds nothing).
+func within(path, dir string) bool {
+	return dir != "" && strings.HasPrefix(filepath.Clean(path), dir+string(filepath.Separator))
 }
 
 // crlfFile reports whether the CLI writes an Edit of disk back with CRLF

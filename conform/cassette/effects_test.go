@@ -139,3 +139,22 @@ func TestPlayedTranscriptChainsPromptsWithTheirMode(t *testing.T) {
 		t.Errorf("modes %q and %q: want none for a CLI started without one, plan as the CLI reported it", resumed.mode, fx.mode)
 	}
 }
+
+// A Write outside the workspace (as in goldens/file-change-report-outside,
+// a file in HOME) is on disk after the real CLI ran it, and the reference
+// reads it for its patch; the player writes it too, inside the run's cwd
+// or HOME, and nowhere else.
+func TestPlayedWriteStaysInTheRunsDirectories(t *testing.T) {
+	run, elsewhere := t.TempDir(), t.TempDir()
+	cwd, home := filepath.Join(run, "work"), filepath.Join(run, "home")
+	fx := newEffects(nil, map[string]string{PlaceholderCwd: cwd, PlaceholderHome: home})
+	for _, p := range []string{filepath.Join(cwd, "in.txt"), filepath.Join(home, "note.md"), filepath.Join(elsewhere, "x.txt"), filepath.Join(run, "work2", "y.txt")} {
+		fx.cliFrame(mustJSON(map[string]any{"type": "user", "tool_use_result": map[string]any{"filePath": p, "content": "text\n"}}))
+	}
+	for p, want := range map[string]bool{filepath.Join(cwd, "in.txt"): true, filepath.Join(home, "note.md"): true,
+		filepath.Join(elsewhere, "x.txt"): false, filepath.Join(run, "work2", "y.txt"): false} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s written: %v, want %v", p, err == nil, want)
+		}
+	}
+}
