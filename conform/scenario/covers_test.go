@@ -48,24 +48,6 @@ var coversEvidences = []coversEvidence{
 		markers: []string{`"sessionUpdate":"compaction_update"`, `"contextCompaction":{`}},
 }
 
-// coversPending are claims the golden does not show yet, each with the
-// reason it stays; the test fails once the golden shows it (then remove
-// the entry) or the scenario drops the claim.
-var coversPending = [][3]string{
-	{"async-task-ends-before-tool-id", "Async tasks > Tool call of a task",
-		"the scenario scripts a task that ends before its tool call is known; the contract says it then gets its spawn without " +
-			"toolCallId, but the reference's golden shows no async task update at all (a departure to settle, not a wrong claim)"},
-	{"session-load-live", "Session fork point",
-		"the section's last bullet is the only contract text on a load of a running session (\"as for any loaded session\"); the " +
-			"scenario loads a session/new session, not a fork, and no other section names that behaviour yet"},
-	{"session-resume-live", "Session fork point",
-		"the section's last bullet is the only contract text on a resume of a running session; the scenario resumes a " +
-			"session/new session, not a fork, and no other section names that behaviour yet"},
-	{"session-resume", "Session index",
-		"the only contract text on a resume of a stored session is Session index > Delete and close (load and resume work on " +
-			"a session another process holds); the scenario lists nothing and no other section names that behaviour"},
-}
-
 // prefixed lists "sec > sub" for each subsection of sec but skip.
 func prefixed(sec string, skip ...string) []string {
 	var out []string
@@ -103,16 +85,12 @@ func (e *coversEvidence) shows(line string) bool {
 
 // TestCoversClaimsShowInGoldens: each covers entry that coversEvidences
 // can decide is backed by the client lane of one of the scenario's
-// goldens, or listed in coversPending with its reason.
+// goldens.
 func TestCoversClaimsShowInGoldens(t *testing.T) {
 	root := repoRoot(t)
 	scs, err := LoadDir(filepath.Join(root, "scenarios"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	pending := map[[2]string]bool{}
-	for _, p := range coversPending {
-		pending[[2]string{p[0], p[1]}] = true
 	}
 	decided := 0
 	for _, sc := range scs {
@@ -126,38 +104,24 @@ func TestCoversClaimsShowInGoldens(t *testing.T) {
 				continue
 			}
 			decided++
-			shown := slices.ContainsFunc(lines, e.shows)
-			key := [2]string{sc.Name, claim}
-			switch {
-			case !shown && !pending[key]:
+			if !slices.ContainsFunc(lines, e.shows) {
 				t.Errorf("%s covers %q, but no golden of it shows %s: remove the claim", sc.Name, claim, e.what)
-			case shown && pending[key]:
-				t.Errorf("%s: %q now shows %s; remove it from coversPending", sc.Name, claim, e.what)
 			}
-			delete(pending, key)
 		}
-	}
-	for key := range pending {
-		t.Errorf("coversPending %v: the scenario does not claim it (or has no golden); remove the entry", key)
 	}
 	if decided < 40 {
 		t.Errorf("only %d claims decided; the goldens or the scenarios were not found", decided)
 	}
 }
 
-// TestCoversEvidenceNamesSections: every claim of coversEvidences and
-// coversPending is a contract section or subsection.
+// TestCoversEvidenceNamesSections: every claim of coversEvidences is a
+// contract section or subsection.
 func TestCoversEvidenceNamesSections(t *testing.T) {
 	for _, e := range coversEvidences {
 		for _, c := range e.claims {
 			if !IsSection(c) && !IsSubsection(c) {
 				t.Errorf("coversEvidences: %q is no section", c)
 			}
-		}
-	}
-	for _, p := range coversPending {
-		if evidenceFor(p[1]) == nil || strings.TrimSpace(p[2]) == "" {
-			t.Errorf("coversPending %q: no evidence row decides it, or no reason", p[:2])
 		}
 	}
 }
