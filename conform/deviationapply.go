@@ -30,7 +30,7 @@ func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []Applied
 	var applied []AppliedDeviation
 	for i := range devs {
 		d := &devs[i]
-		if d.Agent != name {
+		if d.Agent != name || d.Absent {
 			continue
 		}
 		gs, as := gt.selected(d), at.selected(d)
@@ -74,23 +74,32 @@ func (d *Deviation) namesRun(name string) bool {
 
 // GoneDeviations returns the declarations of devs for actual's adapter
 // that apply to the run name but mask nothing when actual is compared with
+// golden (as LeaveOut leaves it), or, when Absent, leave nothing out of
 // golden: the difference each declares is gone. A declaration applies to
 // every run its Runs patterns match (every run without Runs), and, with a
-// When path, only where that path selects a line in the golden or in
-// actual. The goldens' own adapter needs none.
+// When path and not Absent, only where that path selects a line in the
+// golden or in actual. The goldens' own adapter needs none.
 func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Deviation {
 	at, gt := newTranscript(actual), newTranscript(golden)
 	agent := at.agentName()
 	if agent == "" || agent == gt.agentName() {
 		return nil
 	}
+	kept, _ := LeaveOut(devs, golden, actual)
+	kt := newTranscript(kept)
 	var gone []Deviation
 	for i := range devs {
 		d := &devs[i]
-		if d.Agent != agent || !d.appliesTo(name, gt, at) {
+		if d.Agent != agent || !d.appliesTo(name, kt, at) {
 			continue
 		}
-		if _, applied := ApplyDeviations([]Deviation{*d}, golden, actual); len(applied) == 0 {
+		if d.Absent {
+			if _, left := LeaveOut([]Deviation{*d}, golden, actual); len(left) == 0 {
+				gone = append(gone, *d)
+			}
+			continue
+		}
+		if _, applied := ApplyDeviations([]Deviation{*d}, kept, actual); len(applied) == 0 {
 			gone = append(gone, *d)
 		}
 	}
@@ -99,12 +108,13 @@ func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Devi
 
 // appliesTo reports whether d applies to the run name whose golden and
 // actual transcripts are gt and at: its Runs (if any) name the run, and its
-// When (if any) selects a line in one of them.
+// When (if any) selects a line in one of them; an Absent declaration
+// applies to each run it names.
 func (d *Deviation) appliesTo(name string, gt, at *transcript) bool {
 	if len(d.Runs) > 0 && !d.namesRun(name) {
 		return false
 	}
-	return d.when == nil || len(gt.selected(d)) > 0 || len(at.selected(d)) > 0
+	return d.Absent || d.when == nil || len(gt.selected(d)) > 0 || len(at.selected(d)) > 0
 }
 
 // DeclaresFor reports whether devs has a declaration for the adapter that
@@ -202,6 +212,7 @@ func (t *transcript) selected(d *Deviation) []int {
 		case d.Method != "" && t.head(i).Method != d.Method:
 		case d.Response != "" && t.answers(i) != d.Response:
 		case d.when != nil && !hasPath(t.value(i), d.when):
+		case len(d.Equals) > 0 && indexOf(valuesAt(t.value(i), d.when), d.equals) < 0:
 		default:
 			out = append(out, i)
 		}
