@@ -239,7 +239,10 @@ func (r *runner) explain(o outcome) {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
 	}
 	for _, l := range o.out.LeftOut {
-		fmt.Fprintf(r.w, "left out by declared deviation %d: golden line %d (the differences count the golden's lines without it)\n", l.Entry, l.Line)
+		fmt.Fprintf(r.w, "left out by declared deviation %d: golden line %d\n", l.Entry, l.Line)
+	}
+	if len(o.out.LeftOut) > 0 {
+		fmt.Fprintln(r.w, "(the differences number the golden's lines without those left out)")
 	}
 	fmt.Fprintln(r.w)
 }
