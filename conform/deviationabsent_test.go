@@ -168,3 +168,52 @@ func TestRenumber(t *testing.T) {
 		t.Errorf("a kind numbered otherwise was renumbered: %q", got)
 	}
 }
+
+// TestCommittedAbsentTurnTask: the committed entry-27 declaration leaves
+// the reference's task of a turn Claude Code runs on its own (its spawn
+// and its state update) out of each golden it names, and our transcript
+// without them, its uuids numbered from the first, matches; one that keeps
+// the task fails.
+func TestCommittedAbsentTurnTask(t *testing.T) {
+	devs := committedDeviations(t)
+	for _, run := range []string{"bash-background/air", "background-tasks-changed/air", "cancel-before-first-chunk/air"} {
+		t.Run(run, func(t *testing.T) {
+			g, err := os.ReadFile(filepath.Join(goldensDir, run+golden.Suffix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			gd := golden.New(dir, golden.WithUpdate(false))
+			if err := os.MkdirAll(filepath.Dir(gd.File(run)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(gd.File(run), g, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Entry 26: a late output path goes out as progress.
+			const refLate, ourLate = `"sessionUpdate":"async_task_state_update","state":"completed"}}}`, `"sessionUpdate":"async_task_progress"}}}`
+			var all, kept []string
+			for _, l := range strings.Split(string(ours(g)), "\n") {
+				if strings.Contains(l, `"outputFilePath"`) && strings.HasSuffix(l, refLate) {
+					l = strings.TrimSuffix(l, refLate) + ourLate
+				}
+				all = append(all, l)
+				if !strings.Contains(l, `"asyncTaskId":"autonomous-turn-<uuid-1>"`) {
+					kept = append(kept, l)
+				}
+			}
+			if len(kept) != strings.Count(string(g), "\n")+1-2 {
+				t.Fatalf("%s no longer holds the turn task's spawn and state update", run)
+			}
+			without := strings.ReplaceAll(strings.Join(kept, "\n"), "<uuid-2>", "<uuid-1>")
+			out := &Outcome{}
+			if err := out.match(gd, run, []byte(without), devs, false); err != nil || len(out.LeftOut) != 2 {
+				t.Fatalf("ours without the turn task: %v, %d lines left out", err, len(out.LeftOut))
+			}
+			var mm *golden.MismatchError
+			if err := (&Outcome{}).match(gd, run, []byte(strings.Join(all, "\n")), devs, false); !errors.As(err, &mm) {
+				t.Errorf("ours with the turn task: err = %v, want a mismatch", err)
+			}
+		})
+	}
+}
