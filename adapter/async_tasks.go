@@ -25,8 +25,6 @@ func (h asyncTasksHost) RouteOf(toolCallID string) (func(update any), bool) {
 	return h.routeOf(toolCallID)
 }
 
-func (asyncTasksHost) NewID() string { return newUUID() }
-
 // newSessionAsyncTasks is the async task registry of t's session: its
 // updates go to the session, those of a task that a subagent's tool call
 // started to the subagent's session.
@@ -35,8 +33,8 @@ func newSessionAsyncTasks(t *translator, c caps.Client) *asynctasks.Tasks {
 }
 
 // asyncHead is what the async tasks read of a frame's head.
-func asyncHead(h frameHead, autonomous bool) asynctasks.Head {
-	return asynctasks.Head{Type: h.Type, Subtype: h.Subtype, Root: h.Parent == nil, Autonomous: autonomous}
+func asyncHead(h frameHead) asynctasks.Head {
+	return asynctasks.Head{Type: h.Type, Subtype: h.Subtype, Root: h.Parent == nil}
 }
 
 // cliEnded finishes every open task when the CLI ends on its own
@@ -57,8 +55,7 @@ type asyncTaskStopParams struct {
 }
 
 // stopAsyncTask answers `_session/async_task/stop`: the CLI's stop_task
-// (an interrupt for an autonomous turn) between the registry's claim and
-// its stopped state.
+// between the registry's claim and its stopped state.
 func (a *Agent) stopAsyncTask(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p asyncTaskStopParams
 	if err := decode(req, &p); err != nil {
@@ -71,35 +68,19 @@ func (a *Agent) stopAsyncTask(ctx context.Context, req *jsonrpc.Request) (any, e
 	}
 	r, t := s.tr.async, s.tr
 	t.mu.Lock()
-	claimed, autonomous := r.ClaimStop(p.AsyncTaskID)
+	claimed := r.ClaimStop(p.AsyncTaskID)
 	t.mu.Unlock()
 	if !claimed {
 		return notStopped, nil
 	}
-	release := func() { t.mu.Lock(); r.ReleaseStop(p.AsyncTaskID); t.mu.Unlock() }
-	var stop claude.ControlRequest = claude.StopTask{TaskID: p.AsyncTaskID}
-	if autonomous {
-		// A prompt that waits would be folded into the turn the interrupt drops.
-		if !s.noTurn() {
-			release()
-			return notStopped, nil
-		}
-		stop = claude.Interrupt{}
-	}
-	if err := s.cli().Request(context.WithoutCancel(ctx), stop, nil); err != nil {
-		release()
+	if err := s.cli().Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: p.AsyncTaskID}, nil); err != nil {
+		t.mu.Lock()
+		r.ReleaseStop(p.AsyncTaskID)
+		t.mu.Unlock()
 		return nil, err
 	}
 	t.mu.Lock()
 	r.Stopped(p.AsyncTaskID)
 	t.mu.Unlock()
 	return map[string]bool{"stopped": true}, nil
-}
-
-// noTurn reports whether no prompt of the editor is under way, held or
-// queued.
-func (s *Session) noTurn() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.turns) == 0
 }

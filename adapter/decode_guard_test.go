@@ -78,7 +78,7 @@ func TestNoLineDecodeOnTheStreamingPath(t *testing.T) {
 	files := []string{"session.go", "translator.go", "turn.go", "chunks.go", "localcommand.go", "memory.go",
 		"modelfallback.go", "background_tasks.go", "toolcall/frame.go", "usage/frames.go", "usage/result.go",
 		"usage/prompt.go", "clear_context.go", "subagents.go", "session_failure.go", "sessionfailure/title.go",
-		"compaction/frames.go", "compaction/lifecycle.go", "asynctasks/frames.go", "asynctasks/autonomous.go",
+		"compaction/frames.go", "compaction/lifecycle.go", "asynctasks/frames.go",
 		"asynctasks/events.go", "asynctasks/tool_results.go", "goal.go", "session_info.go", "session_index.go",
 		"claude/frame.go", "claude/stream_decode.go", "claude/process.go", "subagents/lifecycle.go",
 		"subagents/restore.go", "subagents/rfd.go", "subagents/router.go", "background_tasks.go",

@@ -45,6 +45,12 @@ var gateMutations = []gateMutation{
 		from:     "func (r *Tasks) userFrame(m *claude.Frame) {\n\tif !r.enabled {\n\t\treturn\n\t}\n",
 		to:       "func (r *Tasks) userFrame(m *claude.Frame) {\n",
 		scenario: "bash-background", profile: "zed", rationale: "the backgrounded marker needs asyncTasks (Async tasks)"},
+	{name: "async task only from structured data", file: "adapter/asynctasks/frames.go",
+		from: "\tf := taskEventOf(line)\n\tswitch subtype {",
+		to: "\tif subtype == \"session_state_changed\" && line.State == \"running\" {\n\t\tt := r.task(\"autonomous-turn\")\n" +
+			"\t\tt.startedObserved, t.name, t.taskType = true, \"Claude is working\", \"turn\"\n\t\tr.announce(t, announceOpts{withoutToolCall: true})\n\t}\n" +
+			"\tf := taskEventOf(line)\n\tswitch subtype {",
+		scenario: "bash-background", profile: "air", rationale: "a turn Claude Code runs on its own is no async task (Async tasks; DEVIATIONS.md 27)"},
 	{name: "contextCompaction only for AIR", file: "adapter/compaction/lifecycle.go",
 		from: "air: c.AIR.Client}", to: "air: true}",
 		scenario: "compaction-legacy", profile: "zed", rationale: "a client that is not AIR gets no contextCompaction key (Context compaction)"},

@@ -192,7 +192,7 @@ func TestChildAsyncTasksGoToTheChildSession(t *testing.T) {
 		`{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed"}`,
 	} {
 		fh := claudetest.Frame([]byte(line))
-		tasks.Frame(asyncHead(*fh, false), fh, false)
+		tasks.Frame(asyncHead(*fh), fh)
 	}
 	var got []string
 	for _, s := range h.sent {

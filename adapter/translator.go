@@ -110,7 +110,7 @@ func (t *translator) message(h *claude.Frame) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
-	t.async.Frame(asyncHead(*h, autonomous), h, !t.active && t.s.noTurn())
+	t.async.Frame(asyncHead(*h), h)
 	switch kind {
 	case "stream_event":
 		t.sendMaps(t.compaction.StreamFrame(h))
@@ -148,7 +148,6 @@ func (t *translator) message(h *claude.Frame) {
 // of a prompt Claude Code never echoes (a local command).
 func (t *translator) activate(uuid string) {
 	t.settleHeld(t.bg.hold.take())
-	t.async.AutonomousTurnEnded()
 	t.pending = slices.DeleteFunc(t.pending, func(p string) bool { return p == uuid })
 	t.orphan.turnStarted()
 	t.active, t.errorKind, t.cancelled = true, "", false

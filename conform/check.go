@@ -65,6 +65,15 @@ type Outcome struct {
 	// one is a difference from the golden that the adapter keeps on
 	// purpose. Canon is the transcript before masking.
 	Deviations []AppliedDeviation
+	// LeftOut are the golden lines that declared deviations (Absent: lines
+	// the adapter does not send) left out of the golden before the
+	// comparison.
+	LeftOut []LeftOut
+	// Expected is the golden as it was compared with Compared: the lines
+	// LeftOut names left out; with EditorLane, its client lines only (nil
+	// when no comparison ran). Its line numbers are those the comparison's
+	// differences give.
+	Expected []byte
 	// Compared is the transcript as it was compared with the golden: Canon
 	// with the declared deviations masked (nil when no comparison ran);
 	// with EditorLane, its client lines only. A live run's durations, which
@@ -162,14 +171,17 @@ func Check(ctx context.Context, o Options, g *golden.Golden, keep bool) (*Outcom
 }
 
 // match compares canon with its golden after applying the declared
-// deviations of its adapter (DeviationsFile) for the run name, which it
-// records in out.Deviations; a declaration that applies to the run
-// (GoneDeviations) and masks nothing there is ErrDeviationGone. Updating writes canon as it
-// is. When measured (a live run: the real CLI measured its durations
-// anew), both sides are compared with their durations masked
-// (MaskMeasured). With out.EditorLane, both sides are their client lines
-// (EditorLane), compared with their durations masked, and only the
-// declarations for those lines apply (EditorDeviations).
+// deviations of its adapter (DeviationsFile) for the run name: the golden
+// lines it does not send are left out of the golden (LeaveOut, recorded
+// in out.LeftOut), then the declared values masked (ApplyDeviations,
+// recorded in out.Deviations); a declaration that applies to the run
+// (GoneDeviations) and leaves out or masks nothing there is
+// ErrDeviationGone. Updating writes canon as it is. When measured (a live
+// run: the real CLI measured its durations anew), both sides are compared
+// with their durations masked (MaskMeasured). With out.EditorLane, both
+// sides are their client lines (EditorLane), compared with their durations
+// masked, and only the declarations for those lines apply
+// (EditorDeviations).
 func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []Deviation, measured bool) error {
 	if g.Updating() {
 		return g.Match(name, canon)
@@ -180,32 +192,40 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	}
 	devs = ForRun(devs, name)
 	if out.EditorLane {
-		want, canon, devs = EditorLane(want), EditorLane(canon), EditorDeviations(devs)
+		devs = EditorDeviations(devs)
 	}
 	if gone := GoneDeviations(devs, name, want, canon); len(gone) > 0 {
-		d := gone[0]
-		return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
-			ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
+		return goneError(gone[0], name)
+	}
+	// Lines are left out of the whole golden, whose numbering the
+	// renumbered placeholders follow, before its client lines are cut out.
+	want, out.LeftOut = LeaveOut(devs, want, canon)
+	if out.EditorLane {
+		want, canon = EditorLane(want), EditorLane(canon)
 	}
 	canon, out.Deviations = ApplyDeviations(devs, want, canon)
-	if out.EditorLane {
-		// The durations a scripted or recorded CLI fixed are known from the
-		// CLI lane (FixDurations), which an editor-lane run does not see:
-		// both sides are compared with their durations masked.
-		out.Compared = canon
-		if w, c := MaskMeasured(want), MaskMeasured(canon); !bytes.Equal(w, c) {
-			return golden.Compare(g.File(name), w, c)
-		}
-		return nil
+	out.Expected, out.Compared = want, canon
+	if out.EditorLane || measured {
+		// A live run's CLI measured its durations anew; the durations a
+		// scripted or recorded CLI fixed are known from the CLI lane
+		// (FixDurations), which an editor-lane run does not see: both
+		// sides are compared with their durations masked.
+		want, canon = MaskMeasured(want), MaskMeasured(canon)
 	}
-	out.Compared = canon
-	if measured {
-		if masked := MaskMeasured(want); !bytes.Equal(masked, MaskMeasured(canon)) {
-			return golden.Compare(g.File(name), masked, MaskMeasured(canon))
-		}
-		return nil
+	if !bytes.Equal(want, canon) {
+		return golden.Compare(g.File(name), want, canon)
 	}
-	return g.Match(name, canon)
+	return nil
+}
+
+// goneError is the ErrDeviationGone of declaration d in the run name.
+func goneError(d Deviation, name string) error {
+	if d.Absent {
+		return fmt.Errorf("%w: %s entry %d (absent lines) is declared for %s, but its golden has no line it selects",
+			ErrDeviationGone, DeviationsFile, d.Entry, name)
+	}
+	return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
+		ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
 }
 
 // validator loads the schemas of o (ACPSchemaDir, else the checkout's);

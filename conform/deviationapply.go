@@ -30,7 +30,7 @@ func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []Applied
 	var applied []AppliedDeviation
 	for i := range devs {
 		d := &devs[i]
-		if d.Agent != name {
+		if d.Agent != name || d.Absent {
 			continue
 		}
 		gs, as := gt.selected(d), at.selected(d)
@@ -74,23 +74,32 @@ func (d *Deviation) namesRun(name string) bool {
 
 // GoneDeviations returns the declarations of devs for actual's adapter
 // that apply to the run name but mask nothing when actual is compared with
+// golden (as LeaveOut leaves it), or, when Absent, leave nothing out of
 // golden: the difference each declares is gone. A declaration applies to
 // every run its Runs patterns match (every run without Runs), and, with a
-// When path, only where that path selects a line in the golden or in
-// actual. The goldens' own adapter needs none.
+// When path and not Absent, only where that path selects a line in the
+// golden or in actual. The goldens' own adapter needs none.
 func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Deviation {
 	at, gt := newTranscript(actual), newTranscript(golden)
 	agent := at.agentName()
 	if agent == "" || agent == gt.agentName() {
 		return nil
 	}
+	kept, _ := LeaveOut(devs, golden, actual)
+	kt := newTranscript(kept)
 	var gone []Deviation
 	for i := range devs {
 		d := &devs[i]
-		if d.Agent != agent || !d.appliesTo(name, gt, at) {
+		if d.Agent != agent || !d.appliesTo(name, kt, at) {
 			continue
 		}
-		if _, applied := ApplyDeviations([]Deviation{*d}, golden, actual); len(applied) == 0 {
+		if d.Absent {
+			if _, left := LeaveOut([]Deviation{*d}, golden, actual); len(left) == 0 {
+				gone = append(gone, *d)
+			}
+			continue
+		}
+		if _, applied := ApplyDeviations([]Deviation{*d}, kept, actual); len(applied) == 0 {
 			gone = append(gone, *d)
 		}
 	}
@@ -99,12 +108,13 @@ func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Devi
 
 // appliesTo reports whether d applies to the run name whose golden and
 // actual transcripts are gt and at: its Runs (if any) name the run, and its
-// When (if any) selects a line in one of them.
+// When (if any) selects a line in one of them; an Absent declaration
+// applies to each run it names.
 func (d *Deviation) appliesTo(name string, gt, at *transcript) bool {
 	if len(d.Runs) > 0 && !d.namesRun(name) {
 		return false
 	}
-	return d.when == nil || len(gt.holding(d, d.when)) > 0 || len(at.holding(d, d.when)) > 0
+	return d.Absent || d.when == nil || len(gt.holding(d, d.when, true)) > 0 || len(at.holding(d, d.when, true)) > 0
 }
 
 // DeclaresFor reports whether devs has a declaration for the adapter that
@@ -195,14 +205,15 @@ func (t *transcript) answers(i int) string {
 // hold a value at PairOn if d has one, else at When.
 func (t *transcript) selected(d *Deviation) []int {
 	if d.pairOn != nil {
-		return t.holding(d, d.pairOn)
+		return t.holding(d, d.pairOn, false)
 	}
-	return t.holding(d, d.when)
+	return t.holding(d, d.when, true)
 }
 
 // holding lists the lines of d's tag, method or response that hold a value
-// at when (all of them for nil), in order.
-func (t *transcript) holding(d *Deviation, when []step) []int {
+// at when (all of them for nil), in order; with equals, d's Equals value
+// there if d has one.
+func (t *transcript) holding(d *Deviation, when []step, equals bool) []int {
 	var out []int
 	for i, tag := range t.tags {
 		if ok, _ := path.Match(d.Tag, tag); !ok || tag == "" {
@@ -212,6 +223,7 @@ func (t *transcript) holding(d *Deviation, when []step) []int {
 		case d.Method != "" && t.head(i).Method != d.Method:
 		case d.Response != "" && t.answers(i) != d.Response:
 		case when != nil && !hasPath(t.value(i), when):
+		case equals && len(d.Equals) > 0 && indexOf(valuesAt(t.value(i), when), d.equals) < 0:
 		default:
 			out = append(out, i)
 		}

@@ -95,12 +95,29 @@ type Deviation struct {
 	// CompareIdentity, for values random on both sides: they take the
 	// golden's only where both sides share one identity pattern.
 	Compare string `json:"compare,omitempty"`
+	// Equals, with When, narrows the selection further to the lines whose
+	// value at When is this JSON value ("turn" selects a task of
+	// taskType "turn" when When is "$.params.update.taskType").
+	Equals json.RawMessage `json:"equals,omitempty"`
+	// Absent, in place of Paths, declares golden lines the adapter does
+	// not send: the lines selected in the golden are left out of it before
+	// the comparison (LeaveOut), with the lines that belong to them (With,
+	// and the answer to each request left out). It needs Runs, and fails
+	// each of them where it leaves out nothing (ErrDeviationGone).
+	Absent bool `json:"absent,omitempty"`
+	// With, for Absent only, are JSON paths that tie lines to a left-out
+	// one: a golden line holding, at one of them, a value that a selected
+	// line holds at one of them is left out too (a task's later updates
+	// by its asyncTaskId).
+	With []string `json:"with,omitempty"`
 	// Reason says in one sentence why the difference is kept.
 	Reason string `json:"reason"`
 
 	steps  [][]step
 	when   []step
 	pairOn []step
+	with   [][]step
+	equals any
 }
 
 // AppliedDeviation is one value a declaration masked in a run.
@@ -176,8 +193,16 @@ func ParseDeviations(b []byte, entries map[int]string) ([]Deviation, error) {
 // check fills steps and reports the first problem of d.
 func (d *Deviation) check(entries map[int]string) error {
 	switch {
-	case d.Agent == "" || d.Tag == "" || d.Reason == "" || len(d.Paths) == 0:
-		return errors.New("agent, tag, paths and reason are required")
+	case d.Agent == "" || d.Tag == "" || d.Reason == "":
+		return errors.New("agent, tag and reason are required")
+	case d.Absent != (len(d.Paths) == 0):
+		return errors.New("a declaration has paths (values it masks) or is absent (lines it leaves out), not both")
+	case d.Absent && (len(d.Runs) == 0 || d.Compare != ""):
+		return errors.New("absent needs runs and no compare")
+	case !d.Absent && len(d.With) > 0:
+		return errors.New("with ties lines to the lines an absent declaration leaves out")
+	case len(d.Equals) > 0 && d.When == "":
+		return errors.New("equals needs when")
 	case d.Method != "" && d.Response != "":
 		return errors.New("method and response exclude each other")
 	case d.Response != "" && d.Tag != TagAgentToEditor && d.Tag != TagEditorToAgent:
@@ -197,7 +222,12 @@ func (d *Deviation) check(entries map[int]string) error {
 			return fmt.Errorf("runs: bad pattern %q", r)
 		}
 	}
-	d.steps, d.when, d.pairOn = nil, nil, nil
+	return d.parsePaths()
+}
+
+// parsePaths fills steps, when, pairOn, with and equals from d's fields.
+func (d *Deviation) parsePaths() error {
+	d.steps, d.when, d.pairOn, d.with, d.equals = nil, nil, nil, nil, nil
 	for _, w := range []struct {
 		name string
 		text string
@@ -215,12 +245,26 @@ func (d *Deviation) check(entries map[int]string) error {
 	if d.PairOn != "" && d.When == "" {
 		return errors.New("pairOn needs a when")
 	}
+	if len(d.Equals) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(d.Equals))
+		dec.UseNumber() // as transcript.value decodes the lines
+		if err := dec.Decode(&d.equals); err != nil {
+			return fmt.Errorf("equals: %v", err)
+		}
+	}
 	for _, p := range d.Paths {
 		s, err := parsePath(p)
 		if err != nil {
 			return err
 		}
 		d.steps = append(d.steps, s)
+	}
+	for _, p := range d.With {
+		s, err := parsePath(p)
+		if err != nil {
+			return fmt.Errorf("with: %v", err)
+		}
+		d.with = append(d.with, s)
 	}
 	return nil
 }

@@ -244,6 +244,13 @@ func TestParseDeviations(t *testing.T) {
 		"entry as a title":       `[{` + strings.Replace(ok, `"entry":7`, `"entry":"7"`, 1) + `}]`,
 		"unknown compare":        `[{` + ok + `,"compare":"pattern"}]`,
 		"paths as a single path": `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `"$.result.agentInfo.name"`, 1) + `}]`,
+		"equals without when":    `[{` + ok + `,"equals":"turn"}]`,
+		"equals not JSON":        `[{` + ok + `,"when":"$.result","equals":"turn}]`,
+		"with on a mask":         `[{` + ok + `,"with":["$.result.x"]}]`,
+		"absent with paths":      `[{` + ok + `,"absent":true,"runs":["s/air"]}]`,
+		"absent without runs":    `[{` + strings.Replace(ok, `"paths":["$.result.agentInfo.name"],`, ``, 1) + `,"absent":true}]`,
+		"absent with compare":    `[{` + strings.Replace(ok, `"paths":["$.result.agentInfo.name"],`, ``, 1) + `,"absent":true,"runs":["s/air"],"compare":"identity"}]`,
+		"absent with a bad with": `[{` + strings.Replace(ok, `"paths":["$.result.agentInfo.name"],`, ``, 1) + `,"absent":true,"runs":["s/air"],"with":["x"]}]`,
 	}
 	for name, in := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -281,7 +288,8 @@ func TestLoadDeviationsFiles(t *testing.T) {
 // DEVIATIONS.md entry of the "Our adapter" section, never the adapter the
 // goldens were recorded from, and each of its paths holds a value in at
 // least one golden line it selects (an unused declaration fails here); a
-// declaration limited to runs needs one of its paths held in their goldens.
+// declaration limited to runs needs one of its paths held in their goldens,
+// an absent one a line it selects there.
 func TestCommittedDeviations(t *testing.T) {
 	devs := committedDeviations(t)
 	doc, err := os.ReadFile(filepath.Join(goldensDir, DeviationsDoc))
@@ -323,6 +331,9 @@ func TestCommittedDeviations(t *testing.T) {
 				continue
 			}
 			for _, line := range tr.selected(&devs[i]) {
+				if d.Absent {
+					used[fmt.Sprint(i)] = true // a golden line it leaves out
+				}
 				v := tr.value(line)
 				for k, s := range d.steps {
 					if hasPath(v, s) {

@@ -120,10 +120,16 @@
 // A declaration may name its runs (Deviation.Runs, <scenario>/<profile>
 // patterns) when only they show the difference: it then applies to those
 // runs only (ForRun). A declaration with a When path applies only where that
-// path selects a line. Every declaration that applies to a run and masks
-// nothing there fails it (GoneDeviations, ErrDeviationGone), so a
-// declaration masks only where its difference is, and a difference that
-// disappears does not leave a stale declaration behind.
+// path selects a line (Equals: holds that value there). A declaration that
+// is Absent names golden lines the adapter does not send: in each run it
+// names, Check leaves them out of the golden before the comparison
+// (LeaveOut, Outcome.LeftOut), with the lines its With paths tie to them
+// and the answers to the requests among them, and numbers the placeholders
+// of the rest again as a run without them numbers them. Every declaration
+// that applies to a run and masks or leaves out nothing there fails it
+// (GoneDeviations, ErrDeviationGone), so a declaration masks only where
+// its difference is, and a difference that disappears does not leave a
+// stale declaration behind.
 //
 // It never compares (conform/golden does), never validates (issue 4,
 // schemas/validate) and never edits a scenario file.

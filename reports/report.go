@@ -120,6 +120,9 @@ type Run struct {
 	Baseline *Entry `json:"baseline,omitempty"`
 	// Deviations counts the values declared deviations masked.
 	Deviations int `json:"deviations,omitempty"`
+	// LeftOut counts the golden lines declared deviations left out (lines
+	// the adapter does not send).
+	LeftOut int `json:"left_out,omitempty"`
 	// Notes are what the run wants its reader to know besides its verdict
 	// (airwire play: the prompts past the scenario's last turn).
 	Notes []string `json:"notes,omitempty"`

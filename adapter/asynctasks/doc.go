@@ -1,7 +1,6 @@
 // Package asynctasks is the contract section "Async tasks"
 // (contract/air-extensions.md): Claude Code's background work that is not
-// a subagent (a backgrounded Bash command, a workflow, a turn Claude Code
-// starts on its own) published to an AIR client that declared `asyncTasks`
+// a subagent (a backgrounded Bash command, a workflow) published to an AIR client that declared `asyncTasks`
 // as async_task_spawned, async_task_progress and async_task_state_update
 // updates. Without the capability it publishes nothing.
 //
@@ -18,7 +17,6 @@
 //     and output path");
 //   - tool_results.go: tool results and tool uses, the task a backgrounded
 //     Bash result names (ToolResultIDs);
-//   - autonomous.go: the task of a turn Claude Code runs without a prompt;
 //   - stop.go: the registry's side of `_session/async_task/stop`
 //     (ClaimStop, ReleaseStop, Stopped; "Stop request").
 //

@@ -235,9 +235,6 @@ func (r *Tasks) notification(f taskEventFrame) {
 	if id == "" || state == "" || state == taskRunning || state == taskPaused {
 		return
 	}
-	if s := trimmed(f.Summary); s != "" {
-		r.lastSummary = s
-	}
 	t := r.task(id)
 	wasTerminal := t.terminal()
 	correctsLevel := wasTerminal && t.terminalSource == fromLevel
@@ -267,7 +264,7 @@ func (r *Tasks) level(listed []claude.TaskRef) {
 		r.levelTask(r.task(id), item)
 	}
 	for _, t := range r.order {
-		if (t.announced || t.held) && !t.ignored && !t.autonomous && !t.terminal() && !live[t.id] {
+		if (t.announced || t.held) && !t.ignored && !t.terminal() && !live[t.id] {
 			r.finish(t, taskStopped, "", fromLevel)
 		}
 	}
@@ -297,7 +294,6 @@ func (r *Tasks) levelTask(t *asyncTask, item claude.TaskRef) {
 // finishAll ends every open task as state (contract "Liveness": at
 // shutdown each open task ends failed or stopped).
 func (r *Tasks) finishAll(state string) {
-	r.autonomousTurn = nil
 	for _, t := range r.order {
 		if (t.announced || t.held) && !t.ignored && !t.terminal() {
 			r.finish(t, state, "", fromShutdown)

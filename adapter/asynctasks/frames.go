@@ -6,8 +6,7 @@ import (
 
 // Contract "Async tasks": the translator hands the async tasks every CLI
 // frame before it reports the frame's tool calls and usage, so a task's
-// spawn and output path come before the tool call update of its command,
-// and the end of an autonomous turn before its cost.
+// spawn and output path come before the tool call update of its command.
 
 // Head is what the registry reads of a CLI frame's envelope.
 type Head struct {
@@ -15,36 +14,28 @@ type Head struct {
 	// Root: the frame is of the root conversation, not of a subagent
 	// (no parent_tool_use_id).
 	Root bool
-	// Autonomous: the frame is of a cycle Claude Code started on its own
-	// (its origin), whose result does not end a prompt.
-	Autonomous bool
 }
 
-// Frame takes one CLI frame; noTurn says no prompt of the editor is under
-// way, held or queued.
-func (r *Tasks) Frame(h Head, f *claude.Frame, noTurn bool) {
+// Frame takes one CLI frame.
+func (r *Tasks) Frame(h Head, f *claude.Frame) {
 	switch h.Type {
 	case "system":
-		r.systemFrame(h.Subtype, f, noTurn)
+		r.systemFrame(h.Subtype, f)
 	case "assistant":
 		r.tools.observe(f.Message.Content)
-		r.rootOutput(h, noTurn)
-	case "stream_event":
-		r.rootOutput(h, noTurn)
 	case "user":
 		r.userFrame(f)
 	case "result":
-		r.resultFrame(f, h)
+		r.resultFrame()
 	}
 }
 
-// systemFrame takes the task frames and the session state.
-func (r *Tasks) systemFrame(subtype string, line *claude.Frame, noTurn bool) {
+// systemFrame takes the task frames. A turn Claude Code starts with no
+// prompt open is no task (contract "Async tasks": a task comes only from
+// the structured data of a tool result or a task event): its session
+// updates reach the client as those of any turn.
+func (r *Tasks) systemFrame(subtype string, line *claude.Frame) {
 	if !r.enabled {
-		return
-	}
-	if subtype == "session_state_changed" {
-		r.sessionState(line.State, noTurn)
 		return
 	}
 	f := taskEventOf(line)
@@ -123,19 +114,12 @@ func (r *Tasks) TakeBackgrounded() []string {
 }
 
 // resultFrame: a result ends the model turn, so held tasks spawn without
-// their tool call; an autonomous cycle's result that ran ends its task.
-func (r *Tasks) resultFrame(res *claude.Frame, h Head) {
+// their tool call.
+func (r *Tasks) resultFrame() {
 	if !r.enabled {
 		return
 	}
 	r.releaseHeld()
-	if h.Autonomous && r.autonomousTurn != nil && (res.NumTurns > 0 || res.IsError) {
-		state := taskCompleted
-		if res.IsError {
-			state = taskFailed
-		}
-		r.autonomousTurnEnded(state)
-	}
 }
 
 // CLIEnded finishes every open task when the CLI ends on its own

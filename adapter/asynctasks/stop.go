@@ -1,26 +1,20 @@
 package asynctasks
 
 // Contract "Async tasks", "Stop request": `_session/async_task/stop`
-// stops an announced task through the CLI's stop_task (an autonomous turn
-// through an interrupt), publishes `stopped` and one transcript line, and
+// stops an announced task through the CLI's stop_task, publishes `stopped` and one transcript line, and
 // answers `{stopped: true}`; an unknown, finished or already stopping task
 // gets `{stopped: false}`. The adapter sends the CLI's request between
 // ClaimStop and Stopped (or ReleaseStop when it fails).
 
-// ClaimStop marks a task as stopping; claimed is false when it cannot
+// ClaimStop marks a task as stopping; it is false when the task cannot
 // stop: it is not announced, or a monitor, ignored, stopping or finished.
-// autonomous says the task is a turn Claude Code runs on its own: an
-// interrupt stops it, not stop_task.
-func (r *Tasks) ClaimStop(id string) (claimed, autonomous bool) {
+func (r *Tasks) ClaimStop(id string) bool {
 	t := r.tasks[id]
-	if t == nil {
-		return false, false
-	}
-	if !t.announced || t.monitor || t.ignored || t.stopping || t.terminal() {
-		return false, t.autonomous
+	if t == nil || !t.announced || t.monitor || t.ignored || t.stopping || t.terminal() {
+		return false
 	}
 	t.stopping = true
-	return true, t.autonomous
+	return true
 }
 
 // ReleaseStop forgets a claim whose stop failed.
@@ -38,9 +32,6 @@ func (r *Tasks) Stopped(id string) {
 		return
 	}
 	t.stopAnnounced = true
-	if r.autonomousTurn == t {
-		r.autonomousTurn = nil
-	}
 	r.finish(t, taskStopped, "", fromEvent)
 	r.host.Send(noticeOrLine(r.notices, "info", "Task stopped by user", t.name+"."))
 }

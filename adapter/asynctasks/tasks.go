@@ -63,7 +63,6 @@ type asyncTask struct {
 	// never gets a transcript card.
 	startedObserved, panelOnly bool
 	stopping, stopAnnounced    bool
-	autonomous                 bool
 
 	state, terminalSummary, terminalSource string
 	// published holds the progress fields the client has, as JSON.
@@ -81,8 +80,6 @@ type Host interface {
 	// RouteOf is where the updates of a task that tool call id started
 	// go, when not to the session itself (a subagent's child session).
 	RouteOf(toolCallID string) (send func(update any), ok bool)
-	// NewID is a fresh id (the task of an autonomous turn).
-	NewID() string
 }
 
 // Tasks is a session's async task registry. Its methods run under the
@@ -101,13 +98,6 @@ type Tasks struct {
 	// tools are the tool uses of the session: the Monitor exclusion and a
 	// backgrounded Bash need the tool's name and input.
 	tools toolUses
-	// autonomousTurn is the task of the turn Claude Code runs on its own.
-	autonomousTurn *asyncTask
-	// lastSummary is the summary of the last task notification, which
-	// usually starts the next autonomous turn.
-	lastSummary string
-	// lastState is the CLI's last session state.
-	lastState string
 	// backgrounded are the Bash calls of the current user frame whose
 	// command went to the background (markBackgrounded).
 	backgrounded []string

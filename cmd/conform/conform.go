@@ -152,12 +152,20 @@ the message, the JSON paths, the goldens/DEVIATIONS.md entry). Its runs
 compare those paths as if they held the golden's values, each run says how
 many values that masked, and everything else must match. A declaration
 that names its runs ("runs") applies to them only, one with a "when" path
-only where that path selects a message (and pairs those messages; with
+only where that path selects a message ("equals" narrows it to the
+messages holding that JSON value there) and pairs those messages (with
 "pairOn" it pairs the messages that hold that path instead, for a
 difference that removes what "when" looks for), and a declaration fails
 every run it applies to where it masks nothing (the difference is gone).
 A path may pick array elements by value ([="v"]) or by what the golden's
-element holds ([?kind="skill"&!skillPath]). --update is
+element holds ([?kind="skill"&!skillPath]). A declaration with "absent":
+true, in place of paths, names golden messages the adapter does not send:
+in each run it names ("runs", required) the messages it selects are left
+out of the golden before the comparison, with the messages holding the
+same value at one of its "with" paths and the answers to the requests
+left out; the run says how many golden lines that left out, a
+difference's line number counts the golden without them, and the run
+fails where the golden has no message it selects. --update is
 refused for such an adapter: goldens are recorded from the reference.
 
 In the adapter command, {scenario}, {profile}, {cwd} and {root} are
@@ -489,21 +497,39 @@ func profileNames() []string {
 }
 
 // deviationNote says how many values declared deviations masked in a run
-// (goldens/agent-deviations.json) and which DEVIATIONS.md entries they
-// stand for, so that no masked difference goes unreported.
-func deviationNote(ds []conform.AppliedDeviation) string {
-	if len(ds) == 0 {
-		return ""
+// (goldens/agent-deviations.json), how many golden lines they left out,
+// and which DEVIATIONS.md entries they stand for, so that no masked
+// difference goes unreported.
+func deviationNote(ds []conform.AppliedDeviation, left []conform.LeftOut) string {
+	note := ""
+	if len(ds) > 0 {
+		var entries []int
+		for _, d := range ds {
+			entries = append(entries, d.Entry)
+		}
+		note = fmt.Sprintf(", %s applied (DEVIATIONS.md %s)", cmdutil.Plural(len(ds), "declared deviation", "declared deviations"), entryList(entries))
 	}
-	var entries []string
+	if len(left) > 0 {
+		var entries []int
+		for _, l := range left {
+			entries = append(entries, l.Entry)
+		}
+		note += fmt.Sprintf(", %s left out (DEVIATIONS.md %s)", cmdutil.Plural(len(left), "golden line", "golden lines"), entryList(entries))
+	}
+	return note
+}
+
+// entryList is the distinct entry numbers, in the order first seen.
+func entryList(entries []int) string {
+	var out []string
 	seen := map[int]bool{}
-	for _, d := range ds {
-		if !seen[d.Entry] {
-			seen[d.Entry] = true
-			entries = append(entries, fmt.Sprint(d.Entry))
+	for _, e := range entries {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, fmt.Sprint(e))
 		}
 	}
-	return fmt.Sprintf(", %s applied (DEVIATIONS.md %s)", cmdutil.Plural(len(ds), "declared deviation", "declared deviations"), strings.Join(entries, ", "))
+	return strings.Join(out, ", ")
 }
 
 func countScenarios(jobs []job) int {

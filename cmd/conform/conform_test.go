@@ -99,6 +99,7 @@ func TestRunConform(t *testing.T) {
 		opts      ConformOptions
 		fail      map[string]error // golden name → error of that run
 		masked    map[string][]conform.AppliedDeviation
+		left      map[string][]conform.LeftOut
 		wantRuns  []string
 		wantErr   error
 		wantOut   string
@@ -115,6 +116,14 @@ func TestRunConform(t *testing.T) {
 			masked:   map[string][]conform.AppliedDeviation{"alpha/air": {{Entry: 7, Line: 2, Path: "$.result.agentInfo.name"}, {Entry: 8, Line: 2, Path: "$.x"}, {Entry: 8, Line: 2, Path: "$.y"}}},
 			wantRuns: []string{"alpha/air", "beta/air"}, wantOut: "; 3 declared deviations applied)\n",
 			wantInErr: []string{"ok   alpha/air (", "s, 3 declared deviations applied (DEVIATIONS.md 7, 8))"}},
+		{name: "left-out golden lines are counted", opts: ConformOptions{Agent: "a", Profile: "air"},
+			left:     map[string][]conform.LeftOut{"alpha/air": {{Entry: 27, Line: 32}, {Entry: 27, Line: 37}}},
+			wantRuns: []string{"alpha/air", "beta/air"}, wantOut: "; 2 golden lines left out)\n",
+			wantInErr: []string{"s, 2 golden lines left out (DEVIATIONS.md 27))"}},
+		{name: "left-out lines of a failed run are listed", opts: ConformOptions{Agent: "a", Scenario: "beta", Profile: "air"}, fail: map[string]error{"beta/air": mismatch},
+			left:     map[string][]conform.LeftOut{"beta/air": {{Entry: 27, Line: 32}}},
+			wantRuns: []string{"beta/air"}, wantErr: cmdutil.ErrMismatch,
+			wantInErr: []string{"1 golden line left out (DEVIATIONS.md 27)", "left out by declared deviation 27: golden line 32"}},
 		{name: "masked values of a failed run are listed", opts: ConformOptions{Agent: "a", Scenario: "beta", Profile: "air"}, fail: map[string]error{"beta/air": mismatch},
 			masked:   map[string][]conform.AppliedDeviation{"beta/air": {{Entry: 7, Line: 2, Path: "$.result.agentInfo.name"}}},
 			wantRuns: []string{"beta/air"}, wantErr: cmdutil.ErrMismatch,
@@ -146,7 +155,7 @@ func TestRunConform(t *testing.T) {
 				mu <- struct{}{}
 				runs[name] = true
 				<-mu
-				return &conform.Outcome{Deviations: tt.masked[name]}, tt.fail[name]
+				return &conform.Outcome{Deviations: tt.masked[name], LeftOut: tt.left[name]}, tt.fail[name]
 			}
 			err := runConform(context.Background(), &o)
 			switch want := tt.wantErr.(type) {

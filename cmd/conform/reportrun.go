@@ -24,7 +24,8 @@ func runOf(o outcome, g *golden.Golden, keep bool) reports.Run {
 	}
 	name := conform.GoldenName(o.sc, o.p)
 	run := reports.Run{Scenario: o.sc.Name, Profile: string(o.p), Status: reports.StatusPass,
-		DurationMS: o.took.Milliseconds(), Covers: o.sc.Covers, Golden: g.File(name), Deviations: len(o.out.Deviations)}
+		DurationMS: o.took.Milliseconds(), Covers: o.sc.Covers, Golden: g.File(name), Deviations: len(o.out.Deviations),
+		LeftOut: len(o.out.LeftOut)}
 	run.Transcript = lines(o.out.Compared)
 	if keep && o.err != nil && o.out.Dir != "" {
 		run.Journal = filepath.Join(o.out.Dir, "journal.jsonl")
@@ -66,9 +67,12 @@ func failureOf(o outcome, goldenFile string, findings []reports.Finding) *report
 	case errors.As(o.err, &mm):
 		brief := *mm
 		brief.Diff = ""
-		want := readFile(goldenFile)
-		if o.out.EditorLane {
-			want = conform.EditorLane(want) // as compared
+		want := o.out.Expected // as compared
+		if want == nil {
+			want = readFile(goldenFile)
+			if o.out.EditorLane {
+				want = conform.EditorLane(want)
+			}
 		}
 		f.Expected, f.Actual = lines(want), lines(o.out.Compared)
 		f.Check, f.Message = reports.CheckGolden, strings.TrimSpace(brief.Error())

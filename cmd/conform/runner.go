@@ -58,7 +58,9 @@ type runner struct {
 	// cancelled counts runs ended by the runner's own stop or the caller's
 	// cancel: they are not failures.
 	cancelled int
-	applied   int
+	// applied counts the values declared deviations masked, leftOut the
+	// golden lines they left out, over all runs.
+	applied, leftOut int
 	// held are the runs that ended before initialize was answered, while
 	// no run has got further; reached is true once one did.
 	held    []outcome
@@ -181,8 +183,9 @@ func (r *runner) report(o outcome) {
 	if n := len(o.out.AgentFindings); n > 0 {
 		note = ", " + cmdutil.Plural(n, "validator finding", "validator findings")
 	}
-	note += deviationNote(o.out.Deviations)
+	note += deviationNote(o.out.Deviations, o.out.LeftOut)
 	r.applied += len(o.out.Deviations)
+	r.leftOut += len(o.out.LeftOut)
 	fmt.Fprintf(r.w, "[%*d/%d] %s %s (%.1fs%s)\n", len(fmt.Sprint(r.total)), r.done, r.total, status, o.name(), o.took.Seconds(), note)
 	if r.opts.Keep && o.err != nil && o.out.Dir != "" {
 		fmt.Fprintf(r.w, "    kept %s\n", o.out.Dir)
@@ -235,6 +238,12 @@ func (r *runner) explain(o outcome) {
 	for _, d := range o.out.Deviations {
 		fmt.Fprintf(r.w, "masked by declared deviation %d: line %d %s\n", d.Entry, d.Line, d.Path)
 	}
+	for _, l := range o.out.LeftOut {
+		fmt.Fprintf(r.w, "left out by declared deviation %d: golden line %d\n", l.Entry, l.Line)
+	}
+	if len(o.out.LeftOut) > 0 {
+		fmt.Fprintln(r.w, "(the differences number the golden's lines without those left out)")
+	}
 	fmt.Fprintln(r.w)
 }
 
@@ -280,6 +289,9 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	extra := ""
 	if r.applied > 0 {
 		extra = "; " + cmdutil.Plural(r.applied, "declared deviation", "declared deviations") + " applied"
+	}
+	if r.leftOut > 0 {
+		extra += "; " + cmdutil.Plural(r.leftOut, "golden line", "golden lines") + " left out"
 	}
 	if n := r.rep.Summary.ExpectedFail; n > 0 {
 		fmt.Fprintf(r.opts.IO.Out, "%s, %d %s as %s expects (%s%s)\n", cmdutil.Plural(r.total-n, "run matches", "runs match"), n, pick(n, "fails", "fail"), r.baseline.File, span, extra)
