@@ -732,22 +732,13 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 	case st.Prompt != nil:
 		return d.prompt(ctx, st.Prompt)
 	case st.Request != nil:
-		r := st.Request
-		params, _ := d.expand(r.Params).(map[string]any)
-		if params == nil {
-			params = map[string]any{}
-		}
-		if r.Async {
-			return d.sendAsync(ctx, r.Method, params)
-		}
-		m, err := d.call(ctx, r.Method, params, r.Expected(), true)
-		if err != nil {
-			return err
-		}
-		if r.Save != "" && m.err == nil {
-			var v any
-			_ = json.Unmarshal(m.result, &v)
-			d.saved[r.Save] = v
+		for n := range st.Request.Times() {
+			if err := d.request(ctx, st.Request); err != nil {
+				if st.Request.Times() > 1 {
+					return fmt.Errorf("repetition %d of %d: %w", n+1, st.Request.Times(), err)
+				}
+				return err
+			}
 		}
 		return nil
 	case st.Notify != nil:
@@ -761,6 +752,28 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		return d.awaitAll(ctx)
 	}
 	return errors.New("empty step")
+}
+
+// request sends one request step's request: it waits for the response and
+// checks it, or goes on at once when the step is async.
+func (d *driver) request(ctx context.Context, r *scenario.Request) error {
+	params, _ := d.expand(r.Params).(map[string]any)
+	if params == nil {
+		params = map[string]any{}
+	}
+	if r.Async {
+		return d.sendAsync(ctx, r.Method, params)
+	}
+	m, err := d.call(ctx, r.Method, params, r.Expected(), true)
+	if err != nil {
+		return err
+	}
+	if r.Save != "" && m.err == nil {
+		var v any
+		_ = json.Unmarshal(m.result, &v)
+		d.saved[r.Save] = v
+	}
+	return nil
 }
 
 func (d *driver) sendAsync(ctx context.Context, method string, params any) error {

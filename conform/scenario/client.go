@@ -141,7 +141,19 @@ type Request struct {
 	// ExpectAnyError requires an error of any code (the golden pins the
 	// code), for a request whose code a declared deviation lets differ.
 	ExpectAnyError bool `yaml:"expectAnyError,omitempty" json:"expectAnyError,omitempty"`
+	// Repeat sends the request this many times in a row (default once, at
+	// most MaxRepeat), as that many steps: each has its own id and the same
+	// params, waits for its response (unless Async) and must end as the
+	// step expects; Save keeps the last result. For a limit, e.g. 128
+	// subscriptions before the one that is refused.
+	Repeat int `yaml:"repeat,omitempty" json:"repeat,omitempty"`
 }
+
+// MaxRepeat bounds Request.Repeat: every repetition is two golden lines.
+const MaxRepeat = 256
+
+// Times is how many times the request is sent: Repeat, at least once.
+func (r *Request) Times() int { return max(r.Repeat, 1) }
 
 // AnyError is the expected error code of a request with ExpectAnyError.
 const AnyError = math.MinInt32

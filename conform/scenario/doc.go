@@ -49,6 +49,7 @@
 //	    - prompt: {text: "...", images: [...], resources: [...], links: [...],
 //	               meta: {...}, async: true, stopReason: cancelled, expectError: -32603}
 //	    - request: {method: session/fork, params: {...}, save: fork, expectError: -32602}
+//	    - request: {method: _session/list/subscribe, params: {...}, repeat: 128}  # sent 128 times, each with its own id
 //	    - notify: {method: session/cancel, params: {sessionId: "{{sessionId}}"}}
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
 //	    - awaitAll: true

@@ -354,6 +354,9 @@ func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) 
 		if r.Method == "session/prompt" {
 			v.addf("%s.request: use a prompt step for session/prompt", at)
 		}
+		if r.Repeat < 0 || r.Repeat > MaxRepeat {
+			v.addf("%s.request.repeat: %d is not between 0 and %d", at, r.Repeat, MaxRepeat)
+		}
 		v.placeholders(at+".request", r.Params, saved)
 		v.save(at+".request.save", r.Save, saved)
 	case st.Notify != nil:

@@ -83,6 +83,8 @@ func TestParseRejects(t *testing.T) {
 		{"unknown client placeholder", `cwd: "{{cwd}}"}`, `cwd: "{{workspace}}"}`, "unknown placeholder {{workspace}}"},
 		{"unknown cli placeholder", `"{{cwd}}/src/a.ts"`, `"{{root}}/src/a.ts"`, "unknown placeholder {{root}}"},
 		{"prompt as request", "method: session/fork", "method: session/prompt", "use a prompt step"},
+		{"negative repeat", "save: fork}", "save: fork, repeat: -1}", "request.repeat: -1 is not between 0 and 256"},
+		{"repeat past the cap", "save: fork}", "save: fork, repeat: 257}", "request.repeat: 257 is not between 0 and 256"},
 		{"permission answer with two choices", "{optionId: allow-once}", "{optionId: allow-once, kind: allow_once}", "exactly one of optionId, kind"},
 		{"unknown permission kind", "{kind: reject_once}", "{kind: deny}", `unknown "deny"`},
 		{"elicitation action", "{action: accept, content: {answer: yes}}", "{action: maybe}", "must be accept, decline or cancel"},
