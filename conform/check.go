@@ -185,7 +185,7 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	if gone := GoneDeviations(devs, name, want, canon); len(gone) > 0 {
 		d := gone[0]
 		return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
-			ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
+			ErrDeviationGone, DeviationsFile, d.Entry, d.describe(), name, d.Agent)
 	}
 	canon, out.Deviations = ApplyDeviations(devs, want, canon)
 	if out.EditorLane {

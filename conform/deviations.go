@@ -84,6 +84,14 @@ type Deviation struct {
 	// fails (ErrDeviationGone), since the difference it declares is not
 	// there.
 	Runs []string `json:"runs,omitempty"`
+	// Extra declares whole lines instead of Paths: the lines it selects in
+	// actual beyond as many as it selects in the golden are left out of
+	// the comparison, for a message the adapter sends where the reference
+	// sends none. Each k-th selected line of actual still pairs with the
+	// golden's k-th and must equal it. Paths and Compare stay empty, and
+	// Runs names the runs, to each of which it applies whatever When
+	// selects: a run without the line fails (ErrDeviationGone).
+	Extra bool `json:"extra,omitempty"`
 	// Compare is "" (the values at Paths take the golden's) or
 	// CompareIdentity, for values random on both sides: they take the
 	// golden's only where both sides share one identity pattern.
@@ -101,8 +109,20 @@ type AppliedDeviation struct {
 	Entry int
 	// Line is the 1-based line of the canonical transcript.
 	Line int
-	// Path is the concrete JSON path ([*] resolved).
+	// Path is the concrete JSON path ([*] resolved), or ExtraLine.
 	Path string
+}
+
+// ExtraLine is the Path of an AppliedDeviation that left a whole line out
+// (Deviation.Extra).
+const ExtraLine = "(the whole line, which the golden lacks)"
+
+// describe names what d declares, for an error.
+func (d *Deviation) describe() string {
+	if d.Extra {
+		return "extra " + d.Tag + " " + d.Method + " lines"
+	}
+	return strings.Join(d.Paths, ", ")
 }
 
 var deviationsCache sync.Map // goldens dir → []Deviation or error
@@ -168,8 +188,12 @@ func ParseDeviations(b []byte, entries map[int]string) ([]Deviation, error) {
 // check fills steps and reports the first problem of d.
 func (d *Deviation) check(entries map[int]string) error {
 	switch {
-	case d.Agent == "" || d.Tag == "" || d.Reason == "" || len(d.Paths) == 0:
-		return errors.New("agent, tag, paths and reason are required")
+	case d.Agent == "" || d.Tag == "" || d.Reason == "":
+		return errors.New("agent, tag and reason are required")
+	case d.Extra && (len(d.Paths) > 0 || d.Compare != "" || len(d.Runs) == 0):
+		return errors.New("extra declares whole lines of the runs it names: runs, no paths, no compare")
+	case !d.Extra && len(d.Paths) == 0:
+		return errors.New("paths are required (or extra)")
 	case d.Method != "" && d.Response != "":
 		return errors.New("method and response exclude each other")
 	case d.Response != "" && d.Tag != TagAgentToEditor && d.Tag != TagEditorToAgent:

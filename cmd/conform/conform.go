@@ -152,8 +152,10 @@ the message, the JSON paths, the goldens/DEVIATIONS.md entry). Its runs
 compare those paths as if they held the golden's values, each run says how
 many values that masked, and everything else must match. A declaration
 that names its runs ("runs") applies to them only, one with a "when" path
-only where that path selects a message, and a declaration fails every run
-it applies to where it masks nothing (the difference is gone). --update is
+only where that path selects a message; one marked "extra" declares, for
+the runs it names, messages the adapter sends beyond the golden's, which
+are left out. A declaration fails every run it applies to where it masks
+nothing (the difference is gone). --update is
 refused for such an adapter: goldens are recorded from the reference.
 
 In the adapter command, {scenario}, {profile}, {cwd} and {root} are

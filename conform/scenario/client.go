@@ -73,6 +73,12 @@ type ClientStep struct {
 	WaitFor *WaitFor `yaml:"waitFor,omitempty" json:"waitFor,omitempty"`
 	// AwaitAll blocks until every async request has its response.
 	AwaitAll bool `yaml:"awaitAll,omitempty" json:"awaitAll,omitempty"`
+	// Shutdown ends the editor's side as an editor that quits does: once
+	// the run is where the end of the steps would leave it (async requests
+	// answered, the CLI's post-turn work done, the agent quiet), the driver
+	// closes the agent's stdin. Only waitFor steps may follow; they wait for
+	// what the agent sends before it exits (the end of a task still open).
+	Shutdown bool `yaml:"shutdown,omitempty" json:"shutdown,omitempty"`
 }
 
 // Prompt is a session/prompt request. Content is built in this order: Text,

@@ -53,6 +53,7 @@
 //	    - notify: {method: session/cancel, params: {sessionId: "{{sessionId}}"}}
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
 //	    - awaitAll: true
+//	    - shutdown: true                  # close the agent's stdin; only waitFor steps follow
 //	  answers:
 //	    permission: [{optionId: allow-once}, {kind: reject_once}, {cancelled: true}, {cancelTurn: true},
 //	                 {cancelAtOnce: true}]
