@@ -95,7 +95,7 @@ func (a *Agent) closeAll() {
 	var wg sync.WaitGroup
 	for _, s := range sessions {
 		wg.Add(1)
-		go func() { defer wg.Done(); s.Close() }()
+		go func() { defer wg.Done(); shutdownSession(s) }()
 	}
 	wg.Wait()
 }

@@ -45,6 +45,18 @@ func (t *translator) cliEnded(cancelled bool) {
 	t.async.CLIEnded(cancelled)
 }
 
+// shutdownSession ends s as the agent exits because the editor went away:
+// every async task still open ends stopped (contract "Async tasks >
+// Liveness"), then Close.
+func shutdownSession(s *Session) {
+	if !s.isClosed() {
+		s.tr.mu.Lock()
+		s.tr.async.Shutdown()
+		s.tr.mu.Unlock()
+	}
+	s.Close()
+}
+
 // asyncTaskStopMethod is the editor's stop request (contract "Stop
 // request").
 const asyncTaskStopMethod = "_session/async_task/stop"

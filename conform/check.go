@@ -225,7 +225,7 @@ func goneError(d Deviation, name string) error {
 			ErrDeviationGone, DeviationsFile, d.Entry, name)
 	}
 	return fmt.Errorf("%w: %s entry %d (%s) is declared for %s, but %s's run now matches the golden there",
-		ErrDeviationGone, DeviationsFile, d.Entry, strings.Join(d.Paths, ", "), name, d.Agent)
+		ErrDeviationGone, DeviationsFile, d.Entry, d.describe(), name, d.Agent)
 }
 
 // validator loads the schemas of o (ACPSchemaDir, else the checkout's);

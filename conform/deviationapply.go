@@ -16,7 +16,9 @@ import (
 // declaration of that adapter, the k-th line it selects in actual is paired
 // with the k-th it selects in golden, and each declared path of the actual
 // line takes the golden's value (or loses its key where the golden has
-// none). Nothing else changes: every other difference still fails.
+// none). An Extra declaration instead leaves out the actual lines it
+// selects past the golden's count. Nothing else changes: every other
+// difference still fails.
 func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []AppliedDeviation) {
 	at := newTranscript(actual)
 	name := at.agentName()
@@ -35,6 +37,13 @@ func ApplyDeviations(devs []Deviation, golden, actual []byte) ([]byte, []Applied
 		}
 		gs, as := gt.selected(d), at.selected(d)
 		if d.Compare == CompareIdentity && !identityHolds(d, gt, gs, at, as) {
+			continue
+		}
+		if d.Extra {
+			for _, i := range as[min(len(gs), len(as)):] {
+				at.dropped[i] = true
+				applied = append(applied, AppliedDeviation{Entry: d.Entry, Line: i + 1, Path: ExtraLine})
+			}
 			continue
 		}
 		for k := range min(len(gs), len(as)) {
@@ -108,13 +117,14 @@ func GoneDeviations(devs []Deviation, name string, golden, actual []byte) []Devi
 
 // appliesTo reports whether d applies to the run name whose golden and
 // actual transcripts are gt and at: its Runs (if any) name the run, and its
-// When (if any) selects a line in one of them; an Absent declaration
-// applies to each run it names.
+// When (if any) selects a line in one of them; an Absent or Extra
+// declaration applies to each run it names (the line it declares must be
+// there).
 func (d *Deviation) appliesTo(name string, gt, at *transcript) bool {
 	if len(d.Runs) > 0 && !d.namesRun(name) {
 		return false
 	}
-	return d.Absent || d.when == nil || len(gt.holding(d, d.when, true)) > 0 || len(at.holding(d, d.when, true)) > 0
+	return d.Absent || d.Extra || d.when == nil || len(gt.holding(d, d.when, true)) > 0 || len(at.holding(d, d.when, true)) > 0
 }
 
 // DeclaresFor reports whether devs has a declaration for the adapter that
@@ -139,8 +149,10 @@ type transcript struct {
 	lines []string
 	tags  []string
 	heads map[int]*lineHead
-	// values holds the decoded lines that mask changed.
-	values map[int]any
+	// values holds the decoded lines that mask changed; dropped the lines
+	// an Extra declaration left out.
+	values  map[int]any
+	dropped map[int]bool
 }
 
 // lineHead is what selects a line besides its tag.
@@ -152,7 +164,7 @@ type lineHead struct {
 }
 
 func newTranscript(b []byte) *transcript {
-	t := &transcript{lines: strings.Split(string(b), "\n"), heads: map[int]*lineHead{}, values: map[int]any{}}
+	t := &transcript{lines: strings.Split(string(b), "\n"), heads: map[int]*lineHead{}, values: map[int]any{}, dropped: map[int]bool{}}
 	for _, l := range t.lines {
 		tag := ""
 		if i := strings.IndexAny(l, "{["); i >= 0 {
@@ -278,14 +290,20 @@ func (t *transcript) mask(i int, golden any, steps [][]step) []string {
 	return hits
 }
 
-// bytes is the text again, the masked lines encoded the canonical way
-// (Normalizer.Line: sorted keys, no HTML escaping).
+// bytes is the text again without the dropped lines, the masked lines
+// encoded the canonical way (Normalizer.Line: sorted keys, no HTML
+// escaping).
 func (t *transcript) bytes() []byte {
 	var b strings.Builder
+	first := true
 	for i, l := range t.lines {
-		if i > 0 {
+		if t.dropped[i] {
+			continue
+		}
+		if !first {
 			b.WriteByte('\n')
 		}
+		first = false
 		v, ok := t.values[i]
 		if !ok {
 			b.WriteString(l)

@@ -91,6 +91,14 @@ type Deviation struct {
 	// fails (ErrDeviationGone), since the difference it declares is not
 	// there.
 	Runs []string `json:"runs,omitempty"`
+	// Extra declares whole lines instead of Paths: the lines it selects in
+	// actual beyond as many as it selects in the golden are left out of
+	// the comparison, for a message the adapter sends where the reference
+	// sends none. Each k-th selected line of actual still pairs with the
+	// golden's k-th and must equal it. Paths and Compare stay empty, and
+	// Runs names the runs, to each of which it applies whatever When
+	// selects: a run without the line fails (ErrDeviationGone).
+	Extra bool `json:"extra,omitempty"`
 	// Compare is "" (the values at Paths take the golden's) or
 	// CompareIdentity, for values random on both sides: they take the
 	// golden's only where both sides share one identity pattern.
@@ -126,8 +134,20 @@ type AppliedDeviation struct {
 	Entry int
 	// Line is the 1-based line of the canonical transcript.
 	Line int
-	// Path is the concrete JSON path ([*] resolved).
+	// Path is the concrete JSON path ([*] resolved), or ExtraLine.
 	Path string
+}
+
+// ExtraLine is the Path of an AppliedDeviation that left a whole line out
+// (Deviation.Extra).
+const ExtraLine = "(the whole line, which the golden lacks)"
+
+// describe names what d declares, for an error.
+func (d *Deviation) describe() string {
+	if d.Extra {
+		return "extra " + d.Tag + " " + d.Method + " lines"
+	}
+	return strings.Join(d.Paths, ", ")
 }
 
 var deviationsCache sync.Map // goldens dir → []Deviation or error
@@ -195,10 +215,12 @@ func (d *Deviation) check(entries map[int]string) error {
 	switch {
 	case d.Agent == "" || d.Tag == "" || d.Reason == "":
 		return errors.New("agent, tag and reason are required")
-	case d.Absent != (len(d.Paths) == 0):
-		return errors.New("a declaration has paths (values it masks) or is absent (lines it leaves out), not both")
-	case d.Absent && (len(d.Runs) == 0 || d.Compare != ""):
-		return errors.New("absent needs runs and no compare")
+	case d.Absent && d.Extra:
+		return errors.New("a declaration is absent (golden lines it leaves out) or extra (lines the adapter adds), not both")
+	case (d.Absent || d.Extra) && (len(d.Paths) > 0 || d.Compare != "" || len(d.Runs) == 0):
+		return errors.New("absent and extra declare whole lines of the runs they name: runs, no paths, no compare")
+	case !d.Absent && !d.Extra && len(d.Paths) == 0:
+		return errors.New("paths are required (or absent, or extra)")
 	case !d.Absent && len(d.With) > 0:
 		return errors.New("with ties lines to the lines an absent declaration leaves out")
 	case len(d.Equals) > 0 && d.When == "":

@@ -243,6 +243,9 @@ func TestParseDeviations(t *testing.T) {
 		"not a list":             `{` + ok + `}`,
 		"entry as a title":       `[{` + strings.Replace(ok, `"entry":7`, `"entry":"7"`, 1) + `}]`,
 		"unknown compare":        `[{` + ok + `,"compare":"pattern"}]`,
+		"extra with paths":       `[{` + ok + `,"extra":true}]`,
+		"extra with compare":     `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `[]`, 1) + `,"extra":true,"runs":["a/air"],"compare":"identity"}]`,
+		"extra without runs":     `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `[]`, 1) + `,"extra":true}]`,
 		"paths as a single path": `[{` + strings.Replace(ok, `["$.result.agentInfo.name"]`, `"$.result.agentInfo.name"`, 1) + `}]`,
 		"equals without when":    `[{` + ok + `,"equals":"turn"}]`,
 		"equals not JSON":        `[{` + ok + `,"when":"$.result","equals":"turn}]`,
@@ -289,7 +292,8 @@ func TestLoadDeviationsFiles(t *testing.T) {
 // goldens were recorded from, and each of its paths holds a value in at
 // least one golden line it selects (an unused declaration fails here); a
 // declaration limited to runs needs one of its paths held in their goldens,
-// an absent one a line it selects there.
+// an absent one a line it selects there, and one of extra lines a golden
+// of its runs.
 func TestCommittedDeviations(t *testing.T) {
 	devs := committedDeviations(t)
 	doc, err := os.ReadFile(filepath.Join(goldensDir, DeviationsDoc))
@@ -328,6 +332,10 @@ func TestCommittedDeviations(t *testing.T) {
 				t.Fatalf("declaration %d names %q, the adapter %s was recorded from", i, ref, f)
 			}
 			if len(d.Runs) > 0 && !d.namesRun(run) {
+				continue
+			}
+			if d.Extra {
+				used[fmt.Sprint(i)] = true // the golden lacks the line: that it exists is enough
 				continue
 			}
 			for _, line := range tr.selected(&devs[i]) {
@@ -665,5 +673,49 @@ func TestIdentityDeviation(t *testing.T) {
 				t.Errorf("an unmasked transcript changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestExtraLineDeviation: an extra declaration leaves out the actual lines
+// it selects past the golden's count, and only those: the line both sides
+// have still compares, a line it does not select still fails, and once the
+// adapter no longer sends the extra line the declaration is gone.
+func TestExtraLineDeviation(t *testing.T) {
+	const refText = "client editor->agent {\"id\":0,\"method\":\"initialize\"}\n" +
+		"client agent->editor {\"id\":0,\"result\":{\"agentInfo\":{\"name\":\"ref\"}}}\n" +
+		"client agent->editor {\"method\":\"u\",\"params\":{\"state\":\"running\"}}\n" +
+		"cli:1 spawn {\"argv\":[]}"
+	devs, err := ParseDeviations([]byte(`[
+		{"entry":1,"agent":"ours","tag":"client agent->editor","response":"initialize","paths":["$.result.agentInfo.name"],"reason":"r"},
+		{"entry":2,"agent":"ours","tag":"client agent->editor","method":"u","when":"$.params.state","extra":true,"runs":["scn/air"],"reason":"r"}]`),
+		map[int]string{1: "a", 2: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Replace(refText, `"ref"`, `"ours"`, 1)
+	const stopped = "client agent->editor {\"method\":\"u\",\"params\":{\"state\":\"stopped\"}}\n"
+	extra := strings.Replace(ours, "cli:1", stopped+"cli:1", 1)
+	got, applied := ApplyDeviations(devs, []byte(refText), []byte(extra))
+	if string(got) != refText || len(applied) != 2 || applied[1] != (AppliedDeviation{Entry: 2, Line: 4, Path: ExtraLine}) {
+		t.Errorf("the extra line: applied %+v\n%s\nwant:\n%s", applied, got, refText)
+	}
+	changed := strings.Replace(extra, `"running"`, `"paused"`, 1)
+	if got, _ := ApplyDeviations(devs, []byte(refText), []byte(changed)); !strings.Contains(string(got), `"paused"`) || strings.Contains(string(got), `"stopped"`) {
+		t.Errorf("the line both sides have was left out or masked:\n%s", got)
+	}
+	other := strings.Replace(ours, "cli:1", "client agent->editor {\"method\":\"v\"}\ncli:1", 1)
+	if got, _ := ApplyDeviations(devs, []byte(refText), []byte(other)); !strings.Contains(string(got), `"v"`) {
+		t.Errorf("a line the declaration does not select was left out:\n%s", got)
+	}
+	if gone := GoneDeviations(devs, "scn/air", []byte(refText), []byte(ours)); len(gone) != 1 || gone[0].Entry != 2 {
+		t.Errorf("no extra line: gone %+v, want entry 2", gone)
+	}
+	// When selects no line on either side: the declared line is missing all the same.
+	noState := strings.Replace(refText, `"state":"running"`, `"n":1`, 1)
+	if gone := GoneDeviations(devs, "scn/air", []byte(noState), []byte(strings.Replace(noState, `"ref"`, `"ours"`, 1))); len(gone) != 1 || gone[0].Entry != 2 {
+		t.Errorf("no line selected at all: gone %+v, want entry 2", gone)
+	}
+	if gone := GoneDeviations(devs, "other/air", []byte(noState), []byte(strings.Replace(noState, `"ref"`, `"ours"`, 1))); len(gone) != 0 {
+		t.Errorf("a run the declaration does not name: gone %+v", gone)
 	}
 }

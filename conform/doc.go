@@ -114,7 +114,10 @@
 // LoadDeviations reads the file strictly; Check applies it with
 // ApplyDeviations, which gives the declared paths of the selected lines the
 // golden's values (never for the goldens' own adapter) and returns every
-// value it masked (Outcome.Deviations, counted by `airwire conform`).
+// value it masked (Outcome.Deviations, counted by `airwire conform`). A
+// declaration marked extra instead leaves out, in the runs it names, the
+// selected lines the adapter sends beyond those of the golden: a message
+// the reference does not send.
 // Everything else must still match, and --update is refused for an adapter
 // with declarations (ErrDeviatingUpdate): goldens come from the reference.
 // A declaration may name its runs (Deviation.Runs, <scenario>/<profile>

@@ -253,6 +253,9 @@ type driver struct {
 	// is not the driver; workspace is its chosen session directory.
 	standIn   bool
 	workspace string
+	// stdin is the agent's stdin; closedAt is when closeInput closed it.
+	stdin    io.Closer
+	closedAt time.Time
 }
 
 func (d *driver) session() string {
@@ -396,21 +399,21 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
+	d.stdin = stdin
 	stepErr := d.steps(stepCtx, caps)
 	if stepErr != nil && ctx.Err() == nil && errors.Is(stepErr, context.DeadlineExceeded) {
 		stepErr = fmt.Errorf("%w: the run's time limit ran out (its last part is kept for ending the agent)", stepErr)
 	}
 
-	// End the session: stdin EOF, then wait; SIGTERM and SIGKILL if needed.
-	d.a.late.Wait()
-	closedAt := time.Now()
-	stdin.Close()
+	// End the session: stdin EOF (unless a shutdown step sent it), then
+	// wait; SIGTERM and SIGKILL if needed.
+	d.closeInput()
 	d.end = d.stop(ctx, group, cmd, waited, stepErr != nil)
 	if d.end.signal != "" && stepErr == nil {
 		stepErr = fmt.Errorf("the agent did not exit within %s of stdin EOF", d.o.ExitTimeout)
 	}
 	<-readDone
-	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, ClosedAt: closedAt}
+	res := &Result{Scenario: d.sc, Profile: d.o.Profile, Paths: d.p, Journal: jpath, ClosedAt: d.closedAt}
 	res.Anchors, res.Scripted = d.c.takeAnchors()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
@@ -481,8 +484,21 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 			return fmt.Errorf("client.steps[%d]: %w", i, err)
 		}
 	}
+	if !d.closedAt.IsZero() {
+		return nil // a shutdown step ended the session
+	}
+	if err := d.finish(ctx); err != nil {
+		return fmt.Errorf("after the last step, %w", err)
+	}
+	return nil
+}
+
+// finish brings the run to where the editor may leave: every async request
+// answered, the CLI's post-turn work (a model scenario) or the fake CLI's
+// answers (a scripted one) done, and the agent quiet.
+func (d *driver) finish(ctx context.Context) error {
 	if err := d.awaitAll(ctx); err != nil {
-		return fmt.Errorf("after the last step, awaiting the async requests: %w", err)
+		return fmt.Errorf("awaiting the async requests: %w", err)
 	}
 	if err := d.settle(ctx); err != nil {
 		return err
@@ -493,6 +509,27 @@ func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 		d.awaitAnswers(ctx)
 	}
 	return d.settle(ctx)
+}
+
+// shutdown is a shutdown step: the editor leaves once the run is finished,
+// as at the end of the steps, and the agent gets stdin EOF.
+func (d *driver) shutdown(ctx context.Context) error {
+	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	d.closeInput()
+	return nil
+}
+
+// closeInput closes the agent's stdin, once, after the answers still being
+// prepared went out: the editor's end of the session.
+func (d *driver) closeInput() {
+	if !d.closedAt.IsZero() {
+		return
+	}
+	d.a.late.Wait()
+	d.closedAt = time.Now()
+	d.stdin.Close()
 }
 
 // CancelWait bounds how long a cancelTurn answer waits for the agent to
@@ -732,22 +769,13 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 	case st.Prompt != nil:
 		return d.prompt(ctx, st.Prompt)
 	case st.Request != nil:
-		r := st.Request
-		params, _ := d.expand(r.Params).(map[string]any)
-		if params == nil {
-			params = map[string]any{}
-		}
-		if r.Async {
-			return d.sendAsync(ctx, r.Method, params)
-		}
-		m, err := d.call(ctx, r.Method, params, r.Expected(), true)
-		if err != nil {
-			return err
-		}
-		if r.Save != "" && m.err == nil {
-			var v any
-			_ = json.Unmarshal(m.result, &v)
-			d.saved[r.Save] = v
+		for n := range st.Request.Times() {
+			if err := d.request(ctx, st.Request); err != nil {
+				if st.Request.Times() > 1 {
+					return fmt.Errorf("repetition %d of %d: %w", n+1, st.Request.Times(), err)
+				}
+				return err
+			}
 		}
 		return nil
 	case st.Notify != nil:
@@ -759,8 +787,32 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		return d.waitFor(ctx, st.WaitFor)
 	case st.AwaitAll:
 		return d.awaitAll(ctx)
+	case st.Shutdown:
+		return d.shutdown(ctx)
 	}
 	return errors.New("empty step")
+}
+
+// request sends one request step's request: it waits for the response and
+// checks it, or goes on at once when the step is async.
+func (d *driver) request(ctx context.Context, r *scenario.Request) error {
+	params, _ := d.expand(r.Params).(map[string]any)
+	if params == nil {
+		params = map[string]any{}
+	}
+	if r.Async {
+		return d.sendAsync(ctx, r.Method, params)
+	}
+	m, err := d.call(ctx, r.Method, params, r.Expected(), true)
+	if err != nil {
+		return err
+	}
+	if r.Save != "" && m.err == nil {
+		var v any
+		_ = json.Unmarshal(m.result, &v)
+		d.saved[r.Save] = v
+	}
+	return nil
 }
 
 func (d *driver) sendAsync(ctx context.Context, method string, params any) error {

@@ -10,7 +10,8 @@
 //     a task's hold until its tool call is known and what it publishes
 //     ("Updates", "Tool call of a task");
 //   - frames.go: the CLI frames it reads (Frame, Head), a Bash call's
-//     backgrounded marker (TakeBackgrounded), the CLI's end (CLIEnded);
+//     backgrounded marker (TakeBackgrounded), the CLI's end (CLIEnded),
+//     the agent's shutdown (Shutdown);
 //   - events.go: task_started, task_progress, task_updated,
 //     task_notification and the background task list ("Liveness");
 //   - output_paths.go: the output path in a tool result's text ("Task id

@@ -122,6 +122,12 @@ func (r *Tasks) resultFrame() {
 	r.releaseHeld()
 }
 
+// Shutdown finishes every open task as stopped when the agent ends the
+// session because the editor went away (contract "Liveness": at shutdown
+// each open task ends failed or stopped): the work dies with the CLI, and
+// no later event of the CLI reaches the editor.
+func (r *Tasks) Shutdown() { r.finishAll(taskStopped) }
+
 // CLIEnded finishes every open task when the CLI ends on its own
 // (contract "Liveness"): stopped after a cancel, else failed.
 func (r *Tasks) CLIEnded(cancelled bool) {

@@ -243,3 +243,37 @@ func TestLatePathOfAnEndedTaskIsProgress(t *testing.T) {
 		t.Errorf("the late path's update: %v", progress)
 	}
 }
+
+// TestShutdownStopsOpenTasks: at the agent's shutdown the task still
+// running ends stopped, the one that completed gets nothing more, and a
+// second shutdown sends nothing (contract "Liveness").
+func TestShutdownStopsOpenTasks(t *testing.T) {
+	var sent []map[string]any
+	r := newTasks(true, false, sendHost(func(u any) {
+		b, _ := json.Marshal(u)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		sent = append(sent, m)
+	}))
+	for _, f := range []string{
+		`{"type":"assistant","parent_tool_use_id":null,"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"sleep 120","run_in_background":true}},{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"make","run_in_background":true}}]}}`,
+		`{"type":"system","subtype":"task_started","task_id":"bash_1","run_id":"r1","tool_use_id":"toolu_1","description":"Watch","task_type":"local_bash"}`,
+		`{"type":"system","subtype":"task_started","task_id":"bash_2","run_id":"r2","tool_use_id":"toolu_2","description":"Build","task_type":"local_bash"}`,
+		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Command running in background with ID: bash_1."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_1"}}`,
+		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"Command running in background with ID: bash_2."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_2"}}`,
+		`{"type":"system","subtype":"task_notification","task_id":"bash_2","run_id":"r2","tool_use_id":"toolu_2","status":"completed","summary":"Built"}`,
+	} {
+		msg := json.RawMessage(f)
+		r.Frame(head(msg), claudetest.Frame(msg))
+	}
+	before := len(sent)
+	if before != 3 {
+		t.Fatalf("before the shutdown: %v, want two spawns and a completion", sent)
+	}
+	r.Shutdown()
+	r.Shutdown()
+	got := sent[before:]
+	if len(got) != 1 || got[0]["sessionUpdate"] != "async_task_state_update" || got[0]["asyncTaskId"] != "bash_1" || got[0]["state"] != "stopped" {
+		t.Errorf("updates at shutdown: %v, want bash_1 stopped only", got)
+	}
+}

@@ -97,7 +97,7 @@ func (ss *subscriptions) subscribe(cwd string) (string, error) {
 		return "", &Error{Code: -32603, Message: "Internal error: the connection is closed"}
 	}
 	if len(ss.subs) >= maxSubs {
-		return "", invalidParams(map[string]string{"reason": "too_many_subscriptions"}, "at most %d list subscriptions per connection", maxSubs)
+		return "", invalidParams(map[string]any{"reason": "too_many_subscriptions", "max": maxSubs}, "At most %d session list subscriptions per connection", maxSubs)
 	}
 	g := ss.groups[cwd]
 	if g == nil {

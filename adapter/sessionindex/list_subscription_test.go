@@ -130,8 +130,12 @@ func TestSubscribeLimits(t *testing.T) {
 		subscribe(t, svc, cwd)
 	}
 	_, err := svc.Subscribe(json.RawMessage(`{"cwd":"` + cwd + `"}`))
-	if e, ok := err.(*Error); !ok || e.Code != CodeInvalidParams || e.Data.(map[string]string)["reason"] != "too_many_subscriptions" {
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeInvalidParams || e.Message != "Invalid params: At most 128 session list subscriptions per connection" {
 		t.Fatalf("129th subscribe: %v", err)
+	}
+	if data, _ := json.Marshal(e.Data); string(data) != `{"max":128,"reason":"too_many_subscriptions"}` {
+		t.Errorf("129th subscribe: data %s", data)
 	}
 }
 

@@ -165,7 +165,9 @@ out of the golden before the comparison, with the messages holding the
 same value at one of its "with" paths and the answers to the requests
 left out; the run says how many golden lines that left out, a
 difference's line number counts the golden without them, and the run
-fails where the golden has no message it selects. --update is
+fails where the golden has no message it selects. One marked "extra"
+declares, for the runs it names, messages the adapter sends beyond the
+golden's, which are left out of the actual run. --update is
 refused for such an adapter: goldens are recorded from the reference.
 
 In the adapter command, {scenario}, {profile}, {cwd} and {root} are

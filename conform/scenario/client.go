@@ -73,6 +73,12 @@ type ClientStep struct {
 	WaitFor *WaitFor `yaml:"waitFor,omitempty" json:"waitFor,omitempty"`
 	// AwaitAll blocks until every async request has its response.
 	AwaitAll bool `yaml:"awaitAll,omitempty" json:"awaitAll,omitempty"`
+	// Shutdown ends the editor's side as an editor that quits does: once
+	// the run is where the end of the steps would leave it (async requests
+	// answered, the CLI's post-turn work done, the agent quiet), the driver
+	// closes the agent's stdin. Only waitFor steps may follow; they wait for
+	// what the agent sends before it exits (the end of a task still open).
+	Shutdown bool `yaml:"shutdown,omitempty" json:"shutdown,omitempty"`
 }
 
 // Prompt is a session/prompt request. Content is built in this order: Text,
@@ -141,7 +147,19 @@ type Request struct {
 	// ExpectAnyError requires an error of any code (the golden pins the
 	// code), for a request whose code a declared deviation lets differ.
 	ExpectAnyError bool `yaml:"expectAnyError,omitempty" json:"expectAnyError,omitempty"`
+	// Repeat sends the request this many times in a row (default once, at
+	// most MaxRepeat), as that many steps: each has its own id and the same
+	// params, waits for its response (unless Async) and must end as the
+	// step expects; Save keeps the last result. For a limit, e.g. 128
+	// subscriptions before the one that is refused.
+	Repeat int `yaml:"repeat,omitempty" json:"repeat,omitempty"`
 }
+
+// MaxRepeat bounds Request.Repeat: every repetition is two golden lines.
+const MaxRepeat = 256
+
+// Times is how many times the request is sent: Repeat, at least once.
+func (r *Request) Times() int { return max(r.Repeat, 1) }
 
 // AnyError is the expected error code of a request with ExpectAnyError.
 const AnyError = math.MinInt32

@@ -49,9 +49,11 @@
 //	    - prompt: {text: "...", images: [...], resources: [...], links: [...],
 //	               meta: {...}, async: true, stopReason: cancelled, expectError: -32603}
 //	    - request: {method: session/fork, params: {...}, save: fork, expectError: -32602}
+//	    - request: {method: _session/list/subscribe, params: {...}, repeat: 128}  # sent 128 times, each with its own id
 //	    - notify: {method: session/cancel, params: {sessionId: "{{sessionId}}"}}
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
 //	    - awaitAll: true
+//	    - shutdown: true                  # close the agent's stdin; only waitFor steps follow
 //	  answers:
 //	    permission: [{optionId: allow-once}, {kind: reject_once}, {cancelled: true}, {cancelTurn: true},
 //	                 {cancelAtOnce: true}]

@@ -310,8 +310,14 @@ func (v *validator) client(s *Scenario) {
 	}
 	saved := map[string]bool{}
 	v.placeholders("client.session", c.Session, saved)
+	shut := false
 	for i, st := range c.Steps {
-		v.clientStep(fmt.Sprintf("client.steps[%d]", i), st, saved)
+		at := fmt.Sprintf("client.steps[%d]", i)
+		if shut && st.WaitFor == nil {
+			v.addf("%s: only waitFor steps may follow a shutdown step", at)
+		}
+		shut = shut || st.Shutdown
+		v.clientStep(at, st, saved)
 	}
 	v.answers(&c.Answers)
 }
@@ -337,9 +343,9 @@ func (v *validator) placeholders(at string, val any, saved map[string]bool) {
 
 // clientStep checks one client step; the names it saves go into saved.
 func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) {
-	n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll)
+	n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll, st.Shutdown)
 	if n != 1 {
-		v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll (got %d)", at, n)
+		v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll, shutdown (got %d)", at, n)
 		return
 	}
 	switch {
@@ -353,6 +359,9 @@ func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) 
 		}
 		if r.Method == "session/prompt" {
 			v.addf("%s.request: use a prompt step for session/prompt", at)
+		}
+		if r.Repeat < 0 || r.Repeat > MaxRepeat {
+			v.addf("%s.request.repeat: %d is not between 0 and %d", at, r.Repeat, MaxRepeat)
 		}
 		v.placeholders(at+".request", r.Params, saved)
 		v.save(at+".request.save", r.Save, saved)
