@@ -56,7 +56,11 @@ func TestProfileFor(t *testing.T) {
 			t.Errorf("%s's initialize: got %s", p, got)
 		}
 		caps["fs"] = map[string]any{}
-		if got, want := ProfileFor(sc, initOf(caps)), scenario.BaseOf(p); got != want {
+		want := scenario.ProfileAir
+		if strings.HasPrefix(string(p), "zed") {
+			want = scenario.ProfileZed
+		}
+		if got := ProfileFor(sc, initOf(caps)); got != want {
 			t.Errorf("%s's initialize with another fs: got %s, want %s", p, got, want)
 		}
 	}

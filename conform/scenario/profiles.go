@@ -72,9 +72,6 @@ func parseProfiles(data []byte) (*profileSet, error) {
 	return set, nil
 }
 
-// Profiles returns every profile of scenarios/profiles.yaml, in file order.
-func Profiles() []ProfileDef { return append([]ProfileDef(nil), profiles.defs...) }
-
 // ProfileNames returns the names of every profile, in file order.
 func ProfileNames() []string {
 	out := make([]string, 0, len(profiles.defs))
@@ -86,17 +83,6 @@ func ProfileNames() []string {
 
 // KnownProfile reports whether scenarios/profiles.yaml defines p.
 func KnownProfile(p Profile) bool { return profiles.byName[p] != nil }
-
-// BaseOf returns the default profile p is a variant of: the first default
-// profile along its base: chain (p itself for a default profile).
-func BaseOf(p Profile) Profile {
-	for d := profiles.byName[p]; d != nil; d = profiles.byName[d.Base] {
-		if d.Default {
-			return d.Name
-		}
-	}
-	return p
-}
 
 // DefaultProfiles returns the profiles a scenario without profiles: runs.
 func DefaultProfiles() []Profile {

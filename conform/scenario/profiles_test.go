@@ -40,9 +40,6 @@ func TestProfileDeclarations(t *testing.T) {
 	if got := DefaultProfiles(); len(got) != 3 || got[0] != ProfilePlain || got[1] != ProfileZed || got[2] != ProfileAir {
 		t.Errorf("default profiles %v", got)
 	}
-	if BaseOf("air-minimal") != ProfileAir || BaseOf("zed-notices") != ProfileZed || BaseOf(ProfilePlain) != ProfilePlain {
-		t.Error("BaseOf does not follow base: to a declared profile")
-	}
 }
 
 // TestProfileChangeLeavesTheProfile: a scenario's change works on a copy;
