@@ -30,7 +30,11 @@ type rootText struct {
 	streamed map[int]*strings.Builder
 	// shown: a message chunk went out since the last result.
 	shown bool
-	frame []byte // the session/update params being built, reused
+	// noticed holds the CLI notices sent as `notice` updates since the last
+	// result (notices.Normalize), noticedTools the tool uses they named.
+	noticed      []string
+	noticedTools map[string]bool
+	frame        []byte // the session/update params being built, reused
 }
 
 // begin starts the stream of message id ("" for none).

@@ -15,7 +15,7 @@
 // the one caps.Client built at initialize; the shapes of results and
 // updates live in their own packages (toolcall, usage, permission,
 // sessionconfig, sessionfailure, sessionindex, history, agentinfo,
-// airmeta).
+// airmeta, notices).
 //
 // Layout: every non-test file of the package, one line each (contract
 // "Adapter structure"; doc_test.go keeps this map and the files in step).

@@ -69,6 +69,12 @@ var gateMutations = []gateMutation{
 	{name: "prompt suggestions only for AIR", file: "adapter/session_info.go",
 		from: "\tif !air {\n\t\treturn nil\n\t}\n\tp.published = text", to: "\tp.published = text",
 		scenario: "prompt-suggestion", profile: "zed", rationale: "promptSuggestions is an AIR key"},
+	{name: "dialog kinds only with form elicitation", file: "adapter/start.go",
+		from: "\tif !c.FormElicit {\n\t\treturn nil\n\t}\n\treturn []string{permission.DialogRefusalFallback}", to: "\treturn []string{permission.DialogRefusalFallback}",
+		scenario: "ask-user-question", profile: "air-no-form", rationale: "only a form can present the refusal-fallback prompt"},
+	{name: "CLI notices with session.notices", file: "adapter/translator.go",
+		from: "\tif t.s.agent.clientCaps().Notices {\n\t\tt.informationalNotice(m)\n\t\treturn\n\t}\n", to: "",
+		scenario: "ask-user-question", profile: "zed-notices", rationale: "a CLI warning is a notice update for a client with session notices (Session failure, Delivery)"},
 }
 
 // TestGateMutations builds airwire with each gate removed (go build

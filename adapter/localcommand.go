@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/notices"
 )
 
 // Local slash commands: Claude Code answers some commands itself, without
@@ -52,7 +53,8 @@ func (t *rootText) forwardResult(r *claude.Frame, shown, compacted bool) {
 	if r.Subtype != "success" || r.IsError || r.Result == "" {
 		return
 	}
-	silent := !shown && !compacted && (r.Usage == nil || r.Usage.OutputTokens == nil || *r.Usage.OutputTokens == 0)
+	silent := !shown && !compacted && (r.Usage == nil || r.Usage.OutputTokens == nil || *r.Usage.OutputTokens == 0) &&
+		!slices.Contains(t.noticed, notices.Normalize(r.Result))
 	if !t.s.activeLocalOnly() && !silent {
 		return
 	}

@@ -6,14 +6,16 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
 )
 
 // A refused turn that the CLI retried on a fallback model
-// (system/model_refusal_fallback) is shown as the reference shows it to a
-// client without session notices: one "**Model fallback:**" transcript
-// line. A session-level swap (direction other than "revert", scope other
+// (system/model_refusal_fallback) is an advisory: a `notice` for a client
+// with session notices, an AIR advisory record for a sessionFailure client
+// (session_failure.go), else one "**Model fallback:**" transcript line.
+// A session-level swap (direction other than "revert", scope other
 // than "local") also moves the model picker to the fallback model, as an
 // external model switch: no set_model (the CLI already runs it), a
 // config_option_update, the new model's guessed context window, and a
@@ -47,6 +49,16 @@ func (m refusalFallbackLine) notice() string {
 		return m.summary() + "\n\n" + m.Explanation
 	}
 	return m.summary()
+}
+
+// sessionNotice is the fallback as a `notice`: the summary as the title
+// and the explanation as the description, or, for a summary too long to
+// be a title, a generic title over the whole text.
+func (m refusalFallbackLine) sessionNotice() notices.Notice {
+	if notices.TextLen(m.summary()) > notices.TitleLimit {
+		return notices.Notice{Severity: "warning", Title: "Model fallback", Description: m.notice()}
+	}
+	return notices.Notice{Severity: "warning", Title: m.summary(), Description: m.Explanation}
 }
 
 // summary says which model declined and where the session goes on.

@@ -8,6 +8,7 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 )
 
@@ -137,13 +138,17 @@ func (t *translator) apiRetry(line *claude.Frame) {
 
 // noticeTitleLimit is the longest notice title; a longer notice keeps its
 // summary as the title and its explanation as details.
-const noticeTitleLimit = 256
+const noticeTitleLimit = notices.TitleLimit
 
-// fallbackNotice shows a model refusal fallback: a typed advisory for a
-// client with the capability and without ACP session notices, the
-// transcript line otherwise.
+// fallbackNotice shows a model refusal fallback: a `notice` for a client
+// with ACP session notices, else a typed advisory for a client with the
+// sessionFailure capability, else the transcript line.
 func (t *translator) fallbackNotice(m refusalFallbackLine) {
-	if !t.failure.on || t.s.agent.clientCaps().Notices {
+	if t.s.agent.clientCaps().Notices {
+		t.s.notify(m.sessionNotice().Update())
+		return
+	}
+	if !t.failure.on {
 		t.s.notify(textUpdate("agent_message_chunk", "**Model fallback:** "+m.notice(), ""))
 		return
 	}

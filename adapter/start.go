@@ -12,6 +12,8 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/notices"
+	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/clistart"
@@ -130,6 +132,16 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	return nil
 }
 
+// dialogKinds is the CLI dialogs the session declares: the refusal
+// fallback prompt only for an editor with form elicitation, the one form
+// that can present it; the CLI then never asks, and a refusal ends the turn.
+func dialogKinds(c caps.Client) []string {
+	if !c.FormElicit {
+		return nil
+	}
+	return []string{permission.DialogRefusalFallback}
+}
+
 // cli is the session's current CLI.
 func (s *Session) cli() *claude.Process {
 	s.mu.Lock()
@@ -142,7 +154,7 @@ func (s *Session) cli() *claude.Process {
 // session request's _meta; initialized gets the initialize answer (the
 // CLI's version).
 func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMeta json.RawMessage, initialized func([]byte)) error {
-	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: []string{"refusal_fallback_prompt"}}
+	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: dialogKinds(s.agent.clientCaps())}
 	s.subagentInitialize(&init, sessionMeta)
 	initResp, err := proc.Initialize(ctx, init)
 	if err != nil {
@@ -379,7 +391,11 @@ func (s *Session) warnUnsupportedCLI() {
 	s.cliWarned = true
 	s.mu.Unlock()
 	text := cliVersionWarning(v)
-	if !s.tr.failure.on || s.agent.clientCaps().Notices {
+	if s.agent.clientCaps().Notices {
+		s.notify(notices.Notice{Severity: "warning", Title: text}.Update())
+		return
+	}
+	if !s.tr.failure.on {
 		s.notify(textUpdate("agent_message_chunk", "**Warning:** "+text, ""))
 		return
 	}

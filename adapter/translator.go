@@ -13,6 +13,7 @@ import (
 	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/compaction"
+	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
@@ -303,9 +304,15 @@ func (t *translator) system(m *claude.Frame) {
 	}
 }
 
-// informational shows a free-form notice of the CLI as a transcript line
-// with its level folded into the text (clients without session notices).
+// informational shows a free-form notice of the CLI: a `notice` at its
+// level for an editor with session notices (none for level info, which
+// Claude Code shows only in its transcript mode; one per tool use), else a
+// transcript line with the level folded into the text.
 func (t *rootText) informational(m *claude.Frame) {
+	if t.s.agent.clientCaps().Notices {
+		t.informationalNotice(m)
+		return
+	}
 	text := m.Content
 	if m.Level != "info" {
 		text = "**" + sentenceCase(m.Level) + ":** " + m.Content
@@ -313,6 +320,29 @@ func (t *rootText) informational(m *claude.Frame) {
 	u := textUpdate("agent_message_chunk", text, "")
 	u["_meta"] = map[string]any{"claudeCode": map[string]any{"kind": "informational", "level": m.Level}}
 	t.say(u)
+}
+
+// informationalNotice sends m as a `notice`; the turn remembers its text,
+// so that a result that only repeats it is not sent as the answer.
+func (t *rootText) informationalNotice(m *claude.Frame) {
+	if m.Level == "info" {
+		return
+	}
+	if m.ToolUseID != "" {
+		if t.noticedTools[m.ToolUseID] {
+			return
+		}
+		if t.noticedTools == nil {
+			t.noticedTools = map[string]bool{}
+		}
+		t.noticedTools[m.ToolUseID] = true
+	}
+	severity, fallback := "info", "Claude reported a notice"
+	if m.Level == "warning" {
+		severity, fallback = "warning", "Claude reported a warning"
+	}
+	t.s.notify(notices.Split(severity, m.Content, fallback).Update())
+	t.noticed = append(t.noticed, notices.Normalize(m.Content))
 }
 
 func sentenceCase(s string) string {
@@ -329,7 +359,7 @@ func sentenceCase(s string) string {
 func (t *translator) result(r *claude.Frame) {
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
-		t.text.shown = false
+		t.text.shown, t.text.noticed, t.text.noticedTools = false, nil, nil
 		t.sendMaps(t.compaction.Reset())
 	}()
 	if !t.active {

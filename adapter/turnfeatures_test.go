@@ -62,6 +62,13 @@ func TestRefusalFallbackNotice(t *testing.T) {
 	if got := decoded(textUpdate("agent_message_chunk", "**Model fallback:** "+m.notice(), "")); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
+	if got, want := decoded(m.sessionNotice().Update()), goldenUpdate(t, "model-refusal-fallback", "zed-notices", `"notice"`); !reflect.DeepEqual(got, want) {
+		t.Errorf("notice: got %v\nwant %v", got, want)
+	}
+	long := refusalFallbackLine{OriginalModel: strings.Repeat("o", 250), FallbackModel: "f", Explanation: "Why."}
+	if n := long.sessionNotice(); n.Title != "Model fallback" || n.Description != long.notice() {
+		t.Errorf("a summary too long for a title: %+v", n)
+	}
 	local := refusalFallbackLine{OriginalModel: "o", FallbackModel: "f", Scope: "local", Category: "cyber", Explanation: "Why."}
 	if local.persistent() || local.notice() != "o declined this request (cyber); retried with f. Only that response came from f; the session stays on o.\n\nWhy." {
 		t.Errorf("local: %q", local.notice())

@@ -91,7 +91,7 @@ func SplitCommand(s string) ([]string, error) {
 const (
 	// AgentScenario is the run's scenario name.
 	AgentScenario = "{scenario}"
-	// AgentProfile is the run's profile name (plain, zed, air).
+	// AgentProfile is the run's profile name (plain, zed, air, or a variant).
 	AgentProfile = "{profile}"
 	// AgentCwd is the run's workspace directory (Paths.Cwd), the cwd of
 	// its session/new.

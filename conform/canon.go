@@ -193,6 +193,11 @@ func Canonical(r *Result) ([]byte, error) {
 	out := append(clientLines(l.agent, l.editor, r.Anchors), l.cliLines()...)
 	nz := NewNormalizer(r.Paths)
 	nz.FixDurations(cliOutput(r.Entries))
+	var fixture []byte
+	if r.Scenario != nil {
+		fixture, _ = json.Marshal(r.Scenario)
+	}
+	nz.LearnAgentIDs(cliOutput(r.Entries), fixture)
 	if r.Scenario != nil {
 		nz.Stored(r.Scenario)
 	}
@@ -454,7 +459,9 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            replaced everywhere: agent ids (a + 16 hex: agentId,
 //	            subagentSessionId, …) → <agent-N>, background task ids
 //	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
-//	            turn's runId → <run-N>, numbered by first appearance
+//	            turn's runId → <run-N>, numbered by first appearance; agent
+//	            ids are also learned from the CLI's own frames
+//	            (LearnAgentIDs)
 //	CLI text    a plan file …/plans/<random words>.md → …/plans/<plan-file>.md
 //	            a SendMessage result that resumed an agent: "Resuming agent
 //	            <first 7 hex>" → "Resuming agent <agent-prefix>", its
@@ -673,6 +680,45 @@ func (n *Normalizer) Stored(sc *scenario.Scenario) {
 	}
 }
 
+// LearnAgentIDs learns the subagent ids the CLI made up from its own
+// frames (a tool result's agentId): an adapter may show one only inside
+// text, as the Agent tool's launch message an AIR client gets without the
+// tool response, and it is replaced there too. An id the scenario itself
+// holds (fixture: its stored transcripts) is the same in every run and is
+// not learned.
+func (n *Normalizer) LearnAgentIDs(frames []json.RawMessage, fixture []byte) {
+	i := slices.IndexFunc(madeIDs, func(m madeID) bool { return m.placeholder == "agent" })
+	agent := madeIDs[i]
+	for _, raw := range frames {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		walkStrings(v, func(key, s string) {
+			if slices.Contains(agent.keys, key) && agent.shape.MatchString(s) && !bytes.Contains(fixture, []byte(s)) {
+				n.madeKind[s] = agent.placeholder
+			}
+		})
+	}
+}
+
+// walkStrings calls f with each string value of v under an object key.
+func walkStrings(v any, f func(key, s string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if s, ok := e.(string); ok {
+				f(k, s)
+			}
+			walkStrings(e, f)
+		}
+	case []any:
+		for _, e := range t {
+			walkStrings(e, f)
+		}
+	}
+}
+
 // createdSession numbers the session a response introduces at the top of
 // its result (session/new, a fork), unless it has a number already.
 func (n *Normalizer) createdSession(raw json.RawMessage) {
@@ -726,14 +772,17 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 	walk(v)
 }
 
-// madeIDs are the ids the real CLI makes up at random, by the keys that
-// carry them: the value must also have the id's shape. They are replaced
-// wherever they appear (a task's output path, a notice's text).
-var madeIDs = []struct {
+// madeID is one kind of id the real CLI makes up.
+type madeID struct {
 	keys        []string
 	shape       *lazyre.Regexp
 	placeholder string
-}{
+}
+
+// madeIDs are the ids the real CLI makes up at random, by the keys that
+// carry them: the value must also have the id's shape. They are replaced
+// wherever they appear (a task's output path, a notice's text).
+var madeIDs = []madeID{
 	{[]string{"agentId", "agent_id", "subagentSessionId", "senderTaskId", "from", "sessionId"}, lazyre.New(`^a[0-9a-f]{16}$`), "agent"},
 	{[]string{"asyncTaskId", "backgroundTaskId", "taskId", "task_id"}, lazyre.New(`^[a-z][0-9a-z]{8}$`), "task"},
 	{[]string{"runId", "run_id"}, lazyre.New(`^[0-9a-z]+-[0-9a-f]+$`), "run"},

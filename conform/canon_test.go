@@ -417,3 +417,24 @@ func TestScriptedDay(t *testing.T) {
 		t.Errorf("textDurRE = %s, want %s", got, want)
 	}
 }
+
+// TestLearnAgentIDs: a subagent id the CLI made up that the adapter shows
+// only inside text (no agentId key on the client lane) is replaced there,
+// learned from the CLI's own frames; other CLI strings, and an id the
+// scenario's fixture holds, are not learned.
+func TestLearnAgentIDs(t *testing.T) {
+	n := NewNormalizer(Paths{})
+	n.LearnAgentIDs([]json.RawMessage{
+		json.RawMessage(`{"type":"user","tool_use_result":{"agentId":"a74ccbed12a3c2e9f","status":"async_launched"}}`),
+		json.RawMessage(`{"type":"user","tool_use_result":{"agentId":"a9d369fae923f64f9"}}`),
+		json.RawMessage(`{"type":"system","subtype":"init","model":"a0000000000000000","cwd":"a1111111111111111"}`),
+		json.RawMessage(`not json`),
+	}, []byte(`{"transcript":{"lines":["agent a9d369fae923f64f9"]}}`))
+	got, err := n.Line(json.RawMessage(`{"text":"agentId: a74ccbed12a3c2e9f (a1111111111111111, a9d369fae923f64f9)"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"text":"agentId: <agent-1> (a1111111111111111, a9d369fae923f64f9)"}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

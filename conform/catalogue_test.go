@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 const catalogueYAML = `name: NAME
@@ -143,7 +144,7 @@ func TestCatalogueSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "scenarios", "*.yaml"))
+	files, _ := scenario.Files(filepath.Join("..", "scenarios"))
 	if len(es) != len(files) {
 		t.Errorf("%d entries for %d scenario files", len(es), len(files))
 	}

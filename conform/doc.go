@@ -4,8 +4,9 @@
 //
 // It owns three things:
 //
-//   - the client profiles (profile.go): exactly the clientCapabilities of
-//     plain, zed and air (issue 3 §3), changed per scenario by
+//   - the client profiles (scenarios/profiles.yaml, read by
+//     scenario.ClientCapabilities): the clientCapabilities of plain, zed,
+//     air and their variants, changed per scenario by
 //     capabilities.merge/remove/withoutAir/addAir;
 //   - the driver (run.go, client.go, answers.go): a newline-delimited
 //     JSON-RPC client that sends initialize, opens the session, runs the

@@ -369,7 +369,7 @@ func (d *driver) run(ctx context.Context) (*Result, error) {
 	// The adapter's argv names this run ({scenario}, {profile}, {cwd},
 	// {root}); the normalizer reads it from d.p.
 	d.p.Agent = ExpandAgent(d.o.Agent, d.sc.Name, d.o.Profile, d.p)
-	caps, err := ClientCapabilities(d.o.Profile, d.sc.Capabilities)
+	caps, err := scenario.ClientCapabilities(d.o.Profile, d.sc.Capabilities)
 	if err != nil {
 		return nil, err
 	}
@@ -983,4 +983,14 @@ func errorCodeText(code int) string {
 		return "(any code)"
 	}
 	return strconv.Itoa(code)
+}
+
+// deepCopy copies a YAML-decoded value into plain JSON types.
+func deepCopy(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
 }

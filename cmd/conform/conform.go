@@ -106,7 +106,8 @@ func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOption
 		Use:   "conform [--agent CMD] [--scenario GLOB] [--profile NAME] [--update]",
 		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
 		Long: `Run every scenario (scenarios/*.yaml) with each of its client profiles
-(plain, zed, air) against the adapter command, and compare the canonical
+(plain, zed, air by default; a scenario may add variants such as
+air-minimal, defined in scenarios/profiles.yaml) against the adapter command, and compare the canonical
 transcript of each run (both lanes: editor <-> agent, agent -> Claude CLI)
 with goldens/<scenario>/<profile>.golden.
 
@@ -278,8 +279,8 @@ error.`,
 			if opts.Timeout <= 0 {
 				return cmdutil.FlagErrorf("--run-timeout must be positive, got %s", opts.Timeout)
 			}
-			if opts.Profile != "" && !validProfile(opts.Profile) {
-				return cmdutil.FlagErrorf("--profile %q: want plain, zed or air", opts.Profile)
+			if opts.Profile != "" && !scenario.KnownProfile(scenario.Profile(opts.Profile)) {
+				return cmdutil.FlagErrorf("--profile %q: want one of %s", opts.Profile, strings.Join(scenario.ProfileNames(), ", "))
 			}
 			if _, err := path.Match(opts.Scenario, ""); err != nil {
 				return cmdutil.FlagErrorf("--scenario %q: %v", opts.Scenario, err)
@@ -300,7 +301,7 @@ error.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line; {scenario}, {profile} and {cwd} name each run's own (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
 	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
-	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air)")
+	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air, or a variant of scenarios/profiles.yaml)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
 	cmd.Flags().StringVar(&opts.Scenarios, "scenarios", "", "scenario `DIR` (default: the scenarios built into airwire)")
 	cmd.Flags().StringVar(&opts.Goldens, "goldens", "", "golden `DIR` (default: the goldens built into airwire; with --update: ./goldens)")
@@ -319,15 +320,6 @@ error.`,
 	cmd.Flags().StringVar(&opts.Shard, "shard", "", "run only part `i/n` of the selected runs (a CI matrix)")
 	cmd.Flags().StringVar(&opts.Durations, "durations", "", "an earlier JSON report `FILE` whose durations balance --shard")
 	return cmd
-}
-
-func validProfile(p string) bool {
-	for _, q := range scenario.AllProfiles {
-		if string(q) == p {
-			return true
-		}
-	}
-	return false
 }
 
 // job is one scenario × profile.
@@ -446,7 +438,7 @@ type badScenario struct {
 // the others: it is bad when --scenario selects its name (a failed run),
 // skipped otherwise (only reported).
 func selectJobs(opts *ConformOptions, known map[string][]string) (jobs []job, bad, skipped []badScenario, err error) {
-	paths, err := filepath.Glob(filepath.Join(opts.Scenarios, "*.yaml"))
+	paths, err := scenario.Files(opts.Scenarios)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -493,10 +485,8 @@ func runNames(sc *scenario.Scenario, err error) []string {
 	return ps
 }
 
-// profileNames is the suite's profiles, in the order it runs them.
-func profileNames() []string {
-	return runNames(&scenario.Scenario{}, nil)
-}
+// profileNames is every profile of the suite (scenarios/profiles.yaml).
+func profileNames() []string { return scenario.ProfileNames() }
 
 // deviationNote says how many values declared deviations masked in a run
 // (goldens/agent-deviations.json), how many golden lines they left out,

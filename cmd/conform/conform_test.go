@@ -31,6 +31,7 @@ func TestNewCmdConform(t *testing.T) {
 		{name: "all flags", argv: `--agent "node ./dist/index.js" --scenario 'bash-*' --profile air --update -j 3 --keep --goldens g --scenarios s`,
 			want: ConformOptions{Agent: "node ./dist/index.js", Scenario: "bash-*", Profile: "air", Update: true, Jobs: 3, Keep: true, Goldens: "g", Scenarios: "s", Timeout: 2 * time.Minute}},
 		{name: "bad profile", argv: "--profile vim", wantErr: `--profile "vim"`},
+		{name: "variant profile", argv: "--profile air-minimal", want: ConformOptions{Profile: "air-minimal", Jobs: 2, Timeout: 2 * time.Minute}},
 		{name: "bad glob", argv: "--scenario [", wantErr: "--scenario"},
 		{name: "no jobs", argv: "-j 0", wantErr: "--jobs"},
 		{name: "no args", argv: "extra", wantErr: "unknown command"},

@@ -243,8 +243,12 @@ func runSmoke(t *testing.T, sc *scenario.Scenario, p scenario.Profile) {
 		})
 	}
 	r.vars = map[string]string{"cwd": cwd, "home": filepath.Join(filepath.Dir(cwd), "home")}
+	caps, err := scenario.ClientCapabilities(p, sc.Capabilities)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.wait("initialize", c.callAsync("initialize", map[string]any{"protocolVersion": 1,
-		"clientCapabilities": scenario.ClientCapabilities(p, sc.Capabilities),
+		"clientCapabilities": caps,
 		"clientInfo":         map[string]any{"name": "airwire-smoke", "version": "0.0.0"}}), 0)
 
 	s := sc.Client.Session

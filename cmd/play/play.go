@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -71,8 +72,8 @@ func NewCmdPlay(f *factory.Factory, runF func(context.Context, *PlayOptions) err
 			if !opts.List && opts.Scenario == "" {
 				return cmdutil.FlagErrorf("--scenario NAME is required (airwire play --list shows the scenarios)")
 			}
-			if opts.Profile != "" && !validProfile(opts.Profile) {
-				return cmdutil.FlagErrorf("--profile: want plain, zed or air, got %q", opts.Profile)
+			if opts.Profile != "" && !scenario.KnownProfile(scenario.Profile(opts.Profile)) {
+				return cmdutil.FlagErrorf("--profile: want one of %s, got %q", strings.Join(scenario.ProfileNames(), ", "), opts.Profile)
 			}
 			if opts.Section != "" && !opts.List {
 				return cmdutil.FlagErrorf("--section filters --list")
@@ -85,7 +86,7 @@ func NewCmdPlay(f *factory.Factory, runF func(context.Context, *PlayOptions) err
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Scenario, "scenario", "", "the scenario to play (`NAME`, see --list)")
-	fl.StringVar(&opts.Profile, "profile", "", "whose recording answers: plain, zed or air (default: what the editor's initialize declares)")
+	fl.StringVar(&opts.Profile, "profile", "", "whose recording answers: plain, zed, air or a variant the scenario runs (default: what the editor's initialize declares)")
 	fl.BoolVar(&opts.Live, "live", false, "run the real Claude CLI against airwire's mock model API instead of the recording")
 	fl.StringVar(&opts.Workspace, "workspace", "", "the session `DIR` the editor opens, which gets the scenario's files (default: a new temporary one)")
 	fl.StringVar(&opts.Root, "root", "", "lay the stand-in out in `DIR` (HOME DIR/home, TMPDIR DIR/tmp, workspace DIR/work); default: a new temporary directory, removed at the end")
@@ -114,10 +115,11 @@ scenario's last turn each prompt gets a short text answer, noted on stderr.
 With --live the real Claude CLI (the one "make deps" installs, or
 $AIRWIRE_REFERENCE_CLI) runs against airwire's mock model API instead.
 
-The profile (plain, zed or air) picks whose recording answers; by default
-play reads it from the editor's initialize: air for an editor that declares
-_meta.jetbrains.air, zed for one that declares terminal auth, plain
-otherwise.
+The profile (plain, zed, air, or a variant such as air-minimal that the
+scenario runs) picks whose recording answers; by default play reads it from
+the editor's initialize: the scenario's profile whose declaration it
+repeats exactly, else air for an editor that declares _meta.jetbrains.air,
+zed for one that declares terminal auth, plain otherwise.
 
 Every message is checked as it passes, against the pinned ACP schema, the
 AIR contract and the editor's obligations (every agent request answered
@@ -131,15 +133,6 @@ conversation), and play exits 1 when the editor broke an obligation.
 
 play ends, with every process it started, when the editor closes stdin or
 on Ctrl-C.`
-
-func validProfile(p string) bool {
-	for _, q := range scenario.AllProfiles {
-		if string(q) == p {
-			return true
-		}
-	}
-	return false
-}
 
 func runPlay(ctx context.Context, opts *PlayOptions) error {
 	if opts.Log != "" {

@@ -41,6 +41,7 @@ func TestNewCmdPlay(t *testing.T) {
 		{name: "list by section", argv: "--list --section Plan", want: play.PlayOptions{List: true, Section: "Plan"}},
 		{name: "no scenario", argv: "", flagErr: true},
 		{name: "bad profile", argv: "--scenario read --profile vim", flagErr: true},
+		{name: "variant profile", argv: "--scenario read --profile zed-notices", want: play.PlayOptions{Scenario: "read", Profile: "zed-notices"}},
 		{name: "section without list", argv: "--scenario read --section Plan", flagErr: true},
 	}
 	for _, tt := range tests {

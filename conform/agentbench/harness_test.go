@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/fakecli"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/deps"
@@ -258,7 +257,7 @@ func (a *adapter) call(method string, params any) (reply, error) {
 // every extension it declares) right after the spawn and returns the time
 // from the spawn to the response.
 func (a *adapter) initialize() (time.Duration, error) {
-	caps, err := conform.ClientCapabilities(a.profile, nil)
+	caps, err := scenario.ClientCapabilities(a.profile, nil)
 	if err != nil {
 		return 0, err
 	}

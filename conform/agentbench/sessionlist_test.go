@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/scenario"
 )
 
@@ -104,7 +103,7 @@ func (bn *bench) listPlain(b *testing.B, ad contender, t *listTimes) error {
 func (bn *bench) listAIR(b *testing.B, ad contender, t *listTimes) error {
 	a := bn.start(b, ad.name, ad.argv)
 	defer a.stop(b)
-	caps, err := conform.ClientCapabilities(scenario.ProfileAir, &scenario.CapabilityChange{AddAir: []string{"sessionIndex"}})
+	caps, err := scenario.ClientCapabilities(scenario.ProfileAir, &scenario.CapabilityChange{AddAir: []string{"sessionIndex"}})
 	if err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, errors.New("the editor closed stdin before it sent anything")
 	}
 	if o.Profile == "" {
-		o.Profile = ProfileOf(first)
+		o.Profile = ProfileFor(o.Scenario, first)
 		fmt.Fprintf(o.ErrOut, "airwire play: profile %s, from the editor's initialize\n", o.Profile)
 	}
 	if !hasProfile(o.Scenario, o.Profile) {

@@ -9,10 +9,45 @@ import (
 	"github.com/airwire/airwire/internal/procgroup"
 )
 
-// ProfileOf is the profile an editor's initialize request declares: air
-// when its clientCapabilities carry _meta.jetbrains.air, zed when they
-// declare terminal auth (auth.terminal or _meta["terminal-auth"]), plain
-// otherwise (also for a first frame that is not an initialize).
+// ProfileFor is the profile of sc an editor's initialize request declares:
+// the one of sc's profiles whose clientCapabilities (with the scenario's
+// change) it repeats exactly, else the default profile of ProfileOf.
+func ProfileFor(sc *scenario.Scenario, initialize []byte) scenario.Profile {
+	var m struct {
+		Params struct {
+			ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(initialize, &m) == nil && len(m.Params.ClientCapabilities) > 0 {
+		for _, p := range sc.RunProfiles() {
+			if sameJSON(m.Params.ClientCapabilities, p, sc.Capabilities) {
+				return p
+			}
+		}
+	}
+	return ProfileOf(initialize)
+}
+
+// sameJSON reports whether caps is the declaration of p with change.
+func sameJSON(caps json.RawMessage, p scenario.Profile, change *scenario.CapabilityChange) bool {
+	want, err := scenario.ClientCapabilities(p, change)
+	if err != nil {
+		return false
+	}
+	var got any
+	if json.Unmarshal(caps, &got) != nil {
+		return false
+	}
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	return string(a) == string(b)
+}
+
+// ProfileOf is the default profile nearest to what an editor's initialize
+// request declares: air when its clientCapabilities carry
+// _meta.jetbrains.air, zed when they declare terminal auth (auth.terminal
+// or _meta["terminal-auth"]), plain otherwise (also for a first frame that
+// is not an initialize).
 func ProfileOf(initialize []byte) scenario.Profile {
 	var m struct {
 		Params struct {

@@ -186,8 +186,11 @@ func TestExpand(t *testing.T) {
 }
 
 func TestClientCapabilities(t *testing.T) {
-	air := ClientCapabilities(ProfileAir, &CapabilityChange{WithoutAir: []string{"diffPatch"}, AddAir: []string{"sessionIndex"},
+	air, err := ClientCapabilities(ProfileAir, &CapabilityChange{WithoutAir: []string{"diffPatch"}, AddAir: []string{"sessionIndex"},
 		Merge: map[string]any{"session": map[string]any{"notices": map[string]any{}}}, Remove: []string{"_meta.terminal_output_delta"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, _ := json.Marshal(air)
 	s := string(b)
 	for _, want := range []string{`"sessionIndex"`, `"session":{"notices":{}}`, `"terminal_output":true`, `"agentFileChangeReport"`} {
@@ -200,11 +203,11 @@ func TestClientCapabilities(t *testing.T) {
 			t.Errorf("air caps still hold %s: %s", gone, s)
 		}
 	}
-	zed, _ := json.Marshal(ClientCapabilities(ProfileZed, nil))
+	zed, _ := json.Marshal(must(ClientCapabilities(ProfileZed, nil)))
 	if !strings.Contains(string(zed), `"terminal-auth":true`) || !strings.Contains(string(zed), `"auth":{"terminal":true}`) || strings.Contains(string(zed), "jetbrains") {
 		t.Errorf("zed caps = %s", zed)
 	}
-	plain, _ := json.Marshal(ClientCapabilities(ProfilePlain, nil))
+	plain, _ := json.Marshal(must(ClientCapabilities(ProfilePlain, nil)))
 	if string(plain) != `{"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}` {
 		t.Errorf("plain caps = %s", plain)
 	}

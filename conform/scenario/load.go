@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/scenarios"
 )
 
 // ErrInvalid matches every *ValidationError (errors.Is).
@@ -35,14 +36,24 @@ func (e *ValidationError) Error() string {
 // Is makes errors.Is(err, ErrInvalid) hold.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 
-// LoadDir loads every *.yaml file of dir, sorted by name. It fails on the
-// first file that does not decode or validate, and on duplicate names.
-func LoadDir(dir string) ([]*Scenario, error) {
+// Files returns the scenario files of dir, sorted: every *.yaml file but
+// the profiles file.
+func Files(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(paths)
+	return slices.DeleteFunc(paths, func(p string) bool { return filepath.Base(p) == scenarios.ProfilesFile }), nil
+}
+
+// LoadDir loads every scenario file of dir (Files). It fails on the
+// first file that does not decode or validate, and on duplicate names.
+func LoadDir(dir string) ([]*Scenario, error) {
+	paths, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
 	var out []*Scenario
 	var errs []error
 	seen := map[string]string{}
@@ -185,8 +196,8 @@ func (v *validator) scenario(s *Scenario) {
 	}
 	seenP := map[Profile]bool{}
 	for i, p := range s.Profiles {
-		if p != ProfilePlain && p != ProfileZed && p != ProfileAir {
-			v.addf("profiles[%d]: unknown profile %q (plain, zed, air)", i, p)
+		if !KnownProfile(p) {
+			v.addf("profiles[%d]: unknown profile %q (%s)", i, p, strings.Join(ProfileNames(), ", "))
 		}
 		if seenP[p] {
 			v.addf("profiles[%d]: %q listed twice", i, p)

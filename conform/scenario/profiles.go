@@ -1,91 +1,181 @@
 package scenario
 
-import "strings"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/airwire/airwire/scenarios"
+)
+
+// ProfileDef is one client profile of scenarios/profiles.yaml: a named
+// initialize.clientCapabilities. Exactly one of Declare and Base is set; a
+// profile with Base starts from its base's declaration and applies its
+// change (merge, remove, withoutAir, addAir, as a scenario's capabilities
+// section does).
+type ProfileDef struct {
+	Name Profile `yaml:"name"`
+	// Description is one line saying which client the profile stands for.
+	Description string `yaml:"description"`
+	// Default marks the profiles a scenario without profiles: runs.
+	Default bool `yaml:"default,omitempty"`
+	// Declare is the whole declaration of a profile without Base.
+	Declare map[string]any `yaml:"declare,omitempty"`
+	// Base names an earlier profile of the file.
+	Base Profile `yaml:"base,omitempty"`
+	// CapabilityChange changes the base's declaration.
+	CapabilityChange `yaml:",inline"`
+}
+
+// profileSet is the parsed profiles file.
+type profileSet struct {
+	defs   []ProfileDef
+	byName map[Profile]*ProfileDef
+}
+
+var profiles = mustParseProfiles(scenarios.Profiles)
+
+// mustParseProfiles parses the built-in profiles file; a broken file is a
+// bug of the build, caught by every test of the package.
+func mustParseProfiles(data []byte) *profileSet {
+	set, err := parseProfiles(data)
+	if err != nil {
+		panic(fmt.Sprintf("scenarios/%s: %v", scenarios.ProfilesFile, err))
+	}
+	return set
+}
+
+// parseProfiles decodes and checks a profiles file: unique names, exactly
+// one of declare and base, a base defined earlier in the file.
+func parseProfiles(data []byte) (*profileSet, error) {
+	var file struct {
+		Profiles []ProfileDef `yaml:"profiles"`
+	}
+	if err := decodeStrict(data, &file); err != nil {
+		return nil, err
+	}
+	set := &profileSet{defs: file.Profiles, byName: map[Profile]*ProfileDef{}}
+	for i := range set.defs {
+		d := &set.defs[i]
+		switch {
+		case d.Name == "":
+			return nil, fmt.Errorf("profiles[%d]: no name", i)
+		case set.byName[d.Name] != nil:
+			return nil, fmt.Errorf("profiles[%d]: %q defined twice", i, d.Name)
+		case (d.Base == "") == (d.Declare == nil):
+			return nil, fmt.Errorf("profile %s: give exactly one of declare and base", d.Name)
+		case d.Base != "" && set.byName[d.Base] == nil:
+			return nil, fmt.Errorf("profile %s: base %q is not defined before it", d.Name, d.Base)
+		}
+		set.byName[d.Name] = d
+	}
+	return set, nil
+}
+
+// ProfileNames returns the names of every profile, in file order.
+func ProfileNames() []string {
+	out := make([]string, 0, len(profiles.defs))
+	for _, d := range profiles.defs {
+		out = append(out, string(d.Name))
+	}
+	return out
+}
+
+// KnownProfile reports whether scenarios/profiles.yaml defines p.
+func KnownProfile(p Profile) bool { return profiles.byName[p] != nil }
+
+// DefaultProfiles returns the profiles a scenario without profiles: runs.
+func DefaultProfiles() []Profile {
+	var out []Profile
+	for _, d := range profiles.defs {
+		if d.Default {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
 
 // ClientCapabilities returns the initialize clientCapabilities of profile p
-// with the scenario's change applied (change may be nil):
-//
-//   - plain: fs read/write, terminal, elicitation.form;
-//   - zed: plain + auth.terminal + _meta.terminal_output + _meta["terminal-auth"];
-//   - air: plain + _meta.terminal_output + _meta.terminal_output_delta +
-//     _meta.jetbrains.air {version:1, capabilities: AirCapabilities}.
-func ClientCapabilities(p Profile, change *CapabilityChange) map[string]any {
-	caps := map[string]any{
-		"fs":          map[string]any{"readTextFile": true, "writeTextFile": true},
-		"terminal":    true,
-		"elicitation": map[string]any{"form": map[string]any{}},
+// (scenarios/profiles.yaml) with the scenario's change applied (change may
+// be nil), in the order of the fields of CapabilityChange: merge, remove,
+// withoutAir, addAir. The AIR list edits apply only to a declaration with
+// _meta.jetbrains.air.
+func ClientCapabilities(p Profile, change *CapabilityChange) (map[string]any, error) {
+	d := profiles.byName[p]
+	if d == nil {
+		return nil, fmt.Errorf("unknown profile %q (the profiles are %s)", p, strings.Join(ProfileNames(), ", "))
 	}
-	switch p {
-	case ProfileZed:
-		caps["auth"] = map[string]any{"terminal": true}
-		caps["_meta"] = map[string]any{"terminal_output": true, "terminal-auth": true}
-	case ProfileAir:
-		air := append([]any(nil), toAny(AirCapabilities)...)
-		caps["_meta"] = map[string]any{"terminal_output": true, "terminal_output_delta": true,
-			"jetbrains": map[string]any{"air": map[string]any{"version": 1, "capabilities": air}}}
+	var caps map[string]any
+	var err error
+	if d.Base != "" {
+		caps, err = ClientCapabilities(d.Base, &d.CapabilityChange)
+	} else {
+		caps, err = jsonCopy(d.Declare)
 	}
-	if change == nil {
-		return caps
+	if err != nil || change == nil {
+		return caps, err
 	}
+	return applyChange(caps, change)
+}
+
+// applyChange applies change to caps, which it owns.
+func applyChange(caps map[string]any, change *CapabilityChange) (map[string]any, error) {
 	if change.Merge != nil {
-		caps = deepMerge(caps, change.Merge)
+		merge, err := jsonCopy(change.Merge)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.merge: %w", err)
+		}
+		mergeInto(caps, merge)
 	}
 	for _, path := range change.Remove {
 		removePath(caps, strings.Split(path, "."))
 	}
-	if p == ProfileAir {
-		meta, _ := caps["_meta"].(map[string]any)
-		jb, _ := meta["jetbrains"].(map[string]any)
-		air, _ := jb["air"].(map[string]any)
-		if air != nil {
-			list, _ := air["capabilities"].([]any)
-			drop := map[string]bool{}
-			for _, n := range change.WithoutAir {
-				drop[n] = true
-			}
-			var out []any
-			for _, n := range list {
-				if s, _ := n.(string); !drop[s] {
-					out = append(out, n)
-				}
-			}
-			for _, n := range change.AddAir {
-				out = append(out, n)
-			}
-			if out == nil {
-				out = []any{}
-			}
-			air["capabilities"] = out
+	meta, _ := caps["_meta"].(map[string]any)
+	jb, _ := meta["jetbrains"].(map[string]any)
+	air, _ := jb["air"].(map[string]any)
+	if air == nil || len(change.WithoutAir)+len(change.AddAir) == 0 {
+		return caps, nil
+	}
+	list, _ := air["capabilities"].([]any)
+	drop := map[string]bool{}
+	for _, n := range change.WithoutAir {
+		drop[n] = true
+	}
+	kept := []any{}
+	for _, n := range list {
+		if s, _ := n.(string); !drop[s] {
+			kept = append(kept, n)
 		}
 	}
-	return caps
+	for _, n := range change.AddAir {
+		kept = append(kept, n)
+	}
+	air["capabilities"] = kept
+	return caps, nil
 }
 
-func toAny(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
+// jsonCopy copies a YAML-decoded object into plain JSON types, so that a
+// change never touches the profile it started from.
+func jsonCopy(m map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
 }
 
-// deepMerge merges src into a copy of dst: objects merge, anything else
-// replaces.
-func deepMerge(dst, src map[string]any) map[string]any {
-	out := make(map[string]any, len(dst))
-	for k, v := range dst {
-		out[k] = v
-	}
+// mergeInto deep-merges src into dst: objects merge, other values replace.
+func mergeInto(dst, src map[string]any) {
 	for k, v := range src {
 		if sm, ok := v.(map[string]any); ok {
-			if dm, ok := out[k].(map[string]any); ok {
-				out[k] = deepMerge(dm, sm)
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeInto(dm, sm)
 				continue
 			}
 		}
-		out[k] = v
+		dst[k] = v
 	}
-	return out
 }
 
 func removePath(m map[string]any, path []string) {

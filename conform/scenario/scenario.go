@@ -12,8 +12,8 @@ type Scenario struct {
 	// Covers lists contract section names (see Sections). They become Ginkgo
 	// labels verbatim.
 	Covers []string `yaml:"covers" json:"covers"`
-	// Profiles lists the client profiles to run. Empty means all of
-	// AllProfiles.
+	// Profiles lists the client profiles to run (scenarios/profiles.yaml).
+	// Empty means DefaultProfiles.
 	Profiles []Profile `yaml:"profiles,omitempty" json:"profiles,omitempty"`
 	// Capabilities changes the profile's clientCapabilities for this scenario.
 	Capabilities *CapabilityChange `yaml:"capabilities,omitempty" json:"capabilities,omitempty"`
@@ -64,9 +64,11 @@ type Scenario struct {
 // ReferenceRace before it fails it.
 const ReferenceRaceAttempts = 6
 
-// Profile names one of the client profiles of the suite.
+// Profile names one of the client profiles of the suite, defined in
+// scenarios/profiles.yaml.
 type Profile string
 
+// The profiles every scenario runs by default (see DefaultProfiles).
 const (
 	// ProfilePlain declares fs read/write, terminal and elicitation.form.
 	ProfilePlain Profile = "plain"
@@ -77,24 +79,15 @@ const (
 	ProfileAir Profile = "air"
 )
 
-// AllProfiles lists the profiles in the order the suite runs them.
-var AllProfiles = []Profile{ProfilePlain, ProfileZed, ProfileAir}
-
-// AirCapabilities are the capability names the AIR profile declares in
-// _meta.jetbrains.air.capabilities, in order.
-var AirCapabilities = []string{
-	"nativeSubagentSessions", "asyncTasks", "sessionFailure", "recommendedValue",
-	"diffPatch", "rawInputRendering", "planContentDelta", "planFile", "agentFileChangeReport",
-}
-
 // Live reports whether the scenario runs through the real Claude CLI (it
 // has a model script) rather than the scripted fake.
 func (s *Scenario) Live() bool { return s.Model != nil }
 
-// RunProfiles returns the profiles the scenario runs with: Profiles, or all.
+// RunProfiles returns the profiles the scenario runs with: Profiles, or
+// DefaultProfiles.
 func (s *Scenario) RunProfiles() []Profile {
 	if len(s.Profiles) == 0 {
-		return append([]Profile(nil), AllProfiles...)
+		return DefaultProfiles()
 	}
 	return append([]Profile(nil), s.Profiles...)
 }
