@@ -84,13 +84,7 @@ func replayAsyncTasks(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent []map[string]any
-	r := newTasks(true, false, sendHost(func(u any) {
-		b, _ := json.Marshal(u)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		sent = append(sent, m)
-	}))
+	r, sent := recordingTasks()
 	for _, ev := range c.Processes[0].Events {
 		if ev.Dir != cassette.DirCLI || ev.Msg == nil {
 			continue
@@ -101,7 +95,7 @@ func replayAsyncTasks(t *testing.T, path string) []string {
 	}
 	ids := map[string]string{}
 	var out []string
-	for _, u := range sent {
+	for _, u := range *sent {
 		out = appendTaskUpdate(out, u, ids)
 	}
 	return out
@@ -209,26 +203,17 @@ func TestATurnWithoutAPromptIsNoTask(t *testing.T) {
 // after task_updated said completed) goes out as async_task_progress: the
 // terminal state goes out once (contract "Updates"; DEVIATIONS.md 26).
 func TestLatePathOfAnEndedTaskIsProgress(t *testing.T) {
-	var sent []map[string]any
-	r := newTasks(true, false, sendHost(func(u any) {
-		b, _ := json.Marshal(u)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		sent = append(sent, m)
-	}))
-	for _, f := range []string{
+	r, sent := recordingTasks()
+	play(r,
 		`{"type":"assistant","parent_tool_use_id":null,"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_bash","name":"Bash","input":{"command":"./index.sh","run_in_background":true}}]}}`,
 		`{"type":"system","subtype":"task_started","task_id":"bash_9","run_id":"r9","tool_use_id":"toolu_bash","description":"Index","task_type":"local_bash"}`,
 		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bash","content":"Command running in background with ID: bash_9."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_9"}}`,
 		`{"type":"system","subtype":"task_updated","task_id":"bash_9","run_id":"r9","patch":{"status":"completed","end_time":1767225600000}}`,
 		`{"type":"system","subtype":"task_notification","task_id":"bash_9","run_id":"r9","tool_use_id":"toolu_bash","status":"completed","output_file":"/c/tasks/bash_9.output","summary":"Indexed 300 files"}`,
-	} {
-		msg := json.RawMessage(f)
-		r.Frame(head(msg), claudetest.Frame(msg))
-	}
+	)
 	var kinds []string
 	var progress map[string]any
-	for _, u := range sent {
+	for _, u := range *sent {
 		kind, _ := u["sessionUpdate"].(string)
 		kinds = append(kinds, kind)
 		if kind == "async_task_progress" {
@@ -237,7 +222,7 @@ func TestLatePathOfAnEndedTaskIsProgress(t *testing.T) {
 	}
 	want := []string{"async_task_spawned", "async_task_state_update", "async_task_progress"}
 	if !reflect.DeepEqual(kinds, want) {
-		t.Fatalf("updates %q, want %q (%v)", kinds, want, sent)
+		t.Fatalf("updates %q, want %q (%v)", kinds, want, *sent)
 	}
 	if progress["outputFilePath"] != "/c/tasks/bash_9.output" || progress["state"] != nil {
 		t.Errorf("the late path's update: %v", progress)
@@ -248,32 +233,44 @@ func TestLatePathOfAnEndedTaskIsProgress(t *testing.T) {
 // running ends stopped, the one that completed gets nothing more, and a
 // second shutdown sends nothing (contract "Liveness").
 func TestShutdownStopsOpenTasks(t *testing.T) {
-	var sent []map[string]any
-	r := newTasks(true, false, sendHost(func(u any) {
-		b, _ := json.Marshal(u)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		sent = append(sent, m)
-	}))
-	for _, f := range []string{
+	r, sent := recordingTasks()
+	play(r,
 		`{"type":"assistant","parent_tool_use_id":null,"message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"sleep 120","run_in_background":true}},{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"make","run_in_background":true}}]}}`,
 		`{"type":"system","subtype":"task_started","task_id":"bash_1","run_id":"r1","tool_use_id":"toolu_1","description":"Watch","task_type":"local_bash"}`,
 		`{"type":"system","subtype":"task_started","task_id":"bash_2","run_id":"r2","tool_use_id":"toolu_2","description":"Build","task_type":"local_bash"}`,
 		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Command running in background with ID: bash_1."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_1"}}`,
 		`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"Command running in background with ID: bash_2."}]},"tool_use_result":{"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_2"}}`,
 		`{"type":"system","subtype":"task_notification","task_id":"bash_2","run_id":"r2","tool_use_id":"toolu_2","status":"completed","summary":"Built"}`,
-	} {
-		msg := json.RawMessage(f)
-		r.Frame(head(msg), claudetest.Frame(msg))
-	}
-	before := len(sent)
+	)
+	before := len(*sent)
 	if before != 3 {
-		t.Fatalf("before the shutdown: %v, want two spawns and a completion", sent)
+		t.Fatalf("before the shutdown: %v, want two spawns and a completion", *sent)
 	}
 	r.Shutdown()
 	r.Shutdown()
-	got := sent[before:]
+	got := (*sent)[before:]
 	if len(got) != 1 || got[0]["sessionUpdate"] != "async_task_state_update" || got[0]["asyncTaskId"] != "bash_1" || got[0]["state"] != "stopped" {
 		t.Errorf("updates at shutdown: %v, want bash_1 stopped only", got)
+	}
+}
+
+// recordingTasks is a Tasks for an asyncTasks client whose updates land,
+// decoded, in the list it returns.
+func recordingTasks() (*Tasks, *[]map[string]any) {
+	sent := &[]map[string]any{}
+	r := newTasks(true, false, sendHost(func(u any) {
+		b, _ := json.Marshal(u)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		*sent = append(*sent, m)
+	}))
+	return r, sent
+}
+
+// play hands r each CLI line as a frame.
+func play(r *Tasks, lines ...string) {
+	for _, f := range lines {
+		msg := json.RawMessage(f)
+		r.Frame(head(msg), claudetest.Frame(msg))
 	}
 }
