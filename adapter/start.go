@@ -95,7 +95,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return startError(resolveReason(err))
 	}
-	st.AllowBypass = allowBypass(s.agent.opts.Getenv)
+	st.AllowBypass = allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(st.Meta)
 	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
 		return invalidParams(err.Error())
 	}
@@ -186,7 +186,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	}
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
-		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv),
+		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
 		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
 		PresentationHints: s.agent.clientCaps().AIR.Client})
 	s.commands, s.models = in.Commands, in.Models
@@ -210,6 +210,25 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 // outside a sandbox the CLI recognizes (it refuses the flag then).
 func allowBypass(getenv func(string) string) bool {
 	return bypassAllowed(os.Getuid(), getenv)
+}
+
+// hostRemovesBypass reports whether the session request's _meta sets
+// claudeCode.options.allowDangerouslySkipPermissions to false: the host
+// removes Bypass permissions (contract "Permission modes"), and the CLI
+// gets no --allow-dangerously-skip-permissions.
+func hostRemovesBypass(meta json.RawMessage) bool {
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				Allow *bool `json:"allowDangerouslySkipPermissions"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil {
+		return false
+	}
+	a := m.ClaudeCode.Options.Allow
+	return a != nil && !*a
 }
 
 // bypassAllowed is the Claude CLI's own rule (2.1.318): as root (uid 0; -1
