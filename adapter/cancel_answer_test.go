@@ -54,3 +54,33 @@ func TestCancelledAnswerReachesTheCLIBeforeTheInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// An editor that closes the session with a permission open, settling it
+// cancelled in the same instant (closing the tab): the CLI's tool result
+// for the aborted answer comes while the close is under way and reaches
+// no one, so the tool call ends as the close reports it, as from the
+// reference (close-with-permission-open, live).
+func TestCloseWithPermissionOpenIgnoresTheCLIsLateResult(t *testing.T) {
+	e := startAgent(t, "ask-then-result")
+	sid := e.openSession()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+	var updates []string
+	keep := func(m map[string]any) {
+		if b, _ := json.Marshal(m); strings.Contains(string(b), "tool_call_update") {
+			updates = append(updates, string(b))
+		}
+	}
+	e.replyAfter(2, func(m map[string]any) {
+		keep(m)
+		if m["method"] == "session/request_permission" {
+			e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"session/close","params":{"sessionId":%q}}`+"\n"+
+				`{"jsonrpc":"2.0","id":%v,"result":{"outcome":{"outcome":"cancelled"}}}`, sid, m["id"]))
+		}
+	})
+	e.replyAfter(3, keep)
+	for _, u := range updates {
+		if strings.Contains(u, "Tool permission request failed") {
+			t.Errorf("the CLI's result after the close reached the editor: %s", u)
+		}
+	}
+}

@@ -72,6 +72,10 @@ func fakeCLI(mode string) int {
 				return 1
 			}
 		case "control_response": // the permission answer of ask-then-usage
+			if mode == "ask-then-result" { // as the real CLI: the aborted answer becomes the tool's result
+				out(`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Tool permission request failed: Error: Tool use aborted","is_error":true}]}}`)
+				continue
+			}
 			if mode != "ask-then-wait" { // whose turn ends at the interrupt
 				out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
 			}
@@ -103,7 +107,7 @@ func playTurn(mode string, out func(string)) bool {
 		out(start)
 		out(delta)
 		return false
-	case "ask-then-usage", "ask-then-wait": // a permission request and, at once, the message's usage
+	case "ask-then-usage", "ask-then-wait", "ask-then-result": // a permission request and, at once, the message's usage
 		out(start)
 		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`)
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)

@@ -53,6 +53,7 @@ type Session struct {
 	flagSettings string
 	turns        []*turn // the active turn first, then queued prompts
 	closed       bool
+	closing      bool // the editor closes it: the CLI's lines reach no one (closeTurns)
 	ended        bool // the CLI exited on its own
 
 	cfg              *sessionconfig.Session
@@ -229,7 +230,10 @@ func (h *cliHandler) HandleExit(err error) {
 
 // HandleMessage implements claude.Handler: the CLI's lines in order.
 func (s *Session) HandleMessage(f *claude.Frame) {
-	if s.isClosed() {
+	s.mu.Lock()
+	gone := s.closed || s.ended || s.closing
+	s.mu.Unlock()
+	if gone {
 		return // torn down: what the CLI says while it dies reaches no one
 	}
 	if s.tr.textDelta(f) {

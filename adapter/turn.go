@@ -145,6 +145,13 @@ func (o *orphans) turnStarted() { o.uuids, o.running = nil, false }
 // way ends cancelled with its usage, and the CLI gets the withdrawals and
 // the interrupt before it is closed.
 func (s *Session) closeTurns() {
+	// What the CLI says from now on belongs to a session being torn down,
+	// as the reference's teardown detaches it first: a tool result the
+	// CLI writes for a permission settled with the close does not end the
+	// tool call that the close reports failed.
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 	s.tr.toolCallsCancelled()
 	abandoned := s.tr.abandonQueued()
 	active := s.cancelActive()
