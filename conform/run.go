@@ -784,6 +784,9 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		}
 		return d.c.notify(st.Notify.Method, d.expand(st.Notify.Params), d.trigger, true)
 	case st.WaitFor != nil:
+		if !st.WaitFor.In(d.o.Profile) {
+			return nil
+		}
 		return d.waitFor(ctx, st.WaitFor)
 	case st.AwaitAll:
 		return d.awaitAll(ctx)

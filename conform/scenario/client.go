@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -194,6 +195,15 @@ type WaitFor struct {
 	// {{saved.NAME.…}} (e.g. an id the real CLI made up:
 	// {{saved.task.update.asyncTaskId}}).
 	Save string `yaml:"save,omitempty" json:"save,omitempty"`
+	// Profiles limits the wait to the runs of these profiles (every run
+	// when empty): a message only some clients get (an AIR client's prompt
+	// suggestion) is waited for in their runs only.
+	Profiles []Profile `yaml:"profiles,omitempty" json:"profiles,omitempty"`
+}
+
+// In reports whether the wait applies to a run of profile p.
+func (w *WaitFor) In(p Profile) bool {
+	return len(w.Profiles) == 0 || slices.Contains(w.Profiles, p)
 }
 
 // Answers says how the client answers agent → client requests. Each list is

@@ -53,6 +53,7 @@
 //	    - request: {method: _session/list/subscribe, params: {...}, repeat: 128}  # sent 128 times, each with its own id
 //	    - notify: {method: session/cancel, params: {sessionId: "{{sessionId}}"}}
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
+//	    - waitFor: {sessionUpdate: session_info_update, count: 2, profiles: [air]}   # only in these profiles' runs
 //	    - awaitAll: true
 //	    - shutdown: true                  # close the agent's stdin; only waitFor steps follow
 //	  answers:

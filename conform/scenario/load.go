@@ -389,6 +389,11 @@ func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) 
 		if w.Count < 0 {
 			v.addf("%s.waitFor.count: must not be negative", at)
 		}
+		for i, p := range w.Profiles {
+			if !KnownProfile(p) {
+				v.addf("%s.waitFor.profiles[%d]: unknown profile %q (%s)", at, i, p, strings.Join(ProfileNames(), ", "))
+			}
+		}
 		v.save(at+".waitFor.save", w.Save, saved)
 	}
 }

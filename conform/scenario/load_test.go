@@ -195,6 +195,7 @@ func TestParseRejectsMore(t *testing.T) {
 		{"step after shutdown", "client: {steps: [{shutdown: true}, {awaitAll: true}]}\ncli: {}\n", "steps[1]: only waitFor steps may follow a shutdown step"},
 		{"shutdown and awaitAll", "client: {steps: [{shutdown: true, awaitAll: true}]}\ncli: {}\n", "set exactly one of prompt, request, notify, waitFor, awaitAll, shutdown (got 2)"},
 		{"waitFor two kinds", "client: {steps: [{waitFor: {sessionUpdate: plan, request: session/request_permission}}]}\ncli: {}\n", "exactly one of sessionUpdate, request, notification"},
+		{"waitFor unknown profile", "client: {steps: [{waitFor: {sessionUpdate: plan, profiles: [idea]}}]}\ncli: {}\n", "waitFor.profiles[0]: unknown profile \"idea\""},
 		{"image without data", "client: {steps: [{prompt: {images: [{mimeType: image/png}]}}]}\ncli: {}\n", "needs mimeType and data or uri"},
 		{"link without name", "client: {steps: [{prompt: {links: [{uri: file:///a}]}}]}\ncli: {}\n", "needs uri and name"},
 		{"unknown session method", "client: {session: {method: attach}, steps: []}\ncli: {}\n", `unknown "attach"`},
