@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,9 +45,22 @@ func TestSessionFingerprintMatchesTheGoldens(t *testing.T) {
 		if created == "" || (created == opened) != c.same {
 			t.Errorf("%s: new %s, %s %s: same = %v, want %v", c.scenario, created, c.method, opened, created == opened, c.same)
 		}
-		spawns := len(goldentest.Tagged(t, c.scenario, "plain", "cli:2 spawn"))
-		if (spawns == 0) != c.same {
-			t.Errorf("%s: the golden has %d second CLI, same fingerprint %v", c.scenario, spawns, c.same)
+		// a session/new and a session/fork start a CLI each; a load or
+		// resume with the same fingerprint starts none
+		started := 0
+		for _, m := range []string{"session/new", "session/fork"} {
+			for _, l := range goldentest.Tagged(t, c.scenario, "plain", "client editor->agent") {
+				if strings.Contains(l, `"method":"`+m+`"`) {
+					started++
+				}
+			}
+		}
+		spawns := 0
+		for n := 1; len(goldentest.Tagged(t, c.scenario, "plain", fmt.Sprintf("cli:%d spawn", n))) > 0; n++ {
+			spawns++
+		}
+		if (spawns == started) != c.same {
+			t.Errorf("%s: the golden has %d CLIs for %d new or forked sessions, same fingerprint %v", c.scenario, spawns, started, c.same)
 		}
 	}
 }

@@ -4,7 +4,7 @@
 //
 // It owns three things:
 //
-//   - the client profiles (scenarios/profiles.yaml, read by
+//   - the client profiles (conform/scenario/profiles.yaml, read by
 //     scenario.ClientCapabilities): the clientCapabilities of plain, zed,
 //     air and their variants, changed per scenario by
 //     capabilities.merge/remove/withoutAir/addAir;

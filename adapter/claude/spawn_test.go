@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -59,9 +60,10 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
-	clearMode := ""             // the mode of an ExitPlanMode clear-context answer
-	live := map[string]string{} // sessionId -> mode, of the sessions new made
-	newIDs := map[string]bool{} // ids of session/new requests
+	clearMode := ""               // the mode of an ExitPlanMode clear-context answer
+	live := map[string]string{}   // sessionId -> mode, of the sessions new made
+	newIDs := map[string]bool{}   // ids of session/new requests
+	forkOf := map[string]string{} // id of a session/fork request -> the session it forks
 	for _, l := range lines {
 		var m acpMessage
 		if json.Unmarshal(l.Msg, &m) != nil {
@@ -76,6 +78,9 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		case l.Tag == "client editor->agent" && slices.Contains(sessionMethods, m.Method):
 			m.liveMode = live[m.Params.SessionID]
 			newIDs[string(m.ID)] = m.Method == "session/new"
+			if m.Method == "session/fork" {
+				forkOf[string(m.ID)] = m.Params.SessionID
+			}
 			reqs = append(reqs, m)
 		case l.Tag == "client editor->agent" && m.Method == "session/set_mode" && live[m.Params.SessionID] != "":
 			live[m.Params.SessionID] = m.Params.ModeID
@@ -84,9 +89,13 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			if newIDs[string(m.ID)] && m.Result.SessionID != "" {
 				live[m.Result.SessionID] = "auto"
 			}
+			if src, ok := forkOf[string(m.ID)]; ok && m.Result.SessionID != "" && live[src] != "" {
+				live[m.Result.SessionID] = live[src] // a fork of a live session runs in its mode
+			}
 		}
 	}
 	var out []spawnCase
+	used := map[int]bool{}
 	for _, l := range lines {
 		var n int
 		if _, err := fmt.Sscanf(l.Tag, "cli:%d spawn", &n); err != nil {
@@ -109,8 +118,9 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		if n > len(reqs) {
 			t.Fatalf("%s: %s has no session request", path, l.Tag)
 		}
-		req := reqs[n-1]
-		s := SessionStart{AllowBypass: true, FormElicitation: form, MCPServers: req.Params.MCPServers,
+		req := reqs[pickRequest(reqs, used, spawn.Argv)]
+		bypass, settings := hostOptions(req.Params.Meta)
+		s := SessionStart{AllowBypass: bypass, FormElicitation: form, MCPServers: req.Params.MCPServers, Settings: settings,
 			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: stored}
 		switch req.Method {
 		case "session/new":
@@ -124,6 +134,51 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 	}
 	return out
+}
+
+// hostOptions reads what the adapter takes from a session request's _meta
+// before ReferenceOptions: whether the host leaves Bypass permissions
+// (allowDangerouslySkipPermissions not false) and the flag settings
+// object, compacted.
+func hostOptions(meta json.RawMessage) (bypass bool, settings string) {
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				Allow    *bool           `json:"allowDangerouslySkipPermissions"`
+				Settings json.RawMessage `json:"settings"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	_ = json.Unmarshal(meta, &m)
+	o := m.ClaudeCode.Options
+	var b bytes.Buffer
+	if len(o.Settings) > 0 && json.Compact(&b, o.Settings) == nil {
+		settings = b.String()
+	}
+	return o.Allow == nil || *o.Allow, settings
+}
+
+// pickRequest is the session request a CLI spawn serves: the load or
+// resume of the session it resumes, else the first one not served yet (a
+// fork answered from the stored transcript starts no CLI, so spawns and
+// requests do not pair in order).
+func pickRequest(reqs []acpMessage, used map[int]bool, argv []string) int {
+	pick := -1
+	if r := argValue(argv, "--resume="); r != "" && !slices.Contains(argv, "--fork-session") {
+		for i, q := range reqs {
+			if !used[i] && q.Method != "session/new" && q.Method != "session/fork" && q.Params.SessionID == r {
+				pick = i
+				break
+			}
+		}
+	}
+	for i := range reqs {
+		if pick < 0 && !used[i] {
+			pick = i
+		}
+	}
+	used[pick] = true
+	return pick
 }
 
 // storedMode is the permission mode the stored transcript of a golden's

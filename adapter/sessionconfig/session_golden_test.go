@@ -2,6 +2,7 @@ package sessionconfig
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,9 +68,11 @@ var goldenOptions = Options{Mode: "auto", BuiltInDefault: true, AllowAuto: true,
 
 // optionsFor takes the starting mode from the spawn's --permission-mode,
 // which the reference resolved (a loaded transcript's mode, or the
-// built-in auto).
+// built-in auto), and offers Bypass permissions only where the CLI got
+// --allow-dangerously-skip-permissions (a host can remove it).
 func optionsFor(argv []string) Options {
 	o := goldenOptions
+	o.AllowBypass = slices.Contains(argv, "--allow-dangerously-skip-permissions")
 	for _, a := range argv {
 		if m, ok := strings.CutPrefix(a, "--permission-mode="); ok {
 			o.Mode, o.BuiltInDefault = m, m == "auto"

@@ -107,7 +107,7 @@ func NewCmdConform(f *factory.Factory, runF func(context.Context, *ConformOption
 		Short: "Run the conformance scenarios against an ACP adapter and compare with the goldens",
 		Long: `Run every scenario (scenarios/*.yaml) with each of its client profiles
 (plain, zed, air by default; a scenario may add variants such as
-air-minimal, defined in scenarios/profiles.yaml) against the adapter command, and compare the canonical
+air-minimal, defined in conform/scenario/profiles.yaml) against the adapter command, and compare the canonical
 transcript of each run (both lanes: editor <-> agent, agent -> Claude CLI)
 with goldens/<scenario>/<profile>.golden.
 
@@ -301,7 +301,7 @@ error.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line; {scenario}, {profile} and {cwd} name each run's own (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
 	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")
-	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air, or a variant of scenarios/profiles.yaml)")
+	cmd.Flags().StringVar(&opts.Profile, "profile", "", "run only profile `NAME` (plain, zed, air, or a variant of conform/scenario/profiles.yaml)")
 	cmd.Flags().BoolVar(&opts.Update, "update", false, "re-record the goldens of the selected runs instead of comparing")
 	cmd.Flags().StringVar(&opts.Scenarios, "scenarios", "", "scenario `DIR` (default: the scenarios built into airwire)")
 	cmd.Flags().StringVar(&opts.Goldens, "goldens", "", "golden `DIR` (default: the goldens built into airwire; with --update: ./goldens)")
@@ -485,7 +485,7 @@ func runNames(sc *scenario.Scenario, err error) []string {
 	return ps
 }
 
-// profileNames is every profile of the suite (scenarios/profiles.yaml).
+// profileNames is every profile of the suite (conform/scenario/profiles.yaml).
 func profileNames() []string { return scenario.ProfileNames() }
 
 // deviationNote says how many values declared deviations masked in a run

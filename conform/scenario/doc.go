@@ -34,7 +34,7 @@
 //	description: A foreground Bash command asks permission and runs.
 //	covers: [Tool call contract, Permission presentation > Options]
 //	profiles: [plain, zed, air]           # optional; default the three default profiles
-//	                                      # (scenarios/profiles.yaml; variants such as air-minimal too)
+//	                                      # (conform/scenario/profiles.yaml; variants such as air-minimal too)
 //	capabilities: {withoutAir: [diffPatch], addAir: [sessionIndex],
 //	               merge: {session: {compaction: {}}}, remove: [_meta.terminal_output]}
 //	files: {src/a.ts: "export {}\n"}      # workspace fixture

@@ -17,7 +17,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/airwire/airwire/internal/lazyre"
-	"github.com/airwire/airwire/scenarios"
 )
 
 // ErrInvalid matches every *ValidationError (errors.Is).
@@ -36,15 +35,14 @@ func (e *ValidationError) Error() string {
 // Is makes errors.Is(err, ErrInvalid) hold.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 
-// Files returns the scenario files of dir, sorted: every *.yaml file but
-// the profiles file.
+// Files returns the scenario files of dir, sorted: every *.yaml file.
 func Files(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(paths)
-	return slices.DeleteFunc(paths, func(p string) bool { return filepath.Base(p) == scenarios.ProfilesFile }), nil
+	return paths, nil
 }
 
 // LoadDir loads every scenario file of dir (Files). It fails on the

@@ -1,14 +1,22 @@
 package scenario
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/airwire/airwire/scenarios"
+	"github.com/airwire/airwire/internal/lookup"
 )
 
-// ProfileDef is one client profile of scenarios/profiles.yaml: a named
+// ProfilesFile is the client profiles file, built in here: the
+// clientCapabilities each profile declares in initialize.
+const ProfilesFile = "profiles.yaml"
+
+//go:embed profiles.yaml
+var profilesData []byte
+
+// ProfileDef is one client profile of conform/scenario/profiles.yaml: a named
 // initialize.clientCapabilities. Exactly one of Declare and Base is set; a
 // profile with Base starts from its base's declaration and applies its
 // change (merge, remove, withoutAir, addAir, as a scenario's capabilities
@@ -33,14 +41,15 @@ type profileSet struct {
 	byName map[Profile]*ProfileDef
 }
 
-var profiles = mustParseProfiles(scenarios.Profiles)
+// builtIn is the parsed profiles file, parsed on first use.
+var builtIn = lookup.Lazy[*profileSet]{Build: func() *profileSet { return mustParseProfiles(profilesData) }}
 
 // mustParseProfiles parses the built-in profiles file; a broken file is a
 // bug of the build, caught by every test of the package.
 func mustParseProfiles(data []byte) *profileSet {
 	set, err := parseProfiles(data)
 	if err != nil {
-		panic(fmt.Sprintf("scenarios/%s: %v", scenarios.ProfilesFile, err))
+		panic(fmt.Sprintf("conform/scenario/%s: %v", ProfilesFile, err))
 	}
 	return set
 }
@@ -74,20 +83,20 @@ func parseProfiles(data []byte) (*profileSet, error) {
 
 // ProfileNames returns the names of every profile, in file order.
 func ProfileNames() []string {
-	out := make([]string, 0, len(profiles.defs))
-	for _, d := range profiles.defs {
+	out := make([]string, 0, len(builtIn.Get().defs))
+	for _, d := range builtIn.Get().defs {
 		out = append(out, string(d.Name))
 	}
 	return out
 }
 
-// KnownProfile reports whether scenarios/profiles.yaml defines p.
-func KnownProfile(p Profile) bool { return profiles.byName[p] != nil }
+// KnownProfile reports whether conform/scenario/profiles.yaml defines p.
+func KnownProfile(p Profile) bool { return builtIn.Get().byName[p] != nil }
 
 // DefaultProfiles returns the profiles a scenario without profiles: runs.
 func DefaultProfiles() []Profile {
 	var out []Profile
-	for _, d := range profiles.defs {
+	for _, d := range builtIn.Get().defs {
 		if d.Default {
 			out = append(out, d.Name)
 		}
@@ -96,12 +105,12 @@ func DefaultProfiles() []Profile {
 }
 
 // ClientCapabilities returns the initialize clientCapabilities of profile p
-// (scenarios/profiles.yaml) with the scenario's change applied (change may
+// (conform/scenario/profiles.yaml) with the scenario's change applied (change may
 // be nil), in the order of the fields of CapabilityChange: merge, remove,
 // withoutAir, addAir. The AIR list edits apply only to a declaration with
 // _meta.jetbrains.air.
 func ClientCapabilities(p Profile, change *CapabilityChange) (map[string]any, error) {
-	d := profiles.byName[p]
+	d := builtIn.Get().byName[p]
 	if d == nil {
 		return nil, fmt.Errorf("unknown profile %q (the profiles are %s)", p, strings.Join(ProfileNames(), ", "))
 	}

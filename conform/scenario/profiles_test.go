@@ -13,7 +13,7 @@ func must(caps map[string]any, err error) map[string]any {
 	return caps
 }
 
-// TestProfileDeclarations pins what each profile of scenarios/profiles.yaml
+// TestProfileDeclarations pins what each profile of conform/scenario/profiles.yaml
 // declares: the three default profiles exactly as their goldens record
 // them, and each variant as its base with its change.
 func TestProfileDeclarations(t *testing.T) {

@@ -12,7 +12,7 @@ type Scenario struct {
 	// Covers lists contract section names (see Sections). They become Ginkgo
 	// labels verbatim.
 	Covers []string `yaml:"covers" json:"covers"`
-	// Profiles lists the client profiles to run (scenarios/profiles.yaml).
+	// Profiles lists the client profiles to run (conform/scenario/profiles.yaml).
 	// Empty means DefaultProfiles.
 	Profiles []Profile `yaml:"profiles,omitempty" json:"profiles,omitempty"`
 	// Capabilities changes the profile's clientCapabilities for this scenario.
@@ -65,7 +65,7 @@ type Scenario struct {
 const ReferenceRaceAttempts = 6
 
 // Profile names one of the client profiles of the suite, defined in
-// scenarios/profiles.yaml.
+// conform/scenario/profiles.yaml.
 type Profile string
 
 // The profiles every scenario runs by default (see DefaultProfiles).
