@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
+	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -26,7 +28,10 @@ type Options struct {
 	Getenv func(string) string
 	// Environ is the agent's environment handed to each CLI (os.Environ()).
 	Environ []string
-	Log     *slog.Logger
+	// Protocols are the ACP versions served (AIRWIRE_ACP_PROTOCOL; empty
+	// is acpv2.Auto).
+	Protocols acpv2.Protocols
+	Log       *slog.Logger
 }
 
 // Agent serves one editor connection.
@@ -37,6 +42,7 @@ type Agent struct {
 
 	mu         sync.Mutex
 	client     caps.Client
+	v2         atomic.Pointer[v2Conn] // the ACP v2 surface; nil on a v1 connection (acp_v2.go)
 	sessions   map[string]*Session
 	authStatus *agentinfo.AuthStatus // last pushed
 	index      indexSide             // the session index of an AIR client (session_index.go)
@@ -148,14 +154,17 @@ func methodFor(name string) method {
 // Handle implements jsonrpc.Handler.
 func (a *Agent) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	<-a.ready
-	m := methodFor(req.Method)
-	if m == nil {
-		if !req.IsCall() {
-			return nil, nil
+	if v2 := a.v2.Load(); v2 != nil {
+		if m := v2MethodFor(req.Method); m != nil {
+			return m(v2, ctx, req)
 		}
-		return nil, methodNotFound(req.Method)
+	} else if m := methodFor(req.Method); m != nil {
+		return m(a, ctx, req)
 	}
-	return m(a, ctx, req)
+	if !req.IsCall() {
+		return nil, nil
+	}
+	return nil, methodNotFound(req.Method)
 }
 
 // methodNotFound is the ACP SDK's -32601: `"Method not found": <method>`

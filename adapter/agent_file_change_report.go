@@ -19,6 +19,7 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/notdir"
 	"github.com/airwire/airwire/internal/pathstyle"
 )
 
@@ -403,7 +404,7 @@ func canonicalFromExistingAncestor(p string) string {
 			}
 			return real
 		}
-		if !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
+		if !errors.Is(err, fs.ErrNotExist) && !notdir.Is(err) {
 			return p
 		}
 		parent := filepath.Dir(cur)

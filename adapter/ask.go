@@ -11,6 +11,7 @@ import (
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/toolcall"
+	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -23,6 +24,7 @@ type asks struct {
 	config  *configChanges
 	plans   *planResets
 	tr      *translator
+	fg      *turns.Foreground // the session's work awaits the user while one is open
 	id, cwd string
 
 	mu   sync.Mutex
@@ -38,6 +40,8 @@ type openAsk struct {
 	call   *jsonrpc.Outgoing // nil when the request could not be sent
 	// done is closed once the CLI was answered.
 	done chan struct{}
+	// withdrawn: a cancel or close withdrew it (withdraw).
+	withdrawn bool
 }
 
 // askHost is what the asks reach of their session.
@@ -141,7 +145,7 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 		var we *jsonrpc.WireError
 		switch {
 		case err == nil:
-			dec = prompt.Answer(result)
+			dec = prompt.Answer(k.agent.v2.Load().answer(prompt.Method, result))
 			if answered != nil {
 				answered(dec)
 			}
@@ -152,6 +156,7 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 		}
 		aborted := err != nil && !errors.As(err, &we)
 		awaited(aborted)
+		k.fg.RequestClosed(k.withdrawn(key))
 		reply(k.decided(dec))
 		k.untrack(key, done, !aborted)
 	}()
@@ -164,7 +169,8 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 func (k *asks) start(prompt *permission.Prompt, cancel context.CancelFunc) (key int, done chan struct{}, call *jsonrpc.Outgoing, err error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	call, err = k.agent.conn.Start(prompt.Method, prompt.Params)
+	k.fg.RequestOpened()
+	call, err = k.agent.v2.Load().request(k.agent.conn, prompt.Method, prompt.Params)
 	if k.open == nil {
 		k.open = map[int]*openAsk{}
 	}
@@ -172,6 +178,14 @@ func (k *asks) start(prompt *permission.Prompt, cancel context.CancelFunc) (key 
 	done = make(chan struct{})
 	k.open[k.seq] = &openAsk{cancel: cancel, call: call, done: done}
 	return k.seq, done, call, err
+}
+
+// withdrawn reports whether a cancel or close withdrew open prompt key.
+func (k *asks) withdrawn(key int) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	a := k.open[key]
+	return a != nil && a.withdrawn
 }
 
 // untrack forgets an open prompt once the CLI got its decision; byEditor:
@@ -207,6 +221,7 @@ func (k *asks) withdraw() (answered func()) {
 	k.mu.Lock()
 	open := make([]*openAsk, 0, len(k.open))
 	for _, a := range k.open {
+		a.withdrawn = true
 		open = append(open, a)
 	}
 	k.mu.Unlock()

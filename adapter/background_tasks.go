@@ -226,7 +226,11 @@ func (t *translator) holdOrSettle(reason string) {
 	if !t.bg.hold.result(reason, t.bg.tasks) {
 		reason = t.fileChangesAtTurnEnd(reason) // contract "Agent file-change report"
 		t.s.finish(t.usage.PromptResponse(reason), nil)
+		return
 	}
+	// A turn held for its background work ends its foreground work at its
+	// result all the same: the hold only delays v1's answer.
+	t.s.fg.EndWork(t.usage.PromptResponse(reason))
 }
 
 // autonomousResult: the end of an autonomous cycle that ran may settle a

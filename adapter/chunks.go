@@ -71,6 +71,10 @@ func (t *translator) textDelta(f *claude.Frame) bool {
 // text. The update is written as json.Marshal writes
 // {"sessionId":…,"update":textUpdate(kind, text, messageID)}: keys sorted.
 func (t *rootText) notifyChunk(kind, text, messageID string) {
+	if v2 := t.s.agent.v2.Load(); v2 != nil {
+		v2.notify(t.s.agent.conn, t.s.ID, textUpdate(kind, text, messageID))
+		return
+	}
 	t.frame = appendChunkParams(t.frame[:0], t.s.ID, kind, text, messageID)
 	_ = t.s.agent.conn.Notify("session/update", jsonrpc.Encoded(t.frame))
 	if cap(t.frame) > 64<<10 {

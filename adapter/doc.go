@@ -20,6 +20,7 @@
 // Layout: every non-test file of the package, one line each (contract
 // "Adapter structure"; doc_test.go keeps this map and the files in step).
 //
+//   - acp_v2.go: the ACP v2 surface: its method table and the v2 mapping of the turn (adapter/turns) and of the updates (adapter/acpv2).
 //   - agent.go: the Agent, its ACP method table and the JSON-RPC errors.
 //   - agent_file_change_report.go: contract "Agent file-change report": the prompt's request, checkpointing, the dry-run rewind and the report.
 //   - ask.go: permission requests, MCP elicitations and the CLI's dialogs put to the editor (asks); a Sandbox Network request's tool call settled.
@@ -36,8 +37,6 @@
 //   - memory.go: memory recalls as read tool calls.
 //   - methods.go: initialize, session/new, cancel and close; a new Session's parts.
 //   - modelfallback.go: a refusal fallback's notice and model switch.
-//   - not_dir_unix.go: isNotDir on Unix (ENOTDIR).
-//   - not_dir_windows.go: isNotDir on Windows.
 //   - prompt.go: session/prompt: the prompt's blocks decoded once, checked, queued as a turn and sent as the CLI's user message.
 //   - session.go: the Session, its turn queue, its CLI handler and what a cancel drops of tool calls.
 //   - session_failure.go: contract "Session failure": typed failure records (adapter/sessionfailure).
@@ -49,5 +48,5 @@
 //   - stored.go: session/load, resume, fork, list and delete.
 //   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, the call sites that need the session, agent or translator, and a turn's answer held while its background subagents run.
 //   - translator.go: the translator from the CLI's lines (each decoded once into a claude.Frame) to ACP updates, and the end of a turn.
-//   - turn.go: the turn: one session/prompt, answered when the CLI's result for it arrives, or ended with a failed turn's error shaped as the reference shapes it.
+//   - turn.go: the turn: one session/prompt, its insertion and its end reported through its events (adapter/turns), a failed turn's error shaped as the reference shapes it.
 package adapter

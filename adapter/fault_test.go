@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/internal/procgroup"
 )
 
@@ -68,6 +69,9 @@ func fakeCLI(mode string) int {
 			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, m.RequestID, fakeControlAnswer(in.Bytes())))
 		case "user":
 			prompt = m.UUID
+			if os.Getenv("ADAPTER_TEST_CLI_ECHO") == "1" { // as Claude Code: the prompt taken in
+				out(fmt.Sprintf(`{"type":"user","isReplay":true,"uuid":%q,"parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}`, m.UUID))
+			}
 			if playTurn(mode, out) {
 				return 1
 			}
@@ -135,6 +139,12 @@ type editor struct {
 
 func startAgent(t *testing.T, mode string) *editor {
 	t.Helper()
+	return startAgentWith(t, mode, acpv2.Auto)
+}
+
+// startAgentWith starts an agent that serves the ACP versions protocols.
+func startAgentWith(t *testing.T, mode string, protocols acpv2.Protocols) *editor {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +155,7 @@ func startAgent(t *testing.T, mode string) *editor {
 	outR, outW := io.Pipe()
 	e := &editor{t: t, w: inW, lines: make(chan map[string]any, 4096), done: make(chan struct{}), log: &strings.Builder{}}
 	var logMu sync.Mutex
-	a := NewAgent(Options{ClaudePath: exe, Environ: append(os.Environ(), "ADAPTER_TEST_CLI="+mode),
+	a := NewAgent(Options{ClaudePath: exe, Environ: append(os.Environ(), "ADAPTER_TEST_CLI="+mode), Protocols: protocols,
 		Log: slog.New(slog.NewTextHandler(lockedWriter{&logMu, e.log}, nil))})
 	go func() { _ = a.Serve(context.Background(), inR, outW); outW.Close(); close(e.done) }()
 	go func() {

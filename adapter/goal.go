@@ -8,6 +8,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -75,7 +76,7 @@ func (a *Agent) goal(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if s.steer(prompt, command) {
 		return map[string]any{}, nil
 	}
-	if err := s.submit(ctx, &turn{reqID: req.ID, goal: true}, decodePrompt(prompt)); err != nil {
+	if err := s.submit(ctx, &turn{events: turns.V1Prompt{Conn: a.conn, ID: req.ID}, goal: true}, decodePrompt(prompt)); err != nil {
 		return nil, err
 	}
 	return nil, jsonrpc.ErrAsyncResponse

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"slices"
 
+	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
@@ -16,23 +18,43 @@ import (
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
-type initializeParams struct {
-	ProtocolVersion    json.RawMessage `json:"protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"clientCapabilities"`
-}
-
-// initialize builds the one caps.Client of the connection and answers with
-// the agent's capabilities.
+// initialize negotiates the ACP version (acpv2.Protocols: a client that
+// asks for 2 or later gets the draft v2 unless only v1 is served), builds
+// the one caps.Client of the connection and answers with the agent's
+// capabilities, in the negotiated version's shape.
 func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	var p initializeParams
+	var p acpv2.InitializeParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	c := caps.Parse(p.ClientCapabilities)
+	protocols := cmp.Or(a.opts.Protocols, acpv2.Auto)
+	requested, known := p.Requested()
+	version, ok := protocols.Select(requested)
+	switch {
+	case (!ok || !known) && protocols == acpv2.V2:
+		return nil, protocols.UnsupportedVersion(requested)
+	case !ok || !known:
+		version = 1 // v1 reads no version
+	}
+	declared := p.ClientCapabilities
+	if known && requested >= 2 {
+		declared = p.V1ClientCapabilities(version == 2)
+	}
+	c := caps.Parse(declared)
+	c.V2 = version == 2
 	a.mu.Lock()
 	a.client = c
 	a.mu.Unlock()
-	_ = a.conn.Respond(req.ID, a.initializeResult(c), nil)
+	result := a.initializeResult(c)
+	if c.V2 {
+		a.v2.CompareAndSwap(nil, &v2Conn{a: a})
+		v2, err := acpv2.InitializeResponse(result)
+		if err != nil {
+			return nil, err
+		}
+		result = v2
+	}
+	_ = a.conn.Respond(req.ID, result, nil)
 	a.probeAuth()
 	return nil, jsonrpc.ErrAsyncResponse
 }
@@ -79,6 +101,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	c := a.clientCaps()
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
+	s.fg.Report = a.v2.Load().foreground(id)
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
 	s.titles.host, s.titles.index, s.goal.host = s, &s.index, s
@@ -86,7 +109,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s.goal.caps = a.clientCaps
 	s.asks = asks{host: s, agent: a, id: id, cwd: cwd}
 	s.tr = newTranslator(s, tools, usage.NewTracker(usage.Window{Size: usage.DefaultWindow}, resumed))
-	s.asks.tr = s.tr
+	s.asks.tr, s.asks.fg = s.tr, &s.fg
 	s.skills = skills{host: s, agent: a, id: id, cwd: cwd}
 	if s.fileChanges != nil {
 		s.fileChanges.host, s.fileChanges.log, s.fileChanges.id = s, a.opts.Log, id

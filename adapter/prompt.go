@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -26,25 +27,36 @@ type promptParams struct {
 	Meta      json.RawMessage   `json:"_meta"`
 }
 
-// prompt queues a user message; the turn's result answers it later.
+// prompt queues a user message; v1 answers it at the turn's end.
 func (a *Agent) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	var p promptParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
+	if len(req.Params) == 0 {
+		return nil, invalidParams("missing params")
 	}
-	blocks := decodePrompt(p.Prompt)
-	if err := checkPromptBlocks(blocks); err != nil {
-		return nil, err
-	}
-	s, err := a.session(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	t := &turn{reqID: req.ID, localOnly: isLocalOnlyCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
-	if err := s.submit(ctx, t, blocks); err != nil {
+	if err := a.startTurn(ctx, req.Params, turns.V1Prompt{Conn: a.conn, ID: req.ID}); err != nil {
 		return nil, err
 	}
 	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// startTurn starts the turn of a session/prompt's params, which reports
+// through events (each ACP version's answer). It returns once the prompt is
+// queued for Claude Code; an error means it was refused before that, and
+// events report nothing.
+func (a *Agent) startTurn(ctx context.Context, params json.RawMessage, events turns.Events) error {
+	var p promptParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return invalidParams("")
+	}
+	blocks := decodePrompt(p.Prompt)
+	if err := checkPromptBlocks(blocks); err != nil {
+		return err
+	}
+	s, err := a.session(p.SessionID)
+	if err != nil {
+		return err
+	}
+	t := &turn{events: events, localOnly: isLocalOnlyCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
+	return s.submit(ctx, t, blocks)
 }
 
 // submit queues t and sends its prompt to the CLI; the turn's result

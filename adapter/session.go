@@ -10,6 +10,7 @@ import (
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/subagents"
+	"github.com/airwire/airwire/adapter/turns"
 )
 
 // state is where a session's turn machine stands.
@@ -51,7 +52,8 @@ type Session struct {
 	// flagSettings are the CLI's --settings (contract "Session hooks"),
 	// which the auth status probe of a prompt uses too (initialize.go).
 	flagSettings string
-	turns        []*turn // the active turn first, then queued prompts
+	turns        []*turn          // the active turn first, then queued prompts
+	fg           turns.Foreground // the foreground work (adapter/turns)
 	closed       bool
 	closing      bool // the editor closes it: the CLI's lines reach no one (closeTurns)
 	ended        bool // the CLI exited on its own
@@ -86,7 +88,7 @@ type Session struct {
 
 // notify sends a session/update for this session.
 func (s *Session) notify(update any) {
-	_ = s.agent.conn.Notify("session/update", map[string]any{"sessionId": s.ID, "update": update})
+	s.agent.v2.Load().notify(s.agent.conn, s.ID, update)
 }
 
 // rawRequest is a control request given as its whole body (a config
@@ -132,7 +134,7 @@ func (s *Session) finish(result any, err error) {
 	if t.goal && err == nil {
 		result = map[string]any{}
 	}
-	_ = s.agent.conn.Respond(t.reqID, result, err)
+	t.settle(&s.fg, outcomeOf(result), err)
 }
 
 // cancelActive marks the turn under way as cancelled; it reports whether
@@ -191,7 +193,7 @@ func (s *Session) Close() {
 	}
 	for _, t := range open {
 		s.fileChanges.unavailable(t.fileChange, fileChangeCancelled)
-		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("cancelled"), nil)
+		t.settle(&s.fg, outcomeOf(emptyTurnResult("cancelled")), nil)
 	}
 }
 

@@ -264,10 +264,10 @@ func (s *Session) HandleExit(err error) {
 	for i, t := range open {
 		s.fileChanges.unavailable(t.fileChange, fileChangeProviderError)
 		if i == 0 && failed != nil {
-			_ = s.agent.conn.Respond(t.reqID, failed, nil)
+			t.settle(&s.fg, outcomeOf(failed), nil)
 			continue
 		}
-		_ = s.agent.conn.Respond(t.reqID, emptyTurnResult("end_turn"), nil)
+		t.settle(&s.fg, outcomeOf(emptyTurnResult("end_turn")), nil)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 type subagentHost struct{ s *Session }
 
 func (h subagentHost) Notify(sessionID string, update any) {
-	_ = h.s.agent.conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
+	h.s.agent.v2.Load().notify(h.s.agent.conn, sessionID, update)
 }
 
 func (h subagentHost) Config() subagents.Config {

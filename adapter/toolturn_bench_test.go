@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airwire/airwire/adapter/turns"
 )
 
 // toolTurnLines are the CLI stdout lines of the recorded Bash turn of
@@ -69,7 +71,7 @@ func BenchmarkToolCallTurn(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		s, stop := discardSession(io.Discard)
-		if err := s.enqueue(&turn{reqID: json.RawMessage(`1`)}); err != nil {
+		if err := s.enqueue(&turn{events: turns.V1Prompt{Conn: s.agent.conn, ID: json.RawMessage(`1`)}}); err != nil {
 			b.Fatal(err)
 		}
 		s.tr.sent(echo)
@@ -94,7 +96,7 @@ func TestToolCallTurnLines(t *testing.T) {
 	lines, echo := toolTurnLines(t)
 	var out lockedBuffer
 	s, stop := discardSession(&out)
-	if err := s.enqueue(&turn{reqID: json.RawMessage(`1`)}); err != nil {
+	if err := s.enqueue(&turn{events: turns.V1Prompt{Conn: s.agent.conn, ID: json.RawMessage(`1`)}}); err != nil {
 		t.Fatal(err)
 	}
 	s.tr.sent(echo)

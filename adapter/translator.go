@@ -155,6 +155,7 @@ func (t *translator) activate(uuid string) {
 	t.usage.StartTurn()
 	t.compaction.Resume()
 	t.failure.startTurn()
+	t.s.insertTurn(uuid)
 }
 
 func (t *translator) sendAll(updates []toolcall.Update) {

@@ -7,19 +7,22 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
 
-// turn is one session/prompt: the editor's request, answered when the
-// CLI's result for it arrives.
+// turn is one session/prompt: its events report how it goes, as the
+// connection's ACP version answers it (adapter/turns).
 type turn struct {
-	reqID      json.RawMessage
+	events     turns.Events
 	promptUUID string
-	cancelled  bool
-	localOnly  bool               // a command the CLI answers locally (localcommand.go)
-	goal       bool               // a `_session/goal` request's prompt: answered {} (goal.go)
-	fileChange *fileChangeRequest // its AIR file-change report request, if any
+	// insertedReported: its insertion was reported (insertTurn).
+	insertedReported bool
+	cancelled        bool
+	localOnly        bool               // a command the CLI answers locally (localcommand.go)
+	goal             bool               // a `_session/goal` request's prompt: answered {} (goal.go)
+	fileChange       *fileChangeRequest // its AIR file-change report request, if any
 }
 
 // A failed turn ends its prompt with an error, shaped as the reference
@@ -102,7 +105,7 @@ func (t *translator) abandonQueued() []string {
 		uuids = append(uuids, x.promptUUID)
 		x.fileChange.cancelled()
 		s.fileChanges.unavailable(x.fileChange, fileChangeCancelled)
-		_ = s.agent.conn.Respond(x.reqID, map[string]any{"stopReason": "cancelled"}, nil)
+		x.settle(&s.fg, json.RawMessage(`{"stopReason":"cancelled"}`), nil)
 	}
 	return uuids
 }
@@ -182,3 +185,45 @@ func (s *Session) closeTurns() {
 // before it withdraws the open requests: long enough for a reply that
 // crosses a proxy or two (airwire record, airwire play) on a busy machine.
 const closeGrace = 50 * time.Millisecond
+
+// settle reports the end of turn t: the end of the work it owns, then its
+// prompt's answer.
+func (t *turn) settle(fg *turns.Foreground, outcome turns.Outcome, err error) {
+	fg.End(t, outcome, err)
+	if err != nil {
+		t.events.Failed(err)
+		return
+	}
+	t.events.Ended(outcome)
+}
+
+// insertTurn reports that Claude Code took in the prompt uuid, once per
+// turn (a clear-context restart activates the same turn again), and makes
+// the turn the foreground work.
+func (s *Session) insertTurn(uuid string) {
+	s.mu.Lock()
+	var t *turn
+	for _, x := range s.turns {
+		if x.promptUUID == uuid {
+			t = x
+			break
+		}
+	}
+	if t == nil || t.insertedReported {
+		s.mu.Unlock()
+		return
+	}
+	t.insertedReported = true
+	s.mu.Unlock()
+	t.events.Inserted(uuid)
+	s.fg.Start(t)
+}
+
+// outcomeOf is a v1 prompt response as a turn outcome.
+func outcomeOf(result any) turns.Outcome {
+	if raw, ok := result.(json.RawMessage); ok {
+		return raw
+	}
+	raw, _ := json.Marshal(result)
+	return raw
+}

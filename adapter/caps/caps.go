@@ -49,6 +49,10 @@ type Client struct {
 
 	// AIR is the JetBrains AIR declaration (contract: "Client declaration").
 	AIR AIR
+
+	// V2 is a client that negotiated the draft ACP v2: its permission
+	// requests carry their own title and description.
+	V2 bool
 }
 
 // AIR is the `_meta.jetbrains.air` declaration.

@@ -114,30 +114,41 @@ func airPermissionMeta(req Request, toolCall json.RawMessage, c caps.Client) jso
 	if !c.AIR.Client {
 		return nil
 	}
-	var tc struct {
-		Title string `json:"title"`
-	}
-	_ = json.Unmarshal(toolCall, &tc)
-	title := tc.Title
-	if req.ToolName == "ExitPlanMode" {
-		title = "Ready to code?"
-	}
-	if req.ToolName != "Bash" && req.ToolName != "PowerShell" {
-		title = orDefault(humanText(title, true, 4_000, true), "Use tool?")
-	}
+	title, description := promptHeading(req, toolCall)
 	if title == "" {
 		return nil
 	}
 	rec := newObject()
 	rec.set("version", marshal(1))
 	rec.set("title", marshal(title))
-	if reason := humanText(req.DecisionReason, req.DecisionReason != "", 4_000, false); reason != "" {
-		rec.set("description", marshal("Reason: "+reason))
+	if description != "" {
+		rec.set("description", marshal(description))
 	}
 	if req.DefaultToNo {
 		rec.set("defaultToNo", marshal(true))
 	}
 	return withAirMeta(nil, "permission", marshal(rec))
+}
+
+// promptHeading is the prompt's title (the tool call's, "Ready to code?"
+// for ExitPlanMode) and its description (the CLI's decision reason): AIR
+// reads them in `_meta`, an ACP v2 client as the request's own fields.
+func promptHeading(req Request, toolCall json.RawMessage) (title, description string) {
+	var tc struct {
+		Title string `json:"title"`
+	}
+	_ = json.Unmarshal(toolCall, &tc)
+	title = tc.Title
+	if req.ToolName == "ExitPlanMode" {
+		title = "Ready to code?"
+	}
+	if req.ToolName != "Bash" && req.ToolName != "PowerShell" {
+		title = orDefault(humanText(title, true, 4_000, true), "Use tool?")
+	}
+	if reason := humanText(req.DecisionReason, req.DecisionReason != "", 4_000, false); reason != "" {
+		description = "Reason: " + reason
+	}
+	return title, description
 }
 
 // withAirMeta returns meta with `jetbrains.air.version = 1` and

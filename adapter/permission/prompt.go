@@ -103,6 +103,13 @@ func Ask(req Request, toolCall json.RawMessage, s Session) (*Prompt, *Decision) 
 	}
 	params.set("options", marshal(options))
 	params.set("sessionId", marshal(s.ID))
+	if s.Client.V2 {
+		title, description := promptHeading(req, tc)
+		params.set("title", marshal(title))
+		if description != "" {
+			params.set("description", marshal(description))
+		}
+	}
 	return &Prompt{
 		Method: MethodRequestPermission, Params: marshal(params), Options: options,
 		kind: kindPermission, req: req, session: s, durable: durable,

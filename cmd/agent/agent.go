@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/airwire/airwire/adapter"
+	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
@@ -70,6 +71,13 @@ installers put it: ~/.local/bin, ~/.claude/local, /opt/homebrew/bin (macOS),
 %APPDATA%\npm on Windows). A relative path is taken from the directory the
 agent starts in. Every CLI it starts is stopped when the editor closes the
 connection or the agent gets SIGINT or SIGTERM.
+
+The agent speaks ACP v1, and the draft ACP v2 to a client whose initialize
+asks for protocolVersion 2 or later. $AIRWIRE_ACP_PROTOCOL picks the versions
+served: auto (the default, also when unset or empty) serves both; v1 serves
+v1 alone, a v2 client being negotiated down to v1; v2 serves v2 alone, the
+initialize of a v1 client being refused as an unsupported protocol version.
+Any other value stops the agent at its start.
 
 With --cli, the rest of the command line goes to the Claude CLI, run on this
 terminal: that is what the "terminal" login methods tell an editor such as Zed
@@ -239,9 +247,14 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	protocols, err := acpv2.ProtocolsFromEnv(opts.Getenv(acpv2.EnvProtocol))
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a := adapter.NewAgent(adapter.Options{
+		Protocols:  protocols,
 		ClaudePath: startClaudePath(opts),
 		Argv:       opts.Argv,
 		Version:    opts.Version,

@@ -60,3 +60,25 @@ func TestParseLevel(t *testing.T) {
 		t.Errorf("warn = %v, %v", l, err)
 	}
 }
+
+// A value of AIRWIRE_ACP_PROTOCOL other than auto, v1 or v2 stops the
+// agent at its start, with an error naming the variable and its values.
+func TestProtocolTypoFailsTheStart(t *testing.T) {
+	f := factory.New("test", factory.WithIO(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}))
+	cmd := NewCmdAgent(f, func(o *AgentOptions) error {
+		o.Getenv = func(k string) string {
+			if k == "AIRWIRE_ACP_PROTOCOL" {
+				return "2"
+			}
+			return ""
+		}
+		return agentRun(nil, o)
+	})
+	cmd.SetArgs(nil)
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	err := cmd.Execute()
+	if err == nil || err.Error() != `AIRWIRE_ACP_PROTOCOL must be "auto", "v1", or "v2", not "2"` {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -67,6 +67,7 @@ type Conn struct {
 	nextID   int64
 	pending  map[string]chan Incoming
 	inflight map[string]context.CancelFunc
+	mapped   map[string]ResponseMap // MapResponse
 	closed   bool
 	err      error
 
@@ -209,9 +210,14 @@ func (c *Conn) Respond(id json.RawMessage, result any, err error) error {
 	c.mu.Lock()
 	cancel := c.inflight[string(id)]
 	delete(c.inflight, string(id))
+	remap := c.mapped[string(id)]
+	delete(c.mapped, string(id))
 	c.mu.Unlock()
 	if cancel != nil {
 		defer cancel()
+	}
+	if remap != nil {
+		result, err = mapResponse(remap, result, err)
 	}
 	var frame []byte
 	if err != nil {
@@ -430,4 +436,32 @@ func marshal(v any) (raw json.RawMessage, canonical bool, err error) {
 	}
 	raw, err = json.Marshal(v)
 	return raw, err == nil, err
+}
+
+// ResponseMap turns the answer built for a call (its result, nil when err
+// is set) into the answer written.
+type ResponseMap func(result json.RawMessage, err error) (any, error)
+
+// MapResponse makes the answer to the peer's call id go through f before
+// it is written, whoever answers it and when: a protocol version answers
+// with its own shape what the handler of another version built. It must
+// be called before the call is answered.
+func (c *Conn) MapResponse(id json.RawMessage, f ResponseMap) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mapped == nil {
+		c.mapped = map[string]ResponseMap{}
+	}
+	c.mapped[string(id)] = f
+}
+
+func mapResponse(f ResponseMap, result any, err error) (any, error) {
+	if err != nil {
+		return f(nil, err)
+	}
+	raw, _, merr := marshal(result)
+	if merr != nil {
+		return f(nil, merr)
+	}
+	return f(raw, nil)
 }

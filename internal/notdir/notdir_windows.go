@@ -1,4 +1,4 @@
-package adapter
+package notdir
 
 import (
 	"errors"
@@ -6,8 +6,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// isNotDir reports whether err says a path went through a file as if it
+// Is reports whether err says a path went through a file as if it
 // were a directory: Windows says ERROR_DIRECTORY ("the directory name is
 // invalid") where Unix says ENOTDIR, or ERROR_PATH_NOT_FOUND, which
 // fs.ErrNotExist already matches.
-func isNotDir(err error) bool { return errors.Is(err, windows.ERROR_DIRECTORY) }
+func Is(err error) bool { return errors.Is(err, windows.ERROR_DIRECTORY) }

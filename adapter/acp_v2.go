@@ -1,0 +1,316 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/permission"
+	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/turns"
+	"github.com/airwire/airwire/internal/jsonrpc"
+)
+
+// v2Conn is the ACP v2 surface of a connection whose client negotiated the
+// draft v2 (nil on a v1 connection). It is two thin mappings: of the
+// agent's own turn (adapter/turns: the prompt answered at insertion, the
+// foreground work as `state_update`s), and of the v1 requests, answers and
+// updates the agent builds (adapter/acpv2).
+type v2Conn struct {
+	a       *Agent
+	updates acpv2.Updates
+
+	mu sync.Mutex
+	// listed are the sessions whose setup answer carried their commands
+	// (none when the list is empty): the commands update the agent sends
+	// after the answer is not sent (v2 asks for none; later changes go).
+	listed map[string]bool
+}
+
+// v2Method is one ACP v2 method.
+type v2Method func(c *v2Conn, ctx context.Context, req *jsonrpc.Request) (any, error)
+
+// v2MethodFor is the v2 method table: each v1 method the draft renames is
+// served by the v1 method under the mapping of its params and answer;
+// nil answers -32601.
+func v2MethodFor(name string) v2Method {
+	switch name {
+	case "initialize":
+		return v1Method((*Agent).initialize)
+	case "auth/login":
+		return v1Method((*Agent).authenticate)
+	case "auth/logout":
+		return v1Method((*Agent).logout)
+	case "session/new":
+		return (*v2Conn).newSession
+	case "session/prompt":
+		return (*v2Conn).prompt
+	case "session/cancel":
+		return v1Method((*Agent).cancel)
+	case "session/close":
+		return (*v2Conn).closeSession
+	case "session/delete":
+		return v1Method((*Agent).deleteSession)
+	case "session/list":
+		return v1Method((*Agent).listSessions)
+	case "session/resume":
+		return (*v2Conn).resume
+	case "session/fork":
+		return (*v2Conn).fork
+	case "session/set_config_option":
+		return (*v2Conn).setConfigOption
+	}
+	return nil
+}
+
+// v1Method serves a v2 method whose params and answer v1 shares.
+func v1Method(m method) v2Method {
+	return func(c *v2Conn, ctx context.Context, req *jsonrpc.Request) (any, error) { return m(c.a, ctx, req) }
+}
+
+// call serves req with v1 method m on the v1 params, its answer (sent now
+// or later) mapped by answer.
+func (c *v2Conn) call(m method, ctx context.Context, req *jsonrpc.Request, params json.RawMessage, answer jsonrpc.ResponseMap) (any, error) {
+	v1 := *req
+	v1.Params = params
+	if req.IsCall() {
+		c.a.conn.MapResponse(req.ID, answer)
+	}
+	return m(c.a, ctx, &v1)
+}
+
+// notify sends a session update of sessionID, as v2 when the connection
+// speaks it. An update v2 cannot carry is logged and dropped.
+func (c *v2Conn) notify(conn *jsonrpc.Conn, sessionID string, update any) {
+	if c == nil {
+		_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": update})
+		return
+	}
+	raw, _ := json.Marshal(update)
+	mapped, err := c.updates.Map(sessionID, raw)
+	if err != nil {
+		c.a.opts.Log.Warn("session update not sent to the ACP v2 client", "session", sessionID, "err", err)
+		return
+	}
+	for _, u := range mapped {
+		if u["sessionUpdate"] == "available_commands_update" && c.takeListed(sessionID) {
+			continue
+		}
+		_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
+	}
+}
+
+func (c *v2Conn) takeListed(sessionID string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	was := c.listed[sessionID]
+	delete(c.listed, sessionID)
+	return was
+}
+
+// foreground reports session id's foreground work: v2 sends it as
+// `state_update`s, v1 reports none.
+func (c *v2Conn) foreground(id string) turns.Reporter {
+	if c == nil {
+		return turns.Unreported{}
+	}
+	return v2Foreground{c: c, id: id}
+}
+
+// v2Foreground is the v2 mapping of a session's foreground work.
+type v2Foreground struct {
+	c  *v2Conn
+	id string
+}
+
+func (f v2Foreground) send(u any)                  { f.c.notify(f.c.a.conn, f.id, u) }
+func (f v2Foreground) Running()                    { f.send(acpv2.State("running")) }
+func (f v2Foreground) AwaitingUser()               { f.send(acpv2.State("requires_action")) }
+func (f v2Foreground) Ended(outcome turns.Outcome) { f.send(acpv2.Idle(outcome)) }
+func (f v2Foreground) Failed(err error)            { f.send(acpv2.Failed(err)) }
+
+// v2Prompt is the v2 mapping of a turn: the prompt is answered once Claude
+// Code takes it in, after its user_message; a turn that ends or fails
+// before that answers with an error.
+type v2Prompt struct {
+	c         *v2Conn
+	id        json.RawMessage
+	sessionID string
+	prompt    json.RawMessage
+	inserted  bool
+}
+
+func (p *v2Prompt) Inserted(messageID string) {
+	p.inserted = true
+	p.c.notify(p.c.a.conn, p.sessionID, acpv2.UserMessage(messageID, p.prompt))
+	_ = p.c.a.conn.Respond(p.id, acpv2.PromptAnswer(messageID), nil)
+}
+
+func (p *v2Prompt) Ended(outcome turns.Outcome) {
+	if !p.inserted {
+		_ = p.c.a.conn.Respond(p.id, nil, acpv2.NotInserted(outcome))
+	}
+}
+
+func (p *v2Prompt) Failed(err error) {
+	if !p.inserted {
+		_ = p.c.a.conn.Respond(p.id, nil, err)
+	}
+}
+
+// prompt starts a turn whose answer is its insertion.
+func (c *v2Conn) prompt(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	params, err := acpv2.PromptParams(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var p struct {
+		SessionID string          `json:"sessionId"`
+		Prompt    json.RawMessage `json:"prompt"`
+	}
+	_ = json.Unmarshal(params, &p)
+	events := &v2Prompt{c: c, id: req.ID, sessionID: p.SessionID, prompt: p.Prompt}
+	if err := c.a.startTurn(ctx, params, events); err != nil {
+		return nil, err
+	}
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// newSession: v1's, its answer with the session's commands.
+func (c *v2Conn) newSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	params, err := acpv2.SetupParams(req.Params, true)
+	if err != nil {
+		return nil, err
+	}
+	return c.call((*Agent).newSession, ctx, req, params, func(res json.RawMessage, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		return c.setupAnswer(res, "", true)
+	})
+}
+
+// fork: v1's fork, which starts the forked session, answered as a setup.
+func (c *v2Conn) fork(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	params, err := acpv2.SetupParams(req.Params, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.call((*Agent).forkSession, ctx, req, params, func(res json.RawMessage, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		return c.setupAnswer(res, "", true)
+	})
+}
+
+// resume is v1's resume, or with replayFrom {type: start} v1's load, which
+// replays the history first (each replayed message cleared before its
+// first chunk). The foreground state's snapshot goes before the answer.
+func (c *v2Conn) resume(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	replay, err := acpv2.Replays(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	params, err := acpv2.SetupParams(req.Params, replay)
+	if err != nil {
+		return nil, err
+	}
+	var p sessionParams
+	_ = json.Unmarshal(params, &p)
+	m := (*Agent).resumeSession
+	if replay {
+		m = (*Agent).loadSession
+		c.updates.Replaying(p.SessionID, true)
+	}
+	return c.call(m, ctx, req, params, func(res json.RawMessage, err error) (any, error) {
+		c.updates.Replaying(p.SessionID, false)
+		if err != nil {
+			return nil, err
+		}
+		state := "idle"
+		if s, serr := c.a.session(p.SessionID); serr == nil {
+			state = s.fg.State()
+		}
+		c.notify(c.a.conn, p.SessionID, acpv2.State(state))
+		return c.setupAnswer(res, p.SessionID, false)
+	})
+}
+
+// setupAnswer is the v2 answer of a setup whose v1 answer is res: with the
+// session's commands, which the agent then does not send as an update.
+func (c *v2Conn) setupAnswer(res json.RawMessage, id string, withID bool) (any, error) {
+	if id == "" {
+		var r sessionParams
+		_ = json.Unmarshal(res, &r)
+		id = r.SessionID
+	}
+	var cmds []any
+	if s, err := c.a.session(id); err == nil {
+		raw, _ := json.Marshal(sessionconfig.Commands(s.commands, s.terminalCommands))
+		_ = json.Unmarshal(raw, &cmds)
+	}
+	c.mu.Lock()
+	if c.listed == nil {
+		c.listed = map[string]bool{}
+	}
+	c.listed[id] = true
+	c.mu.Unlock()
+	return acpv2.SetupResponse(res, cmds, withID)
+}
+
+// closeSession: v1's; the client's tool calls of the session are
+// forgotten.
+func (c *v2Conn) closeSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	res, err := (*Agent).closeSession(c.a, ctx, req)
+	if err == nil {
+		var p sessionParams
+		_ = json.Unmarshal(req.Params, &p)
+		c.updates.Forget(p.SessionID)
+	}
+	return res, err
+}
+
+// setConfigOption: v1's, with a config_option_update before the answer
+// (v2 asks for one at every change, so other attached clients see it).
+func (c *v2Conn) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	params, err := acpv2.SetConfigOptionParams(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var p sessionParams
+	_ = json.Unmarshal(params, &p)
+	return c.call((*Agent).setConfigOption, ctx, req, params, func(res json.RawMessage, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		answer, update, err := acpv2.ConfigOptionsResponse(res)
+		if err == nil {
+			c.notify(c.a.conn, p.SessionID, update)
+		}
+		return answer, err
+	})
+}
+
+// request sends the editor a request of the agent, in v2's shape when the
+// connection speaks it (a permission request asks about its tool call as a
+// subject, with its own title).
+func (c *v2Conn) request(conn *jsonrpc.Conn, method string, params json.RawMessage) (*jsonrpc.Outgoing, error) {
+	if c != nil && method == permission.MethodRequestPermission {
+		v2, err := c.updates.PermissionRequest(params)
+		if err != nil {
+			return nil, err
+		}
+		params = v2
+	}
+	return conn.Start(method, params)
+}
+
+// answer is the v1 answer a v2 answer to the agent's request means.
+func (c *v2Conn) answer(method string, result json.RawMessage) json.RawMessage {
+	if c != nil && method == permission.MethodRequestPermission {
+		return acpv2.PermissionResponse(result)
+	}
+	return result
+}

@@ -1,0 +1,304 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/turns"
+)
+
+// A v2 client is driven against the test CLI (fault_test.go), which echoes
+// each prompt as Claude Code does (ADAPTER_TEST_CLI_ECHO), so that the
+// prompt is taken in at its echo.
+
+// openV2Session initializes as a v2 client and opens a session; it returns
+// the session id and the session/new answer.
+func (e *editor) openV2Session() (string, map[string]any) {
+	e.t.Helper()
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"},"capabilities":{}}}`)
+	init := e.reply(0)
+	if res, _ := init["result"].(map[string]any); res["protocolVersion"] != float64(2) || res["info"] == nil {
+		e.t.Fatalf("initialize = %v, want a v2 answer", init)
+	}
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + e.t.TempDir() + `"}}`)
+	r := e.reply(1)
+	res, _ := r["result"].(map[string]any)
+	id, _ := res["sessionId"].(string)
+	if id == "" {
+		e.t.Fatalf("session/new = %v", r)
+	}
+	return id, res
+}
+
+// v2Wire is what a v2 client saw: each message as a short event, in order.
+type v2Wire []string
+
+// until reads messages, answering each permission request with answer (when
+// set), until stop says the last one ends what the test watches.
+func (e *editor) until(stop func(map[string]any) bool, answer func(map[string]any)) (v2Wire, []map[string]any) {
+	e.t.Helper()
+	var wire v2Wire
+	var all []map[string]any
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case m, ok := <-e.lines:
+			if !ok {
+				e.t.Fatalf("agent output ended; saw %q", wire)
+			}
+			all = append(all, m)
+			wire = append(wire, v2Event(m))
+			if m["method"] == "session/request_permission" && answer != nil {
+				answer(m)
+			}
+			if stop(m) {
+				return wire, all
+			}
+		case <-timeout:
+			e.t.Fatalf("timed out; saw %q", wire)
+		}
+	}
+}
+
+// v2Event names a message: a response by its id, a state_update by its
+// state (and stop reason), another update by its kind, a request by its
+// method.
+func v2Event(m map[string]any) string {
+	if m["method"] == nil {
+		if m["error"] != nil {
+			return fmt.Sprintf("error %v", m["id"])
+		}
+		return fmt.Sprintf("response %v", m["id"])
+	}
+	params, _ := m["params"].(map[string]any)
+	u, _ := params["update"].(map[string]any)
+	if m["method"] != "session/update" {
+		return m["method"].(string)
+	}
+	if u["sessionUpdate"] == "state_update" {
+		if r, ok := u["stopReason"]; ok {
+			return fmt.Sprintf("state %v %v", u["state"], r)
+		}
+		return fmt.Sprintf("state %v", u["state"])
+	}
+	return u["sessionUpdate"].(string)
+}
+
+func isIdle(m map[string]any) bool {
+	return slices.Contains([]string{"state idle end_turn", "state idle cancelled"}, v2Event(m))
+}
+
+func (w v2Wire) index(event string) int { return slices.Index(w, event) }
+
+// only keeps the events of kinds.
+func (w v2Wire) only(kinds ...string) v2Wire {
+	var out v2Wire
+	for _, e := range w {
+		for _, k := range kinds {
+			if len(e) >= len(k) && e[:len(k)] == k {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func startV2Agent(t *testing.T, mode string) (*editor, string) {
+	t.Setenv("ADAPTER_TEST_CLI_ECHO", "1")
+	e := startAgent(t, mode)
+	sid, _ := e.openV2Session()
+	return e, sid
+}
+
+func (e *editor) promptV2(id int, sid string) {
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, id, sid))
+}
+
+// A v2 prompt is answered when Claude Code takes it in (its echo), with the
+// id of the user message it became, before the turn's output; the turn's
+// progress and end are state_updates: running, then idle with the stop
+// reason and usage.
+func TestV2PromptAnsweredAtInsertion(t *testing.T) {
+	e, sid := startV2Agent(t, "text")
+	e.promptV2(2, sid)
+	wire, all := e.until(isIdle, nil)
+	want := v2Wire{"user_message", "response 2", "state running", "agent_message_chunk", "state idle end_turn"}
+	if got := wire.only("user_message", "response", "state", "agent_message_chunk"); !slices.Equal(got, want) {
+		t.Fatalf("v2 wire %q, want %q", got, want)
+	}
+	var answer, message, chunk, idle map[string]any
+	for _, m := range all {
+		params, _ := m["params"].(map[string]any)
+		u, _ := params["update"].(map[string]any)
+		switch v2Event(m) {
+		case "response 2":
+			answer, _ = m["result"].(map[string]any)
+		case "user_message":
+			message = u
+		case "agent_message_chunk":
+			chunk = u
+		case "state idle end_turn":
+			idle = u
+		}
+	}
+	if answer["messageId"] == nil || answer["messageId"] != message["messageId"] {
+		t.Errorf("prompt answer %v, user_message %v: want the same messageId", answer, message)
+	}
+	if chunk["messageId"] != "msg_1" {
+		t.Errorf("chunk %v: want messageId msg_1", chunk)
+	}
+	if idle["usage"] == nil {
+		t.Errorf("idle %v: want the turn's usage", idle)
+	}
+}
+
+// A permission request makes the work await the user (requires_action,
+// before the request), and its answer makes it run again; the request has
+// the v2 shape: its own title, the tool call as its subject.
+func TestV2PermissionRequiresActionThenRunning(t *testing.T) {
+	e, sid := startV2Agent(t, "ask-then-usage")
+	e.promptV2(2, sid)
+	var request map[string]any
+	wire, _ := e.until(isIdle, func(m map[string]any) {
+		request = m
+		e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`, m["id"]))
+	})
+	want := v2Wire{"response 2", "state running", "state requires_action", "session/request_permission", "state running", "state idle end_turn"}
+	if got := wire.only("response", "state", "session/request_permission"); !slices.Equal(got, want) {
+		t.Fatalf("v2 wire %q, want %q", got, want)
+	}
+	params, _ := request["params"].(map[string]any)
+	subject, _ := params["subject"].(map[string]any)
+	tc, _ := subject["toolCall"].(map[string]any)
+	if params["title"] == nil || params["toolCall"] != nil || subject["type"] != "tool_call" || tc["toolCallId"] != "toolu_1" {
+		t.Errorf("permission request %v: want a title and the tool call as subject", params)
+	}
+	for _, m := range []string{"tool_call"} {
+		if wire.index(m) >= 0 {
+			t.Errorf("v2 wire %q has a v1 %s", wire, m)
+		}
+	}
+}
+
+// A cancel ends the work idle cancelled. A permission request the cancel
+// withdraws reports no running: the work is being stopped, its end follows.
+func TestV2CancelWithPermissionOpen(t *testing.T) {
+	e, sid := startV2Agent(t, "ask-then-wait")
+	e.promptV2(2, sid)
+	wire, _ := e.until(isIdle, func(m map[string]any) {
+		e.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":%q}}`, sid))
+	})
+	want := v2Wire{"state running", "state requires_action", "state idle cancelled"}
+	if got := wire.only("state"); !slices.Equal(got, want) {
+		t.Fatalf("states %q, want %q", got, want)
+	}
+}
+
+// A cancel mid-turn: the prompt was answered at its echo, the turn ends
+// idle cancelled.
+func TestV2CancelMidTurn(t *testing.T) {
+	e, sid := startV2Agent(t, "interruptible")
+	e.promptV2(2, sid)
+	e.until(func(m map[string]any) bool { return v2Event(m) == "agent_message_chunk" }, nil)
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":%q}}`, sid))
+	wire, _ := e.until(isIdle, nil)
+	if got := wire.only("state", "response", "error"); !slices.Equal(got, v2Wire{"state idle cancelled"}) {
+		t.Fatalf("after the cancel %q, want only the idle cancelled state", got)
+	}
+}
+
+// session/new answers in v2's shape: no modes, config options by configId.
+func TestV2SessionNewAnswer(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_ECHO", "1")
+	e := startAgent(t, "text")
+	_, res := e.openV2Session()
+	if res["modes"] != nil {
+		t.Errorf("session/new answer has modes: %v", res)
+	}
+	opts, _ := res["configOptions"].([]any)
+	if len(opts) == 0 {
+		t.Fatalf("session/new answer has no config options: %v", res)
+	}
+	for _, o := range opts {
+		if m, _ := o.(map[string]any); m["configId"] == nil || m["id"] != nil {
+			t.Errorf("config option %v: want configId, not id", m)
+		}
+	}
+}
+
+// The v1 client of the same agent still gets the v1 answer at the turn's
+// end, and no state_update.
+func TestV1PromptStillAnsweredAtTheEnd(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_ECHO", "1")
+	e := startAgent(t, "text")
+	sid := e.openSession()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+	var wire v2Wire
+	r := e.replyAfter(2, func(m map[string]any) { wire = append(wire, v2Event(m)) })
+	if res, _ := r["result"].(map[string]any); res["stopReason"] != "end_turn" {
+		t.Errorf("v1 prompt answer %v, want end_turn", r)
+	}
+	if wire.index("agent_message_chunk") < 0 || len(wire.only("state", "user_message")) > 0 {
+		t.Errorf("v1 wire before the answer %q: want the chunk and no v2 update", wire)
+	}
+	raw, _ := json.Marshal(r)
+	if len(raw) == 0 {
+		t.Fatal("empty answer")
+	}
+}
+
+// Negotiation: with v1 alone a v2 client is answered in v1 (its v2
+// capabilities read as the v1 declaration they mean); with v2 alone a v1
+// client's initialize is refused with -32022 and the versions served.
+func TestProtocolNegotiation(t *testing.T) {
+	v2Init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"},"capabilities":{}}}`
+	e := startAgentWith(t, "text", acpv2.V1)
+	e.send(v2Init)
+	res, _ := e.reply(0)["result"].(map[string]any)
+	if res["protocolVersion"] != float64(1) || res["agentCapabilities"] == nil {
+		t.Errorf("v1 alone, v2 client: %v; want a v1 answer", res)
+	}
+	e = startAgentWith(t, "text", acpv2.V2)
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	r := e.reply(0)
+	got, _ := json.Marshal(r["error"])
+	if string(got) != `{"code":-32022,"data":{"requested":1,"supported":[2]},"message":"Unsupported protocol version"}` {
+		t.Errorf("v2 alone, v1 client: %s", got)
+	}
+	e.send(v2Init)
+	if res, _ := e.reply(0)["result"].(map[string]any); res["protocolVersion"] != float64(2) {
+		t.Errorf("v2 alone, v2 client after a refused v1 initialize: %v", res)
+	}
+}
+
+// countingTurn counts a turn's events.
+type countingTurn struct{ inserted, ended, failed int }
+
+func (c *countingTurn) Inserted(string)     { c.inserted++ }
+func (c *countingTurn) Ended(turns.Outcome) { c.ended++ }
+func (c *countingTurn) Failed(error)        { c.failed++ }
+
+// A turn is inserted once, also when it is activated again (a
+// clear-context restart sends its prompt again under the same uuid), and
+// ends once.
+func TestTurnInsertedOnce(t *testing.T) {
+	s, stop := discardSession(io.Discard)
+	defer stop()
+	events := &countingTurn{}
+	tr := &turn{events: events, promptUUID: "u-1"}
+	if err := s.enqueue(tr); err != nil {
+		t.Fatal(err)
+	}
+	s.insertTurn("u-1")
+	s.insertTurn("u-1")
+	s.finish(map[string]any{"stopReason": "end_turn"}, nil)
+	if *events != (countingTurn{inserted: 1, ended: 1}) {
+		t.Errorf("events %+v, want inserted once and ended once", *events)
+	}
+}

@@ -1,0 +1,269 @@
+package acpv2
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"sync"
+)
+
+// PlanID is the id of a session's one plan: v1 replaces the plan whole,
+// v2 tracks plans by id.
+const PlanID = "plan"
+
+// Updates maps a connection's v1 session updates to v2. It remembers what
+// a v2 client stores of each tool call (its `_meta`, whether it was named)
+// and the messages a replay cleared.
+type Updates struct {
+	mu      sync.Mutex
+	calls   map[string]*toolCall // by "<session> <toolCallId>"
+	replays map[string]map[string]bool
+}
+
+type toolCall struct {
+	meta  object
+	named bool
+}
+
+// Map is the v2 updates of one v1 update of session sessionID (none when
+// v2 has no counterpart, such as a mode change, which v2 reads from the
+// `mode` config option). A kind v2 does not translate is an error.
+func (u *Updates) Map(sessionID string, update json.RawMessage) ([]object, error) {
+	m, err := decodeObject(update)
+	if err != nil {
+		return nil, err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	kind, _ := m["sessionUpdate"].(string)
+	switch kind {
+	case "tool_call", "tool_call_update":
+		return u.toolCall(sessionID, m, kind == "tool_call")
+	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		if id, _ := m["messageId"].(string); id == "" {
+			return nil, fmt.Errorf("an ACP v2 %s needs a messageId", kind)
+		}
+		return u.withReplayClear(sessionID, m), nil
+	}
+	out, err := sessionUpdate(m)
+	if out == nil || err != nil {
+		return nil, err
+	}
+	return []object{out}, nil
+}
+
+// sessionUpdate maps an update that is not a tool call report nor a chunk.
+func sessionUpdate(m object) (object, error) {
+	switch m["sessionUpdate"] {
+	case "available_commands_update":
+		cmds, _ := m["availableCommands"].([]any)
+		m["availableCommands"] = AvailableCommands(cmds)
+	case "config_option_update":
+		opts, _ := m["configOptions"].([]any)
+		m["configOptions"] = ConfigOptions(opts)
+	case "state_update":
+		if m["background"] == nil {
+			m["background"] = []any{} // reported on every state update once reported
+		}
+	case "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk",
+		"plan_update", "plan_removed", "session_message", "session_message_chunk", "subagent_update",
+		"user_message", "agent_message", "agent_thought":
+	case "plan":
+		out := object{"sessionUpdate": "plan_update", "plan": object{"type": "items", "planId": PlanID, "entries": m["entries"]}}
+		if m["_meta"] != nil {
+			out["_meta"] = m["_meta"]
+		}
+		return out, nil
+	case "current_mode_update":
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("the ACP v2 surface does not translate %v session updates", m["sessionUpdate"])
+	}
+	return m, nil
+}
+
+// toolCall maps a tool call report: v2 has one tool_call_update that
+// upserts, where null clears a field (a v1 null leaves it), so nulls are
+// left out; `_meta` carries only the keys it changes of what the client
+// stores; name comes from `_meta.claudeCode.toolName` the first time. A v1
+// tool_call of an id the client holds restarts it: each field it leaves
+// out is reset.
+func (u *Updates) toolCall(sessionID string, report object, starts bool) ([]object, error) {
+	id, _ := report["toolCallId"].(string)
+	key := sessionID + " " + id
+	if u.calls == nil {
+		u.calls = map[string]*toolCall{}
+	}
+	previous := u.calls[key]
+	restarts := starts && previous != nil
+	held := object{}
+	if previous != nil {
+		held = previous.meta
+	}
+	call := previous
+	if starts || call == nil {
+		call = &toolCall{meta: object{}}
+	}
+	u.calls[key] = call
+	out, err := patch(report)
+	if err != nil {
+		return nil, err
+	}
+	newMeta, toolName := mergeMeta(call.meta, report["_meta"])
+	if report["name"] != nil {
+		call.named = true
+	} else if !call.named && toolName != nil {
+		out["name"], call.named = toolName, true
+	}
+	call.meta = newMeta
+	if change := metaPatch(held, newMeta); len(change) > 0 {
+		out["_meta"] = change
+	}
+	if restarts {
+		for _, f := range []string{"name", "title", "kind", "status", "content", "locations", "rawInput", "rawOutput"} {
+			if _, ok := out[f]; !ok {
+				out[f] = nil
+			}
+		}
+	}
+	return []object{out}, nil
+}
+
+// patch is the v2 fields of a v1 tool call (report or a permission
+// request's toolCall): nulls left out, content checked.
+func patch(report object) (object, error) {
+	out := object{"sessionUpdate": "tool_call_update"}
+	for k, v := range report {
+		if v != nil && k != "sessionUpdate" && k != "_meta" {
+			out[k] = v
+		}
+	}
+	content, _ := report["content"].([]any)
+	for _, c := range content {
+		item, _ := c.(object)
+		switch item["type"] {
+		case "content", "terminal":
+		default:
+			if item["changes"] == nil {
+				return nil, fmt.Errorf("an ACP v2 client cannot take a v1 diff")
+			}
+		}
+	}
+	return out, nil
+}
+
+// mergeMeta is the `_meta` the client stores after a report's: a key set to
+// null is removed, claudeCode merges key by key; toolName is the report's
+// claudeCode.toolName, which v2 carries as name.
+func mergeMeta(stored object, reported any) (object, any) {
+	meta := maps.Clone(stored)
+	in, _ := reported.(object)
+	cc, _ := in["claudeCode"].(object)
+	cc = maps.Clone(cc)
+	toolName := cc["toolName"]
+	delete(cc, "toolName")
+	for k, v := range in {
+		switch {
+		case k == "claudeCode":
+		case v == nil:
+			delete(meta, k)
+		default:
+			meta[k] = v
+		}
+	}
+	if len(cc) > 0 {
+		merged, _ := meta["claudeCode"].(object)
+		merged = maps.Clone(merged)
+		if merged == nil {
+			merged = object{}
+		}
+		maps.Copy(merged, cc)
+		meta["claudeCode"] = merged
+	}
+	return meta, toolName
+}
+
+// metaPatch is what turns held into now: removed keys null, changed keys
+// their value.
+func metaPatch(held, now object) object {
+	out := object{}
+	for k := range held {
+		if _, ok := now[k]; !ok {
+			out[k] = nil
+		}
+	}
+	for k, v := range now {
+		if !reflect.DeepEqual(v, held[k]) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Subject is the tool call a v2 permission request is about: the patch a
+// tool_call_update would carry, with every `_meta` key the client stores
+// of it (a client can show the request from the request alone).
+func (u *Updates) Subject(sessionID string, toolCall object) (object, error) {
+	out, err := u.toolCall(sessionID, toolCall, false)
+	if err != nil {
+		return nil, err
+	}
+	sub := out[0]
+	delete(sub, "sessionUpdate")
+	id, _ := toolCall["toolCallId"].(string)
+	if stored := u.calls[sessionID+" "+id].meta; len(stored) > 0 {
+		meta, _ := sub["_meta"].(object)
+		if meta == nil {
+			meta = object{}
+		}
+		maps.Copy(meta, stored)
+		sub["_meta"] = meta
+	}
+	return sub, nil
+}
+
+// Forget drops what the client stores of a closed session's tool calls.
+func (u *Updates) Forget(sessionID string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	prefix := sessionID + " "
+	for k := range u.calls {
+		if len(k) > len(prefix) && k[:len(prefix)] == prefix {
+			delete(u.calls, k)
+		}
+	}
+}
+
+// messageOfChunk is the message update of each chunk kind.
+var messageOfChunk = map[string]string{
+	"user_message_chunk": "user_message", "agent_message_chunk": "agent_message", "agent_thought_chunk": "agent_thought",
+}
+
+// Replaying marks session sessionID's history as replaying (on) or done:
+// a v2 client may hold a replayed message, and chunks append, so the first
+// replayed chunk of each message is preceded by the message with no
+// content, which clears it.
+func (u *Updates) Replaying(sessionID string, on bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.replays == nil {
+		u.replays = map[string]map[string]bool{}
+	}
+	if on {
+		u.replays[sessionID] = map[string]bool{}
+	} else {
+		delete(u.replays, sessionID)
+	}
+}
+
+func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
+	cleared := u.replays[sessionID]
+	kind := messageOfChunk[chunk["sessionUpdate"].(string)]
+	key := kind + " " + chunk["messageId"].(string)
+	if cleared == nil || cleared[key] {
+		return []object{chunk}
+	}
+	cleared[key] = true
+	return []object{{"sessionUpdate": kind, "messageId": chunk["messageId"], "content": []any{}}, chunk}
+}
