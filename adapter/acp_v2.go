@@ -231,6 +231,7 @@ func (c *v2Conn) resume(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		}
 		state := "idle"
 		if s, serr := c.a.session(p.SessionID); serr == nil {
+			s.titles.publishCurrent()
 			state = s.fg.State()
 		}
 		c.notify(c.a.conn, p.SessionID, acpv2.State(state))

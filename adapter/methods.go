@@ -42,6 +42,7 @@ func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, erro
 	}
 	c := caps.Parse(declared)
 	c.V2 = version == 2
+	c.TerminalOutput = c.TerminalOutput || c.V2 // a v2 client shows display terminals
 	a.mu.Lock()
 	a.client = c
 	a.mu.Unlock()

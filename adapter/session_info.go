@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"sync"
@@ -202,6 +203,31 @@ func (t *titles) publish(raw string, modified time.Time) {
 	}
 	t.host.notify(map[string]any{"sessionUpdate": "session_info_update", "title": title,
 		"updatedAt": modified.UTC().Format("2006-01-02T15:04:05.000Z")})
+}
+
+// publishCurrent sends the current title and the session file's time, even
+// when the client was told them (a v2 resume: the client may hold none or
+// stale ones): the stored title, else one published and settled, else the
+// file's summary.
+func (t *titles) publishCurrent() {
+	info, ok := t.stat()
+	t.mu.Lock()
+	title := t.last
+	if ok && (info.CustomTitle != "" || !t.settled || title == "") {
+		title = sanitizeTitle(cmp.Or(info.CustomTitle, info.Summary))
+	}
+	if title != "" {
+		t.last = title
+	}
+	t.mu.Unlock()
+	if title == "" {
+		return
+	}
+	u := map[string]any{"sessionUpdate": "session_info_update", "title": title}
+	if ok {
+		u["updatedAt"] = info.Modified.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	t.host.notify(u)
 }
 
 // shown is the title last published.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"strings"
 	"sync"
 )
 
@@ -16,9 +17,10 @@ const PlanID = "plan"
 // a v2 client stores of each tool call (its `_meta`, whether it was named)
 // and the messages a replay cleared.
 type Updates struct {
-	mu      sync.Mutex
-	calls   map[string]*toolCall // by "<session> <toolCallId>"
-	replays map[string]map[string]bool
+	mu        sync.Mutex
+	calls     map[string]*toolCall // by "<session> <toolCallId>"
+	terminals map[string]*terminal // running commands, by "<session> <toolCallId>"
+	replays   map[string]map[string]bool
 }
 
 type toolCall struct {
@@ -87,16 +89,33 @@ func sessionUpdate(m object) (object, error) {
 // upserts, where null clears a field (a v1 null leaves it), so nulls are
 // left out; `_meta` carries only the keys it changes of what the client
 // stores; name comes from `_meta.claudeCode.toolName` the first time. A v1
-// tool_call of an id the client holds restarts it: each field it leaves
-// out is reset.
+// tool_call of an id the client holds (or may hold from before this
+// connection, during a replay) restarts it: each field it leaves out is
+// reset, and a replayed one the connection did not report clears `_meta`,
+// then sets the current keys in a second update.
 func (u *Updates) toolCall(sessionID string, report object, starts bool) ([]object, error) {
 	id, _ := report["toolCallId"].(string)
 	key := sessionID + " " + id
+	terminal, keep := u.terminalUpdates(key, report, starts)
+	if !keep {
+		return terminal, nil
+	}
+	_, replaying := u.replays[sessionID]
+	out, err := u.report(key, report, starts, replaying)
+	if err != nil {
+		return nil, err
+	}
+	return append(terminal, out...), nil
+}
+
+// report is the tool_call_update of a tool call report (its terminal keys
+// taken out).
+func (u *Updates) report(key string, report object, starts, replaying bool) ([]object, error) {
 	if u.calls == nil {
 		u.calls = map[string]*toolCall{}
 	}
 	previous := u.calls[key]
-	restarts := starts && previous != nil
+	restarts := starts && (previous != nil || replaying)
 	held := object{}
 	if previous != nil {
 		held = previous.meta
@@ -125,6 +144,12 @@ func (u *Updates) toolCall(sessionID string, report object, starts bool) ([]obje
 			if _, ok := out[f]; !ok {
 				out[f] = nil
 			}
+		}
+	}
+	if restarts && previous == nil {
+		out["_meta"] = nil
+		if len(newMeta) > 0 {
+			return []object{out, {"sessionUpdate": "tool_call_update", "toolCallId": report["toolCallId"], "_meta": newMeta}}, nil
 		}
 	}
 	return []object{out}, nil
@@ -205,13 +230,13 @@ func metaPatch(held, now object) object {
 // tool_call_update would carry, with every `_meta` key the client stores
 // of it (a client can show the request from the request alone).
 func (u *Updates) Subject(sessionID string, toolCall object) (object, error) {
-	out, err := u.toolCall(sessionID, toolCall, false)
+	id, _ := toolCall["toolCallId"].(string)
+	subs, err := u.report(sessionID+" "+id, toolCall, false, false)
 	if err != nil {
 		return nil, err
 	}
-	sub := out[0]
+	sub := subs[0]
 	delete(sub, "sessionUpdate")
-	id, _ := toolCall["toolCallId"].(string)
 	if stored := u.calls[sessionID+" "+id].meta; len(stored) > 0 {
 		meta, _ := sub["_meta"].(object)
 		if meta == nil {
@@ -229,8 +254,13 @@ func (u *Updates) Forget(sessionID string) {
 	defer u.mu.Unlock()
 	prefix := sessionID + " "
 	for k := range u.calls {
-		if len(k) > len(prefix) && k[:len(prefix)] == prefix {
+		if strings.HasPrefix(k, prefix) {
 			delete(u.calls, k)
+		}
+	}
+	for k := range u.terminals {
+		if strings.HasPrefix(k, prefix) {
+			delete(u.terminals, k)
 		}
 	}
 }

@@ -116,3 +116,38 @@ func TestV1ClientCapabilities(t *testing.T) {
 		t.Errorf("negotiated down:\n got %s\nwant %s", got, down)
 	}
 }
+
+// A replayed tool_call the connection did not report clears what the
+// client may hold from before: every field it leaves out and its `_meta`,
+// whose current keys follow in a second update.
+func TestReplayedToolCall(t *testing.T) {
+	var u Updates
+	u.Replaying("s", true)
+	got := mapOne(t, &u, `{"sessionUpdate":"tool_call","toolCallId":"a","title":"ls","_meta":{"x":1}}`)
+	want := `[{"_meta":null,"content":null,"kind":null,"locations":null,"name":null,"rawInput":null,"rawOutput":null,` +
+		`"sessionUpdate":"tool_call_update","status":null,"title":"ls","toolCallId":"a"},{"_meta":{"x":1},"sessionUpdate":"tool_call_update","toolCallId":"a"}]`
+	if got != want {
+		t.Errorf("replayed tool_call:\n got %s\nwant %s", got, want)
+	}
+}
+
+// A command's terminal keys become terminal updates before the report;
+// an output report carrying nothing else goes as the terminal update alone.
+func TestTerminalUpdates(t *testing.T) {
+	var u Updates
+	steps := []struct{ in, want string }{
+		{`{"sessionUpdate":"tool_call","toolCallId":"a","rawInput":{},"_meta":{"terminal_info":{"terminal_id":"a"}}}`,
+			`[{"sessionUpdate":"terminal_update","terminalId":"a"},{"rawInput":{},"sessionUpdate":"tool_call_update","toolCallId":"a"}]`},
+		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","rawInput":{"command":"ls"}}`,
+			`[{"command":"ls","sessionUpdate":"terminal_update","terminalId":"a"},{"rawInput":{"command":"ls"},"sessionUpdate":"tool_call_update","toolCallId":"a"}]`},
+		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","_meta":{"terminal_output":{"data":"hi"}}}`,
+			`[{"output":{"data":"aGk="},"sessionUpdate":"terminal_update","terminalId":"a"}]`},
+		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","_meta":{"terminal_exit":{"exit_code":0,"signal":null}}}`,
+			`[{"exitStatus":{"exitCode":0},"sessionUpdate":"terminal_update","terminalId":"a"},{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"a"}]`},
+	}
+	for i, s := range steps {
+		if got := mapOne(t, &u, s.in); got != s.want {
+			t.Errorf("step %d:\n got %s\nwant %s", i, got, s.want)
+		}
+	}
+}
