@@ -259,10 +259,12 @@ func TestV1PromptStillAnsweredAtTheEnd(t *testing.T) {
 func TestProtocolNegotiation(t *testing.T) {
 	v2Init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"},"capabilities":{}}}`
 	e := startAgentWith(t, "text", acpv2.V1)
-	e.send(v2Init)
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"},` +
+		`"capabilities":{"_meta":{"jetbrains":{"air":{"version":1}}}}}}`)
 	res, _ := e.reply(0)["result"].(map[string]any)
-	if res["protocolVersion"] != float64(1) || res["agentCapabilities"] == nil {
-		t.Errorf("v1 alone, v2 client: %v; want a v1 answer", res)
+	meta, _ := res["_meta"].(map[string]any)
+	if res["protocolVersion"] != float64(1) || res["agentCapabilities"] == nil || meta["jetbrains"] == nil {
+		t.Errorf("v1 alone, v2 AIR client: %v; want a v1 answer to an AIR client", res)
 	}
 	e = startAgentWith(t, "text", acpv2.V2)
 	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
@@ -300,5 +302,44 @@ func TestTurnInsertedOnce(t *testing.T) {
 	s.finish(map[string]any{"stopReason": "end_turn"}, nil)
 	if *events != (countingTurn{inserted: 1, ended: 1}) {
 		t.Errorf("events %+v, want inserted once and ended once", *events)
+	}
+}
+
+// A model cycle Claude Code starts on its own after the turn ended is
+// foreground work of its own: running at its first output, idle at its
+// result, with the result's usage.
+func TestV2AutonomousCycleIsForegroundWork(t *testing.T) {
+	e, sid := startV2Agent(t, "then-cycle")
+	e.promptV2(2, sid)
+	first := true
+	wire, all := e.until(func(m map[string]any) bool {
+		if isIdle(m) && first {
+			first = false
+			return false
+		}
+		return isIdle(m)
+	}, nil)
+	want := v2Wire{"state running", "agent_message_chunk", "state idle end_turn", "state running", "agent_message_chunk", "state idle end_turn"}
+	if got := wire.only("state", "agent_message_chunk"); !slices.Equal(got, want) {
+		t.Fatalf("v2 wire %q, want %q", got, want)
+	}
+	last, _ := all[len(all)-1]["params"].(map[string]any)
+	u, _ := last["update"].(map[string]any)
+	if usage, _ := u["usage"].(map[string]any); usage["totalTokens"] != float64(5) {
+		t.Errorf("the cycle's idle %v: want its result's usage", u)
+	}
+}
+
+// A prompt Claude Code does not echo is taken in at its result: its output
+// before that is not a cycle of Claude Code's own, so the work runs from the
+// insertion.
+func TestV2EchoLessPromptInsertedAtResult(t *testing.T) {
+	e := startAgent(t, "text")
+	sid, _ := e.openV2Session()
+	e.promptV2(2, sid)
+	wire, _ := e.until(isIdle, nil)
+	want := v2Wire{"agent_message_chunk", "user_message", "response 2", "state running", "state idle end_turn"}
+	if got := wire.only("state", "agent_message_chunk", "user_message", "response"); !slices.Equal(got, want) {
+		t.Fatalf("v2 wire %q, want %q", got, want)
 	}
 }

@@ -117,6 +117,14 @@ func playTurn(mode string, out func(string)) bool {
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
 		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":3,"output_tokens":5}}}`)
 		return false
+	case "then-cycle": // the turn, then a cycle Claude Code starts on its own (a task's follow-up)
+		out(start)
+		out(delta)
+		out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
+		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_start","message":{"id":"msg_2","model":"m"}}}`)
+		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"the task ended"}}}`)
+		out(`{"type":"result","subtype":"success","stop_reason":"end_turn","origin":{"kind":"task-notification"},"usage":{"input_tokens":2,"output_tokens":3}}`)
+		return false
 	case "turn-fails":
 		out(start)
 		out(`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["boom"]}`)

@@ -111,6 +111,7 @@ func (t *translator) message(h *claude.Frame) {
 	if h.Type == "result" && !autonomous && !t.active && len(t.pending) > 0 {
 		t.activate(t.pending[0])
 	}
+	startCycle(t, h)
 	t.async.Frame(asyncHead(*h), h)
 	switch kind {
 	case "stream_event":
@@ -138,6 +139,7 @@ func (t *translator) message(h *claude.Frame) {
 		t.result(h)
 		t.suggest.resultEnded()
 	} else if h.Type == "result" {
+		endCycle(t, h)
 		t.autonomousResult(h)
 		if !t.active && len(t.pending) == 0 {
 			t.text.shown = false // only autonomous prose was shown

@@ -8,6 +8,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/turns"
+	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lazyre"
 )
@@ -226,4 +227,31 @@ func outcomeOf(result any) turns.Outcome {
 	}
 	raw, _ := json.Marshal(result)
 	return raw
+}
+
+// startCycle makes a model cycle Claude Code starts on its own (its
+// follow-up after background work, a message from another session) the
+// session's foreground work, at its first output of the main conversation
+// (a message_start comes before any text) while no work runs and no prompt
+// waits for its echo (the output may be that prompt's). Called with t.mu
+// held.
+func startCycle(t *translator, f *claude.Frame) {
+	if f.Parent != nil || (f.Type != "assistant" && f.Type != "stream_event") || len(t.pending) > 0 {
+		return
+	}
+	if !t.s.fg.Working() {
+		t.s.fg.Start(turns.Cycle)
+	}
+}
+
+// endCycle ends a cycle's work at its result: as its stop reason says,
+// with its usage, or failed with the result's error. Called with t.mu held.
+func endCycle(t *translator, r *claude.Frame) {
+	reason, failed := usage.StopReason(r)
+	if failed {
+		detail := resultDetail(r)
+		t.s.fg.End(turns.Cycle, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %s", detail))
+		return
+	}
+	t.s.fg.End(turns.Cycle, usage.ResultResponse(r, reason), nil)
 }

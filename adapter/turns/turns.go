@@ -58,6 +58,11 @@ func (Unreported) AwaitingUser() {}
 func (Unreported) Ended(Outcome) {}
 func (Unreported) Failed(error)  {}
 
+// Cycle owns the work of a model cycle Claude Code started on its own.
+var Cycle any = new(cycle)
+
+type cycle struct{ _ byte }
+
 // Foreground follows a session's foreground work: a prompt's turn from its
 // insertion to its end, or a model cycle Claude Code started on its own,
 // to its result. One piece of work runs at a time. Owners are compared by

@@ -79,3 +79,25 @@ func (t *Tracker) PromptResponse(stopReason string) json.RawMessage {
 	})
 	return out
 }
+
+// ResultResponse is a PromptResponse read from one result alone (a model
+// cycle Claude Code started on its own, which no turn tallies): its stop
+// reason and the result's usage.
+func ResultResponse(r *claude.Frame, stopReason string) json.RawMessage {
+	var t Tally
+	if u := r.Usage; u != nil {
+		n := func(p *float64) int {
+			if p == nil {
+				return 0
+			}
+			return int(*p)
+		}
+		t = Tally{n(u.InputTokens), n(u.OutputTokens), n(u.CacheReadInputTokens), n(u.CacheCreationInputTokens)}
+	}
+	type usage struct {
+		Tally
+		TotalTokens int `json:"totalTokens"`
+	}
+	out, _ := json.Marshal(map[string]any{"stopReason": stopReason, "usage": usage{t, t.Total()}})
+	return out
+}
