@@ -1,11 +1,13 @@
 package adapter
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"sync"
 
 	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/turns"
@@ -60,6 +62,8 @@ func v2MethodFor(name string) v2Method {
 		return (*v2Conn).fork
 	case "session/set_config_option":
 		return (*v2Conn).setConfigOption
+	case "terminal/cancel", "tool_call/cancel":
+		return (*v2Conn).cancelBackground
 	}
 	return nil
 }
@@ -98,6 +102,9 @@ func (c *v2Conn) notify(conn *jsonrpc.Conn, sessionID string, update any) {
 			continue
 		}
 		_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
+		if child, state, ok := c.updates.ChildState(sessionID, u); ok {
+			c.notify(conn, child, state)
+		}
 	}
 }
 
@@ -314,4 +321,44 @@ func (c *v2Conn) answer(method string, result json.RawMessage) json.RawMessage {
 		return acpv2.PermissionResponse(result)
 	}
 	return result
+}
+
+// cancelBackground stops the background task a v2 client cancels, by its
+// tool call (tool_call/cancel) or by its display terminal, which the agent
+// names after its tool call (terminal/cancel). One that runs nothing in the
+// background is refused with -32602.
+func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p struct {
+		SessionID  string `json:"sessionId"`
+		ToolCallID string `json:"toolCallId"`
+		TerminalID string `json:"terminalId"`
+	}
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s, err := c.a.session(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	id := cmp.Or(p.TerminalID, p.ToolCallID)
+	s.tr.mu.Lock()
+	task := ""
+	for taskID, t := range s.tr.bg.tasks {
+		if t.toolUseID == id {
+			task = taskID
+		}
+	}
+	s.tr.mu.Unlock()
+	if task == "" {
+		what, data := "Tool call "+id+" is not running in the background", map[string]string{"sessionId": p.SessionID, "toolCallId": id}
+		if p.TerminalID != "" {
+			what, data = "Terminal "+id+" is not a command running in the background", map[string]string{"sessionId": p.SessionID, "terminalId": id}
+		}
+		raw, _ := json.Marshal(data)
+		return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code, Message: "Invalid params: " + what + ", so it cannot be cancelled.", Data: raw}
+	}
+	if err := s.cli().Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: task}, nil); err != nil {
+		return nil, err
+	}
+	return map[string]any{}, nil
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -341,5 +343,29 @@ func TestV2EchoLessPromptInsertedAtResult(t *testing.T) {
 	want := v2Wire{"agent_message_chunk", "user_message", "response 2", "state running", "state idle end_turn"}
 	if got := wire.only("state", "agent_message_chunk", "user_message", "response"); !slices.Equal(got, want) {
 		t.Fatalf("v2 wire %q, want %q", got, want)
+	}
+}
+
+// tool_call/cancel and terminal/cancel stop the background task of the tool
+// call (or of the terminal named after it) with the CLI's stop_task; one that
+// runs nothing in the background is refused with -32602.
+func TestV2CancelBackgroundWork(t *testing.T) {
+	log := t.TempDir() + "/cli.log"
+	t.Setenv("ADAPTER_TEST_CLI_LOG", log)
+	e, sid := startV2Agent(t, "background-task")
+	e.promptV2(2, sid)
+	e.until(isIdle, nil)
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"terminal/cancel","params":{"sessionId":%q,"terminalId":"toolu_other"}}`, sid))
+	got, _ := json.Marshal(e.reply(3)["error"])
+	if want := `{"code":-32602,"data":{"sessionId":"` + sid + `","terminalId":"toolu_other"},"message":"Invalid params: Terminal toolu_other is not a command running in the background, so it cannot be cancelled."}`; string(got) != want {
+		t.Errorf("terminal/cancel of nothing: %s\nwant %s", got, want)
+	}
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"tool_call/cancel","params":{"sessionId":%q,"toolCallId":"toolu_bg"}}`, sid))
+	if r := e.reply(4); r["error"] != nil {
+		t.Fatalf("tool_call/cancel: %v", r)
+	}
+	b, _ := os.ReadFile(log)
+	if !strings.Contains(string(b), "control_request stop_task") {
+		t.Errorf("the CLI read %q; want a stop_task", b)
 	}
 }

@@ -117,6 +117,11 @@ func playTurn(mode string, out func(string)) bool {
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
 		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":3,"output_tokens":5}}}`)
 		return false
+	case "background-task": // a shell task goes on in the background after the turn
+		out(`{"type":"system","subtype":"task_started","task_id":"task-1","tool_use_id":"toolu_bg","description":"sleep"}`)
+		out(start)
+		out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
+		return false
 	case "then-cycle": // the turn, then a cycle Claude Code starts on its own (a task's follow-up)
 		out(start)
 		out(delta)

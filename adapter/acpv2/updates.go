@@ -297,3 +297,25 @@ func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
 	cleared[key] = true
 	return []object{{"sessionUpdate": kind, "messageId": chunk["messageId"], "content": []any{}}, chunk}
 }
+
+// ChildState is the state_update a subagent_update that reports the child's
+// work state makes on the child's own stream (v2 reports a session's state
+// on its stream and mirrors a child's on its parent), sent right after the
+// parent's copy; ok is false for an update that reports none, and during a
+// replay, whose past states are no current activity.
+func (u *Updates) ChildState(parentID string, update object) (childID string, state object, ok bool) {
+	s, _ := update["state"].(object)
+	childID, _ = update["sessionId"].(string)
+	if update["sessionUpdate"] != "subagent_update" || s == nil || childID == "" {
+		return "", nil, false
+	}
+	u.mu.Lock()
+	_, replaying := u.replays[parentID]
+	u.mu.Unlock()
+	if replaying {
+		return "", nil, false
+	}
+	state = maps.Clone(s)
+	state["sessionUpdate"] = "state_update"
+	return childID, state, true
+}

@@ -151,3 +151,19 @@ func TestTerminalUpdates(t *testing.T) {
 		}
 	}
 }
+
+// A subagent's work state also goes to the child's own stream, but not
+// while its parent replays.
+func TestChildState(t *testing.T) {
+	var u Updates
+	up := object{"sessionUpdate": "subagent_update", "sessionId": "child", "state": object{"state": "idle", "stopReason": "end_turn"}}
+	id, state, ok := u.ChildState("root", up)
+	raw, _ := json.Marshal(state)
+	if !ok || id != "child" || string(raw) != `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}` {
+		t.Errorf("ChildState = %q %s %v", id, raw, ok)
+	}
+	u.Replaying("root", true)
+	if _, _, ok := u.ChildState("root", up); ok {
+		t.Error("a replayed child state went to the child's stream")
+	}
+}
