@@ -39,7 +39,7 @@ type v2Method func(c *v2Conn, ctx context.Context, req *jsonrpc.Request) (any, e
 func v2MethodFor(name string) v2Method {
 	switch name {
 	case "initialize":
-		return v1Method((*Agent).initialize)
+		return (*v2Conn).initialize
 	case "auth/login":
 		return v1Method((*Agent).authenticate)
 	case "auth/logout":
@@ -361,4 +361,18 @@ func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (an
 		return nil, err
 	}
 	return map[string]any{}, nil
+}
+
+// initialize again: the connection stays v2, so a repeat that asks for an
+// older version is refused with -32600.
+func (c *v2Conn) initialize(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p acpv2.InitializeParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if v, ok := p.Requested(); !ok || v < 2 {
+		return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInvalidRequest.Code, Message: "Invalid request",
+			Data: json.RawMessage(`"a repeated initialize must request the selected protocol version 2"`)}
+	}
+	return (*Agent).initialize(c.a, ctx, req)
 }

@@ -279,6 +279,10 @@ func TestProtocolNegotiation(t *testing.T) {
 	if res, _ := e.reply(0)["result"].(map[string]any); res["protocolVersion"] != float64(2) {
 		t.Errorf("v2 alone, v2 client after a refused v1 initialize: %v", res)
 	}
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	if r := e.reply(1); r["error"] == nil {
+		t.Errorf("a v1 initialize repeated on a v2 connection: %v; want -32600", r)
+	}
 }
 
 // countingTurn counts a turn's events.

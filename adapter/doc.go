@@ -20,7 +20,7 @@
 // Layout: every non-test file of the package, one line each (contract
 // "Adapter structure"; doc_test.go keeps this map and the files in step).
 //
-//   - acp_v2.go: the ACP v2 surface: its method table and the v2 mapping of the turn (adapter/turns) and of the updates (adapter/acpv2).
+//   - acp_v2.go: the draft ACP v2 surface of a connection that negotiated it: its method table, each v1 method under the v2 mapping of its params and answer (adapter/acpv2), the v2 mapping of the turn and of the foreground work (adapter/turns), the updates and permission requests in v2's shape, and terminal/cancel and tool_call/cancel.
 //   - agent.go: the Agent, its ACP method table and the JSON-RPC errors.
 //   - agent_file_change_report.go: contract "Agent file-change report": the prompt's request, checkpointing, the dry-run rewind and the report.
 //   - ask.go: permission requests, MCP elicitations and the CLI's dialogs put to the editor (asks); a Sandbox Network request's tool call settled.
