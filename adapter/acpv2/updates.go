@@ -156,7 +156,7 @@ func (u *Updates) report(key string, report object, starts, replaying bool) ([]o
 }
 
 // patch is the v2 fields of a v1 tool call (report or a permission
-// request's toolCall): nulls left out, content checked.
+// request's toolCall): nulls left out, v1 diffs in v2's shape.
 func patch(report object) (object, error) {
 	out := object{"sessionUpdate": "tool_call_update"}
 	for k, v := range report {
@@ -165,17 +165,38 @@ func patch(report object) (object, error) {
 		}
 	}
 	content, _ := report["content"].([]any)
+	if content == nil {
+		return out, nil
+	}
+	items := make([]any, 0, len(content))
 	for _, c := range content {
 		item, _ := c.(object)
-		switch item["type"] {
-		case "content", "terminal":
+		switch {
+		case item["type"] == "content" || item["type"] == "terminal" || item["changes"] != nil:
+			items = append(items, item)
+		case item["type"] == "diff":
+			items = append(items, v2Diff(item))
 		default:
-			if item["changes"] == nil {
-				return nil, fmt.Errorf("an ACP v2 client cannot take a v1 diff")
-			}
+			return nil, fmt.Errorf("an ACP v2 client cannot take tool call content of type %v", item["type"])
 		}
 	}
+	out["content"] = items
 	return out, nil
+}
+
+// v2Diff is a v1 diff as v2 carries it: the file change it names (an add
+// when there was no old text), without a patch, since v1's old and new
+// texts can be snippets of the file whose line numbers v1 does not say.
+func v2Diff(v1 object) object {
+	op := "modify"
+	if v1["oldText"] == nil {
+		op = "add"
+	}
+	out := object{"type": "diff", "changes": []any{object{"operation": op, "path": v1["path"], "fileType": "text"}}}
+	if v1["_meta"] != nil {
+		out["_meta"] = v1["_meta"]
+	}
+	return out
 }
 
 // mergeMeta is the `_meta` the client stores after a report's: a key set to

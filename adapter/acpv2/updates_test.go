@@ -36,8 +36,10 @@ func TestToolCallReports(t *testing.T) {
 			t.Errorf("step %d:\n got %s\nwant %s", i, got, s.want)
 		}
 	}
-	if _, err := u.Map("s", json.RawMessage(`{"sessionUpdate":"tool_call","toolCallId":"b","content":[{"type":"diff","path":"/a","newText":"x"}]}`)); err == nil {
-		t.Error("a v1 diff went to a v2 client")
+	got := mapOne(t, &u, `{"sessionUpdate":"tool_call","toolCallId":"b","content":[{"type":"diff","path":"/a","oldText":null,"newText":"x"},{"type":"diff","path":"/b","oldText":"a","newText":"b"}]}`)
+	want := `[{"content":[{"changes":[{"fileType":"text","operation":"add","path":"/a"}],"type":"diff"},{"changes":[{"fileType":"text","operation":"modify","path":"/b"}],"type":"diff"}],"sessionUpdate":"tool_call_update","toolCallId":"b"}]`
+	if got != want {
+		t.Errorf("v1 diffs:\n got %s\nwant %s", got, want)
 	}
 }
 
