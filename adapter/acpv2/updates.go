@@ -105,6 +105,9 @@ func (u *Updates) toolCall(sessionID string, report object, starts bool) ([]obje
 	if err != nil {
 		return nil, err
 	}
+	if !starts && len(out) == 1 && len(out[0]) == 2 {
+		return terminal, nil // it changes nothing the client holds
+	}
 	return append(terminal, out...), nil
 }
 

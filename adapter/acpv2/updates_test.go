@@ -26,6 +26,7 @@ func TestToolCallReports(t *testing.T) {
 			`[{"_meta":{"x":1},"name":"Bash","sessionUpdate":"tool_call_update","status":"pending","title":"ls","toolCallId":"a"}]`},
 		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","_meta":{"claudeCode":{"toolName":"Bash"},"x":1}}`,
 			`[{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"a"}]`},
+		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","_meta":{"claudeCode":{"toolName":"Bash"},"x":1}}`, `null`},
 		{`{"sessionUpdate":"tool_call_update","toolCallId":"a","_meta":{"x":null,"y":2}}`,
 			`[{"_meta":{"x":null,"y":2},"sessionUpdate":"tool_call_update","toolCallId":"a"}]`},
 		{`{"sessionUpdate":"tool_call","toolCallId":"a","title":"ls"}`,

@@ -215,8 +215,8 @@ func resultStatus(isError bool) string {
 }
 
 // HookResult is the report of a PostToolUse hook: the final change of an
-// edit tool and, for a client that is not AIR, the whole `tool_response`
-// (contract: "Zed conventions").
+// edit tool and, for a client that is not AIR nor ACP v2, the whole
+// `tool_response` (contract: "Zed conventions").
 func (r Renderer) HookResult(use ToolUse, toolResponse json.RawMessage) Update {
 	var f ResultFacts
 	if hr, ok := reporterFor(use.Name).(HookReporter); ok {
@@ -230,6 +230,10 @@ func (r Renderer) HookResult(use ToolUse, toolResponse json.RawMessage) Update {
 			ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
 			Content: f.Content, Locations: f.Locations, final: true,
 		}
+	}
+	if r.Caps.V2 {
+		// A v2 client stores `_meta` as AIR does: it gets the markers only.
+		toolResponse = toolResponseMarkers(toolResponse)
 	}
 	return Update{
 		Meta:       &Meta{ClaudeCode: &ClaudeCode{ToolName: use.Name, ToolResponse: toolResponse}},
