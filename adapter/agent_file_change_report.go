@@ -18,8 +18,8 @@ import (
 	"github.com/airwire/airwire/adapter/airmeta"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/notdir"
 	"github.com/airwire/airwire/adapter/usage"
-	"github.com/airwire/airwire/internal/notdir"
 	"github.com/airwire/airwire/internal/pathstyle"
 )
 

@@ -15,7 +15,9 @@
 // the one caps.Client built at initialize; the shapes of results and
 // updates live in their own packages (toolcall, usage, permission,
 // sessionconfig, sessionfailure, sessionindex, history, agentinfo,
-// airmeta, notices).
+// airmeta, notices). A turn and the session's foreground work are the
+// agent's own (adapter/turns), which ACP v1 and the draft v2 each map; the
+// v2 shapes live in adapter/acpv2.
 //
 // Layout: every non-test file of the package, one line each (contract
 // "Adapter structure"; doc_test.go keeps this map and the files in step).
@@ -48,5 +50,5 @@
 //   - stored.go: session/load, resume, fork, list and delete.
 //   - subagents.go: contract "Native subagent sessions" (adapter/subagents): the session as the child session router's Host, the call sites that need the session, agent or translator, and a turn's answer held while its background subagents run.
 //   - translator.go: the translator from the CLI's lines (each decoded once into a claude.Frame) to ACP updates, and the end of a turn.
-//   - turn.go: the turn: one session/prompt, its insertion and its end reported through its events (adapter/turns), a failed turn's error shaped as the reference shapes it.
+//   - turn.go: the turn: one session/prompt, its insertion and its end reported through its events (adapter/turns), a failed turn's error shaped as the reference shapes it, and a model cycle Claude Code starts on its own as foreground work.
 package adapter

@@ -289,9 +289,15 @@ func (u *Updates) Forget(sessionID string) {
 	}
 }
 
-// messageOfChunk is the message update of each chunk kind.
-var messageOfChunk = map[string]string{
-	"user_message_chunk": "user_message", "agent_message_chunk": "agent_message", "agent_thought_chunk": "agent_thought",
+// messageOfChunk is the message update of a chunk kind.
+func messageOfChunk(kind string) string {
+	switch kind {
+	case "user_message_chunk":
+		return "user_message"
+	case "agent_message_chunk":
+		return "agent_message"
+	}
+	return "agent_thought"
 }
 
 // Replaying marks session sessionID's history as replaying (on) or done:
@@ -313,7 +319,7 @@ func (u *Updates) Replaying(sessionID string, on bool) {
 
 func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
 	cleared := u.replays[sessionID]
-	kind := messageOfChunk[chunk["sessionUpdate"].(string)]
+	kind := messageOfChunk(chunk["sessionUpdate"].(string))
 	key := kind + " " + chunk["messageId"].(string)
 	if cleared == nil || cleared[key] {
 		return []object{chunk}

@@ -59,7 +59,7 @@ func (Unreported) Ended(Outcome) {}
 func (Unreported) Failed(error)  {}
 
 // Cycle owns the work of a model cycle Claude Code started on its own.
-var Cycle any = new(cycle)
+var Cycle = &cycle{}
 
 type cycle struct{ _ byte }
 
