@@ -760,6 +760,7 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 				}
 				if s, ok := e.(string); ok {
 					n.collectMade(k, s)
+					n.collectHandback(s)
 				}
 				walk(e)
 			}
@@ -794,6 +795,21 @@ func (n *Normalizer) collectMade(key, v string) {
 			n.madeKind[v] = m.placeholder
 			return
 		}
+	}
+}
+
+// handbackFrom is the sentence with which Claude Code points a flat
+// subagent's tool result at the report its agent handed back; the quoted
+// word is the agent's id. An editor-lane run sees the id nowhere else.
+var handbackFrom = lazyre.New(`as a message from "(a[0-9a-f]{16})" \(its SubagentHandback call\)`)
+
+// collectHandback learns the agent ids that text names in handbackFrom.
+func (n *Normalizer) collectHandback(text string) {
+	if !strings.Contains(text, "SubagentHandback") {
+		return
+	}
+	for _, m := range handbackFrom.Compiled().FindAllStringSubmatch(text, -1) {
+		n.madeKind[m[1]] = "agent"
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -436,5 +437,23 @@ func TestLearnAgentIDs(t *testing.T) {
 	}
 	if want := `{"text":"agentId: <agent-1> (a1111111111111111, a9d369fae923f64f9)"}`; string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A flat subagent's tool result names its agent only in the handback
+// sentence; the normalizer numbers that id as an agent, as it does the
+// id under agentId, so an editor-lane run compares with its golden.
+func TestHandbackNamesAnAgent(t *testing.T) {
+	text := `This agent's report was delivered to you as a message from "aedf99104d489ed42" (its SubagentHandback call).`
+	line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"x","update":{"content":[{"type":"content","content":{"type":"text","text":` + strconv.Quote(text) + `}}]}}}`)
+	n := NewNormalizer(Paths{})
+	n.collectSessions(line)
+	out, err := n.Line(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if strings.Contains(got, "aedf99104d489ed42") || !strings.Contains(got, `from \"<agent-1>\"`) {
+		t.Errorf("normalized:\n%s", got)
 	}
 }
