@@ -29,13 +29,15 @@ func TestProfileDeclarations(t *testing.T) {
 		{"air-no-form", `{"_meta":{"jetbrains":{"air":{"capabilities":` + airList + `,"version":1}},"terminal_output":true,"terminal_output_delta":true},"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}`},
 		{"zed-notices", `{"_meta":{"terminal-auth":true,"terminal_output":true},"auth":{"terminal":true},"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"session":{"notices":{}},"terminal":true}`},
 		{"air-notices", `{"_meta":{"jetbrains":{"air":{"capabilities":` + airList + `,"version":1}},"terminal_output":true,"terminal_output_delta":true},"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"session":{"notices":{}},"terminal":true}`},
+		{"zed-drafts", `{"_meta":{"terminal-auth":true,"terminal_output":true},"auth":{"terminal":true},"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"plan":{},"session":{"compaction":{},"configOptions":{"boolean":{}}},"terminal":true}`},
+		{"plain-drafts", `{"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"plan":{},"session":{"compaction":{},"configOptions":{"boolean":{}}},"terminal":true}`},
 	} {
 		b, _ := json.Marshal(must(ClientCapabilities(tt.p, nil)))
 		if string(b) != tt.want {
 			t.Errorf("%s declares\n%s\nwant\n%s", tt.p, b, tt.want)
 		}
 	}
-	if got := strings.Join(ProfileNames(), ","); got != "plain,zed,air,air-minimal,air-no-form,zed-notices,air-notices" {
+	if got := strings.Join(ProfileNames(), ","); got != "plain,zed,air,air-minimal,air-no-form,zed-notices,air-notices,zed-drafts,plain-drafts" {
 		t.Errorf("profiles %s", got)
 	}
 	if got := DefaultProfiles(); len(got) != 3 || got[0] != ProfilePlain || got[1] != ProfileZed || got[2] != ProfileAir {
