@@ -1,0 +1,159 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/airwire/airwire/conform/scenario"
+)
+
+// The driver as an ACP v2 (draft) client, for a profile whose
+// protocolVersion is 2 (conform/scenario/profiles.yaml). Scenarios are
+// written once, in v1 terms; the driver speaks each step the way a v2
+// client would:
+//
+//   - initialize sends info and capabilities (v1: clientInfo and
+//     clientCapabilities), and the agent must answer protocolVersion 2;
+//   - a prompt step ends with its turn, not with the prompt's answer: v2
+//     answers session/prompt when the prompt is taken in (a messageId) and
+//     reports the turn's end as an idle state_update carrying the stop
+//     reason (or stopReason "error" with the JSON-RPC error v1 would answer);
+//   - session/load is session/resume with replayFrom {type: start}, and
+//     authenticate is auth/login (its params are the same methodId).
+//
+// A scenario that needs a v1-only method without a v2 counterpart
+// (session/set_mode, session/set_model, the client's fs/* and terminal/*)
+// does not list the v2 profiles.
+
+// v2 reports whether the run's profile speaks the ACP v2 draft.
+func (d *driver) v2() bool { return scenario.ProtocolVersion(d.o.Profile) == 2 }
+
+// initializeParams is the initialize request of the run's profile.
+func (d *driver) initializeParams(caps map[string]any) map[string]any {
+	info := map[string]any{"name": ClientName, "version": "1.0.0"}
+	if d.v2() {
+		return map[string]any{"protocolVersion": 2, "capabilities": caps, "info": info}
+	}
+	return map[string]any{"protocolVersion": 1, "clientCapabilities": caps, "clientInfo": info}
+}
+
+// checkProtocol fails a v2 run whose agent did not agree to protocolVersion
+// 2 in its initialize answer: the run would otherwise drive a v1 agent with
+// v2 steps and fail later, at a step that says less.
+func (d *driver) checkProtocol(m *agentMsg) error {
+	if !d.v2() {
+		return nil
+	}
+	var r struct {
+		ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(m.result, &r)
+	if string(r.ProtocolVersion) == "2" {
+		return nil
+	}
+	got := string(r.ProtocolVersion)
+	if got == "" {
+		got = "no protocolVersion"
+	} else {
+		got = "protocolVersion " + got
+	}
+	return fmt.Errorf("the agent answered initialize with %s; the profile %s needs 2 (the ACP v2 draft)", got, d.o.Profile)
+}
+
+// agentMeta is the _meta of the agent's capabilities in its initialize
+// answer: agentCapabilities._meta in v1, capabilities._meta in v2.
+func agentMeta(init *agentMsg) map[string]json.RawMessage {
+	var r struct {
+		V1 struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"agentCapabilities"`
+		V2 struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(init.result, &r) != nil {
+		return nil
+	}
+	if r.V1.Meta != nil {
+		return r.V1.Meta
+	}
+	return r.V2.Meta
+}
+
+// v2Method is the request a v2 client sends for a scenario's v1 request:
+// session/load becomes session/resume with a replay from the start, and
+// authenticate becomes auth/login. Every other method is its own.
+func (d *driver) v2Method(method string, params map[string]any) (string, map[string]any) {
+	if !d.v2() {
+		return method, params
+	}
+	switch method {
+	case "session/load":
+		out := make(map[string]any, len(params)+1)
+		for k, v := range params {
+			out[k] = v
+		}
+		out["replayFrom"] = map[string]any{"type": "start"}
+		return "session/resume", out
+	case "authenticate":
+		return "auth/login", params
+	}
+	return method, params
+}
+
+// awaitTurnEnd waits, in a v2 run, for the end of the turn of the prompt
+// that answer (a result with the prompt's messageId) took in: the first
+// idle state_update with a stop reason of session sid after the answer
+// that no earlier prompt step ended with. It returns that frame as the
+// answer a v1 prompt would have had: a result with the stopReason, or the
+// JSON-RPC error of a turn that ended with stopReason "error".
+func (d *driver) awaitTurnEnd(ctx context.Context, answer *agentMsg, sid string) (*agentMsg, error) {
+	var end *agentMsg
+	what := fmt.Sprintf("the end of the turn in session %s (an idle state_update with its stopReason)", sid)
+	err := d.wait(ctx, what, func(msgs []*agentMsg) bool {
+		for _, x := range msgs[answer.index+1:] {
+			if !d.turnEnds[x.index] && isTurnEnd(x, sid) {
+				end = x
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.turnEnds == nil {
+		d.turnEnds = map[int]bool{}
+	}
+	d.turnEnds[end.index] = true
+	d.trigger = max(d.trigger, end.index)
+	return turnOutcome(end), nil
+}
+
+// isTurnEnd reports whether m is the idle state_update of session sid that
+// ends a turn: one with a stop reason (an idle without one repeats the
+// state for a changed background list).
+func isTurnEnd(m *agentMsg, sid string) bool {
+	if !m.isNotification() || m.method != "session/update" || m.params["sessionId"] != sid {
+		return false
+	}
+	u, _ := m.params["update"].(map[string]any)
+	reason, _ := u["stopReason"].(string)
+	return u["sessionUpdate"] == "state_update" && u["state"] == "idle" && reason != ""
+}
+
+// turnOutcome is the v1 prompt answer that the turn end end stands for.
+func turnOutcome(end *agentMsg) *agentMsg {
+	u, _ := end.params["update"].(map[string]any)
+	out := &agentMsg{index: end.index, at: end.at, hasID: true}
+	if u["stopReason"] == "error" {
+		out.err = &rpcError{Code: -32603, Message: "the turn ended with stopReason error"}
+		if b, err := json.Marshal(u["error"]); err == nil {
+			_ = json.Unmarshal(b, out.err)
+		}
+		return out
+	}
+	out.result, _ = json.Marshal(map[string]any{"stopReason": u["stopReason"]})
+	return out
+}
