@@ -63,6 +63,9 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 	return []place{
 		{kind: "request", methods: p("initialize"), pattern: p("params", "clientCapabilities", "_meta"), sender: DirEditor,
 			section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
+		// ACP v2 names the declared capabilities "capabilities".
+		{kind: "request", methods: p("initialize"), pattern: p("params", "capabilities", "_meta"), sender: DirEditor,
+			section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
 		{kind: "result", methods: p("initialize"), pattern: p("result", "_meta"), sender: DirAgent,
 			section: SectionAgentDecl, container: "agent-declaration", keys: map[string]airKey{"capabilities": {}, "goal": {}}},
 		{kind: "notification", methods: p("session/update"), updates: p("session_info_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
@@ -100,6 +103,10 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 		{kind: "request", methods: p("session/prompt"), pattern: p("params", "_meta"), sender: DirEditor,
 			section: "Agent file-change report", keys: map[string]airKey{"agentFileChangeReportRequest": {schema: "file-change-report-request", gate: "agentFileChangeReport"}}},
 		{kind: "result", methods: p("session/prompt"), pattern: p("result", "_meta"), sender: DirAgent,
+			section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
+		// In ACP v2 the idle state_update that ends a turn carries what v1's
+		// PromptResponse does.
+		{kind: "notification", methods: p("session/update"), updates: p("state_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
 			section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
 		{kind: "request", methods: p("session/fork"), pattern: p("params", "_meta"), sender: DirEditor,
 			section: "Session fork point", keys: map[string]airKey{"fork": {schema: "fork"}}},
@@ -361,7 +368,7 @@ func (c *checker) sharedKeys(s metaSite) {
 		v := s.meta[k]
 		kptr := base + "/" + escapeSeg(k)
 		switch {
-		case k == "terminal_output_delta" && c.method == "initialize" && c.kind == "request" && at("params", "clientCapabilities", "_meta"):
+		case k == "terminal_output_delta" && c.method == "initialize" && c.kind == "request" && (at("params", "clientCapabilities", "_meta") || at("params", "capabilities", "_meta")):
 			c.airSchema("terminal-output-delta-capability", v, kptr)
 		case k == "terminal_output_delta" && toolMeta:
 			c.airSchema("terminal-output-delta", v, kptr)
@@ -372,9 +379,9 @@ func (c *checker) sharedKeys(s metaSite) {
 			}
 		case k == "steering" && c.method == "initialize" && c.kind == "result" && at("result", "_meta"):
 			c.airSchema("steering", v, kptr)
-		case k == "quota" && c.method == "session/prompt" && c.kind == "result" && at("result", "_meta"):
+		case k == "quota" && (c.method == "session/prompt" && c.kind == "result" && at("result", "_meta") || c.update == "state_update" && at("params", "update", "_meta")):
 			c.airSchema("quota", v, kptr)
-		case k == "authStatus" && c.method == "initialize" && c.kind == "result" && at("result", "agentCapabilities", "_meta"):
+		case k == "authStatus" && c.method == "initialize" && c.kind == "result" && (at("result", "agentCapabilities", "_meta") || at("result", "capabilities", "_meta")):
 			c.airSchema("auth-status", v, kptr)
 		case k == "_askUserQuestionCustomAnswer" && c.method == "elicitation/create" && at("params", "requestedSchema", "properties", "*", "_meta"):
 			c.airSchema("ask-user-question-custom-answer", v, kptr)
