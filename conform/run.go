@@ -257,8 +257,10 @@ type driver struct {
 	stdin    io.Closer
 	closedAt time.Time
 	// turnEnds holds the frames (by index) that ended a prompt step's turn
-	// in a v2 run (awaitTurnEnd).
-	turnEnds map[int]bool
+	// in a v2 run (awaitTurnEnd); configOptions are those of the last
+	// session setup answer (v2Method).
+	turnEnds      map[int]bool
+	configOptions []any
 }
 
 func (d *driver) session() string {
@@ -649,6 +651,7 @@ func (d *driver) open(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		d.noteConfigOptions(res)
 		var r struct {
 			SessionID string `json:"sessionId"`
 		}
@@ -664,9 +667,11 @@ func (d *driver) open(ctx context.Context) error {
 		d.sessionID = d.sc.Transcript.SessionID
 		d.smu.Unlock()
 		m, p := d.v2Method("session/"+method, params)
-		if _, err := d.call(ctx, m, p, 0, false); err != nil {
+		res, err := d.call(ctx, m, p, 0, false)
+		if err != nil {
 			return err
 		}
+		d.noteConfigOptions(res)
 	}
 	return nil
 }

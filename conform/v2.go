@@ -20,11 +20,15 @@ import (
 //     reports the turn's end as an idle state_update carrying the stop
 //     reason (or stopReason "error" with the JSON-RPC error v1 would answer);
 //   - session/load is session/resume with replayFrom {type: start}, and
-//     authenticate is auth/login (its params are the same methodId).
+//     authenticate is auth/login (its params are the same methodId);
+//   - session/set_mode and session/set_model are session/set_config_option
+//     of the option whose category is mode or model (in the configOptions
+//     of the session's setup answer; "mode" and "model" when it has none),
+//     and a select value is typed "id", as v2 asks.
 //
 // A scenario that needs a v1-only method without a v2 counterpart
-// (session/set_mode, session/set_model, the client's fs/* and terminal/*)
-// does not list the v2 profiles.
+// (the client's fs/* and terminal/*, which v2 agents do themselves) does
+// not list the v2 profiles.
 
 // v2 reports whether the run's profile speaks the ACP v2 draft.
 func (d *driver) v2() bool { return scenario.ProtocolVersion(d.o.Profile) == 2 }
@@ -81,25 +85,57 @@ func agentMeta(init *agentMsg) map[string]json.RawMessage {
 	return r.V2.Meta
 }
 
-// v2Method is the request a v2 client sends for a scenario's v1 request:
-// session/load becomes session/resume with a replay from the start, and
-// authenticate becomes auth/login. Every other method is its own.
+// v2Method is the request a v2 client sends for a scenario's v1 request
+// (see above). Every other method is its own.
 func (d *driver) v2Method(method string, params map[string]any) (string, map[string]any) {
 	if !d.v2() {
 		return method, params
 	}
+	out := make(map[string]any, len(params)+2)
+	for k, v := range params {
+		out[k] = v
+	}
 	switch method {
 	case "session/load":
-		out := make(map[string]any, len(params)+1)
-		for k, v := range params {
-			out[k] = v
-		}
 		out["replayFrom"] = map[string]any{"type": "start"}
 		return "session/resume", out
 	case "authenticate":
 		return "auth/login", params
+	case "session/set_mode", "session/set_model":
+		category, key := "mode", "modeId"
+		if method == "session/set_model" {
+			category, key = "model", "modelId"
+		}
+		out["configId"], out["value"] = d.configID(category), out[key]
+		delete(out, key)
+		method = "session/set_config_option"
 	}
-	return method, params
+	if _, typed := out["type"]; method == "session/set_config_option" && !typed {
+		out["type"] = "id"
+	}
+	return method, out
+}
+
+// configID is the configId of the session's config option of category, as
+// its setup answer listed it (category itself when it did not).
+func (d *driver) configID(category string) string {
+	for _, o := range d.configOptions {
+		m, _ := o.(map[string]any)
+		if id, ok := m["configId"].(string); ok && m["category"] == category {
+			return id
+		}
+	}
+	return category
+}
+
+// noteConfigOptions keeps the configOptions of a session setup answer.
+func (d *driver) noteConfigOptions(m *agentMsg) {
+	var r struct {
+		ConfigOptions []any `json:"configOptions"`
+	}
+	if m != nil && json.Unmarshal(m.result, &r) == nil && r.ConfigOptions != nil {
+		d.configOptions = r.ConfigOptions
+	}
 }
 
 // awaitTurnEnd waits, in a v2 run, for the end of the turn of the prompt

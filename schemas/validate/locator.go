@@ -57,6 +57,17 @@ var (
 
 func p(s ...string) []string { return s }
 
+// toolCallKeys are the AIR keys of a tool call report's _meta.
+func toolCallKeys() map[string]airKey {
+	return map[string]airKey{
+		"commandTitle":      {schema: "command-title"},
+		"subagent":          {schema: "subagent-marker"},
+		"skill":             {schema: "skill"},
+		"contextCompaction": {schema: "context-compaction"},
+		"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
+	}
+}
+
 // places is the locator table, built from the contract's "AIR metadata keys"
 // table and the sections it links.
 var places = lookup.Lazy[[]place]{Build: func() []place {
@@ -76,13 +87,13 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 				"archived":              {schema: "session-archived", gate: "sessionIndex"},
 			}},
 		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "_meta"), sender: DirAgent,
-			section: SectionKeys, keys: map[string]airKey{
-				"commandTitle":      {schema: "command-title"},
-				"subagent":          {schema: "subagent-marker"},
-				"skill":             {schema: "skill"},
-				"contextCompaction": {schema: "context-compaction"},
-				"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
-			}},
+			section: SectionKeys, keys: toolCallKeys()},
+		// An ACP v2 permission request asks about a subject: the tool call,
+		// as the patch a tool_call_update carries, with its keys.
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "subject", "toolCall", "_meta"), sender: DirAgent,
+			section: SectionKeys, keys: toolCallKeys()},
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "subject", "toolCall", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
+			section: SectionDiffPatch, keys: diffPatchKey.Get()},
 		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
 			section: SectionDiffPatch, keys: diffPatchKey.Get()},
 		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "_meta"), sender: DirAgent,

@@ -225,9 +225,13 @@ func (c *checker) permissionRequest(params any) {
 	}
 	st := &c.v.st
 	sid, _ := field(params, "sessionId").(string)
-	tc, _ := path(params, "toolCall", "toolCallId").(string)
+	tc := permissionToolCallID(params)
 	if st.initSeen && sid != "" && tc != "" && !st.toolCalls[sid+"\x00"+tc] {
-		c.add("/params/toolCall/toolCallId", "permission-after-tool-call", SectionPermission, SeverityError,
+		ptr := "/params/toolCall/toolCallId"
+		if st.v2 {
+			ptr = "/params/subject/toolCall/toolCallId"
+		}
+		c.add(ptr, "permission-after-tool-call", SectionPermission, SeverityError,
 			"the tool_call %s must go out before its session/request_permission", tc)
 	}
 	c.permissionAskRule(params)
