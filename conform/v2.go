@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -192,4 +193,65 @@ func turnOutcome(end *agentMsg) *agentMsg {
 	}
 	out.result, _ = json.Marshal(map[string]any{"stopReason": u["stopReason"]})
 	return out
+}
+
+// isV2 reports whether a canonical transcript is of a v2 connection: its
+// first client line, the editor's initialize, asks protocolVersion 2.
+func isV2(canon []byte) bool {
+	const tag = "client editor->agent "
+	i := bytes.Index(canon, []byte(tag))
+	if i < 0 {
+		return false
+	}
+	line, _, _ := bytes.Cut(canon[i+len(tag):], []byte("\n"))
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion json.RawMessage `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method == "initialize" && string(m.Params.ProtocolVersion) == "2"
+}
+
+// MaskSessionTimes replaces, in a canonical v2 transcript, the updatedAt of
+// every session_info_update with "<updated-at>". A v2 agent reports the
+// session's updatedAt when it resumes a session, before it answers, as the
+// stored session then reads: the real Claude CLI of a live run has written
+// to it by then, at the run's time, where the CLI a replay plays has not,
+// and the time stays the stored one. Both sides of a v2 comparison are
+// masked so.
+func MaskSessionTimes(canon []byte) []byte {
+	var out bytes.Buffer
+	for _, l := range bytes.SplitAfter(canon, []byte("\n")) {
+		i := bytes.IndexByte(l, '{')
+		if i < 0 || !bytes.Contains(l, []byte(`"session_info_update"`)) {
+			out.Write(l)
+			continue
+		}
+		var v map[string]any
+		dec := json.NewDecoder(bytes.NewReader(bytes.TrimRight(l[i:], "\n")))
+		dec.UseNumber()
+		if dec.Decode(&v) != nil {
+			out.Write(l)
+			continue
+		}
+		p, _ := v["params"].(map[string]any)
+		u, _ := p["update"].(map[string]any)
+		if _, ok := u["updatedAt"]; !ok || u["sessionUpdate"] != "session_info_update" {
+			out.Write(l)
+			continue
+		}
+		u["updatedAt"] = "<updated-at>"
+		b, err := encodeJSON(v)
+		if err != nil {
+			out.Write(l)
+			continue
+		}
+		out.Write(l[:i])
+		out.Write(b)
+		if bytes.HasSuffix(l, []byte("\n")) {
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes()
 }
