@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/testroot"
+	"github.com/airwire/airwire/schemas/acp"
+	"github.com/airwire/airwire/schemas/validate"
 )
 
 // v2Scenario is testdata/text-turn with a prompt step that requires the
@@ -78,6 +81,21 @@ func TestV2PromptStepEndsWithItsTurn(t *testing.T) {
 	}
 	if !initV2 || !messageID || !idleEnd {
 		t.Fatalf("protocolVersion 2 answered: %v, a prompt answered with its messageId: %v, an idle end_turn: %v", initV2, messageID, idleEnd)
+	}
+	// The journal validates against the v2 schema (airwire validate).
+	a, set, err := validate.Load()
+	if err != nil {
+		t.Skipf("no ACP schema: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(acp.V2Dir(filepath.Dir(a.File)), acp.UnstableFile)); err != nil {
+		t.Skipf("the ACP v2 schema is not installed (make deps): %v", err)
+	}
+	rep, err := validate.Journal(res.Journal, validate.New(a, set))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.HasErrors() || rep.Stats.Messages < 10 {
+		t.Errorf("%d messages, findings %v", rep.Stats.Messages, rep.Findings)
 	}
 }
 
