@@ -47,6 +47,10 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"b":"a9d369fae923f64f9:generation:2","subagentSessionId":"a9d369fae923f64f9:generation:<epoch-ms>"}`},
 		{name: "a SendMessage resume: the id's prefix and the pin's ref", in: `{"text":"{\"success\":true,\"message\":\"Resuming agent abd15c5\",\"pin\":{\"id\":\"x\",\"ref\":\"1d797d\"}}"}`,
 			want: `{"text":"{\"success\":true,\"message\":\"Resuming agent <agent-prefix>\",\"pin\":{\"id\":\"x\",\"ref\":\"<pin-ref>\"}}"}`},
+		{name: "v2: the agent's version in the initialize answer's info", in: `{"result":{"info":{"name":"a","version":"0.101.0"},"protocolVersion":2}}`,
+			want: `{"result":{"info":{"name":"a","version":"<agent-version>"},"protocolVersion":2}}`},
+		{name: "v2: base64 terminal output gets the text rules", in: `{"update":{"output":{"data":"T3V0cHV0IGlzIGJlaW5nIHdyaXR0ZW4gdG86IC90bXAvYXctMS93b3JrL291dC50eHQ="},"sessionUpdate":"terminal_update"}}`,
+			want: `{"update":{"output":{"data":"T3V0cHV0IGlzIGJlaW5nIHdyaXR0ZW4gdG86IDxjd2Q+L291dC50eHQ="},"sessionUpdate":"terminal_update"}}`},
 		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
 	}
 	for _, tt := range tests {
