@@ -96,7 +96,7 @@ rerecord: deps build
 	@git --no-pager diff --stat -- goldens || true
 
 ## bench: the proxy, scanner, journal and validator benchmarks, airwire agent against the reference adapter
-## (plain and AIR clients; the session/list one lists 10,000 generated transcripts, made once, cached under
+## (plain and AIR clients; as an ACP v2 client, the reference alone; the session/list one lists 10,000 generated transcripts, made once, cached under
 ## $$TMPDIR/airwire-agentbench-sessions-*), airwire conform with and without its reports, and the journal view
 ## of a 50,000-message journal (its writing, and its load in headless Chromium) (docs/bench.md),
 ## each reported as a ratio against a baseline measured in the same run
@@ -105,7 +105,8 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'Scan|Recorder$$' -benchmem -benchtime=200ms ./internal/jsonrpc/ ./proxy/
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./schemas/validate/
 	$(GO) test -run '^$$' -bench 'TextChunks|ToolCallTurn' -benchmem -benchtime=20x ./adapter/
-	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)' -benchtime=3x ./conform/agentbench/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)$$' -benchtime=3x ./conform/agentbench/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)V2/ref' -benchtime=3x ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
 	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/

@@ -40,7 +40,7 @@ CLAUDE=$DEPS/acp/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude
 [ -f "$ADAPTER" ] || { echo "make deps: $ADAPTER_PKG did not install its dist/index.js" >&2; exit 1; }
 [ -x "$CLAUDE" ] || { echo "make deps: the bundled Claude Code CLI is missing (optional dependency not installed?)" >&2; exit 1; }
 
-# 3. The official ACP JSON Schema, by npm pack, checked against schemas/acp/PIN.
+# 3. The official ACP JSON Schema (v1 and the v2 draft), by npm pack, checked against schemas/acp/PIN.
 pin_of() { awk -v w="$1" '$2==w{print $1}' "$PIN"; }
 if ! stamp_ok "$DEPS/acp-schema" "$(sha256sum "$PIN" | cut -d' ' -f1)"; then
   rm -rf "$DEPS/acp-schema" && mkdir -p "$DEPS/acp-schema"
@@ -53,8 +53,10 @@ if ! stamp_ok "$DEPS/acp-schema" "$(sha256sum "$PIN" | cut -d' ' -f1)"; then
     echo "  The registry served different bytes for $SCHEMA_PKG. Do not edit the pin to pass: find out why." >&2
     rm -rf "$DEPS/acp-schema"; exit 1
   fi
-  tar -xzf "$tgz" -C "$DEPS/acp-schema" --strip-components=1 package/schema/v1/schema.json package/schema/v1/schema.unstable.json
-  for f in schema/v1/schema.json schema/v1/schema.unstable.json; do
+  # v1 and the ACP v2 draft, side by side: schema/v1 and schema/v2.
+  files="schema/v1/schema.json schema/v1/schema.unstable.json schema/v2/schema.json schema/v2/schema.unstable.json"
+  tar -xzf "$tgz" -C "$DEPS/acp-schema" --strip-components=1 $(printf 'package/%s ' $files)
+  for f in $files; do
     got=$(sha256sum "$DEPS/acp-schema/$f" | cut -d' ' -f1)
     [ "$got" = "$(pin_of "$f")" ] || { echo "make deps: checksum mismatch for $f" >&2; rm -rf "$DEPS/acp-schema"; exit 1; }
   done

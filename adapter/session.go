@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"github.com/airwire/airwire/adapter/subagents"
@@ -46,6 +47,8 @@ type Session struct {
 	// startParams are the CLI options of the session's start, which a
 	// clear-context restart reuses (clear_context.go).
 	startParams claude.SessionStart
+	// mcpStatus says which of the editor's MCP servers are unavailable.
+	mcpStatus notices.MCPServers
 
 	mu    sync.Mutex
 	state state

@@ -296,6 +296,9 @@ func (t *translator) system(m *claude.Frame) {
 			t.s.skillsRead = true
 			t.s.skills.refresh()
 		}
+		for _, u := range t.s.mcpStatus.Updates(t.s.startParams.MCPServers, m.MCPServers, t.s.agent.clientCaps().Notices) {
+			t.s.notify(u)
+		}
 	case "commands_changed":
 		t.s.commands = m.Commands
 		t.s.skills.forgetPaths()

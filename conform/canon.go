@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/journal"
@@ -760,6 +762,7 @@ func (n *Normalizer) collectSessions(raw json.RawMessage) {
 				}
 				if s, ok := e.(string); ok {
 					n.collectMade(k, s)
+					n.collectHandback(s)
 				}
 				walk(e)
 			}
@@ -794,6 +797,21 @@ func (n *Normalizer) collectMade(key, v string) {
 			n.madeKind[v] = m.placeholder
 			return
 		}
+	}
+}
+
+// handbackFrom is the sentence with which Claude Code points a flat
+// subagent's tool result at the report its agent handed back; the quoted
+// word is the agent's id. An editor-lane run sees the id nowhere else.
+var handbackFrom = lazyre.New(`as a message from "(a[0-9a-f]{16})" \(its SubagentHandback call\)`)
+
+// collectHandback learns the agent ids that text names in handbackFrom.
+func (n *Normalizer) collectHandback(text string) {
+	if !strings.Contains(text, "SubagentHandback") {
+		return
+	}
+	for _, m := range handbackFrom.Compiled().FindAllStringSubmatch(text, -1) {
+		n.madeKind[m[1]] = "agent"
 	}
 }
 
@@ -901,8 +919,15 @@ func (n *Normalizer) value(v any, path []string) any {
 			n.cursors[t] = fmt.Sprintf("<cursor-%d>", n.nCursor)
 			return n.cursors[t]
 		}
-		if key == "version" && len(path) >= 2 && path[len(path)-2] == "agentInfo" {
+		if key == "version" && len(path) >= 2 && (path[len(path)-2] == "agentInfo" || v2AgentInfo(path)) {
 			return "<agent-version>"
+		}
+		if key == "data" && len(path) >= 2 && path[len(path)-2] == "output" {
+			// ACP v2 sends terminal output as base64 (terminal_update,
+			// terminal_output_chunk): its text gets the rules of any text.
+			if b, err := base64.StdEncoding.DecodeString(t); err == nil && utf8.Valid(b) {
+				return base64.StdEncoding.EncodeToString([]byte(n.str(string(b))))
+			}
 		}
 		if key == "harnessSectionHash" {
 			// A hash the real CLI makes anew in every run (a forced
@@ -920,6 +945,12 @@ func (n *Normalizer) value(v any, path []string) any {
 		return t
 	}
 	return v
+}
+
+// v2AgentInfo reports whether path is in the info of an initialize
+// answer of ACP v2 (v1: agentInfo).
+func v2AgentInfo(path []string) bool {
+	return len(path) == 3 && path[0] == "result" && path[1] == "info"
 }
 
 // str applies the path, uuid and timestamp rules to one string.

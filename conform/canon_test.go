@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,6 +47,10 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"b":"a9d369fae923f64f9:generation:2","subagentSessionId":"a9d369fae923f64f9:generation:<epoch-ms>"}`},
 		{name: "a SendMessage resume: the id's prefix and the pin's ref", in: `{"text":"{\"success\":true,\"message\":\"Resuming agent abd15c5\",\"pin\":{\"id\":\"x\",\"ref\":\"1d797d\"}}"}`,
 			want: `{"text":"{\"success\":true,\"message\":\"Resuming agent <agent-prefix>\",\"pin\":{\"id\":\"x\",\"ref\":\"<pin-ref>\"}}"}`},
+		{name: "v2: the agent's version in the initialize answer's info", in: `{"result":{"info":{"name":"a","version":"0.101.0"},"protocolVersion":2}}`,
+			want: `{"result":{"info":{"name":"a","version":"<agent-version>"},"protocolVersion":2}}`},
+		{name: "v2: base64 terminal output gets the text rules", in: `{"update":{"output":{"data":"T3V0cHV0IGlzIGJlaW5nIHdyaXR0ZW4gdG86IC90bXAvYXctMS93b3JrL291dC50eHQ="},"sessionUpdate":"terminal_update"}}`,
+			want: `{"update":{"output":{"data":"T3V0cHV0IGlzIGJlaW5nIHdyaXR0ZW4gdG86IDxjd2Q+L291dC50eHQ="},"sessionUpdate":"terminal_update"}}`},
 		{name: "no HTML escaping, numbers kept", in: `{"hint":"<target> & more","n":1.50}`, want: `{"hint":"<target> & more","n":1.50}`},
 	}
 	for _, tt := range tests {
@@ -436,5 +441,23 @@ func TestLearnAgentIDs(t *testing.T) {
 	}
 	if want := `{"text":"agentId: <agent-1> (a1111111111111111, a9d369fae923f64f9)"}`; string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A flat subagent's tool result names its agent only in the handback
+// sentence; the normalizer numbers that id as an agent, as it does the
+// id under agentId, so an editor-lane run compares with its golden.
+func TestHandbackNamesAnAgent(t *testing.T) {
+	text := `This agent's report was delivered to you as a message from "aedf99104d489ed42" (its SubagentHandback call).`
+	line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"x","update":{"content":[{"type":"content","content":{"type":"text","text":` + strconv.Quote(text) + `}}]}}}`)
+	n := NewNormalizer(Paths{})
+	n.collectSessions(line)
+	out, err := n.Line(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if strings.Contains(got, "aedf99104d489ed42") || !strings.Contains(got, `from \"<agent-1>\"`) {
+		t.Errorf("normalized:\n%s", got)
 	}
 }

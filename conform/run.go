@@ -256,6 +256,11 @@ type driver struct {
 	// stdin is the agent's stdin; closedAt is when closeInput closed it.
 	stdin    io.Closer
 	closedAt time.Time
+	// turnEnds holds the frames (by index) that ended a prompt step's turn
+	// in a v2 run (awaitTurnEnd); configOptions are those of the last
+	// session setup answer (v2Method).
+	turnEnds      map[int]bool
+	configOptions []any
 }
 
 func (d *driver) session() string {
@@ -459,14 +464,12 @@ func (d *driver) command(jpath string) *exec.Cmd {
 // steps runs initialize, the session opening and the scenario's steps.
 func (d *driver) steps(ctx context.Context, caps map[string]any) error {
 	d.trigger = -1
-	init := map[string]any{
-		"protocolVersion":    1,
-		"clientCapabilities": caps,
-		"clientInfo":         map[string]any{"name": ClientName, "version": "1.0.0"},
-	}
-	m, err := d.call(ctx, "initialize", init, 0, false)
+	m, err := d.call(ctx, "initialize", d.initializeParams(caps), 0, false)
 	d.initialized = m != nil
 	if err != nil {
+		return err
+	}
+	if err := d.checkProtocol(m); err != nil {
 		return err
 	}
 	if err := d.awaitAuthStatus(ctx, m); err != nil {
@@ -565,12 +568,7 @@ const AuthStatusWait = 5 * time.Second
 // The wait is bounded: an agent that declares the key but pushes nothing
 // only slows the run.
 func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
-	var r struct {
-		AgentCapabilities struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"agentCapabilities"`
-	}
-	if json.Unmarshal(init.result, &r) != nil || r.AgentCapabilities.Meta["authStatus"] == nil {
+	if agentMeta(init)["authStatus"] == nil {
 		return nil
 	}
 	err := d.waitWithin(ctx, AuthStatusWait, "_auth/status_update", func(msgs []*agentMsg) bool {
@@ -653,6 +651,7 @@ func (d *driver) open(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		d.noteConfigOptions(res)
 		var r struct {
 			SessionID string `json:"sessionId"`
 		}
@@ -667,9 +666,12 @@ func (d *driver) open(ctx context.Context) error {
 		d.smu.Lock()
 		d.sessionID = d.sc.Transcript.SessionID
 		d.smu.Unlock()
-		if _, err := d.call(ctx, "session/"+method, params, 0, false); err != nil {
+		m, p := d.v2Method("session/"+method, params)
+		res, err := d.call(ctx, m, p, 0, false)
+		if err != nil {
 			return err
 		}
+		d.noteConfigOptions(res)
 	}
 	return nil
 }
@@ -678,6 +680,16 @@ func (d *driver) open(ctx context.Context) error {
 // response; the response becomes the next trigger. expectError, when
 // non-zero, is the error code the agent must answer with. scripted marks a scenario step's request.
 func (d *driver) call(ctx context.Context, method string, params any, expectError int, scripted bool) (*agentMsg, error) {
+	m, err := d.send(ctx, method, params, scripted)
+	if err != nil {
+		return nil, err
+	}
+	return m, expectAnswer(method, m, expectError)
+}
+
+// send sends a request after the agent settled and waits for its
+// response, which becomes the next trigger.
+func (d *driver) send(ctx context.Context, method string, params any, scripted bool) (*agentMsg, error) {
 	if err := d.settle(ctx); err != nil {
 		return nil, err
 	}
@@ -690,16 +702,22 @@ func (d *driver) call(ctx context.Context, method string, params any, expectErro
 		return nil, err
 	}
 	d.trigger = m.index
+	return m, nil
+}
+
+// expectAnswer checks the answer m to method against the error code a step
+// expects (0: a result).
+func expectAnswer(method string, m *agentMsg, expectError int) error {
 	switch {
 	case expectError != 0 && m.err == nil:
-		return m, fmt.Errorf("%s: expected error %s, got result %s", method, errorCodeText(expectError), m.result)
+		return fmt.Errorf("%s: expected error %s, got result %s", method, errorCodeText(expectError), m.result)
 	case expectError == scenario.AnyError:
 	case expectError != 0 && m.err.Code != expectError:
-		return m, fmt.Errorf("%s: expected error %d, got %v", method, expectError, m.err)
+		return fmt.Errorf("%s: expected error %d, got %v", method, expectError, m.err)
 	case expectError == 0 && m.err != nil:
-		return m, fmt.Errorf("%s: %w", method, m.err)
+		return fmt.Errorf("%s: %w", method, m.err)
 	}
-	return m, nil
+	return nil
 }
 
 func (d *driver) waitResponse(ctx context.Context, method, id string) (*agentMsg, error) {
@@ -803,10 +821,11 @@ func (d *driver) request(ctx context.Context, r *scenario.Request) error {
 	if params == nil {
 		params = map[string]any{}
 	}
+	method, params := d.v2Method(r.Method, params)
 	if r.Async {
-		return d.sendAsync(ctx, r.Method, params)
+		return d.sendAsync(ctx, method, params)
 	}
-	m, err := d.call(ctx, r.Method, params, r.Expected(), true)
+	m, err := d.call(ctx, method, params, r.Expected(), true)
 	if err != nil {
 		return err
 	}
@@ -835,8 +854,9 @@ type pendingCall struct {
 	method, id string
 	// step is the index of the client step that sent it.
 	step int
-	// prompt is the step of an async session/prompt.
-	prompt *scenario.Prompt
+	// prompt is the step of an async session/prompt, session its session.
+	prompt  *scenario.Prompt
+	session string
 }
 
 // awaitAll waits for every async request; the last response to arrive
@@ -858,6 +878,11 @@ func (d *driver) awaitOne(ctx context.Context, p pendingCall) error {
 		return err
 	}
 	d.trigger = max(d.trigger, m.index)
+	if p.prompt != nil && d.v2() && m.err == nil {
+		if m, err = d.awaitTurnEnd(ctx, m, p.session); err != nil {
+			return err
+		}
+	}
 	want := 0
 	if p.prompt != nil {
 		want = p.prompt.ExpectError
@@ -884,6 +909,7 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 		params["_meta"] = p.Meta
 	}
 	params = d.expand(params).(map[string]any)
+	sid, _ = params["sessionId"].(string)
 	if d.sc.Live() && len(d.pending) == 0 {
 		// The previous turn's suggestion comes before the next prompt.
 		d.awaitPostTurn(ctx, false)
@@ -893,10 +919,20 @@ func (d *driver) prompt(ctx context.Context, p *scenario.Prompt) error {
 			return err
 		}
 		d.pending[len(d.pending)-1].prompt = p
+		d.pending[len(d.pending)-1].session = sid
 		return nil
 	}
-	m, err := d.call(ctx, "session/prompt", params, p.ExpectError, true)
+	m, err := d.send(ctx, "session/prompt", params, true)
 	if err != nil {
+		return err
+	}
+	if d.v2() && m.err == nil {
+		// v2 answered when the prompt was taken in: the step ends with the turn.
+		if m, err = d.awaitTurnEnd(ctx, m, sid); err != nil {
+			return err
+		}
+	}
+	if err := expectAnswer("session/prompt", m, p.ExpectError); err != nil {
 		return err
 	}
 	return checkStopReason(m, p)

@@ -38,15 +38,17 @@ type Detail struct {
 	// Error is an assistant line's error marker.
 	Error string `json:"error"`
 	// Level and Content are a system notice's.
-	Level                 string           `json:"level"`
-	Content               string           `json:"content"`
-	TerminalSlashCommands []string         `json:"terminal_slash_commands"`
-	Commands              []Command        `json:"commands"`
-	Message               LineMessage      `json:"message"`
-	ToolUseResult         ToolUseResult    `json:"tool_use_result"`
-	ToolResultMeta        json.RawMessage  `json:"tool_result_meta"`
-	RateLimitInfo         json.RawMessage  `json:"rate_limit_info"`
-	CompactMetadata       *CompactMetadata `json:"compact_metadata"`
+	Level                 string   `json:"level"`
+	Content               string   `json:"content"`
+	TerminalSlashCommands []string `json:"terminal_slash_commands"`
+	// MCPServers is an init line's status of each MCP server.
+	MCPServers      []MCPServerStatus `json:"mcp_servers"`
+	Commands        []Command         `json:"commands"`
+	Message         LineMessage       `json:"message"`
+	ToolUseResult   ToolUseResult     `json:"tool_use_result"`
+	ToolResultMeta  json.RawMessage   `json:"tool_result_meta"`
+	RateLimitInfo   json.RawMessage   `json:"rate_limit_info"`
+	CompactMetadata *CompactMetadata  `json:"compact_metadata"`
 	// A tool_progress beat's and a system/permission_denied's.
 	ToolUseID          string          `json:"tool_use_id"`
 	ToolName           *string         `json:"tool_name"`
@@ -409,4 +411,11 @@ func decodeFrameJSON(line []byte) (*Frame, error) {
 		return nil, ErrNoType
 	}
 	return f, nil
+}
+
+// MCPServerStatus is one MCP server of an init line: its name and its
+// status (connected, failed, needs-auth, pending, disabled).
+type MCPServerStatus struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
 }

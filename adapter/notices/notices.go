@@ -32,6 +32,21 @@ func (n Notice) Update() map[string]any {
 	return u
 }
 
+// Line is the notice as a transcript line, for an editor without session
+// notices: the bold title, then the description, as an agent message
+// chunk with meta as its _meta (none when nil).
+func (n Notice) Line(meta map[string]any) map[string]any {
+	text := "**" + n.Title + "**"
+	if n.Description != "" {
+		text = "**" + n.Title + ":** " + n.Description
+	}
+	u := map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": text}}
+	if meta != nil {
+		u["_meta"] = meta
+	}
+	return u
+}
+
 // Split shapes free text into a notice: its first line is the title when
 // that line is at most TitleLimit long, the rest the description; a longer
 // first line puts the whole text in the description under fallbackTitle.

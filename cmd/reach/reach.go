@@ -28,13 +28,16 @@ type ReachOptions struct {
 	JSON string
 	// Rules prints only the rule table (no COVERAGE_DIR).
 	Rules bool
+	// Modules, when set, are the patterns of the modules to report alone
+	// (reach.Report.Select).
+	Modules []string
 }
 
 // NewCmdReach builds `airwire reach`. runF replaces the behaviour in tests.
 func NewCmdReach(f *factory.Factory, runF func(*ReachOptions) error) *cobra.Command {
 	opts := &ReachOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:    "reach COVERAGE_DIR [--dist DIR] [--json FILE] | reach --rules",
+		Use:    "reach COVERAGE_DIR [--dist DIR] [--json FILE] [--module PATTERN]... | reach --rules",
 		Short:  "Report which functions of the reference adapter no scenario executes",
 		Hidden: true,
 		Long: `Read the V8 coverage that the reference adapter's Node processes wrote into
@@ -44,9 +47,13 @@ executed, the functions no scenario executes with their lines, and the
 sums of the modules that implement the contract's areas. It ends with the
 rule table: the contract's wire rules, how many a scenario pins, a
 validator rule checks, both, or neither (each of those with its reason).
---rules prints the rule table alone, without coverage. docs/reach.md
+--rules prints the rule table alone, without coverage. --module PATTERN
+(repeatable; a path pattern over the module names under dist/, such as
+'v2/*' or session-notices.js) reports only the modules it matches, with
+their sum in place of the areas and without the rule table. docs/reach.md
 explains the figures.`,
 		Example: `  NODE_V8_COVERAGE=$PWD/cov airwire conform --reference && airwire reach cov --json reach.json
+  airwire reach cov --module 'v2/*' --module session-notices.js
   airwire reach --rules`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.Rules {
@@ -67,6 +74,7 @@ explains the figures.`,
 	cmd.Flags().StringVar(&opts.Dist, "dist", "", "the reference's dist/ `DIR` (default: the one the coverage names)")
 	cmd.Flags().StringVar(&opts.JSON, "json", "", "also write the report as JSON to `FILE`")
 	cmd.Flags().BoolVar(&opts.Rules, "rules", false, "print only the rule table (no COVERAGE_DIR)")
+	cmd.Flags().StringArrayVar(&opts.Modules, "module", nil, "report only the modules under dist/ whose name matches `PATTERN` (path pattern, e.g. 'v2/*'; repeatable)")
 	return cmd
 }
 
@@ -86,14 +94,21 @@ func runReach(opts *ReachOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(opts.Modules) > 0 {
+		if err := rep.Select(opts.Modules); err != nil {
+			return err
+		}
+	}
 	if err := rep.WriteText(opts.IO.Out); err != nil {
 		return err
 	}
-	fmt.Fprintln(opts.IO.Out)
-	if err := reach.WriteRuleText(opts.IO.Out, rules); err != nil {
-		return err
+	if len(opts.Modules) == 0 {
+		fmt.Fprintln(opts.IO.Out)
+		if err := reach.WriteRuleText(opts.IO.Out, rules); err != nil {
+			return err
+		}
+		rep.Rules = reach.TotalsOf(rules)
 	}
-	rep.Rules = reach.TotalsOf(rules)
 	if opts.JSON == "" {
 		return nil
 	}

@@ -76,6 +76,28 @@ func TestReach(t *testing.T) {
 	}
 }
 
+// --module reports the modules it names and their sum, without the rule
+// table; a pattern that names no module fails.
+func TestReachModule(t *testing.T) {
+	covDir, _ := coverage(t)
+	var out bytes.Buffer
+	f := factory.New("test", factory.WithIO(nil, &out, &bytes.Buffer{}))
+	cmd := NewCmdReach(f, nil)
+	cmd.SetArgs([]string{covDir, "--module", "permissions/*"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "selected modules (permissions/*)  1/2") || strings.Contains(out.String(), "Rule table") {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	cmd = NewCmdReach(f, nil)
+	cmd.SetArgs([]string{covDir, "--module", "v2/*"})
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "matches no module") {
+		t.Errorf("a pattern that names no module: err = %v", err)
+	}
+}
+
 // Without an argument the command is a usage error; a directory without
 // coverage fails and says why.
 func TestReachErrors(t *testing.T) {

@@ -81,7 +81,12 @@ Exits 1 when any finding is an error.
 The ACP schema is the official one pinned in airwire (schemas/acp/PIN):
 --acp-schema DIR, else $AIRWIRE_ACP_SCHEMA_DIR, else the copy in the user
 cache directory (~/.cache/airwire/acp-schema/), which the first run fetches
-with npm pack and checks against the pin.`,
+with npm pack and checks against the pin. DIR holds the v1 schema; a
+journal whose initialize negotiates protocolVersion 2 is checked against the
+ACP v2 draft's schema in the sibling directory v2 (DIR/../v2), and is an
+error without it. In a v2 journal a prompt's turn ends with the idle
+state_update that carries its stop reason, where v1 checks the
+PromptResponse.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Journal = args[0]
@@ -101,7 +106,7 @@ with npm pack and checks against the pin.`,
 	}
 	cmd.Flags().StringVar(&side, "side", "both", "whose messages to check: agent, client or both")
 	cmd.Flags().StringVar(&opts.Format, "format", FormatText, "output format: text or json")
-	cmd.Flags().BoolVar(&opts.Stable, "stable", false, "use the stable ACP v1 schema instead of the unstable superset")
+	cmd.Flags().BoolVar(&opts.Stable, "stable", false, "use the stable ACP schema (v1, and v2 for a v2 journal) instead of the unstable superset")
 	cmd.Flags().StringVar(&opts.ACPSchema, "acp-schema", "", "`DIR` holding the pinned schema.json and schema.unstable.json (default: $AIRWIRE_ACP_SCHEMA_DIR, else the user cache)")
 	return cmd
 }
@@ -135,7 +140,15 @@ func runValidate(ctx context.Context, opts *ValidateOptions) error {
 		return err
 	}
 	defer j.Close()
-	rep, err := checks.Entries(j.Next, checks.New(a, set, checks.WithSide(opts.Side)))
+	vopts := []checks.Option{checks.WithSide(opts.Side)}
+	if opts.Stable {
+		// The stable v2 schema too, when there is one; without it a v2
+		// journal is reported as unchecked.
+		if a2, err := acp.LoadDir(acp.V2Dir(dir), false); err == nil {
+			vopts = append(vopts, checks.WithV2(a2))
+		}
+	}
+	rep, err := checks.Entries(j.Next, checks.New(a, set, vopts...))
 	if err != nil {
 		return err
 	}

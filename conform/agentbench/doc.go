@@ -5,7 +5,11 @@
 // initialize response, RSS after session/new, adapter CPU per streamed
 // text chunk; issue 10: session/list on 10,000 stored transcripts, a plain
 // first page and an AIR page of 50 cold and warm, and the RSS with that
-// index). The benchmarks are in bench_test.go and sessionlist_test.go
+// index). The *V2 variants of the first three measure an ACP v2 client
+// (initialize asking protocolVersion 2, a turn ended by its idle
+// state_update): the reference alone (sub-benchmark ref), and both with
+// the ratios (ours-vs-ref), which fails while airwire agent does not serve
+// v2. The benchmarks are in bench_test.go and sessionlist_test.go
 // (transcripts_test.go generates the transcripts once and caches them
 // under the temporary directory); `make bench` runs them.
 // They skip when `make deps` has not installed node and the reference.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -84,14 +85,34 @@ func Tagged(t testing.TB, scenario, profile, tag string) []string {
 	return out
 }
 
-// Files returns every goldens/*/*.golden path of the checkout.
+// Files returns every goldens/*/*.golden path of the checkout whose
+// profile speaks ACP v1 (V2Files: the ACP v2 draft's).
 func Files(t testing.TB) []string {
+	t.Helper()
+	return filesOf(t, 1)
+}
+
+// V2Files returns the goldens/*/*.golden paths of the checkout whose
+// profile speaks the ACP v2 draft (protocolVersion 2).
+func V2Files(t testing.TB) []string {
+	t.Helper()
+	return filesOf(t, 2)
+}
+
+func filesOf(t testing.TB, version int) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(testroot.Root(t), "goldens", "*", "*.golden"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens found (%v)", err)
 	}
-	return files
+	var out []string
+	for _, f := range files {
+		p := scenario.Profile(strings.TrimSuffix(filepath.Base(f), ".golden"))
+		if scenario.ProtocolVersion(p) == version {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Profile maps scenario names to the profile's golden files; withCassette

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // TestRead: the tagged JSON lines of a golden, in order, without the lines
@@ -100,7 +101,7 @@ func TestLineDiff(t *testing.T) {
 // installed dependencies' directory, or an npm package directory under a
 // path, is this machine leaking into the repo.
 func TestNoMachinePathInGoldens(t *testing.T) {
-	files := goldentest.Files(t)
+	files := append(goldentest.Files(t), goldentest.V2Files(t)...)
 	for _, g := range files {
 		files = append(files, goldentest.CassettePath(g))
 	}
@@ -122,4 +123,19 @@ func TestNoMachinePathInGoldens(t *testing.T) {
 
 func excerpt(s string, i int) string {
 	return s[max(0, i-60):min(len(s), i+40)]
+}
+
+// TestFilesByVersion: Files holds the goldens of the ACP v1 profiles,
+// V2Files those of the v2 ones, and together they are every golden.
+func TestFilesByVersion(t *testing.T) {
+	v1, v2 := goldentest.Files(t), goldentest.V2Files(t)
+	all, err := filepath.Glob(filepath.Join(testroot.Root(t), "goldens", "*", "*.golden"))
+	if err != nil || len(v2) == 0 || len(v1)+len(v2) != len(all) {
+		t.Fatalf("%d v1 + %d v2 goldens of %d (%v)", len(v1), len(v2), len(all), err)
+	}
+	for _, f := range v2 {
+		if !strings.HasSuffix(f, "-v2.golden") {
+			t.Errorf("%s is not of a v2 profile", f)
+		}
+	}
 }

@@ -261,3 +261,50 @@ func TestCountAt(t *testing.T) {
 		}
 	}
 }
+
+// Select keeps the modules its patterns name, sums them (unloaded ones
+// included, as not loaded), and the text gives the sum in place of the
+// areas; a malformed pattern or one that names no module is an error.
+func TestSelect(t *testing.T) {
+	covDir, _ := crafted(t)
+	cov, err := Read(covDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func() *Report {
+		rep, err := Build(cov, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	rep := build()
+	if err := rep.Select([]string{"tool-calls/*", "a.js", "diff.js"}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range rep.Modules {
+		names = append(names, m.Name)
+	}
+	if want := []string{"a.js", "tool-calls/b.js", "diff.js"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("selected modules %q, want %q", names, want)
+	}
+	sel := rep.Selection
+	if sel == nil || sel.Functions != (Count{3, 5}) || sel.Blocks != (Count{2, 3}) || !reflect.DeepEqual(sel.NotLoaded, []string{"diff.js"}) {
+		t.Fatalf("selection %+v", sel)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !regexp.MustCompile(`\nselected modules \(tool-calls/\*, a\.js, diff\.js\) +3/5 +60\.0 % +2/3 +66\.7 % +3 \(1 not loaded: diff\.js\)\n`).MatchString(out) ||
+		strings.Contains(out, "consts.js") || strings.Contains(out, "Contract areas") {
+		t.Errorf("the text of a selection:\n%s", out)
+	}
+	for _, bad := range []string{"[", "v2/*"} {
+		if err := build().Select([]string{bad}); err == nil {
+			t.Errorf("pattern %q: no error", bad)
+		}
+	}
+}

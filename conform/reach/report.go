@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -102,6 +104,36 @@ type Report struct {
 	Total AreaReach `json:"total"`
 	// Rules counts the rule table (RuleTable), set by the caller.
 	Rules RuleTotals `json:"rules"`
+	// Selection, set by Select, sums the modules a set of patterns names;
+	// Modules then holds only those.
+	Selection *AreaReach `json:"selection,omitempty"`
+}
+
+// Select keeps in r.Modules only the modules whose name (relative to
+// dist/, e.g. v2/agent.js) matches one of patterns (path.Match: "v2/*",
+// "session-notices.js") and sums them in r.Selection. A malformed pattern,
+// or one that matches no module of dist/, is an error. The areas and the
+// total stay those of the whole of dist/.
+func (r *Report) Select(patterns []string) error {
+	matches := func(p string, m Module) bool { ok, _ := path.Match(p, m.Name); return ok }
+	for _, p := range patterns {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("module pattern %q: %w", p, err)
+		}
+		if !slices.ContainsFunc(r.Modules, func(m Module) bool { return matches(p, m) }) {
+			return fmt.Errorf("module pattern %q matches no module of %s", p, r.Dist)
+		}
+	}
+	sel := &AreaReach{Name: "selected modules (" + strings.Join(patterns, ", ") + ")"}
+	var kept []Module
+	for _, m := range r.Modules {
+		if slices.ContainsFunc(patterns, func(p string) bool { return matches(p, m) }) {
+			kept = append(kept, m)
+			sel.add(m)
+		}
+	}
+	r.Modules, r.Selection = kept, sel
+	return nil
 }
 
 // Build reports c per module of dist, the reference's dist/ directory;

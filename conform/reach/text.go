@@ -20,8 +20,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "Reach of the conformance suite over %s\n", r.Dist)
 	fmt.Fprintf(&b, "%d coverage files, %d of them from adapter processes; functions executed/total, blocks executed/total of those V8 reported (docs/reach.md)\n\n", r.Files, r.Processes)
 	r.writeModules(&b)
-	r.writeAreas(&b)
-	r.writeBiggest(&b)
+	if r.Selection != nil {
+		r.writeSelection(&b)
+	} else {
+		r.writeAreas(&b)
+		r.writeBiggest(&b)
+	}
 	r.writeUncovered(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -53,6 +57,20 @@ func (r *Report) writeAreas(b *strings.Builder) {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, ratio(a.Functions), pct(a.Functions)+below(a), ratio(a.Blocks), pct(a.Blocks), mods)
 	}
+	tw.Flush()
+	b.WriteString("\n")
+}
+
+// writeSelection sums the selected modules (Select).
+func (r *Report) writeSelection(b *strings.Builder) {
+	a := *r.Selection
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SELECTION\tFUNCTIONS\t\tBLOCKS\t\tMODULES")
+	mods := fmt.Sprint(len(a.Modules))
+	if len(a.NotLoaded) > 0 {
+		mods += fmt.Sprintf(" (%d not loaded: %s)", len(a.NotLoaded), strings.Join(a.NotLoaded, ", "))
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, ratio(a.Functions), pct(a.Functions), ratio(a.Blocks), pct(a.Blocks), mods)
 	tw.Flush()
 	b.WriteString("\n")
 }

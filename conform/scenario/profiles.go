@@ -27,6 +27,10 @@ type ProfileDef struct {
 	Description string `yaml:"description"`
 	// Default marks the profiles a scenario without profiles: runs.
 	Default bool `yaml:"default,omitempty"`
+	// ProtocolVersion is the ACP protocolVersion the profile asks for in
+	// initialize: 1 (when not given, and not inherited from Base) or 2, the
+	// ACP v2 draft.
+	ProtocolVersion int `yaml:"protocolVersion,omitempty"`
 	// Declare is the whole declaration of a profile without Base.
 	Declare map[string]any `yaml:"declare,omitempty"`
 	// Base names an earlier profile of the file.
@@ -75,6 +79,16 @@ func parseProfiles(data []byte) (*profileSet, error) {
 			return nil, fmt.Errorf("profile %s: give exactly one of declare and base", d.Name)
 		case d.Base != "" && set.byName[d.Base] == nil:
 			return nil, fmt.Errorf("profile %s: base %q is not defined before it", d.Name, d.Base)
+		case d.ProtocolVersion != 0 && d.ProtocolVersion != 1 && d.ProtocolVersion != 2:
+			return nil, fmt.Errorf("profile %s: protocolVersion %d (1 or 2)", d.Name, d.ProtocolVersion)
+		case d.Base != "" && d.ProtocolVersion != 0 && d.ProtocolVersion != set.byName[d.Base].ProtocolVersion:
+			return nil, fmt.Errorf("profile %s: protocolVersion %d differs from its base %s's (a declaration of one version is no base for the other)", d.Name, d.ProtocolVersion, d.Base)
+		}
+		if d.Base != "" {
+			d.ProtocolVersion = set.byName[d.Base].ProtocolVersion
+		}
+		if d.ProtocolVersion == 0 {
+			d.ProtocolVersion = 1
 		}
 		set.byName[d.Name] = d
 	}
@@ -92,6 +106,15 @@ func ProfileNames() []string {
 
 // KnownProfile reports whether conform/scenario/profiles.yaml defines p.
 func KnownProfile(p Profile) bool { return builtIn.Get().byName[p] != nil }
+
+// ProtocolVersion returns the ACP protocolVersion profile p asks for in
+// initialize (1 for an unknown profile, which ClientCapabilities refuses).
+func ProtocolVersion(p Profile) int {
+	if d := builtIn.Get().byName[p]; d != nil {
+		return d.ProtocolVersion
+	}
+	return 1
+}
 
 // DefaultProfiles returns the profiles a scenario without profiles: runs.
 func DefaultProfiles() []Profile {

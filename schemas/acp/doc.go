@@ -1,6 +1,6 @@
-// Package acp loads the official ACP v1 JSON Schema (the npm
-// @agentclientprotocol/sdk files pinned in PIN)
-// and validates messages by method, never against the root: the root's
+// Package acp loads the official ACP JSON Schema (the npm
+// @agentclientprotocol/sdk files pinned in PIN: v1, and the ACP v2 draft in
+// the sibling directory V2Dir) and validates messages by method, never against the root: the root's
 // params are an anyOf that includes ExtRequest, which accepts anything.
 //
 //   - The method table comes from the x-method / x-side annotations of the
@@ -20,8 +20,8 @@
 //
 // The schema is never committed. Locator finds its directory: the
 // --acp-schema flag, else $AIRWIRE_ACP_SCHEMA_DIR, else the user cache
-// (<cache>/airwire/acp-schema/<package>), which it fills on first use with
-// `npm pack` (as `make deps` does), checking the tarball and both files
-// against PIN, which is built into the binary (Pinned). It says on its Log
+// (<cache>/airwire/acp-schema/<package>/v1, with v2 beside it), which it
+// fills on first use with `npm pack` (as `make deps` does), checking the
+// tarball and every file against PIN, which is built into the binary (Pinned). It says on its Log
 // what it fetches; without npm it fails with ErrNoNPM and says what to do.
 package acp

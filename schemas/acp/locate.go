@@ -45,8 +45,9 @@ type Locator struct {
 	Log io.Writer
 }
 
-// Locate returns the schema directory: the Flag, else $AIRWIRE_ACP_SCHEMA_DIR,
-// else <user cache>/airwire/acp-schema/<package>. When none holds the files,
+// Locate returns the v1 schema directory: the Flag, else
+// $AIRWIRE_ACP_SCHEMA_DIR, else <user cache>/airwire/acp-schema/<package>/v1.
+// The ACP v2 draft's schema is its sibling (V2Dir). When none holds the files,
 // it fetches the package into the cache with `npm pack`, checks the tarball
 // and the files against the pin, and says so on Log. A directory given by
 // the flag or the environment must hold both files; if they differ from the
@@ -62,12 +63,19 @@ func (l Locator) Locate(ctx context.Context) (string, error) {
 		if src.dir == "" {
 			continue
 		}
-		bad, err := pin.check(src.dir)
+		bad, err := pin.check(src.dir, PackageDir)
 		if err != nil {
 			return "", fmt.Errorf("%s %s: %w", src.from, src.dir, err)
 		}
 		for _, f := range bad {
 			fmt.Fprintf(l.log(), "airwire: warning: %s in %s (%s) is not the pinned %s: validating against it anyway\n", f, src.dir, src.from, pin.Package)
+		}
+		// The v2 draft beside it is optional here: without it, v1
+		// connections validate and a v2 one fails (V2Dir).
+		if bad, err := pin.check(V2Dir(src.dir), PackageDirV2); err == nil {
+			for _, f := range bad {
+				fmt.Fprintf(l.log(), "airwire: warning: %s in %s is not the pinned %s: validating against it anyway\n", f, V2Dir(src.dir), pin.Package)
+			}
 		}
 		return src.dir, nil
 	}
@@ -75,10 +83,10 @@ func (l Locator) Locate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if bad, err := pin.check(dir); err == nil && len(bad) == 0 {
+	if bad, err := pin.checkBoth(dir); err == nil && len(bad) == 0 {
 		return dir, nil
 	} else if err == nil {
-		fmt.Fprintf(l.log(), "airwire: the cached ACP schema in %s differs from its pin (%s): fetching it again\n", dir, strings.Join(bad, ", "))
+		fmt.Fprintf(l.log(), "airwire: the cached ACP schema in %s differs from its pin (%s): fetching it again\n", filepath.Dir(dir), strings.Join(bad, ", "))
 	}
 	if err := l.fetch(ctx, pin, dir); err != nil {
 		return "", err
@@ -93,7 +101,7 @@ func (l Locator) log() io.Writer {
 	return l.Log
 }
 
-// cacheDir is <user cache>/airwire/acp-schema/<tarball name without .tgz>.
+// cacheDir is <user cache>/airwire/acp-schema/<tarball name without .tgz>/v1.
 func (l Locator) cacheDir(pin Pin) (string, error) {
 	userCache := l.CacheDir
 	if userCache == nil {
@@ -103,35 +111,52 @@ func (l Locator) cacheDir(pin Pin) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no user cache directory to keep the ACP schema in (%v): pass --acp-schema DIR or set %s", err, EnvSchemaDir)
 	}
-	return filepath.Join(base, "airwire", "acp-schema", strings.TrimSuffix(pin.Tarball, ".tgz")), nil
+	return filepath.Join(base, "airwire", "acp-schema", strings.TrimSuffix(pin.Tarball, ".tgz"), "v1"), nil
 }
 
-// check reports which schema files in dir differ from the pin; it fails
-// when one cannot be read.
-func (p Pin) check(dir string) (bad []string, err error) {
+// V2Dir is the directory of the ACP v2 draft's schema files that goes with
+// the v1 schema directory dir: its sibling "v2", as `make deps` and the user
+// cache lay them out (.../schema/v1 and .../schema/v2).
+func V2Dir(dir string) string { return filepath.Join(filepath.Dir(filepath.Clean(dir)), "v2") }
+
+// check reports which schema files in dir differ from the pin's files of
+// pkgDir (PackageDir or PackageDirV2); it fails when one cannot be read.
+func (p Pin) check(dir, pkgDir string) (bad []string, err error) {
 	for _, f := range []string{StableFile, UnstableFile} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			return nil, err
 		}
-		if sum(b) != p.Sums[PackageDir+"/"+f] {
-			bad = append(bad, f)
+		if sum(b) != p.Sums[pkgDir+"/"+f] {
+			bad = append(bad, path.Join(path.Base(pkgDir), f))
 		}
 	}
 	return bad, nil
 }
 
-// fetch packs the pinned package into a fresh directory next to dir, checks
-// it and renames the schema files into dir.
+// checkBoth is check of the v1 directory dir and of its v2 sibling.
+func (p Pin) checkBoth(dir string) ([]string, error) {
+	bad, err := p.check(dir, PackageDir)
+	if err != nil {
+		return nil, err
+	}
+	bad2, err := p.check(V2Dir(dir), PackageDirV2)
+	return append(bad, bad2...), err
+}
+
+// fetch packs the pinned package into a fresh directory next to the package
+// directory (dir's parent), checks it and renames the schema directories (v1,
+// v2) into it.
 func (l Locator) fetch(ctx context.Context, pin Pin, dir string) error {
 	pack := l.Pack
 	if pack == nil {
 		pack = NPMPack
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	pkg := filepath.Dir(dir)
+	if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".fetch-")
+	tmp, err := os.MkdirTemp(filepath.Dir(pkg), ".fetch-")
 	if err != nil {
 		return err
 	}
@@ -151,20 +176,20 @@ func (l Locator) fetch(ctx context.Context, pin Pin, dir string) error {
 	if got := sum(tgz); got != pin.Sums[pin.Tarball] {
 		return fmt.Errorf("%s: sha256 %s: %w (%s); the registry served other bytes than the pin names", pin.Tarball, got, ErrPinMismatch, pin.Sums[pin.Tarball])
 	}
-	out := filepath.Join(tmp, "v1")
+	out := filepath.Join(tmp, "pkg")
 	if err := extract(tgz, pin, out); err != nil {
 		return fmt.Errorf("%s: %w", pin.Tarball, err)
 	}
-	if err := os.Rename(out, dir); err != nil {
-		// dir exists: another airwire fetched it meanwhile, or it is the
+	if err := os.Rename(out, pkg); err != nil {
+		// pkg exists: another airwire fetched it meanwhile, or it is the
 		// stale copy that made this fetch.
-		if bad, cerr := pin.check(dir); cerr == nil && len(bad) == 0 {
+		if bad, cerr := pin.checkBoth(dir); cerr == nil && len(bad) == 0 {
 			return nil
 		}
-		if err := os.RemoveAll(dir); err != nil {
+		if err := os.RemoveAll(pkg); err != nil {
 			return err
 		}
-		if err := os.Rename(out, dir); err != nil {
+		if err := os.Rename(out, pkg); err != nil {
 			return err
 		}
 	}
@@ -172,19 +197,21 @@ func (l Locator) fetch(ctx context.Context, pin Pin, dir string) error {
 	return nil
 }
 
-// extract writes package/schema/v1/{schema.json,schema.unstable.json} of
-// the tarball into dir, each checked against the pin.
+// extract writes package/schema/{v1,v2}/{schema.json,schema.unstable.json}
+// of the tarball into dir/v1 and dir/v2, each checked against the pin.
 func extract(tgz []byte, pin Pin, dir string) error {
 	zr, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
 		return err
 	}
 	want := map[string]string{}
-	for _, f := range []string{StableFile, UnstableFile} {
-		want[path.Join("package", PackageDir, f)] = f
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return err
+	for _, pd := range PackageDirs {
+		if err := os.MkdirAll(filepath.Join(dir, path.Base(pd)), 0o755); err != nil {
+			return err
+		}
+		for _, f := range []string{StableFile, UnstableFile} {
+			want[path.Join("package", pd, f)] = path.Join(pd, f)
+		}
 	}
 	tr := tar.NewReader(zr)
 	for len(want) > 0 {
@@ -203,10 +230,10 @@ func extract(tgz []byte, pin Pin, dir string) error {
 		if err != nil {
 			return err
 		}
-		if got := sum(b); got != pin.Sums[PackageDir+"/"+name] {
-			return fmt.Errorf("%s/%s: sha256 %s: %w", PackageDir, name, got, ErrPinMismatch)
+		if got := sum(b); got != pin.Sums[name] {
+			return fmt.Errorf("%s: sha256 %s: %w", name, got, ErrPinMismatch)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(name, "schema/"))), b, 0o644); err != nil {
 			return err
 		}
 		delete(want, h.Name)

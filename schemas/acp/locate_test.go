@@ -67,11 +67,19 @@ func TestLocateFetchesIntoTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(cache, "airwire", "acp-schema", "agentclientprotocol-sdk-2.4.0"); dir != want {
+	if want := filepath.Join(cache, "airwire", "acp-schema", "agentclientprotocol-sdk-2.4.0", "v1"); dir != want {
 		t.Fatalf("dir = %s, want %s", dir, want)
 	}
 	if _, err := acp.LoadDir(dir, true); err != nil {
 		t.Fatal(err)
+	}
+	// The v2 draft is its sibling.
+	v2, err := acp.LoadDir(acp.V2Dir(dir), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v2.Method("auth/login"); !ok {
+		t.Fatalf("%s holds no v2 schema", acp.V2Dir(dir))
 	}
 	if calls != 1 || !strings.Contains(log.String(), "fetching it with npm pack") || !strings.Contains(log.String(), "ACP schema ready in "+dir) {
 		t.Fatalf("%d packs, log:\n%s", calls, log.String())
@@ -89,6 +97,17 @@ func TestLocateFetchesIntoTheCache(t *testing.T) {
 		t.Fatalf("stale cache: %v, %d packs, log %q", err, calls, log.String())
 	}
 	if _, err := acp.LoadDir(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	// So is a changed or missing v2 file.
+	if err := os.Remove(filepath.Join(acp.V2Dir(dir), acp.UnstableFile)); err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	if _, err := l.Locate(context.Background()); err != nil || calls != 3 || !strings.Contains(log.String(), "fetching it with npm pack") {
+		t.Fatalf("cache without v2: %v, %d packs, log %q", err, calls, log.String())
+	}
+	if _, err := acp.LoadDir(acp.V2Dir(dir), true); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -61,13 +61,23 @@ func ParsePin(b []byte) (Pin, error) {
 	if p.Package == "" || p.Tarball == "" {
 		return Pin{}, fmt.Errorf("no package line or no .tgz sum")
 	}
-	for _, f := range []string{StableFile, UnstableFile} {
-		if p.Sums[PackageDir+"/"+f] == "" {
-			return Pin{}, fmt.Errorf("no sum for %s/%s", PackageDir, f)
+	for _, dir := range PackageDirs {
+		for _, f := range []string{StableFile, UnstableFile} {
+			if p.Sums[dir+"/"+f] == "" {
+				return Pin{}, fmt.Errorf("no sum for %s/%s", dir, f)
+			}
 		}
 	}
 	return p, sc.Err()
 }
 
-// PackageDir is where the v1 schema files sit inside the npm package.
-const PackageDir = "schema/v1"
+// PackageDir is where the v1 schema files sit inside the npm package, and
+// PackageDirV2 where those of the ACP v2 draft do.
+const (
+	PackageDir   = "schema/v1"
+	PackageDirV2 = "schema/v2"
+)
+
+// PackageDirs are the schema directories of the package that the pin names
+// and that are installed side by side: v1 in "v1", the v2 draft in "v2".
+var PackageDirs = [...]string{PackageDir, PackageDirV2}

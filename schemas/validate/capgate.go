@@ -24,6 +24,9 @@ import (
 type capRef struct {
 	owner string
 	path  []string
+	// v2: a capability of the ACP v2 draft, whose initialize request and
+	// response both name the declaration "capabilities".
+	v2 bool
 }
 
 func clientCap(path ...string) capRef { return capRef{owner: DirEditor, path: path} }
@@ -33,10 +36,75 @@ func agentCap(path ...string) capRef {
 
 func (r capRef) String() string {
 	root := "clientCapabilities."
-	if r.owner == DirAgent {
+	switch {
+	case r.v2:
+		root = "capabilities."
+	case r.owner == DirAgent:
 		root = "agentCapabilities."
 	}
 	return root + strings.Join(r.path, ".")
+}
+
+func clientCap2(path ...string) capRef { return capRef{owner: DirEditor, path: path, v2: true} }
+func agentCap2(path ...string) capRef  { return capRef{owner: DirAgent, path: path, v2: true} }
+
+// gateTable is the capability gates of one ACP version.
+type gateTable struct {
+	methods, updates                     map[string]capRef
+	prompt, mcp, config, authMethods     map[string]capRef
+	archive, boolean, addDirs, sysPrompt capRef
+	sysOverride                          capRef
+}
+
+// gatesV1 are the gates of the v1 schema (the tables below).
+var gatesV1 = lookup.Lazy[*gateTable]{Build: func() *gateTable {
+	return &gateTable{methods: methodGates.Get(), updates: updateGates.Get(), prompt: promptTypes.Get(), mcp: mcpTypes.Get(),
+		config: configTypes.Get(), authMethods: authMethodTypes.Get(),
+		archive: agentCap("sessionCapabilities", "archive"), boolean: clientCap("session", "configOptions", "boolean"),
+		addDirs: agentCap("sessionCapabilities", "additionalDirectories"), sysPrompt: agentCap("sessionCapabilities", "systemPrompt"),
+		sysOverride: agentCap("sessionCapabilities", "systemPrompt", "mode", "override")}
+}}
+
+// gatesV2 are the gates of the ACP v2 draft's schema. Its client declares
+// only auth, elicitation and _meta: notices, compaction, plans, subagent
+// sessions and boolean config options are every v2 client's baseline, and
+// so are session/list, session/resume and session/close; the agent's
+// session capabilities sit under capabilities.session.
+var gatesV2 = lookup.Lazy[*gateTable]{Build: func() *gateTable {
+	return &gateTable{
+		methods: map[string]capRef{
+			"elicitation/complete": clientCap2("elicitation", "url"),
+			"session/delete":       agentCap2("session", "delete"),
+			"session/fork":         agentCap2("session", "fork"),
+			"session/archive":      agentCap2("session", "archive"),
+			"session/unarchive":    agentCap2("session", "archive"),
+			"session/status":       agentCap2("session", "status"),
+			"session/set_title":    agentCap2("session", "title"),
+			"auth/status":          agentCap2("auth", "status"),
+			"auth/status_update":   agentCap2("auth", "status"),
+			"providers/list":       agentCap2("providers"),
+			"providers/set":        agentCap2("providers"),
+			"providers/disable":    agentCap2("providers"),
+		},
+		updates: map[string]capRef{},
+		prompt: map[string]capRef{"image": agentCap2("session", "prompt", "image"), "audio": agentCap2("session", "prompt", "audio"),
+			"resource": agentCap2("session", "prompt", "embeddedContext")},
+		mcp:         map[string]capRef{"http": agentCap2("session", "mcp", "http"), "acp": agentCap2("session", "mcp", "acp")},
+		config:      map[string]capRef{},
+		authMethods: map[string]capRef{"terminal": clientCap2("auth", "terminal")},
+		archive:     agentCap2("session", "archive"),
+		addDirs:     agentCap2("session", "additionalDirectories"),
+		sysPrompt:   agentCap2("session", "systemPrompt"),
+		sysOverride: agentCap2("session", "systemPrompt", "mode", "override"),
+	}
+}}
+
+// gates is the gate table of the connection's version.
+func (c *checker) gates() *gateTable {
+	if c.v.st.v2 {
+		return gatesV2.Get()
+	}
+	return gatesV1.Get()
 }
 
 // methodGates gate a whole request or notification method.
@@ -154,7 +222,7 @@ func (c *checker) capabilityGates() {
 	params := c.doc["params"]
 	switch c.kind {
 	case "request", "notification":
-		if r, ok := methodGates.Get()[c.method]; ok {
+		if r, ok := c.gates().methods[c.method]; ok {
 			c.gate("/method", r, c.method)
 		}
 		c.gateParams(params)
@@ -166,28 +234,29 @@ func (c *checker) capabilityGates() {
 func (c *checker) gateParams(params any) {
 	switch {
 	case c.method == "session/update":
-		if r, ok := updateGates.Get()[c.update]; ok {
+		if r, ok := c.gates().updates[c.update]; ok {
 			c.gate("/params/update/sessionUpdate", r, "session/update "+c.update)
 		}
 		if c.update == "config_option_update" {
-			c.gateTypes("/params/update/configOptions", field(field(params, "update"), "configOptions"), configTypes.Get(), "a config option")
+			c.gateTypes("/params/update/configOptions", field(field(params, "update"), "configOptions"), c.gates().config, "a config option")
 		}
 	case c.method == "session/prompt":
-		c.gateTypes("/params/prompt", field(params, "prompt"), promptTypes.Get(), "a prompt content block")
+		c.gateTypes("/params/prompt", field(params, "prompt"), c.gates().prompt, "a prompt content block")
 	case c.method == "session/list":
 		if v := field(params, "archived"); v != nil {
-			c.gate("/params/archived", agentCap("sessionCapabilities", "archive"), "session/list archived")
+			c.gate("/params/archived", c.gates().archive, "session/list archived")
 		}
 	case c.method == "session/set_config_option":
-		if field(params, "type") == "boolean" {
-			c.gate("/params/type", clientCap("session", "configOptions", "boolean"), `session/set_config_option type "boolean"`)
+		if field(params, "type") == "boolean" && !c.v.st.v2 {
+			c.gate("/params/type", c.gates().boolean, `session/set_config_option type "boolean"`)
 		}
 	case c.method == "elicitation/create":
+		v2 := c.v.st.v2
 		switch field(params, "mode") {
 		case "form":
-			c.gate("/params/mode", clientCap("elicitation", "form"), `elicitation/create mode "form"`)
+			c.gate("/params/mode", capRef{owner: DirEditor, path: []string{"elicitation", "form"}, v2: v2}, `elicitation/create mode "form"`)
 		case "url":
-			c.gate("/params/mode", clientCap("elicitation", "url"), `elicitation/create mode "url"`)
+			c.gate("/params/mode", capRef{owner: DirEditor, path: []string{"elicitation", "url"}, v2: v2}, `elicitation/create mode "url"`)
 		}
 	case contains(lifecycle, c.method):
 		c.gateLifecycle(params)
@@ -196,26 +265,27 @@ func (c *checker) gateParams(params any) {
 
 // gateLifecycle checks the fields of a session lifecycle request.
 func (c *checker) gateLifecycle(params any) {
-	c.gateTypes("/params/mcpServers", field(params, "mcpServers"), mcpTypes.Get(), "an MCP server")
+	g := c.gates()
+	c.gateTypes("/params/mcpServers", field(params, "mcpServers"), g.mcp, "an MCP server")
 	if dirs, _ := field(params, "additionalDirectories").([]any); len(dirs) > 0 {
-		c.gate("/params/additionalDirectories", agentCap("sessionCapabilities", "additionalDirectories"), c.method+" additionalDirectories")
+		c.gate("/params/additionalDirectories", g.addDirs, c.method+" additionalDirectories")
 	}
 	sp := field(params, "systemPrompt")
 	if sp == nil {
 		return
 	}
-	c.gate("/params/systemPrompt", agentCap("sessionCapabilities", "systemPrompt"), c.method+" systemPrompt")
+	c.gate("/params/systemPrompt", g.sysPrompt, c.method+" systemPrompt")
 	if field(sp, "mode") == "override" {
-		c.gate("/params/systemPrompt/mode", agentCap("sessionCapabilities", "systemPrompt", "mode", "override"), `systemPrompt mode "override"`)
+		c.gate("/params/systemPrompt/mode", g.sysOverride, `systemPrompt mode "override"`)
 	}
 }
 
 func (c *checker) gateResult(result any) {
 	switch {
 	case c.method == "initialize":
-		c.gateTypes("/result/authMethods", field(result, "authMethods"), authMethodTypes.Get(), "an auth method")
+		c.gateTypes("/result/authMethods", field(result, "authMethods"), c.gates().authMethods, "an auth method")
 	case contains(configResults, c.method):
-		c.gateTypes("/result/configOptions", field(result, "configOptions"), configTypes.Get(), "a config option")
+		c.gateTypes("/result/configOptions", field(result, "configOptions"), c.gates().config, "a config option")
 	}
 }
 

@@ -138,8 +138,12 @@ func (c *checker) fileChangeTurnEnd(t *turn) {
 	if t == nil || t.fcrID == "" || t.fcrReported || !c.fromAgent() {
 		return
 	}
-	c.add("/result", RuleFileChangeMissing, SectionFileChange, SeverityError,
-		"the prompt asked for file-change report %s and the agent sends one session_info_update with it before the PromptResponse (Report)", t.fcrID)
+	ptr, end := "/result", "the PromptResponse"
+	if c.v.st.v2 {
+		ptr, end = "/params/update", "the turn's idle state_update"
+	}
+	c.add(ptr, RuleFileChangeMissing, SectionFileChange, SeverityError,
+		"the prompt asked for file-change report %s and the agent sends one session_info_update with it before %s (Report)", t.fcrID, end)
 }
 
 // sessionRoots are the working directory and the additional directories

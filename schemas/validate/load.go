@@ -50,6 +50,29 @@ func LoadDir(dir string) (*acp.Schema, *air.Set, error) {
 	return s.acp, s.air, s.err
 }
 
+var (
+	v2Mu     sync.Mutex
+	v2Loaded map[string]*schemas // made on first use
+)
+
+// LoadV2Dir returns the ACP v2 draft's schema of dir (its unstable
+// superset), compiled once per process and directory. dir is acp.V2Dir of
+// the v1 schema directory.
+func LoadV2Dir(dir string) (*acp.Schema, error) {
+	v2Mu.Lock()
+	if v2Loaded == nil {
+		v2Loaded = map[string]*schemas{}
+	}
+	s := v2Loaded[dir]
+	if s == nil {
+		s = &schemas{}
+		v2Loaded[dir] = s
+	}
+	v2Mu.Unlock()
+	s.once.Do(func() { s.acp, s.err = acp.LoadDir(dir, true) })
+	return s.acp, s.err
+}
+
 // Load is LoadDir for the schema `make deps` installed in the checkout
 // (internal/deps), for tests and the Ginkgo suite; the airwire binary finds
 // its schema with acp.Locator instead. Without `make deps` the error wraps

@@ -57,11 +57,25 @@ var (
 
 func p(s ...string) []string { return s }
 
+// toolCallKeys are the AIR keys of a tool call report's _meta.
+func toolCallKeys() map[string]airKey {
+	return map[string]airKey{
+		"commandTitle":      {schema: "command-title"},
+		"subagent":          {schema: "subagent-marker"},
+		"skill":             {schema: "skill"},
+		"contextCompaction": {schema: "context-compaction"},
+		"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
+	}
+}
+
 // places is the locator table, built from the contract's "AIR metadata keys"
 // table and the sections it links.
 var places = lookup.Lazy[[]place]{Build: func() []place {
 	return []place{
 		{kind: "request", methods: p("initialize"), pattern: p("params", "clientCapabilities", "_meta"), sender: DirEditor,
+			section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
+		// ACP v2 names the declared capabilities "capabilities".
+		{kind: "request", methods: p("initialize"), pattern: p("params", "capabilities", "_meta"), sender: DirEditor,
 			section: SectionClientDecl, container: "client-declaration", keys: map[string]airKey{"capabilities": {}}},
 		{kind: "result", methods: p("initialize"), pattern: p("result", "_meta"), sender: DirAgent,
 			section: SectionAgentDecl, container: "agent-declaration", keys: map[string]airKey{"capabilities": {}, "goal": {}}},
@@ -73,13 +87,13 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 				"archived":              {schema: "session-archived", gate: "sessionIndex"},
 			}},
 		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "_meta"), sender: DirAgent,
-			section: SectionKeys, keys: map[string]airKey{
-				"commandTitle":      {schema: "command-title"},
-				"subagent":          {schema: "subagent-marker"},
-				"skill":             {schema: "skill"},
-				"contextCompaction": {schema: "context-compaction"},
-				"asyncTasks":        {schema: "async-tasks-marker", gate: "asyncTasks"},
-			}},
+			section: SectionKeys, keys: toolCallKeys()},
+		// An ACP v2 permission request asks about a subject: the tool call,
+		// as the patch a tool_call_update carries, with its keys.
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "subject", "toolCall", "_meta"), sender: DirAgent,
+			section: SectionKeys, keys: toolCallKeys()},
+		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "subject", "toolCall", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
+			section: SectionDiffPatch, keys: diffPatchKey.Get()},
 		{kind: "notification", methods: p("session/update"), updates: toolUpdates, pattern: p("params", "update", "content", "*", "_meta"), parentType: "diff", sender: DirAgent,
 			section: SectionDiffPatch, keys: diffPatchKey.Get()},
 		{kind: "request", methods: p("session/request_permission"), pattern: p("params", "_meta"), sender: DirAgent,
@@ -100,6 +114,10 @@ var places = lookup.Lazy[[]place]{Build: func() []place {
 		{kind: "request", methods: p("session/prompt"), pattern: p("params", "_meta"), sender: DirEditor,
 			section: "Agent file-change report", keys: map[string]airKey{"agentFileChangeReportRequest": {schema: "file-change-report-request", gate: "agentFileChangeReport"}}},
 		{kind: "result", methods: p("session/prompt"), pattern: p("result", "_meta"), sender: DirAgent,
+			section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
+		// In ACP v2 the idle state_update that ends a turn carries what v1's
+		// PromptResponse does.
+		{kind: "notification", methods: p("session/update"), updates: p("state_update"), pattern: p("params", "update", "_meta"), sender: DirAgent,
 			section: SectionFailure, keys: map[string]airKey{"sessionFailure": {schema: "session-failure", gate: "sessionFailure", hook: hookSessionFailure}}},
 		{kind: "request", methods: p("session/fork"), pattern: p("params", "_meta"), sender: DirEditor,
 			section: "Session fork point", keys: map[string]airKey{"fork": {schema: "fork"}}},
@@ -361,7 +379,7 @@ func (c *checker) sharedKeys(s metaSite) {
 		v := s.meta[k]
 		kptr := base + "/" + escapeSeg(k)
 		switch {
-		case k == "terminal_output_delta" && c.method == "initialize" && c.kind == "request" && at("params", "clientCapabilities", "_meta"):
+		case k == "terminal_output_delta" && c.method == "initialize" && c.kind == "request" && (at("params", "clientCapabilities", "_meta") || at("params", "capabilities", "_meta")):
 			c.airSchema("terminal-output-delta-capability", v, kptr)
 		case k == "terminal_output_delta" && toolMeta:
 			c.airSchema("terminal-output-delta", v, kptr)
@@ -372,9 +390,9 @@ func (c *checker) sharedKeys(s metaSite) {
 			}
 		case k == "steering" && c.method == "initialize" && c.kind == "result" && at("result", "_meta"):
 			c.airSchema("steering", v, kptr)
-		case k == "quota" && c.method == "session/prompt" && c.kind == "result" && at("result", "_meta"):
+		case k == "quota" && (c.method == "session/prompt" && c.kind == "result" && at("result", "_meta") || c.update == "state_update" && at("params", "update", "_meta")):
 			c.airSchema("quota", v, kptr)
-		case k == "authStatus" && c.method == "initialize" && c.kind == "result" && at("result", "agentCapabilities", "_meta"):
+		case k == "authStatus" && c.method == "initialize" && c.kind == "result" && (at("result", "agentCapabilities", "_meta") || at("result", "capabilities", "_meta")):
 			c.airSchema("auth-status", v, kptr)
 		case k == "_askUserQuestionCustomAnswer" && c.method == "elicitation/create" && at("params", "requestedSchema", "properties", "*", "_meta"):
 			c.airSchema("ask-user-question-custom-answer", v, kptr)

@@ -39,10 +39,20 @@ func (v *Validator) observeCLI(m Message) {
 	}
 }
 
+// permissionToolCallID is the tool call a permission request asks about:
+// params.toolCall in v1, params.subject.toolCall in v2.
+func permissionToolCallID(params any) string {
+	if tc, ok := path(params, "toolCall", "toolCallId").(string); ok {
+		return tc
+	}
+	tc, _ := path(params, "subject", "toolCall", "toolCallId").(string)
+	return tc
+}
+
 // permissionAskRule checks the options of a permission request whose tool
 // call a configured ask rule forced.
 func (c *checker) permissionAskRule(params any) {
-	tc, _ := path(params, "toolCall", "toolCallId").(string)
+	tc := permissionToolCallID(params)
 	if tc == "" || !c.v.st.askRule[tc] {
 		return
 	}

@@ -14,7 +14,7 @@ type RuleInfo struct {
 var Rules = [...]RuleInfo{
 	{"jsonrpc-envelope", SectionACP}, {"jsonrpc-unmatched-response", SectionACP}, {"jsonrpc-response-id-type", SectionACP},
 	{"jsonrpc-duplicate-id", SectionACP}, {"jsonrpc-answered-twice", SectionACP}, {RuleJournal, SectionJournal},
-	{"acp-unknown-method", SectionACP}, {"acp-method-side", SectionACP}, {"acp-method-kind", SectionACP}, {"acp-internal", SectionACP},
+	{"acp-unknown-method", SectionACP}, {"acp-method-side", SectionACP}, {"acp-method-kind", SectionACP}, {"acp-internal", SectionACP}, {"acp-v2-schema", SectionACP},
 	{"acp-capability-gate", SectionACP}, {"session-update-after-close", SectionACP}, {"session-update-before-session", SectionACP},
 	{"client-request-unanswered", SectionACP}, {"prompt-unknown-session", SectionACP},
 	{"air-not-declared", SectionCompatibility}, {"air-unknown-place", SectionKeys}, {"air-unknown-key", SectionKeys},

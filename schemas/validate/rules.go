@@ -74,10 +74,13 @@ func (c *checker) sessionUpdate(params any) {
 			"session/update for session %s after the agent answered its session/close (a session/load or session/resume opens it again)", sid)
 	}
 	switch c.update {
-	case "tool_call":
-		if id, ok := field(upd, "toolCallId").(string); ok {
+	case "tool_call", "tool_call_update":
+		// v2 has no tool_call: its first tool_call_update announces the call.
+		if id, ok := field(upd, "toolCallId").(string); ok && (c.update == "tool_call" || st.v2) {
 			st.toolCalls[sid+"\x00"+id] = true
 		}
+	case "state_update":
+		c.turnEndV2(sid, upd)
 	case "subagent_spawned":
 		if child, ok := field(upd, "subagentSessionId").(string); ok {
 			st.sessions[child] = true
@@ -93,9 +96,14 @@ func (c *checker) onInitializeRequest(params any) {
 	st := &c.v.st
 	st.reset()
 	st.initSeen = true
+	st.v2 = field(params, "protocolVersion") == json.Number("2")
 	caps := field(params, "clientCapabilities")
-	st.clientCaps = caps
 	_, st.subagentsCanonical = field(caps, "subagents").(map[string]any)
+	if st.v2 {
+		// v2 names them capabilities, and subagent sessions are its baseline.
+		caps, st.subagentsCanonical = field(params, "capabilities"), true
+	}
+	st.clientCaps = caps
 	decl, ok := path(caps, "_meta", "jetbrains", "air").(map[string]any)
 	if !ok {
 		return
@@ -109,7 +117,7 @@ func (c *checker) onInitializeRequest(params any) {
 		if s, ok := x.(string); ok {
 			st.caps[s] = true
 			if !ClientCapabilities.Get()[s] {
-				c.add("/params/clientCapabilities/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionClientDecl, SeverityWarning,
+				c.add(st.capsPtr("/params")+"/_meta/jetbrains/air/capabilities/"+strconv.Itoa(i), "air-capability-unknown", SectionClientDecl, SeverityWarning,
 					"%s is not a capability of the contract (the agent ignores it)", s)
 			}
 		}
@@ -141,6 +149,9 @@ var ClientCapabilities = lookup.Lazy[map[string]bool]{Build: func() map[string]b
 func (c *checker) onInitializeResponse(result any) {
 	st := &c.v.st
 	st.agentCaps, st.agentInitSeen = field(result, "agentCapabilities"), true
+	if st.v2 {
+		st.agentCaps = field(result, "capabilities")
+	}
 	if !st.initSeen || !st.air {
 		return
 	}
@@ -214,9 +225,13 @@ func (c *checker) permissionRequest(params any) {
 	}
 	st := &c.v.st
 	sid, _ := field(params, "sessionId").(string)
-	tc, _ := path(params, "toolCall", "toolCallId").(string)
+	tc := permissionToolCallID(params)
 	if st.initSeen && sid != "" && tc != "" && !st.toolCalls[sid+"\x00"+tc] {
-		c.add("/params/toolCall/toolCallId", "permission-after-tool-call", SectionPermission, SeverityError,
+		ptr := "/params/toolCall/toolCallId"
+		if st.v2 {
+			ptr = "/params/subject/toolCall/toolCallId"
+		}
+		c.add(ptr, "permission-after-tool-call", SectionPermission, SeverityError,
 			"the tool_call %s must go out before its session/request_permission", tc)
 	}
 	c.permissionAskRule(params)
@@ -340,7 +355,7 @@ func hookFailureTurnIdentity(c *checker, h hookCtx) {
 		return
 	}
 	switch {
-	case c.kind == "result" && c.method == "session/prompt":
+	case c.kind == "result" && c.method == "session/prompt", c.update == "state_update":
 		t := c.turn
 		if t == nil || t.failureID == "" || id == t.failureID {
 			return
@@ -426,4 +441,33 @@ func hookDiffPatch(c *checker, h hookCtx) {
 	for _, problem := range CheckPatchText(text, p) {
 		c.add(h.ptr+"/text", "diff-patch-text", SectionDiffPatch, SeverityError, "%s", problem)
 	}
+}
+
+// capsPtr is the pointer of the declared capabilities in an initialize
+// request (base "/params") or response ("/result"): clientCapabilities and
+// agentCapabilities in v1, capabilities in v2.
+func (s *state) capsPtr(base string) string {
+	switch {
+	case s.v2:
+		return base + "/capabilities"
+	case base == "/result":
+		return base + "/agentCapabilities"
+	}
+	return base + "/clientCapabilities"
+}
+
+// turnEndV2 ends the running prompt turn of session sid at an idle
+// state_update with a stop reason, in a v2 connection: v2 answers
+// session/prompt when the prompt is taken in and reports the end of its turn
+// so (an idle without a stop reason repeats the state and ends nothing).
+// What v1 checks at the PromptResponse is checked here.
+func (c *checker) turnEndV2(sid string, upd any) {
+	st := &c.v.st
+	reason, _ := field(upd, "stopReason").(string)
+	if !st.v2 || !c.fromAgent() || field(upd, "state") != "idle" || reason == "" || len(st.turns[sid]) == 0 {
+		return
+	}
+	c.turn = st.turns[sid][0]
+	st.turns[sid] = st.turns[sid][1:]
+	c.fileChangeTurnEnd(c.turn)
 }

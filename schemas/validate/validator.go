@@ -3,7 +3,9 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -46,6 +48,13 @@ type Validator struct {
 	side  Side
 	st    state
 	stats Stats
+	// v2 is the ACP v2 draft's schema, for a connection whose initialize
+	// negotiates protocolVersion 2; loadV2 loads it on first need (by
+	// default from acp.V2Dir of the v1 schema's directory), v2Err says why
+	// it could not be.
+	v2     *acp.Schema
+	loadV2 func() (*acp.Schema, error)
+	v2Err  error
 }
 
 // Option configures a Validator.
@@ -54,9 +63,19 @@ type Option func(*Validator)
 // WithSide keeps only the findings about messages of one sender.
 func WithSide(s Side) Option { return func(v *Validator) { v.side = s } }
 
-// New builds a Validator over a loaded ACP schema and the AIR schemas.
+// WithV2 gives the ACP v2 draft's schema, which checks the messages of a
+// connection whose initialize negotiates protocolVersion 2. Without it, the
+// Validator loads the schema of acp.V2Dir beside a's directory when a v2
+// connection needs it.
+func WithV2(s *acp.Schema) Option { return func(v *Validator) { v.v2, v.loadV2 = s, nil } }
+
+// New builds a Validator over a loaded ACP schema (v1) and the AIR schemas.
 func New(a *acp.Schema, s *air.Set, opts ...Option) *Validator {
 	v := &Validator{acp: a, air: s}
+	if a != nil && a.File != "" {
+		dir := acp.V2Dir(filepath.Dir(a.File))
+		v.loadV2 = func() (*acp.Schema, error) { return LoadV2Dir(dir) }
+	}
 	v.st.reset()
 	for _, o := range opts {
 		o(v)
@@ -75,7 +94,10 @@ type pending struct {
 
 type state struct {
 	initSeen bool
-	air      bool // the client declared _meta.jetbrains.air
+	// v2 is true while the connection speaks the ACP v2 draft: the client
+	// asked protocolVersion 2 and the agent's answer (once seen) agreed.
+	v2  bool
+	air bool // the client declared _meta.jetbrains.air
 	// clientCaps is the initialize request's clientCapabilities; agentCaps
 	// the initialize response's agentCapabilities, once agentInitSeen.
 	clientCaps    any
@@ -396,7 +418,9 @@ func (c *checker) response(id any, doc map[string]any) {
 	delete(c.v.st.pending, key)
 	c.v.st.client.answered[key] = true
 	c.method = p.method
-	if p.method == "session/prompt" {
+	if _, failed := doc["error"]; p.method == "session/prompt" && (!c.v.st.v2 || failed) {
+		// A v2 prompt's result says it was taken in; its turn ends with an
+		// idle state_update (turnEndV2).
 		c.turn = c.v.st.endTurn(p.params, key)
 	}
 	if !c.responseEnvelope(doc, p.method) {
@@ -404,6 +428,10 @@ func (c *checker) response(id any, doc map[string]any) {
 	}
 	result := doc["result"]
 	c.kind = "result"
+	if p.method == "initialize" && c.v.st.v2 {
+		// The agent may answer a lower version: then both speak v1.
+		c.v.st.v2 = field(result, "protocolVersion") == json.Number("2")
+	}
 	c.checkMethod(p.method, "result", result, "/result")
 	switch p.method {
 	case "initialize":
@@ -445,11 +473,41 @@ func (c *checker) responseEnvelope(doc map[string]any, method string) bool {
 		return true
 	}
 	c.kind = "error"
-	if !strings.HasPrefix(method, "_") {
-		issues, err := c.v.acp.Error(e)
+	if s := c.schema(); s != nil && !strings.HasPrefix(method, "_") {
+		issues, err := s.Error(e)
 		c.acpIssues("/error", issues, err)
 	}
 	return false
+}
+
+// schema is the ACP schema of the connection's version: v1, or the v2
+// draft once initialize asked for it. nil when the v2 schema cannot be
+// loaded: the first message that needs it says so, as an error.
+func (c *checker) schema() *acp.Schema {
+	v := c.v
+	if !v.st.v2 {
+		return v.acp
+	}
+	if v.v2 == nil && v.v2Err == nil {
+		if v.loadV2 == nil {
+			v.v2Err = errors.New("no schema directory is known for it")
+		} else if v.v2, v.v2Err = v.loadV2(); v.v2Err != nil {
+			v.v2 = nil
+		}
+		if v.v2Err != nil {
+			c.add("", "acp-v2-schema", SectionACP, SeverityError,
+				"the connection negotiates ACP v2 (draft), whose schema is not available (%v): its messages are not checked against the ACP schema", v.v2Err)
+		}
+	}
+	return v.v2
+}
+
+// version names the connection's ACP version in findings.
+func (s *state) version() string {
+	if s.v2 {
+		return "ACP v2 (draft)"
+	}
+	return "ACP v1"
 }
 
 // unmatched reports a response that answers no pending request of the
@@ -480,9 +538,13 @@ func (c *checker) checkMethod(method, kind string, val any, ptr string) {
 		c.extMethod(method, kind, val, ptr)
 		return
 	}
-	m, ok := c.v.acp.Method(method)
+	s := c.schema()
+	if s == nil {
+		return
+	}
+	m, ok := s.Method(method)
 	if !ok {
-		c.add("/method", "acp-unknown-method", SectionACP, SeverityError, "%s is not an ACP v1 method (extension methods start with _)", method)
+		c.add("/method", "acp-unknown-method", SectionACP, SeverityError, "%s is not an %s method (extension methods start with _)", method, c.v.st.version())
 		return
 	}
 	var side acp.Side
@@ -499,9 +561,9 @@ func (c *checker) checkMethod(method, kind string, val any, ptr string) {
 	var err error
 	switch kind {
 	case "result":
-		issues, err = c.v.acp.Result(method, val)
+		issues, err = s.Result(method, val)
 	default:
-		issues, err = c.v.acp.Params(method, kind == "notification", val)
+		issues, err = s.Params(method, kind == "notification", val)
 	}
 	c.acpIssues(ptr, issues, err)
 }
