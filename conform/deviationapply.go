@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"path"
 	"strings"
@@ -243,21 +244,24 @@ func (t *transcript) holding(d *Deviation, when []step, equals bool) []int {
 	return out
 }
 
-// agentName is agentInfo.name of the initialize response ("" if none).
+// agentName is the agent's name in the initialize response: agentInfo.name
+// in ACP v1, info.name in ACP v2 ("" if none).
 func (t *transcript) agentName() string {
 	for i, tag := range t.tags {
 		if tag != TagAgentToEditor || t.answers(i) != "initialize" {
 			continue
 		}
+		type named struct {
+			Name string `json:"name"`
+		}
 		var r struct {
 			Result struct {
-				AgentInfo struct {
-					Name string `json:"name"`
-				} `json:"agentInfo"`
+				AgentInfo named `json:"agentInfo"`
+				Info      named `json:"info"`
 			} `json:"result"`
 		}
 		_ = json.Unmarshal([]byte(t.jsonOf(i)), &r)
-		return r.Result.AgentInfo.Name
+		return cmp.Or(r.Result.AgentInfo.Name, r.Result.Info.Name)
 	}
 	return ""
 }
