@@ -39,12 +39,14 @@ type KnownFinding struct {
 	Deviation string   `json:"deviation"`
 }
 
-// AgentID is the agentInfo name and version of a run's initialize response.
+// AgentID is the agentInfo (ACP v2: info) name and version of a run's
+// initialize response.
 type AgentID struct {
-	Name, Version string
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
-// RunAgent returns the agentInfo of the initialize response among a run's
+// RunAgent returns the agentInfo (ACP v2: info) of the initialize response among a run's
 // journal entries (zero when the agent sent none).
 func RunAgent(entries []journal.Entry) AgentID {
 	for _, e := range entries {
@@ -53,14 +55,15 @@ func RunAgent(entries []journal.Entry) AgentID {
 		}
 		var r struct {
 			Result struct {
-				AgentInfo struct {
-					Name    string `json:"name"`
-					Version string `json:"version"`
-				} `json:"agentInfo"`
+				AgentInfo AgentID `json:"agentInfo"` // ACP v1
+				Info      AgentID `json:"info"`      // ACP v2
 			} `json:"result"`
 		}
 		_ = json.Unmarshal(e.Msg, &r) // a malformed answer names no agent
-		return AgentID{r.Result.AgentInfo.Name, r.Result.AgentInfo.Version}
+		if r.Result.AgentInfo != (AgentID{}) {
+			return r.Result.AgentInfo
+		}
+		return r.Result.Info
 	}
 	return AgentID{}
 }

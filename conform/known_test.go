@@ -87,4 +87,22 @@ func TestRunAgent(t *testing.T) {
 	if got := RunAgent(entries[:2]); got != (AgentID{}) {
 		t.Fatalf("no initialize answer: RunAgent = %+v, want none", got)
 	}
+	v2 := journal.Entry{Kind: journal.KindMsg, Lane: journal.LaneClient, Dir: journal.DirAgent, Method: "initialize",
+		Msg: json.RawMessage(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"airwire","version":"0.2.0"}}}`)}
+	if got := RunAgent([]journal.Entry{v2}); got != (AgentID{"airwire", "0.2.0"}) {
+		t.Fatalf("ACP v2 initialize answer: RunAgent = %+v, want airwire 0.2.0 from its info", got)
+	}
+}
+
+func TestAgentNameOfBothVersions(t *testing.T) {
+	for _, c := range []struct{ answer, want string }{
+		{`{"id":0,"jsonrpc":"2.0","result":{"agentInfo":{"name":"airwire","version":"1"},"protocolVersion":1}}`, "airwire"},
+		{`{"id":0,"jsonrpc":"2.0","result":{"info":{"name":"airwire","version":"1"},"protocolVersion":2}}`, "airwire"},
+		{`{"id":0,"jsonrpc":"2.0","result":{"protocolVersion":2}}`, ""},
+	} {
+		tr := newTranscript([]byte(TagEditorToAgent + ` {"id":0,"jsonrpc":"2.0","method":"initialize","params":{}}` + "\n" + TagAgentToEditor + " " + c.answer + "\n"))
+		if got := tr.agentName(); got != c.want {
+			t.Errorf("agentName of %s = %q, want %q", c.answer, got, c.want)
+		}
+	}
 }
