@@ -26,6 +26,8 @@ type Updates struct {
 type toolCall struct {
 	meta  object
 	named bool
+	// content is the content the client holds (JSON), once an update set it.
+	content string
 }
 
 // Map is the v2 updates of one v1 update of session sessionID (none when
@@ -105,10 +107,27 @@ func (u *Updates) toolCall(sessionID string, report object, starts bool) ([]obje
 	if err != nil {
 		return nil, err
 	}
+	u.calls[key].dropHeldContent(out[0])
 	if !starts && len(out) == 1 && len(out[0]) == 2 {
 		return terminal, nil // it changes nothing the client holds
 	}
 	return append(terminal, out...), nil
+}
+
+// dropHeldContent leaves out of update a content the client already holds
+// (v2 replaces content whole, so the same list again changes nothing),
+// and records a new one.
+func (c *toolCall) dropHeldContent(update object) {
+	content, ok := update["content"]
+	if !ok {
+		return
+	}
+	b, _ := json.Marshal(content)
+	if content != nil && string(b) == c.content {
+		delete(update, "content")
+		return
+	}
+	c.content = string(b)
 }
 
 // report is the tool_call_update of a tool call report (its terminal keys

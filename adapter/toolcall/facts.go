@@ -69,6 +69,9 @@ type Result struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	// Cancelled: the result ends work a session/cancel stopped
+	// (Session.StoppedByCancel), which ACP v2 reports as cancelled.
+	Cancelled bool `json:"-"`
 }
 
 // UseContext is what a reporter reads besides the input of a tool use.

@@ -59,7 +59,7 @@ func (s *Session) Permission(p PermissionRequest) ([]Update, PermissionToolCall)
 }
 
 // PermissionToolCall is the upstream request tool call: toolCallId, name,
-// status pending, the whole rawInput, title, kind, content and locations.
+// status pending (not for ACP v2), the whole rawInput, title, kind, content and locations.
 func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) PermissionToolCall {
 	f := r.Facts(use)
 	in := parseInput(use.Input)
@@ -81,6 +81,11 @@ func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) Permissio
 	call := PermissionToolCall{
 		ToolCallID: use.ID, Name: use.Name, Status: "pending", RawInput: use.Input,
 		Title: title, Kind: f.Kind, Content: r.toolUseContent(use.ID, f),
+	}
+	if r.Caps.V2 {
+		// A v2 request's subject is an update of the tool call, which went
+		// out before it: a status there would move a running call back.
+		call.Status = ""
 	}
 	if len(*call.Content) == 0 && fallback {
 		call.Content = list(textContent("```json\n" + indentJSON(use.Input) + "\n```"))

@@ -153,7 +153,7 @@ func (r Renderer) Result(use ToolUse, result Result, structured json.RawMessage,
 	final := Update{
 		Meta:       &Meta{ClaudeCode: &ClaudeCode{ToolName: use.Name}},
 		ToolCallID: use.ID, SessionUpdate: kindToolCallUpdate,
-		Status:  resultStatus(result.IsError),
+		Status:  r.resultStatus(result, nonExec, f.Command),
 		Content: f.Content, Locations: f.Locations, final: true,
 	}
 	if nonExec != nil {
@@ -204,6 +204,27 @@ func (r Renderer) terminalOutput(toolCallID, terminalID, output string) Update {
 		m = &Meta{TerminalOutputDelta: data}
 	}
 	return Update{Meta: m, ToolCallID: toolCallID, SessionUpdate: kindToolCallUpdate}
+}
+
+// resultStatus is the status of a tool result: for an ACP v2 client a run
+// Claude Code aborted is cancelled (an interrupted command; an error that
+// ends work a session/cancel stopped, or whose non-execution kind is
+// interrupted or cancelled), which v1 has no status for.
+func (r Renderer) resultStatus(result Result, nonExec *ClaudeCode, cmd *CommandOutput) string {
+	if r.Caps.V2 && aborted(result, nonExec, cmd) {
+		return "cancelled"
+	}
+	return resultStatus(result.IsError)
+}
+
+func aborted(result Result, nonExec *ClaudeCode, cmd *CommandOutput) bool {
+	if cmd != nil && cmd.Interrupted {
+		return true
+	}
+	if !result.IsError {
+		return false
+	}
+	return result.Cancelled || (nonExec != nil && (nonExec.NonExecutionKind == "interrupted" || nonExec.NonExecutionKind == "cancelled"))
 }
 
 // resultStatus is the status of a tool result for a v1 client.

@@ -79,6 +79,7 @@ func nonExecutionByID(raw json.RawMessage) map[string]*ClaudeCode {
 // toolResult reports one tool result block.
 func (s *Session) toolResult(parent string, r Result, structured json.RawMessage, nonExec *ClaudeCode) []Update {
 	id := r.ToolUseID
+	r.Cancelled = s.stopped
 	wasEmitted := s.emitted[id]
 	delete(s.emitted, id)
 	tu, known := s.uses[id]

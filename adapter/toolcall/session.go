@@ -30,6 +30,8 @@ type Session struct {
 	// backgrounded are the Bash calls whose result gets the backgrounded
 	// marker (MarkBackgrounded).
 	backgrounded map[string]bool
+	// stopped: the results now reported end work a session/cancel stopped.
+	stopped bool
 }
 
 type trackedUse struct {
@@ -48,6 +50,10 @@ func NewSession(c caps.Client, cwd string) *Session {
 		streams: map[string]map[int]*streamedInput{},
 	}
 }
+
+// StoppedByCancel says whether the tool results reported next end work
+// that a session/cancel stopped (ACP v2 gives them the status cancelled).
+func (s *Session) StoppedByCancel(stopped bool) { s.stopped = stopped }
 
 // Reset forgets every tool call and the task list, as a conversation
 // reset does.
