@@ -128,7 +128,7 @@ func (k *asks) permissionSession() permission.Session {
 
 // askEditor puts the prompt to the editor and answers the CLI with the
 // decision its answer makes; answered, when set, sees the decision of an
-// answer before the CLI does. The request is written before askEditor
+// answer before the CLI does, once the request is closed. The request is written before askEditor
 // returns, in its place among the updates of the CLI's frames (the
 // reference sends it as it reads the control request); the answer is
 // awaited in the background.
@@ -146,9 +146,6 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 		switch {
 		case err == nil:
 			dec = prompt.Answer(k.agent.v2.Load().answer(prompt.Method, result))
-			if answered != nil {
-				answered(dec)
-			}
 		case errors.As(err, &we):
 			dec = prompt.Fail(we.Message)
 		default:
@@ -156,7 +153,12 @@ func (k *asks) askEditor(ctx context.Context, prompt *permission.Prompt, reply c
 		}
 		aborted := err != nil && !errors.As(err, &we)
 		awaited(aborted)
+		// The work runs again (v2: state running) before what the answer
+		// settles is reported, as the reference does.
 		k.fg.RequestClosed(k.withdrawn(key))
+		if err == nil && answered != nil {
+			answered(dec)
+		}
 		reply(k.decided(dec))
 		k.untrack(key, done, !aborted)
 	}()
