@@ -75,9 +75,10 @@ func (s *Session) Denied(d Denial) []Update {
 		DecisionReason     *string `json:"decisionReason,omitempty"`
 		Message            *string `json:"message,omitempty"`
 	}{d.DecisionReasonType, d.DecisionReason, d.Message}
-	if s.render.air() {
-		// The content shows the reason: AIR keeps only its type, and the
-		// message when it says more (contract: "Tool call contract").
+	if s.render.air() || s.render.Caps.V2 {
+		// The content shows the reason: AIR (and ACP v2, whose client stores
+		// `_meta` as AIR does) keeps only its type, and the message when it
+		// says more (contract: "Tool call contract").
 		response.DecisionReason = nil
 		if d.DecisionReason == nil || d.Message == nil || *d.Message == *d.DecisionReason {
 			response.Message = nil
