@@ -83,7 +83,7 @@ func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any,
 func (c *configChanges) apply(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
 	var pe *sessionconfig.ParamsError
 	if errors.As(err, &pe) {
-		return nil, &jsonrpc.WireError{Code: int64(pe.Code()), Message: pe.Error()}
+		return nil, &jsonrpc.WireError{Code: int64(pe.Code()), Message: pe.Error(), Data: pe.Data}
 	}
 	if err != nil {
 		return nil, err

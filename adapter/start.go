@@ -187,6 +187,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
+		BooleanOptions:    s.agent.clientCaps().BooleanOptions,
 		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
 		PresentationHints: s.agent.clientCaps().AIR.Client})
 	s.commands, s.models = in.Commands, in.Models

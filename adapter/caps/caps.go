@@ -38,9 +38,15 @@ type Client struct {
 	// subagent sessions (contract: "Native subagent sessions").
 	Subagents bool
 
-	// ACP session capabilities (objects under `session`).
-	Compaction bool // session.compaction: compaction_update instead of a tool call
-	Notices    bool // session.notices: notice updates instead of transcript lines
+	// ACP session capabilities (under `session`).
+	Compaction     bool // session.compaction: compaction_update instead of a tool call
+	Notices        bool // session.notices: notice updates instead of transcript lines
+	BooleanOptions bool // session.configOptions.boolean: on/off options as booleans
+
+	// Plan is `plan` (any value but null, as the reference reads it): the
+	// client takes `plan_update` with the draft's markdown plans (an
+	// approved ExitPlanMode plan).
+	Plan bool
 
 	// Zed conventions (contract: "Zed conventions").
 	TerminalOutput      bool // _meta.terminal_output: the terminal channel
@@ -87,9 +93,13 @@ type wireCaps struct {
 		Terminal bool `json:"terminal"`
 	} `json:"auth"`
 	Subagents json.RawMessage `json:"subagents"`
+	Plan      json.RawMessage `json:"plan"`
 	Session   struct {
-		Compaction json.RawMessage `json:"compaction"`
-		Notices    json.RawMessage `json:"notices"`
+		Compaction    json.RawMessage `json:"compaction"`
+		Notices       json.RawMessage `json:"notices"`
+		ConfigOptions struct {
+			Boolean json.RawMessage `json:"boolean"`
+		} `json:"configOptions"`
 	} `json:"session"`
 	Meta map[string]json.RawMessage `json:"_meta"`
 }
@@ -109,6 +119,8 @@ func Parse(raw json.RawMessage) Client {
 	c.AuthTerminal = w.Auth.Terminal
 	c.Subagents = isObject(w.Subagents)
 	c.Compaction, c.Notices = isObject(w.Session.Compaction), isObject(w.Session.Notices)
+	c.BooleanOptions = present(w.Session.ConfigOptions.Boolean)
+	c.Plan = present(w.Plan)
 	c.TerminalOutput = isTrue(w.Meta["terminal_output"])
 	c.TerminalOutputDelta = isTrue(w.Meta["terminal_output_delta"])
 	c.TerminalAuth = isTrue(w.Meta["terminal-auth"])
@@ -169,6 +181,9 @@ func isTrue(raw json.RawMessage) bool {
 	var b bool
 	return json.Unmarshal(raw, &b) == nil && b
 }
+
+// present: a value that is there and not null (the reference's `!= null`).
+func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
 func isObject(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage

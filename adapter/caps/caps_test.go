@@ -3,6 +3,8 @@ package caps
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/airwire/airwire/adapter/acpv2"
 )
 
 func TestParseReadsTheDeclarationsOfEachClient(t *testing.T) {
@@ -67,6 +69,32 @@ func TestSubagentsDeclaration(t *testing.T) {
 	} {
 		if got := Parse(json.RawMessage(raw)).Subagents; got != want {
 			t.Errorf("%s: Subagents = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// session.configOptions.boolean and plan are read the reference's way
+// (`!= null`): any value but null declares them; an ACP v2 client has
+// both as baseline, through the v1 declaration its capabilities mean.
+func TestBooleanOptionsAndPlanDeclarations(t *testing.T) {
+	for raw, want := range map[string][2]bool{
+		`{"session":{"configOptions":{"boolean":{}}},"plan":{}}`:        {true, true},
+		`{"session":{"configOptions":{"boolean":true}},"plan":true}`:    {true, true},
+		`{"session":{"configOptions":{"boolean":null}},"plan":null}`:    {false, false},
+		`{"session":{"configOptions":{}},"fs":"odd","plan":{}}`:         {false, true},
+		`{"session":{"boolean":{}},"_meta":{"plan":{}}}`:                {false, false},
+		`{"session":{"configOptions":{"boolean":{}}},"terminal":"yes"}`: {true, false},
+	} {
+		c := Parse(json.RawMessage(raw))
+		if got := [2]bool{c.BooleanOptions, c.Plan}; got != want {
+			t.Errorf("%s: BooleanOptions, Plan = %v, want %v", raw, got, want)
+		}
+	}
+	var v2 acpv2.InitializeParams
+	_ = json.Unmarshal([]byte(`{"protocolVersion":2,"capabilities":{}}`), &v2)
+	for _, served := range []bool{true, false} {
+		if c := Parse(v2.V1ClientCapabilities(served)); !c.BooleanOptions || !c.Plan {
+			t.Errorf("a v2 client (served %v): %+v; want boolean options and plans", served, c)
 		}
 	}
 }

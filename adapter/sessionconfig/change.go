@@ -1,13 +1,18 @@
 package sessionconfig
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 )
 
-// ParamsError is a -32602 error; Error() is the wire message.
-type ParamsError struct{ Detail string }
+// ParamsError is a -32602 error; Error() is the wire message and Data,
+// when set, the error's `data`.
+type ParamsError struct {
+	Detail string
+	Data   json.RawMessage
+}
 
 // Code is the JSON-RPC error code.
 func (e *ParamsError) Code() int { return -32602 }
@@ -103,18 +108,19 @@ func (s *Session) SetConfigOption(configID string, value json.RawMessage) (Plan,
 	if opt == nil {
 		return Plan{}, invalid("Unknown config option: %s", configID)
 	}
+	if err := checkValueType(*opt, value); err != nil {
+		return Plan{}, err
+	}
 	switch configID {
 	case "fast", "ultracode":
-		on, err := onOff(configID, value, opt.Type)
+		on, err := onOff(configID, value)
 		if err != nil {
 			return Plan{}, err
 		}
 		return s.setToggle(configID, on), nil
 	}
 	var v string
-	if json.Unmarshal(value, &v) != nil {
-		return Plan{}, invalid("Config option %s takes a string value, but received: %s", configID, value)
-	}
+	_ = json.Unmarshal(value, &v) // checkValueType: a string
 	if !slices.ContainsFunc(opt.Options, func(c choice) bool { return c.Value == v }) {
 		if m, ok := findModel(s.models, v); configID == "model" && ok {
 			v = m.Value
@@ -137,17 +143,60 @@ func (s *Session) result() json.RawMessage {
 	return marshal(map[string]any{"configOptions": s.options()})
 }
 
-func onOff(id string, value json.RawMessage, typ string) (bool, error) {
+// checkValueType refuses a value of the wrong JSON type for opt: a
+// boolean option takes true or false, a select option a string (the
+// reference's message, with the config id and the value as `data`).
+func checkValueType(opt configOption, value json.RawMessage) error {
+	want := "string"
+	if opt.Type == "boolean" {
+		want = "boolean"
+	}
+	if jsonType(value) == want {
+		return nil
+	}
+	shown := compactJSON(value)
+	data := map[string]any{"configId": opt.ID}
+	if len(value) > 0 {
+		data["value"] = shown
+	}
+	return &ParamsError{Detail: fmt.Sprintf("Config option %s takes a %s value, but received: %s", opt.ID, want, shown),
+		Data: marshal(data)}
+}
+
+// jsonType is the JavaScript typeof of a JSON value, for the types a
+// config value can take ("" for the others and for none).
+func jsonType(value json.RawMessage) string {
+	switch v := bytes.TrimSpace(value); {
+	case len(v) == 0:
+		return ""
+	case v[0] == '"':
+		return "string"
+	case string(v) == "true" || string(v) == "false":
+		return "boolean"
+	}
+	return ""
+}
+
+// compactJSON is value as JSON.stringify writes it; an absent value reads
+// as `undefined`.
+func compactJSON(value json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if len(value) == 0 || json.Compact(&b, value) != nil {
+		return json.RawMessage("undefined")
+	}
+	return b.Bytes()
+}
+
+// onOff reads a toggle's value, already of the option's type: a boolean,
+// or the select's "on" or "off".
+func onOff(id string, value json.RawMessage) (bool, error) {
 	var b bool
-	var str string
-	switch {
-	case typ == "boolean" && json.Unmarshal(value, &b) == nil:
+	if json.Unmarshal(value, &b) == nil {
 		return b, nil
-	case typ == "boolean":
-		return false, invalid("Config option %s takes a boolean value, but received: %s", id, value)
-	case json.Unmarshal(value, &str) != nil:
-		return false, invalid("Config option %s takes a string value, but received: %s", id, value)
-	case str == "on" || str == "off":
+	}
+	var str string
+	_ = json.Unmarshal(value, &str)
+	if str == "on" || str == "off" {
 		return str == "on", nil
 	}
 	return false, invalid("Invalid value for config option %s: %s", id, str)

@@ -2,6 +2,7 @@ package sessionconfig
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,88 @@ func TestBooleanToggles(t *testing.T) {
 	p, _ = s.SetConfigOption("effort", json.RawMessage(`"low"`))
 	if string(p.Requests[0]) != `{"settings":{"effortLevel":"low","ultracode":true},"subtype":"apply_flag_settings"}` {
 		t.Errorf("effort with ultracode on: %s", p.Requests[0])
+	}
+}
+
+// Boolean config options: a client that declared them sees Fast mode and
+// Ultracode as booleans, one that did not as On/Off selects; each takes
+// only a value of its own type, and a value of the other type is refused
+// with the reference's -32602 message and its {configId, value} data.
+func TestToggleValueTypes(t *testing.T) {
+	in := Init{Models: []Model{{Value: "opus", DisplayName: "Opus", SupportsFastMode: true, SupportsEffort: true,
+		SupportedEffortLevels: []string{"low", "xhigh"}}}, FastModeState: "off"}
+	yes := true
+	tests := []struct {
+		name     string
+		boolean  bool
+		id       string
+		value    string
+		request  string // the apply_flag_settings body, when accepted
+		message  string // the refusal, when refused
+		data     string
+		wantType string
+	}{
+		{name: "boolean true", boolean: true, id: "fast", value: `true`, wantType: "boolean",
+			request: `{"settings":{"fastMode":true},"subtype":"apply_flag_settings"}`},
+		{name: "boolean false", boolean: true, id: "ultracode", value: `false`, wantType: "boolean",
+			request: `{"settings":{"ultracode":false},"subtype":"apply_flag_settings"}`},
+		{name: "select value to a boolean option", boolean: true, id: "ultracode", value: `"off"`, wantType: "boolean",
+			message: `Invalid params: Config option ultracode takes a boolean value, but received: "off"`,
+			data:    `{"configId":"ultracode","value":"off"}`},
+		{name: "null to a boolean option", boolean: true, id: "fast", value: `null`, wantType: "boolean",
+			message: `Invalid params: Config option fast takes a boolean value, but received: null`,
+			data:    `{"configId":"fast","value":null}`},
+		{name: "select on", id: "fast", value: `"on"`, wantType: "select",
+			request: `{"settings":{"fastMode":true},"subtype":"apply_flag_settings"}`},
+		{name: "boolean to a select option", id: "fast", value: `true`, wantType: "select",
+			message: `Invalid params: Config option fast takes a string value, but received: true`,
+			data:    `{"configId":"fast","value":true}`},
+		{name: "null to a select option", id: "mode", value: `null`, wantType: "select",
+			message: `Invalid params: Config option mode takes a string value, but received: null`,
+			data:    `{"configId":"mode","value":null}`},
+		{name: "unknown select value", id: "ultracode", value: `"maybe"`, wantType: "select",
+			message: `Invalid params: Invalid value for config option ultracode: maybe`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(in, Settings{UltracodeAvailable: &yes}, Options{Mode: "default", BooleanOptions: tt.boolean})
+			var opts []configOption
+			_ = json.Unmarshal(s.ConfigOptions(), &opts)
+			for _, o := range opts {
+				if o.ID == tt.id && o.Type != tt.wantType {
+					t.Errorf("%s is a %s, want a %s", o.ID, o.Type, tt.wantType)
+				}
+			}
+			p, err := s.SetConfigOption(tt.id, json.RawMessage(tt.value))
+			if tt.message == "" {
+				if err != nil || len(p.Requests) != 1 || string(p.Requests[0]) != tt.request {
+					t.Fatalf("got %v %s, want %s", err, p.Requests, tt.request)
+				}
+				return
+			}
+			var pe *ParamsError
+			if !errors.As(err, &pe) || pe.Code() != -32602 || pe.Error() != tt.message || string(pe.Data) != tt.data {
+				t.Errorf("got %#v, want %q with data %s", err, tt.message, tt.data)
+			}
+		})
+	}
+}
+
+// The select fallback is a two-value On/Off select whose current value
+// is a string.
+func TestTogglePresentation(t *testing.T) {
+	in := Init{Models: []Model{{Value: "opus", DisplayName: "Opus", SupportsFastMode: true}}, FastModeState: "on"}
+	for boolean, want := range map[bool]string{
+		true:  `{"category":"model_config","currentValue":true,"description":"Faster responses on supported models","id":"fast","name":"Fast mode","type":"boolean"}`,
+		false: `{"category":"model_config","currentValue":"on","description":"Faster responses on supported models","id":"fast","name":"Fast mode","options":[{"name":"On","value":"on"},{"name":"Off","value":"off"}],"type":"select"}`,
+	} {
+		s := New(in, Settings{}, Options{Mode: "default", BooleanOptions: boolean})
+		var opts []json.RawMessage
+		_ = json.Unmarshal(s.ConfigOptions(), &opts)
+		var got map[string]any
+		_ = json.Unmarshal(opts[len(opts)-1], &got)
+		if b, _ := json.Marshal(got); string(b) != want {
+			t.Errorf("boolean %v: %s\nwant %s", boolean, b, want)
+		}
 	}
 }
