@@ -20,8 +20,10 @@ import (
 // result), the turn does not end: the session stops that CLI, starts a
 // fresh one (a new Claude session id, the chosen mode, the session's own
 // start options) under the same ACP session, publishes the mode, the
-// config options and an empty context, and continues the same turn with
-// "Implement the following plan:" and the plan, under the prompt's uuid.
+// config options, an empty context and, for a client that declares
+// `plan`, the approved plan (toolcall.PlanModeUpdate), and continues the
+// same turn with "Implement the following plan:" and the plan, under the
+// prompt's uuid.
 // The turn's usage carries over; the fresh context's result ends the turn.
 
 // planReset is an accepted plan that continues in a fresh context.
@@ -136,6 +138,12 @@ func (s *Session) continuePlan(r planReset) {
 	s.notify(s.cfg.CurrentModeUpdate())
 	s.notify(s.cfg.ConfigOptionUpdate())
 	s.notify(s.tr.freshContext(window))
+	if c := s.agent.clientCaps(); c.Plan {
+		// The approved plan becomes the session's plan once the fresh
+		// context that carries it out exists (its ExitPlanMode ended with
+		// an error result, which shows no plan).
+		s.notify(toolcall.PlanModeUpdate(c, r.plan, r.toolUseID).JSON())
+	}
 	content, _ := json.Marshal([]map[string]string{{"type": "text", "text": planContinuation + r.plan}})
 	msg := claude.NewUserInput(s.ID, content)
 	msg.UUID = promptUUID

@@ -75,6 +75,15 @@ var gateMutations = []gateMutation{
 	{name: "CLI notices with session.notices", file: "adapter/translator.go",
 		from: "\tif t.s.agent.clientCaps().Notices {\n\t\tt.informationalNotice(m)\n\t\treturn\n\t}\n", to: "",
 		scenario: "ask-user-question", profile: "zed-notices", rationale: "a CLI warning is a notice update for a client with session notices (Session failure, Delivery)"},
+	{name: "boolean config options only when declared", file: "adapter/start.go",
+		from: "BooleanOptions:    s.agent.clientCaps().BooleanOptions,", to: "BooleanOptions: true,",
+		scenario: "set-config-option", profile: "zed", rationale: "Fast mode and Ultracode are On/Off selects for a client without session.configOptions.boolean"},
+	{name: "approved plan after a clear-context restart only with plan", file: "adapter/clear_context.go",
+		from: "if c := s.agent.clientCaps(); c.Plan {", to: "if c := s.agent.clientCaps(); true {",
+		scenario: "exit-plan-clear-context", profile: "zed", rationale: "plan_update goes only to a client that declares plan"},
+	{name: "approved plan only with plan", file: "adapter/toolcall/approved_plan.go",
+		from: "!r.Caps.Plan || ", to: "",
+		scenario: "exit-plan-approve", profile: "zed", rationale: "plan_update goes only to a client that declares plan"},
 }
 
 // TestGateMutations builds airwire with each gate removed (go build

@@ -22,7 +22,8 @@
 //     toolcall.Renderer (the reference's replay tracks no fields, but for
 //     AIR it leaves out unchanged `_meta` keys: Session.FilterMeta); and the
 //     plan tools through the session's toolcall.Session, whose task list
-//     later turns go on from. ReplayWith lets the caller swap a message's
+//     later turns go on from; an approved ExitPlanMode plan, for a client
+//     that declares `plan` (toolcall.Renderer.ApprovedPlan). ReplayWith lets the caller swap a message's
 //     updates for its own (the AIR session failure replay). A Replayer
 //     replays one message at a time, for a caller that sends each
 //     message's updates to a session of its own. MessageText is the text

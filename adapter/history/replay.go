@@ -236,6 +236,10 @@ func (r *Replayer) toolResult(raw json.RawMessage, role string) []json.RawMessag
 	for _, u := range r.render.Result(use, res, nil, nil) {
 		out = r.filtered(out, u)
 	}
+	// The transcript has no structured output: the plan is the input's.
+	if u, ok := r.render.ApprovedPlan(use, res, nil, r.parent); ok {
+		out = append(out, u.JSON())
+	}
 	return out
 }
 

@@ -5,6 +5,12 @@
 // as the reference adapter (claude-agent-acp 0.101.0) does for plain and
 // Zed clients.
 //
+// Fast mode and ultracode are on/off options: `type: "boolean"` for a
+// client that declared `session.configOptions.boolean`, as every ACP v2
+// client does (Options.BooleanOptions), else an On/Off select; a
+// set_config_option value of the wrong JSON type for the option is
+// refused with -32602 and the config id and value as `data`.
+//
 // It owns no I/O. The caller decodes the CLI's `initialize` control
 // response (ParseInit) and its `get_settings` response (ParseSettings),
 // builds a Session with New, and answers session/new (and load, resume,

@@ -23,6 +23,12 @@
 // params.update. Permission gives the `tool_call` to send before a
 // `session/request_permission` and the request's `toolCall`.
 //
+// approved_plan.go: for a client that declares the draft `plan`
+// capability, the plan an ExitPlanMode result approved follows the call's
+// result as a markdown `plan_update` (Renderer.ApprovedPlan, which the
+// history replay calls too; PlanModeUpdate, which a clear-context restart
+// sends).
+//
 // AIR (issue 9) slots in by files named after the contract sections,
 // each choice reading caps.Client.AIR:
 //

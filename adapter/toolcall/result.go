@@ -122,6 +122,9 @@ func (s *Session) toolResult(parent string, r Result, structured json.RawMessage
 			out = append(out, u)
 		}
 		out = s.send(out, updates[len(updates)-1], parent)
+		if u, ok := s.render.ApprovedPlan(tu.use, r, structured, parent); ok {
+			out = append(out, u)
+		}
 	}
 	_, hookPending := s.hooks[id]
 	s.tracker.FinishResult(id, hookPending)

@@ -21,6 +21,7 @@ type Update struct {
 	Locations     *[]Location     `json:"locations,omitempty"`
 	RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
 	Entries       *[]PlanEntry    `json:"entries,omitempty"`
+	Plan          *MarkdownPlan   `json:"plan,omitempty"`
 
 	// final marks the tool's final change (the PostToolUse hook), which
 	// replaces a pinned approval patch.
@@ -32,6 +33,7 @@ const (
 	kindToolCall       = "tool_call"
 	kindToolCallUpdate = "tool_call_update"
 	kindPlan           = "plan"
+	kindPlanUpdate     = "plan_update"
 )
 
 // Meta is the `_meta` of a tool call report: the upstream `claudeCode`
