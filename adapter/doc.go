@@ -33,6 +33,7 @@
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).
 //   - config.go: set_mode and set_config_option (configChanges, adapter/sessionconfig), and the skill files of the slash commands (skills).
 //   - doc.go: this map.
+//   - file_preview.go: the PreToolUse preview hook of an ACP v2 client (filePreview): an Edit's or a Write's exact patch before it runs.
 //   - goal.go: contract "Goal": `_session/goal`, the goal snapshot (goalState) and the steering lane.
 //   - initialize.go: the initialize result, the auth status probe, authenticate and logout.
 //   - localcommand.go: local slash command output and result-only turns.

@@ -41,7 +41,8 @@ func newSessionSubagents(s *Session, c caps.Client) *subagents.Router {
 // subagentInitialize sets what the initialize request says of subagents.
 func (s *Session) subagentInitialize(init *claude.Initialize, sessionMeta json.RawMessage) {
 	s.tr.mu.Lock()
-	s.tr.sub.Initialize(init, sessionMeta, s.hook, s.subagentHook, hookEvents)
+	s.tr.sub.Initialize(init, sessionMeta, subagents.HookFuncs{
+		Own: s.hook, OwnEvents: hookEvents, Sub: s.subagentHook, Preview: filePreview{s}.hook})
 	s.tr.mu.Unlock()
 }
 

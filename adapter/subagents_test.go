@@ -68,7 +68,7 @@ func replayChildSessions(t *testing.T, path string, cl caps.Client) []sentUpdate
 	h := &recordingHost{}
 	tr := &translator{tools: toolcall.NewSession(cl, "{{cwd}}"), bg: newBackground(cl)}
 	tr.sub = subagents.New(h, "<session-1>", "", cl)
-	tr.sub.Initialize(&claude.Initialize{}, nil, nil, nil, nil)
+	tr.sub.Initialize(&claude.Initialize{}, nil, subagents.HookFuncs{})
 	subHooks, agents := map[string]bool{}, []string{}
 	for _, ev := range c.Processes[0].Events {
 		if ev.Msg == nil {

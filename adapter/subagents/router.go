@@ -92,35 +92,54 @@ func forwardsSubagentText(c caps.Client, sessionMeta json.RawMessage) bool {
 	return json.Unmarshal(sessionMeta, &m) == nil && m.ClaudeCode.Options.ForwardSubagentText
 }
 
+// HookFuncs are the agent's hook funcs a session registers with its CLI.
+type HookFuncs struct {
+	// Own is the agent's observing hook, on OwnEvents.
+	Own       claude.HookFunc
+	OwnEvents []string
+	// Sub is the subagent configuration hook (it calls HookReport).
+	Sub claude.HookFunc
+	// Preview is the PreToolUse hook of an ACP v2 client for Edit and
+	// Write: the tool call shows the exact patch before the tool runs.
+	Preview claude.HookFunc
+}
+
 // sessionHooks are the hooks the session registers with its CLI, in the
-// reference's order. own is the agent's observing hook on ownEvents; a
-// client with native subagent sessions also gets the subagent
-// configuration hook sub on the subagent lifecycle and tool events, before
-// own where both run.
-func sessionHooks(c caps.Client, own, sub claude.HookFunc, ownEvents []string) []claude.HookEvent {
+// reference's order. A client with native subagent sessions gets the
+// subagent configuration hook on the subagent lifecycle and tool events,
+// before the agent's own where both run; an ACP v2 client gets the
+// preview hook on PreToolUse, matching Edit and Write, after it.
+func sessionHooks(c caps.Client, h HookFuncs) []claude.HookEvent {
 	one := func(event string, hooks ...claude.HookFunc) claude.HookEvent {
 		return claude.HookEvent{Event: event, Matchers: []claude.HookMatcher{{Hooks: hooks}}}
 	}
+	// An event without matchers is not registered.
+	pre := claude.HookEvent{Event: "PreToolUse"}
+	if Form(c) != "" {
+		pre.Matchers = append(pre.Matchers, claude.HookMatcher{Hooks: []claude.HookFunc{h.Sub}})
+	}
+	if c.V2 && h.Preview != nil {
+		pre.Matchers = append(pre.Matchers, claude.HookMatcher{Matcher: "Edit|Write", Hooks: []claude.HookFunc{h.Preview}})
+	}
 	if Form(c) == "" {
-		var out []claude.HookEvent
-		for _, ev := range ownEvents {
-			out = append(out, one(ev, own))
+		out := []claude.HookEvent{pre}
+		for _, ev := range h.OwnEvents {
+			out = append(out, one(ev, h.Own))
 		}
 		return out
 	}
 	return []claude.HookEvent{
-		one("SubagentStart", sub), one("SubagentStop", sub), one("PostToolUseFailure", sub),
-		one("PreToolUse", sub), one("PostToolUse", sub, own), one("PostModelSwitch", sub, own),
-		one("PostCompact", own), one("TaskCreated", own), one("TaskCompleted", own),
+		one("SubagentStart", h.Sub), one("SubagentStop", h.Sub), one("PostToolUseFailure", h.Sub),
+		pre, one("PostToolUse", h.Sub, h.Own), one("PostModelSwitch", h.Sub, h.Own),
+		one("PostCompact", h.Own), one("TaskCreated", h.Own), one("TaskCompleted", h.Own),
 	}
 }
 
 // Initialize sets what the CLI's initialize request init says of
-// subagents: the hooks (own, the agent's observing hook on ownEvents; sub,
-// the subagent configuration hook, which calls HookReport), whether the
-// CLI forwards subagent text, and for the RFD form the per-task stop.
-func (r *Router) Initialize(init *claude.Initialize, sessionMeta json.RawMessage, own, sub claude.HookFunc, ownEvents []string) {
-	init.Hooks = sessionHooks(r.caps, own, sub, ownEvents)
+// subagents: the hooks h (sessionHooks), whether the CLI forwards
+// subagent text, and for the RFD form the per-task stop.
+func (r *Router) Initialize(init *claude.Initialize, sessionMeta json.RawMessage, h HookFuncs) {
+	init.Hooks = sessionHooks(r.caps, h)
 	forward := forwardsSubagentText(r.caps, sessionMeta)
 	init.ForwardSubagentText = &forward
 	r.forward = forward

@@ -15,7 +15,10 @@ type toolResponse struct {
 	OriginalFile    *string `json:"originalFile"`
 	StructuredPatch *[]struct {
 		Lines    []string `json:"lines"`
+		OldStart int      `json:"oldStart"`
+		OldLines int      `json:"oldLines"`
 		NewStart int      `json:"newStart"`
+		NewLines int      `json:"newLines"`
 	} `json:"structuredPatch"`
 }
 

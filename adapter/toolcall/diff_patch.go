@@ -91,19 +91,33 @@ func appendPatchLine(lines []string, prefix byte, line string) []string {
 // has the `new file mode` line and /dev/null as the old name.
 func gitPatchText(path string, p filePatch) string {
 	name := strings.TrimLeft(slashPath(path), "/")
-	oldName, newName := quoteGitPath("a/"+name), quoteGitPath("b/"+name)
-	tab := ""
-	if strings.Contains(name, " ") {
-		tab = "\t"
+	return patchText(quoteGitPath("a/"+name), quoteGitPath("b/"+name), strings.Contains(name, " "), p)
+}
+
+// v2PatchText is the Git patch of an ACP v2 diff: the path as it is, so
+// that unquoted it equals the diff's `changes` entry, quoted as Git
+// quotes it, with no a/ and b/ prefixes.
+func v2PatchText(path string, p filePatch) string {
+	name := quoteGitPath(path)
+	return patchText(name, name, strings.Contains(path, " "), p)
+}
+
+// patchText is the Git patch text of p between the names oldName and
+// newName; tab ends the --- and +++ names with a tab, as Git does for a
+// name with a space.
+func patchText(oldName, newName string, tab bool, p filePatch) string {
+	sep := ""
+	if tab {
+		sep = "\t"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "diff --git %s %s\n", oldName, newName)
 	if p.create {
 		b.WriteString("new file mode 100644\n--- /dev/null\n")
 	} else {
-		fmt.Fprintf(&b, "--- %s%s\n", oldName, tab)
+		fmt.Fprintf(&b, "--- %s%s\n", oldName, sep)
 	}
-	fmt.Fprintf(&b, "+++ %s%s\n", newName, tab)
+	fmt.Fprintf(&b, "+++ %s%s\n", newName, sep)
 	for _, h := range p.hunks {
 		fmt.Fprintf(&b, "@@ -%s +%s @@\n", hunkRange(h.oldStart, h.oldLines), hunkRange(h.newStart, h.newLines))
 		for _, l := range h.lines {

@@ -25,6 +25,39 @@ func patchContent(path string, p filePatch) Content {
 	})
 }
 
+// patchForm is how a patch travels to the client: in AIR's diffPatch
+// `_meta`, or as an ACP v2 diff.
+type patchForm uint8
+
+const (
+	airPatch patchForm = iota
+	v2Patch
+)
+
+// content is the diff block that carries the patch p of path.
+func (f patchForm) content(path string, p filePatch) Content {
+	if f == v2Patch {
+		return v2DiffContent(path, p.create, p.hunks)
+	}
+	return patchContent(path, p)
+}
+
+// v2DiffContent is the ACP v2 diff of a change to the text file path: the
+// change (an add for a created file) and, given hunks, its Git patch. A
+// v1 diff cannot say this (its texts can be snippets), so the agent builds
+// v2 diffs itself for a v2 client, and they pass the v2 mapping as they are.
+func v2DiffContent(path string, create bool, hunks []patchHunk) Content {
+	op := "modify"
+	if create {
+		op = "add"
+	}
+	item := map[string]any{"type": "diff", "changes": []any{map[string]any{"operation": op, "path": path, "fileType": "text"}}}
+	if len(hunks) > 0 {
+		item["patch"] = map[string]any{"format": "git_patch", "text": v2PatchText(path, filePatch{create: create, hunks: hunks})}
+	}
+	return encode(item)
+}
+
 // readPatchSource reads the current text of a file for a patch: exists
 // false when it is missing, ok false when it cannot be a patch side.
 func (d *Disk) readPatchSource(path string) (text string, exists, ok bool) {
@@ -43,21 +76,22 @@ func (d *Disk) readPatchSource(path string) (text string, exists, ok bool) {
 }
 
 // previewPatch is the content of the approval of an Edit or a Write for a
-// diffPatch client: the exact patch of the input applied to the file in
-// memory, the standard diff of a Write that cannot have one, or a notice
-// for a Write over a file that cannot be read. nil keeps the tool call's
-// content.
-func (d *Disk) previewPatch(toolName string, in Input, cwd string) []Content {
+// diffPatch client, and of the preview of an ACP v2 client (form): the
+// exact patch of the input applied to the file in memory, the standard
+// diff of a Write that cannot have one (in v2, the change alone), or a
+// notice for a Write over a file that cannot be read. nil keeps the tool
+// call's content.
+func (d *Disk) previewPatch(toolName string, in Input, cwd string, form patchForm) []Content {
 	switch toolName {
 	case "Edit":
-		return d.editPreview(in, cwd)
+		return d.editPreview(in, cwd, form)
 	case "Write":
-		return d.writePreview(in, cwd)
+		return d.writePreview(in, cwd, form)
 	}
 	return nil
 }
 
-func (d *Disk) editPreview(in Input, cwd string) []Content {
+func (d *Disk) editPreview(in Input, cwd string, form patchForm) []Content {
 	path, ok1 := in.strOK("file_path")
 	oldString, ok2 := in.strOK("old_string")
 	newString, ok3 := in.strOK("new_string")
@@ -73,7 +107,7 @@ func (d *Disk) editPreview(in Input, cwd string) []Content {
 		if exists && (strings.TrimSpace(oldText) != "" || strings.Contains(oldText, "\uFEFF")) {
 			return nil
 		}
-		return exactPatch(path, optional(oldText, exists), newString)
+		return exactPatch(path, optional(oldText, exists), newString, form)
 	}
 	if !exists {
 		return nil
@@ -85,7 +119,7 @@ func (d *Disk) editPreview(in Input, cwd string) []Content {
 	if len(oldText)+n*max(0, len(newString)-len(oldString)) > maxPatchFileBytes {
 		return nil
 	}
-	return exactPatch(path, &oldText, replaceSnippet(oldText, oldString, newString, in.isTrue("replace_all")))
+	return exactPatch(path, &oldText, replaceSnippet(oldText, oldString, newString, in.isTrue("replace_all")), form)
 }
 
 // replaceSnippet applies an Edit: an empty new_string also removes the
@@ -102,7 +136,7 @@ func replaceSnippet(text, oldString, newString string, all bool) string {
 	return strings.Replace(text, target, newString, 1)
 }
 
-func (d *Disk) writePreview(in Input, cwd string) []Content {
+func (d *Disk) writePreview(in Input, cwd string, form patchForm) []Content {
 	path, raw, _ := writeInput(in)
 	var content string
 	if path == "" || raw == nil || json.Unmarshal(raw, &content) != nil {
@@ -117,30 +151,34 @@ func (d *Disk) writePreview(in Input, cwd string) []Content {
 		return nil
 	}
 	standard := []Content{diffContent(path, optional(oldText, exists), encode(content))}
+	if form == v2Patch {
+		standard = []Content{v2DiffContent(abs, !exists, nil)}
+	}
 	if !patchableText(content) {
 		return standard
 	}
-	if p := exactPatch(abs, optional(oldText, exists), content); p != nil {
+	if p := exactPatch(abs, optional(oldText, exists), content, form); p != nil {
 		return p
 	}
 	return standard
 }
 
-// exactPatch is the one-block content of the patch, nil when the texts
-// are equal.
-func exactPatch(path string, oldText *string, newText string) []Content {
+// exactPatch is the one-block content of the patch in form, nil when the
+// texts are equal.
+func exactPatch(path string, oldText *string, newText string, form patchForm) []Content {
 	p, ok := diffFile(oldText, newText)
 	if !ok {
 		return nil
 	}
-	return []Content{patchContent(path, p)}
+	return []Content{form.content(path, p)}
 }
 
 // hookPatch is the final change of an Edit or a Write for a diffPatch
-// client: the SDK originalFile against the file on disk after the tool
-// ran ("It does not use the SDK structuredPatch hunks"). ok is false when
-// no exact patch can be made; the caller then sends the standard diff.
-func (d *Disk) hookPatch(raw json.RawMessage) (ResultFacts, bool) {
+// client, or an ACP v2 client (form): the SDK originalFile against the
+// file on disk after the tool ran ("It does not use the SDK
+// structuredPatch hunks"). ok is false when no exact patch can be made;
+// the caller then sends the standard diff.
+func (d *Disk) hookPatch(raw json.RawMessage, form patchForm) (ResultFacts, bool) {
 	var r struct {
 		FilePath     *string `json:"filePath"`
 		Type         *string `json:"type"`
@@ -186,7 +224,7 @@ func (d *Disk) hookPatch(raw json.RawMessage) (ResultFacts, bool) {
 			locations = append(locations, Location{Path: *r.FilePath, Line: &line})
 		}
 	}
-	return ResultFacts{Content: list(patchContent(*r.FilePath, p)), Locations: &locations}, true
+	return ResultFacts{Content: list(form.content(*r.FilePath, p)), Locations: &locations}, true
 }
 
 // unchangedEdit reports a tool_response that changes nothing: an update
@@ -230,13 +268,16 @@ func usesDiffPatch(c caps.Client) bool { return c.AIR.Client && c.AIR.Has(caps.D
 // as the fallback) the standard diff; a created file whose patch cannot
 // be made shows its whole text ("Fallback").
 func finalChange(toolResponse json.RawMessage, ctx UseContext) ResultFacts {
+	if ctx.Caps.V2 {
+		return ctx.Disk.v2FinalChange(toolResponse)
+	}
 	if !usesDiffPatch(ctx.Caps) {
 		return diffFromToolResponse(toolResponse)
 	}
 	if unchangedEdit(toolResponse) {
 		return ResultFacts{}
 	}
-	if f, ok := ctx.Disk.hookPatch(toolResponse); ok {
+	if f, ok := ctx.Disk.hookPatch(toolResponse, airPatch); ok {
 		return f
 	}
 	var r struct {
@@ -251,4 +292,44 @@ func finalChange(toolResponse json.RawMessage, ctx UseContext) ResultFacts {
 		}
 	}
 	return diffFromToolResponse(toolResponse)
+}
+
+// v2FinalChange is the final change of an Edit or a Write for an ACP v2
+// client: the exact patch against disk, else the change with a patch from
+// what the tool_response holds (a created file's text, an update's
+// structuredPatch: display data, enough for a v2 patch, which is text to
+// render and not to apply); an update without hunks gets the change alone.
+func (d *Disk) v2FinalChange(raw json.RawMessage) ResultFacts {
+	if f, ok := d.hookPatch(raw, v2Patch); ok {
+		return f
+	}
+	var r toolResponse
+	if json.Unmarshal(raw, &r) != nil || r.FilePath == "" {
+		return ResultFacts{}
+	}
+	if r.Type == "create" {
+		var hunks []patchHunk
+		if r.Content != nil && patchableText(*r.Content) {
+			if h, ok := wholeFileHunk(*r.Content); ok {
+				hunks = []patchHunk{h}
+			}
+		}
+		return ResultFacts{Content: list(v2DiffContent(r.FilePath, true, hunks)), Locations: list(Location{Path: r.FilePath})}
+	}
+	if unchangedEdit(raw) {
+		return ResultFacts{}
+	}
+	var hunks []patchHunk
+	locations := []Location{}
+	if r.StructuredPatch != nil {
+		for _, h := range *r.StructuredPatch {
+			hunks = append(hunks, patchHunk{oldStart: h.OldStart, oldLines: h.OldLines, newStart: h.NewStart, newLines: h.NewLines, lines: h.Lines})
+			line := h.NewStart
+			locations = append(locations, Location{Path: r.FilePath, Line: &line})
+		}
+	}
+	if len(hunks) == 0 {
+		locations = []Location{{Path: r.FilePath}}
+	}
+	return ResultFacts{Content: list(v2DiffContent(r.FilePath, false, hunks)), Locations: &locations}
 }

@@ -223,7 +223,7 @@ func finalPatch(t *testing.T, c patchCase) (string, bool) {
 		}
 		return []byte(c.newText), nil
 	}}
-	facts, ok := disk.hookPatch(raw)
+	facts, ok := disk.hookPatch(raw, airPatch)
 	if !ok {
 		return "", false
 	}

@@ -15,7 +15,9 @@ func (editReporter) ToolUse(in Input, ctx UseContext) UseFacts {
 	}
 	f.Title = "Edit " + displayPath(path, ctx.Cwd)
 	f.Locations = list(Location{Path: path})
-	if in.truthy("old_string") || in.truthy("new_string") {
+	// A v2 diff cannot hold a snippet: a v2 client gets the exact patch
+	// from the preview hook, the approval, or the PostToolUse hook.
+	if (in.truthy("old_string") || in.truthy("new_string")) && !ctx.Caps.V2 {
 		var oldText *string
 		if in.truthy("old_string") {
 			oldText = ptr(in.text("old_string"))

@@ -41,26 +41,42 @@ type PermissionToolCall struct {
 // tool call the request repeats.
 func (s *Session) Permission(p PermissionRequest) ([]Update, PermissionToolCall) {
 	use := ToolUse{ID: p.ToolUseID, Name: p.ToolName, Input: p.Input}
+	preview := s.render.previewContent(use)
+	before := s.ensureEmitted(use, p.ParentToolUseID, preview)
+	return before, s.render.permissionToolCall(use, p, preview)
+}
+
+// ensureEmitted is the `tool_call` of a tool use the client has not seen
+// yet, shown with preview when there is one (none when it was seen).
+// preview, the exact patch the client shows now, is pinned: a later
+// standard diff of the snippet must not replace it (Diff patch).
+func (s *Session) ensureEmitted(use ToolUse, parent string, preview []Content) []Update {
 	var before []Update
-	if !s.emitted[p.ToolUseID] {
-		s.emitted[p.ToolUseID] = true
+	if !s.emitted[use.ID] {
+		s.emitted[use.ID] = true
 		u := s.render.ToolCall(use)
-		stampParent(&u, p.ParentToolUseID)
+		if preview != nil {
+			u.Content = list(preview...)
+		}
+		stampParent(&u, parent)
 		s.tracker.Apply(&u)
 		before = append(before, u)
 	}
-	call := s.render.PermissionToolCall(use, p)
-	if s.render.air() && call.Content != nil {
-		// The client shows the exact approval patch now; a later standard
-		// diff of the snippet must not replace it (Diff patch).
-		s.tracker.Pin(p.ToolUseID, *call.Content)
+	if preview != nil {
+		s.tracker.Pin(use.ID, preview)
 	}
-	return before, call
+	return before
 }
 
 // PermissionToolCall is the upstream request tool call: toolCallId, name,
-// status pending (not for ACP v2), the whole rawInput, title, kind, content and locations.
+// status pending (not for a v2 client: its subject updates a call that
+// may run already), the whole rawInput, title, kind, content (the exact
+// preview patch when there is one) and locations.
 func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) PermissionToolCall {
+	return r.permissionToolCall(use, p, r.previewContent(use))
+}
+
+func (r Renderer) permissionToolCall(use ToolUse, p PermissionRequest, preview []Content) PermissionToolCall {
 	f := r.Facts(use)
 	in := parseInput(use.Input)
 	title := f.Title
@@ -76,7 +92,7 @@ func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) Permissio
 		}
 	}
 	if r.air() {
-		return r.airPermissionToolCall(use, f, title, r.previewContent(use), r.extraLocations(f, p))
+		return r.airPermissionToolCall(use, f, title, preview, r.extraLocations(f, p))
 	}
 	call := PermissionToolCall{
 		ToolCallID: use.ID, Name: use.Name, Status: "pending", RawInput: use.Input,
@@ -86,6 +102,9 @@ func (r Renderer) PermissionToolCall(use ToolUse, p PermissionRequest) Permissio
 		// A v2 request's subject is an update of the tool call, which went
 		// out before it: a status there would move a running call back.
 		call.Status = ""
+	}
+	if preview != nil {
+		call.Content = list(preview...)
 	}
 	if len(*call.Content) == 0 && fallback {
 		call.Content = list(textContent("```json\n" + indentJSON(use.Input) + "\n```"))
@@ -115,12 +134,18 @@ func (r Renderer) extraLocations(f UseFacts, p PermissionRequest) []Location {
 
 // previewContent is the exact preview patch of an Edit or a Write for a
 // diffPatch client (contract: "Diff patch": "the preview in the
-// permission request"); nil when there is none.
+// permission request") and, as a v2 diff, for an ACP v2 client; nil when
+// there is none.
 func (r Renderer) previewContent(use ToolUse) []Content {
-	if !r.diffPatch() || r.Replay {
+	switch {
+	case r.Replay:
 		return nil
+	case r.Caps.V2:
+		return r.Disk.previewPatch(use.Name, parseInput(use.Input), r.Cwd, v2Patch)
+	case r.diffPatch():
+		return r.Disk.previewPatch(use.Name, parseInput(use.Input), r.Cwd, airPatch)
 	}
-	return r.Disk.previewPatch(use.Name, parseInput(use.Input), r.Cwd)
+	return nil
 }
 
 func hasPath(locations []Location, path string) bool {
@@ -163,4 +188,30 @@ func humanText(value string, maxLen int, singleLine bool) (string, bool) {
 		return "", false
 	}
 	return kept, true
+}
+
+// Preview is what the PreToolUse preview hook of an ACP v2 client shows of
+// an Edit or a Write before it runs (parent: the subagent tool call that
+// made it): the tool call with the exact patch when the client has not
+// seen it yet, else an update with the patch, which the streamed input
+// then does not replace. Nothing when no patch can be made, or on replay.
+func (s *Session) Preview(toolUseID, toolName string, input json.RawMessage, parent string) []Update {
+	if !s.render.Caps.V2 || s.render.Replay {
+		return nil
+	}
+	use := ToolUse{ID: toolUseID, Name: toolName, Input: input}
+	preview := s.render.previewContent(use)
+	if preview == nil {
+		return nil
+	}
+	if !s.emitted[toolUseID] {
+		return s.ensureEmitted(use, parent, preview)
+	}
+	u := Update{ToolCallID: toolUseID, SessionUpdate: kindToolCallUpdate, Content: list(preview...)}
+	stampParent(&u, parent)
+	if !s.tracker.Apply(&u) {
+		return nil
+	}
+	s.tracker.Pin(toolUseID, preview)
+	return []Update{u}
 }

@@ -41,8 +41,10 @@ func (writeReporter) ToolUse(in Input, ctx UseContext) UseFacts {
 	// Without diffPatch the tool call shows the creation diff of the input;
 	// the hook replaces it with the real change. With it, a live Write
 	// shows the path and no diff: its input does not tell whether the file
-	// exists (contract: "Diff patch", "Claude behavior").
-	if !usesDiffPatch(ctx.Caps) || ctx.Replay {
+	// exists (contract: "Diff patch", "Claude behavior"). Nor does a v2
+	// client's, replayed or not: a v2 diff names the operation, which the
+	// input does not tell.
+	if !ctx.Caps.V2 && (!usesDiffPatch(ctx.Caps) || ctx.Replay) {
 		f.Change = []Content{diffContent(path, nil, content)}
 	}
 	if key != "" {
