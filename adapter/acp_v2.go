@@ -7,9 +7,11 @@ import (
 	"sync"
 
 	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
@@ -22,6 +24,9 @@ import (
 type v2Conn struct {
 	a       *Agent
 	updates acpv2.Updates
+	// background stamps the `background` lists of the sessions that
+	// report them on their states.
+	background acpv2.Background
 
 	mu sync.Mutex
 	// listed are the sessions whose setup answer carried their commands
@@ -101,9 +106,44 @@ func (c *v2Conn) notify(conn *jsonrpc.Conn, sessionID string, update any) {
 		if u["sessionUpdate"] == "available_commands_update" && c.takeListed(sessionID) {
 			continue
 		}
-		_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
+		c.send(conn, sessionID, u)
 		if child, state, ok := c.updates.ChildState(sessionID, u); ok {
 			c.notify(conn, child, state)
+		}
+	}
+}
+
+// send sends a v2 update of sessionID, with the list it carries.
+func (c *v2Conn) send(conn *jsonrpc.Conn, sessionID string, u map[string]any) {
+	u = c.background.Stamp(sessionID, u)
+	_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
+}
+
+// startBackground makes new session id report its `background` lists
+// when the client takes the RFD form of subagent sessions: only then does
+// Claude Code's interrupt spare background work (perTaskStopAffordance),
+// so that session/cancel leaves the listed work running, as v2 requires.
+// An AIR client reports none: its background work goes as async tasks.
+func (c *v2Conn) startBackground(id string, cl caps.Client) {
+	if c != nil && subagents.Form(cl) == "rfd" {
+		c.background.Changed(acpv2.Report{SessionID: id})
+	}
+}
+
+// syncBackground takes the current lists of root session rootID and its
+// child sessions, and sends the states that report a change.
+func (c *v2Conn) syncBackground(rootID string, lists []subagents.BackgroundList) {
+	if c == nil || !c.background.Reports(rootID) {
+		return
+	}
+	for _, l := range lists {
+		items := make([]acpv2.Item, 0, len(l.Subagents))
+		for _, id := range l.Subagents {
+			items = append(items, acpv2.Item{"type": "subagent", "sessionId": id})
+		}
+		r := acpv2.Report{SessionID: l.SessionID, Items: items, State: l.State, Parent: l.Parent}
+		for _, n := range c.background.Changed(r) {
+			c.send(c.a.conn, n.SessionID, n.Update)
 		}
 	}
 }
@@ -276,6 +316,7 @@ func (c *v2Conn) closeSession(ctx context.Context, req *jsonrpc.Request) (any, e
 		var p sessionParams
 		_ = json.Unmarshal(req.Params, &p)
 		c.updates.Forget(p.SessionID)
+		c.background.Forget(p.SessionID)
 	}
 	return res, err
 }

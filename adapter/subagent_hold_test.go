@@ -142,6 +142,17 @@ func TestSubagentHoldOffForBackgroundSubagentsClients(t *testing.T) {
 	}
 }
 
+// TestSubagentHoldKeptOnV2: on ACP v2, which answers a prompt at its
+// insertion, the hold stays for a client that declared backgroundSubagents
+// (the agent does not offer it there).
+func TestSubagentHoldKeptOnV2(t *testing.T) {
+	b := newBackground(caps.Client{V2: true, AIR: caps.AIR{Client: true, Capabilities: []string{backgroundSubagents}}})
+	b.observe(taskFrame{Subtype: "task_started", TaskID: "a1", SubagentType: "general-purpose"}, true)
+	if !b.hold.result("end_turn", b.tasks) {
+		t.Fatal("a v2 turn was not held for its live subagent")
+	}
+}
+
 // TestSubagentHoldLevelSignal: a subagent that the level signal no longer
 // lists stops holding, as one that ended does; a shell task never holds.
 func TestSubagentHoldLevelSignal(t *testing.T) {

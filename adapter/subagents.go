@@ -150,7 +150,8 @@ type subagentHold struct {
 	// held is the stop reason of a turn whose result came while its
 	// subagents still ran; "" when no turn is held.
 	held string
-	// off: the client ends turns at their result (AIR backgroundSubagents).
+	// off: the client ends turns at their result (AIR backgroundSubagents,
+	// on ACP v1 only: v2 keeps the hold, as it answers prompts at insertion).
 	off bool
 }
 
@@ -159,7 +160,7 @@ type subagentHold struct {
 const backgroundSubagents = "backgroundSubagents"
 
 func newSubagentHold(c caps.Client) subagentHold {
-	return subagentHold{off: c.AIR.Has(backgroundSubagents)}
+	return subagentHold{off: c.AIR.Has(backgroundSubagents) && !c.V2}
 }
 
 // spawn records a subagent task that the turn under way (or held) started.

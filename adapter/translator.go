@@ -145,6 +145,9 @@ func (t *translator) message(h *claude.Frame) {
 			t.text.shown = false // only autonomous prose was shown
 		}
 	}
+	// The line may have changed the background work; its updates are sent,
+	// so the lists follow them.
+	t.s.agent.v2.Load().syncBackground(t.s.ID, t.sub.BackgroundLists(t.s.fg.State()))
 }
 
 // activate starts the turn of prompt uuid: its echo arrived, or the result

@@ -253,5 +253,5 @@ func endCycle(t *translator, r *claude.Frame) {
 		t.s.fg.End(turns.Cycle, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %s", detail))
 		return
 	}
-	t.s.fg.End(turns.Cycle, usage.ResultResponse(r, reason), nil)
+	t.s.fg.End(turns.Cycle, t.usage.CycleResponse(r, reason), nil)
 }

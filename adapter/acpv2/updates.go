@@ -66,11 +66,7 @@ func sessionUpdate(m object) (object, error) {
 	case "config_option_update":
 		opts, _ := m["configOptions"].([]any)
 		m["configOptions"] = ConfigOptions(opts)
-	case "state_update":
-		if m["background"] == nil {
-			m["background"] = []any{} // reported on every state update once reported
-		}
-	case "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk",
+	case "session_info_update", "state_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk",
 		"plan_update", "plan_removed", "session_message", "session_message_chunk", "subagent_update",
 		"user_message", "agent_message", "agent_thought":
 	case "plan":

@@ -1,6 +1,8 @@
 package agentinfo
 
 import (
+	"slices"
+
 	"github.com/airwire/airwire/adapter/airmeta"
 	"github.com/airwire/airwire/adapter/caps"
 )
@@ -48,8 +50,15 @@ const (
 var GoalActions = []string{"set", "clear"}
 
 // AgentAIRCapabilities is the agent's AIR capability list for client c.
+// An ACP v2 client is not offered backgroundSubagents: v2 answers a prompt
+// at its insertion and reports the end of its work as a state, so there is
+// no answer that the capability could let end at the turn's result, and
+// the turn keeps its hold for its subagents (as the reference's v2 does).
 func AgentAIRCapabilities(c caps.Client) []string {
 	out := append([]string(nil), agentAIRCapabilities...)
+	if c.V2 {
+		out = slices.DeleteFunc(out, func(name string) bool { return name == BackgroundSubagents })
+	}
 	if c.AIR.Has(caps.SessionIndex) {
 		out = append(out, sessionIndexCapabilities...)
 	}

@@ -88,3 +88,21 @@ func TestSessionIndexGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestBackgroundSubagentsOnV1Only: an AIR client on ACP v2 is not offered
+// backgroundSubagents (v2 answers prompts at insertion and keeps the hold);
+// on v1 it is.
+func TestBackgroundSubagentsOnV1Only(t *testing.T) {
+	c := caps.Parse(json.RawMessage(`{"_meta":{"jetbrains":{"air":{"version":1,"capabilities":["backgroundSubagents"]}}}}`))
+	if got := AgentAIRCapabilities(c); !slices.Contains(got, BackgroundSubagents) {
+		t.Errorf("v1: %v lacks %s", got, BackgroundSubagents)
+	}
+	c.V2 = true
+	got := AgentAIRCapabilities(c)
+	if slices.Contains(got, BackgroundSubagents) {
+		t.Errorf("v2: %v lists %s", got, BackgroundSubagents)
+	}
+	if !slices.Contains(got, caps.DiffPatch) {
+		t.Errorf("v2: %v lost the rest of the list", got)
+	}
+}

@@ -263,6 +263,8 @@ type TaskRef struct {
 	TaskID      string  `json:"task_id"`
 	TaskType    *string `json:"task_type"`
 	Description string  `json:"description"`
+	// Ambient marks housekeeping Claude Code started on its own.
+	Ambient bool `json:"ambient"`
 }
 
 // ToolUseResult is a user line's tool_use_result: Raw as written, passed

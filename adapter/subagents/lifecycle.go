@@ -46,6 +46,8 @@ func (r *Router) taskFrame(line *claude.Frame) {
 	switch f.Subtype {
 	case "task_started":
 		r.taskStarted(f)
+	case "background_tasks_changed":
+		r.level = liveLevel(line.Tasks)
 	case "task_notification":
 		r.finishTask(f.TaskID, f.Status, f.ToolUseID, taskEnd{reason: f.Reason})
 		if f.ToolUseID != "" {

@@ -55,6 +55,9 @@ type Router struct {
 	gens     map[string]int          // generations per task id
 	restore  *restorer               // resumed and restored agents
 	form     *rfdForm                // the RFD form's part
+	// level is Claude Code's live background task set, by task id, from
+	// its last background_tasks_changed, without the ambient tasks.
+	level map[string]bool
 }
 
 // childSession is one generation of a subagent.

@@ -57,12 +57,16 @@ type modelRow struct {
 // Quota returns the prompt response's `_meta` (`{"quota":…}`): the turn's
 // tally as `token_count` and the per-model rows from the results'
 // modelUsage (which also count subagents, so they may total more).
-func (t *Tracker) Quota() map[string]any {
+func (t *Tracker) Quota() map[string]any { return quota(t.turn, t.byModel) }
+
+// quota is a `_meta.quota` of work that spent tally in its main agent loop
+// and models by model.
+func quota(tally Tally, models modelTally) map[string]any {
 	rows := []modelRow{}
-	for _, k := range t.byModel.keys {
-		rows = append(rows, modelRow{Model: k, TokenCount: tokenCountOf(t.byModel.by[k])})
+	for _, k := range models.keys {
+		rows = append(rows, modelRow{Model: k, TokenCount: tokenCountOf(models.by[k])})
 	}
-	return map[string]any{"quota": map[string]any{"token_count": tokenCountOf(t.turn), "model_usage": rows}}
+	return map[string]any{"quota": map[string]any{"token_count": tokenCountOf(tally), "model_usage": rows}}
 }
 
 // PromptResponse returns the `session/prompt` result ending the current
@@ -80,11 +84,13 @@ func (t *Tracker) PromptResponse(stopReason string) json.RawMessage {
 	return out
 }
 
-// ResultResponse is a PromptResponse read from one result alone (a model
-// cycle Claude Code started on its own, which no turn tallies): its stop
-// reason and the result's usage.
-func ResultResponse(r *claude.Frame, stopReason string) json.RawMessage {
-	var t Tally
+// CycleResponse is a PromptResponse read from the result r of a model
+// cycle Claude Code started on its own, which no turn tallies: its stop
+// reason, the result's usage, and a `_meta.quota` of that usage and of
+// what the result added by model (autonomous results stay out of the turn
+// tally).
+func (t *Tracker) CycleResponse(r *claude.Frame, stopReason string) json.RawMessage {
+	var tally Tally
 	if u := r.Usage; u != nil {
 		n := func(p *float64) int {
 			if p == nil {
@@ -92,12 +98,13 @@ func ResultResponse(r *claude.Frame, stopReason string) json.RawMessage {
 			}
 			return int(*p)
 		}
-		t = Tally{n(u.InputTokens), n(u.OutputTokens), n(u.CacheReadInputTokens), n(u.CacheCreationInputTokens)}
+		tally = Tally{n(u.InputTokens), n(u.OutputTokens), n(u.CacheReadInputTokens), n(u.CacheCreationInputTokens)}
 	}
 	type usage struct {
 		Tally
 		TotalTokens int `json:"totalTokens"`
 	}
-	out, _ := json.Marshal(map[string]any{"stopReason": stopReason, "usage": usage{t, t.Total()}})
+	out, _ := json.Marshal(map[string]any{"stopReason": stopReason, "usage": usage{tally, tally.Total()},
+		"_meta": quota(tally, t.cycle)})
 	return out
 }

@@ -59,7 +59,9 @@ func (t *Tracker) result(r *claude.Frame, autonomous bool) (Update, bool) {
 	}
 	increment := t.increment(reading, resultUsage, match)
 	t.reading, t.seeded = reading, true
-	if !autonomous {
+	if autonomous {
+		t.cycle = increment
+	} else {
 		for _, k := range increment.keys {
 			t.byModel.set(k, t.byModel.by[k].plus(increment.by[k]))
 		}

@@ -49,6 +49,8 @@ type Tracker struct {
 	byModel modelTally
 	reading modelTally
 	seeded  bool
+	// cycle is what the last autonomous result added, by model.
+	cycle modelTally
 	// onWindow learns each window a result confirms (OnWindow).
 	onWindow func(model string, size int)
 }

@@ -2,7 +2,10 @@ package usage
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/adapter/claude"
 
 	"github.com/airwire/airwire/conform/goldentest"
 )
@@ -135,5 +138,30 @@ func TestFreshContextKeepsTheTurn(t *testing.T) {
 	want := `{"_meta":{"quota":{"model_usage":[{"model":"claude-opus-5-5","token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":30,"outputTokens":36,"reasoningOutputTokens":0,"totalTokens":66}}],"token_count":{"cachedInputTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"reasoningOutputTokens":0,"totalTokens":44}}},"stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":20,"outputTokens":24,"totalTokens":44}}`
 	if got != want {
 		t.Errorf("got %s\nwant %s (the golden's response)", got, want)
+	}
+}
+
+// TestCycleResponse: the end of a cycle Claude Code ran on its own carries
+// its result's usage, and a quota of that usage and of what the result
+// added by model; the turn tally is left alone.
+func TestCycleResponse(t *testing.T) {
+	tr := NewTracker(Window{Size: 1_000_000, Authoritative: true}, false)
+	tr.StartTurn()
+	tr.frame(raw(`{"type":"result","subtype":"success","usage":{"input_tokens":20,"output_tokens":24},"modelUsage":{"m":{"inputTokens":30,"outputTokens":36}}}`), false)
+	r := raw(`{"type":"result","subtype":"success","usage":{"input_tokens":10,"output_tokens":12},"modelUsage":{"m":{"inputTokens":70,"outputTokens":84}}}`)
+	tr.frame(r, true)
+	f, err := claude.DecodeFrame(append([]byte(nil), r...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(tr.CycleResponse(f, EndTurn))
+	want := `{"_meta":{"quota":{"model_usage":[{"model":"m","token_count":{"totalTokens":88,"inputTokens":40,"cachedInputTokens":0,"cachedWriteTokens":0,"outputTokens":48,"reasoningOutputTokens":0}}],` +
+		`"token_count":{"totalTokens":22,"inputTokens":10,"cachedInputTokens":0,"cachedWriteTokens":0,"outputTokens":12,"reasoningOutputTokens":0}}},` +
+		`"stopReason":"end_turn","usage":{"inputTokens":10,"outputTokens":12,"cachedReadTokens":0,"cachedWriteTokens":0,"totalTokens":22}}`
+	if got != want {
+		t.Errorf("cycle response\n got %s\nwant %s", got, want)
+	}
+	if q, _ := json.Marshal(tr.Quota()); !strings.Contains(string(q), `"token_count":{"totalTokens":44`) {
+		t.Errorf("the turn's quota changed: %s", q)
 	}
 }

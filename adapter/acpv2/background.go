@@ -1,0 +1,145 @@
+package acpv2
+
+import (
+	"maps"
+	"reflect"
+	"sync"
+)
+
+// Item is one entry of a session's `background` list: work that runs on
+// independently of the session's foreground work, such as a subagent
+// session working in the background ({"type":"subagent","sessionId":…}).
+type Item = object
+
+// Report is a session's current `background` list, with the session's work
+// state now (running, requires_action, idle; "" when unknown) and, for a
+// subagent session, the session that announced it.
+type Report struct {
+	SessionID string
+	Items     []Item
+	State     string
+	Parent    string
+}
+
+// Notification is a `session/update` to send: an update of a session.
+type Notification struct {
+	SessionID string
+	Update    object
+}
+
+// Background keeps the `background` list of each session that reports
+// one (the v2 prompt lifecycle, "Background work"), and stamps it on the
+// session's states: a `state_update` of such a session carries its list,
+// and a `subagent_update` with the state of a child of such a session
+// carries the child's own list, empty until one is reported. A session
+// that reports no list gets no `background` key at all.
+type Background struct {
+	mu       sync.Mutex
+	sessions map[string]*listed
+}
+
+type listed struct {
+	items    []Item
+	reported bool   // a state of the session carried its list
+	parent   string // the session that announced this subagent session
+}
+
+// Stamp is update of session sessionID with the list it carries.
+func (b *Background) Stamp(sessionID string, update object) object {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch update["sessionUpdate"] {
+	case "state_update":
+		s := b.sessions[sessionID]
+		if s == nil {
+			return update
+		}
+		s.reported = true
+		out := maps.Clone(update)
+		out["background"] = nonNil(s.items)
+		return out
+	case "subagent_update":
+		child, _ := update["sessionId"].(string)
+		if b.sessions[sessionID] == nil || child == "" {
+			return update
+		}
+		c := b.sessions[child]
+		if c == nil {
+			c = &listed{parent: sessionID}
+			b.sessions[child] = c
+		}
+		state, _ := update["state"].(object)
+		if state == nil {
+			return update
+		}
+		state = maps.Clone(state)
+		state["background"] = nonNil(c.items)
+		out := maps.Clone(update)
+		out["state"] = state
+		return out
+	}
+	return update
+}
+
+// Changed records r, a session's list now, and returns what reports a
+// change: once a state of the session carried a list, its state again
+// with the new list and no stop reason (a repeated idle is no new
+// completion), a subagent's mirrored on its parent first, as its other
+// states are. The first list of a session only starts its reporting.
+func (b *Background) Changed(r Report) []Notification {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sessions == nil {
+		b.sessions = map[string]*listed{}
+	}
+	s := b.sessions[r.SessionID]
+	if s == nil {
+		s = &listed{}
+		b.sessions[r.SessionID] = s
+	}
+	unchanged := reflect.DeepEqual(nonNil(s.items), nonNil(r.Items))
+	s.items = r.Items
+	if r.Parent != "" {
+		s.parent = r.Parent
+	}
+	if !s.reported || r.State == "" || unchanged {
+		return nil
+	}
+	var out []Notification
+	if r.Parent != "" {
+		out = append(out, Notification{r.Parent, object{"sessionUpdate": "subagent_update", "sessionId": r.SessionID,
+			"state": object{"state": r.State}}})
+	}
+	return append(out, Notification{r.SessionID, State(r.State)})
+}
+
+// Reports tells whether session sessionID reports a list.
+func (b *Background) Reports(sessionID string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sessions[sessionID] != nil
+}
+
+// Forget drops the list of session sessionID, and those of its subagent
+// sessions.
+func (b *Background) Forget(sessionID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.forget(sessionID)
+}
+
+func (b *Background) forget(sessionID string) {
+	delete(b.sessions, sessionID)
+	for id, s := range b.sessions {
+		if s.parent == sessionID {
+			b.forget(id)
+		}
+	}
+}
+
+func nonNil(items []Item) []Item {
+	if items == nil {
+		return []Item{}
+	}
+	return items
+}
