@@ -121,6 +121,8 @@ func (t *translator) message(h *claude.Frame) {
 		t.assistant(h)
 	case "system":
 		t.system(h)
+	case "command_lifecycle":
+		t.commandStarted(h)
 	case "active_goal":
 		t.s.goal.runtime(h)
 	case "prompt_suggestion":
@@ -161,6 +163,17 @@ func (t *translator) activate(uuid string) {
 	t.compaction.Resume()
 	t.failure.startTurn()
 	t.s.insertTurn(uuid)
+}
+
+// commandStarted: Claude Code took a prompt in (its command_lifecycle
+// "started"), the earliest sign of it, before anything the prompt's run
+// produces: a compaction that runs at its start, its echo. While no turn
+// is active, the prompt's turn is inserted now; otherwise its echo, which
+// hands the active turn over, inserts it.
+func (t *translator) commandStarted(h *claude.Frame) {
+	if h.State == "started" && !t.active && slices.Contains(t.pending, h.CommandUUID) {
+		t.s.insertTurn(h.CommandUUID)
+	}
 }
 
 func (t *translator) sendAll(updates []toolcall.Update) {

@@ -173,6 +173,8 @@ type System struct {
 	CompactError  string  `json:"compact_error"`
 
 	State string `json:"state"`
+	// CommandUUID is a command_lifecycle line's command: the prompt uuid.
+	CommandUUID string `json:"command_uuid"`
 	Task
 
 	// Goal is an active_goal line's value (nil: cleared); Suggestion a
