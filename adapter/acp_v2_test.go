@@ -126,6 +126,19 @@ func (e *editor) promptV2(id int, sid string) {
 // id of the user message it became, before the turn's output; the turn's
 // progress and end are state_updates: running, then idle with the stop
 // reason and usage.
+// A prompt is inserted when Claude Code's command_lifecycle says it
+// started, before its echo: a compaction that runs at the prompt's start
+// follows its user_message, its answer and the running state.
+func TestV2PromptInsertedAtCommandStart(t *testing.T) {
+	e, sid := startV2Agent(t, "compact-at-start")
+	e.promptV2(2, sid)
+	wire, _ := e.until(isIdle, nil)
+	want := v2Wire{"user_message", "response 2", "state running", "compaction_update", "agent_message_chunk", "compaction_update", "state idle end_turn"}
+	if got := wire.only("user_message", "response", "state", "compaction_update", "agent_message_chunk"); !slices.Equal(got, want) {
+		t.Fatalf("v2 wire %q, want %q", got, want)
+	}
+}
+
 func TestV2PromptAnsweredAtInsertion(t *testing.T) {
 	e, sid := startV2Agent(t, "text")
 	e.promptV2(2, sid)

@@ -69,6 +69,10 @@ func fakeCLI(mode string) int {
 			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, m.RequestID, fakeControlAnswer(in.Bytes())))
 		case "user":
 			prompt = m.UUID
+			if mode == "compact-at-start" { // as Claude Code: the prompt taken in, then a compaction before its echo
+				out(fmt.Sprintf(`{"type":"command_lifecycle","command_uuid":%q,"state":"started"}`, m.UUID))
+				out(`{"type":"system","subtype":"status","status":"compacting"}`)
+			}
 			if os.Getenv("ADAPTER_TEST_CLI_ECHO") == "1" { // as Claude Code: the prompt taken in
 				out(fmt.Sprintf(`{"type":"user","isReplay":true,"uuid":%q,"parent_tool_use_id":null,"message":{"role":"user","content":"hi"}}`, m.UUID))
 			}
