@@ -122,7 +122,7 @@ func (t *translator) message(h *claude.Frame) {
 	case "system":
 		t.system(h)
 	case "command_lifecycle":
-		t.commandStarted(h)
+		commandStarted(t, h)
 	case "active_goal":
 		t.s.goal.runtime(h)
 	case "prompt_suggestion":
@@ -170,7 +170,7 @@ func (t *translator) activate(uuid string) {
 // produces: a compaction that runs at its start, its echo. While no turn
 // is active, the prompt's turn is inserted now; otherwise its echo, which
 // hands the active turn over, inserts it.
-func (t *translator) commandStarted(h *claude.Frame) {
+func commandStarted(t *translator, h *claude.Frame) {
 	if h.State == "started" && !t.active && slices.Contains(t.pending, h.CommandUUID) {
 		t.s.insertTurn(h.CommandUUID)
 	}
