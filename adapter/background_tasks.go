@@ -200,7 +200,7 @@ func (t *translator) toolUpdates(f *claude.Frame) []toolcall.Update {
 		return t.tools.Line(f)
 	}
 	t.tools.MarkBackgrounded(t.async.TakeBackgrounded())
-	t.tools.StoppedByCancel(t.s.activeCancelled())
+	t.tools.StoppedByCancel(t.s != nil && t.s.activeCancelled())
 	return t.bg.userFrame(f, t.tools)
 }
 
