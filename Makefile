@@ -106,7 +106,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'Journal' -benchtime=3x ./schemas/validate/
 	$(GO) test -run '^$$' -bench 'TextChunks|ToolCallTurn' -benchmem -benchtime=20x ./adapter/
 	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)$$' -benchtime=3x ./conform/agentbench/
-	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)V2/ref' -benchtime=3x ./conform/agentbench/
+	$(GO) test -run '^$$' -bench 'Agent(Initialize|SessionRSS|TurnCPU)V2' -benchtime=3x ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'AgentSessionList' -benchtime=3x -timeout=30m ./conform/agentbench/
 	$(GO) test -run '^$$' -bench 'ConformReports' -benchtime=3x ./cmd/conform/
 	$(GO) test -run '^$$' -bench 'ReportWrite' -benchtime=3x ./reports/

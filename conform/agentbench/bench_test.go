@@ -61,7 +61,7 @@ func (bn *bench) use(s setup) {
 func fatal(b *testing.B, err error) {
 	b.Helper()
 	if errors.Is(err, errNoV2) {
-		b.Fatalf("%v; until airwire agent serves ACP v2, only sub-benchmark ref (the reference alone) measures anything", err)
+		b.Fatalf("%v: a v2 benchmark needs an adapter that serves ACP v2", err)
 	}
 	b.Fatal(err)
 }

@@ -486,15 +486,7 @@ func TestEachDeltaIsOneChunk(t *testing.T) {
 	}
 }
 
-// oursServesV2 says whether airwire agent serves ACP v2. Until it does,
-// TestEachDeltaIsOneChunkV2 checks only that it still answers a v2
-// initialize with another version, and fails once it answers 2, so that
-// this is flipped to true and the test holds it to the v2 turn.
-// AIRWIRE_TEST_OURS_V2=1 does the same without editing this.
-const oursServesV2 = false
-
-// As a v2 client, the reference (and airwire agent once it serves v2)
-// answers the prompt, streams every delta of a StreamScript turn as one
+// As a v2 client, the reference and airwire agent each answer the prompt, streams every delta of a StreamScript turn as one
 // agent_message_chunk and ends the turn with an idle end_turn
 // state_update, what BenchmarkAgentTurnCPUV2 relies on.
 func TestEachDeltaIsOneChunkV2(t *testing.T) {
@@ -504,13 +496,6 @@ func TestEachDeltaIsOneChunkV2(t *testing.T) {
 	for _, ad := range bn.adapters {
 		a := bn.start(t, ad.name, ad.argv)
 		session, err := a.open()
-		if ad.name == "ours" && !oursServesV2 && os.Getenv("AIRWIRE_TEST_OURS_V2") != "1" {
-			if !errors.Is(err, errNoV2) {
-				t.Errorf("ours: a v2 initialize gave %v, want %v: if airwire agent serves ACP v2 now, set oursServesV2", err, errNoV2)
-			}
-			a.stop(t)
-			continue
-		}
 		if err != nil {
 			t.Fatal(err)
 		}
