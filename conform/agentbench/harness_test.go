@@ -465,48 +465,31 @@ func (t *tailBuffer) String() string {
 }
 
 // Both adapters stream every delta of a StreamScript turn as one
-// agent_message_chunk, the count BenchmarkAgentTurnCPU relies on.
+// agent_message_chunk, the count BenchmarkAgentTurnCPU relies on; as ACP v2
+// clients they also answer the prompt and end the turn with an idle
+// end_turn state_update, what BenchmarkAgentTurnCPUV2 relies on.
 func TestEachDeltaIsOneChunk(t *testing.T) {
-	const deltas = 300
-	bn := newBench(t, 1, deltas)
-	for _, ad := range bn.adapters {
-		a := bn.start(t, ad.name, ad.argv)
-		session, err := a.open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := a.prompt(session)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n != deltas {
-			t.Errorf("%s: %d agent_message_chunk notifications for %d text deltas", ad.name, n, deltas)
-		}
-		a.stop(t)
-	}
-}
-
-// As a v2 client, the reference and airwire agent each answer the prompt, streams every delta of a StreamScript turn as one
-// agent_message_chunk and ends the turn with an idle end_turn
-// state_update, what BenchmarkAgentTurnCPUV2 relies on.
-func TestEachDeltaIsOneChunkV2(t *testing.T) {
-	const deltas = 300
-	bn := newBench(t, 1, deltas)
-	bn.version = 2
-	for _, ad := range bn.adapters {
-		a := bn.start(t, ad.name, ad.argv)
-		session, err := a.open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := a.prompt(session)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n != deltas {
-			t.Errorf("%s: %d agent_message_chunk notifications for %d text deltas", ad.name, n, deltas)
-		}
-		a.stop(t)
+	for _, version := range []int{1, 2} {
+		t.Run(fmt.Sprintf("v%d", version), func(t *testing.T) {
+			const deltas = 300
+			bn := newBench(t, 1, deltas)
+			bn.version = version
+			for _, ad := range bn.adapters {
+				a := bn.start(t, ad.name, ad.argv)
+				session, err := a.open()
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, err := a.prompt(session)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n != deltas {
+					t.Errorf("%s: %d agent_message_chunk notifications for %d text deltas", ad.name, n, deltas)
+				}
+				a.stop(t)
+			}
+		})
 	}
 }
 
