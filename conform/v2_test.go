@@ -100,8 +100,9 @@ func TestV2PromptStepEndsWithItsTurn(t *testing.T) {
 }
 
 // TestV2ProfileAgainstAV1Agent: an agent that answers a v2 initialize
-// with protocolVersion 1 (airwire's own agent, which serves v1) fails the
-// run at once, saying so, rather than at a later step or a time limit.
+// with protocolVersion 1 (airwire's own agent told to serve v1 alone)
+// fails the run at once, saying so, rather than at a later step or a time
+// limit.
 func TestV2ProfileAgainstAV1Agent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns airwire agent")
@@ -113,7 +114,7 @@ func TestV2ProfileAgainstAV1Agent(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	start := time.Now()
-	_, err = conform.Run(context.Background(), conform.Options{Airwire: bin, Agent: []string{bin, "agent"}, Scenario: v2Scenario(t), Profile: "plain-v2", Dir: dir})
+	_, err = conform.Run(context.Background(), conform.Options{Airwire: bin, Agent: []string{"env", "AIRWIRE_ACP_PROTOCOL=v1", bin, "agent"}, Scenario: v2Scenario(t), Profile: "plain-v2", Dir: dir})
 	if err == nil || !strings.Contains(err.Error(), "the agent answered initialize with protocolVersion 1; the profile plain-v2 needs 2") {
 		t.Fatalf("err = %v", err)
 	}
