@@ -74,7 +74,7 @@ func TestProtocolTypoFailsTheStart(t *testing.T) {
 		}
 		return agentRun(nil, o)
 	})
-	cmd.SetArgs(nil)
+	cmd.SetArgs([]string{}) // nil would make cobra read the test binary's own flags
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})
 	err := cmd.Execute()

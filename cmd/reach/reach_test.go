@@ -103,7 +103,7 @@ func TestReachModule(t *testing.T) {
 func TestReachErrors(t *testing.T) {
 	f := factory.New("test", factory.WithIO(nil, &bytes.Buffer{}, &bytes.Buffer{}))
 	cmd := NewCmdReach(f, func(*ReachOptions) error { t.Fatal("ran without a directory"); return nil })
-	cmd.SetArgs(nil)
+	cmd.SetArgs([]string{}) // nil would make cobra read the test binary's own flags
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	if err := cmd.Execute(); err == nil {
 		t.Error("no error without COVERAGE_DIR")
