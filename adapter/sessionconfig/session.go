@@ -35,6 +35,10 @@ type Options struct {
 	// value of the mode option carries `_meta.jetbrains.air.kind`
 	// (contract: "Presentation hints").
 	PresentationHints bool
+	// Notices is the client's session.notices: the session's advisories
+	// (Fast mode turned off, Auto mode unavailable) go as `notice` updates,
+	// else as transcript lines.
+	Notices bool
 }
 
 type workflowsState int
@@ -80,7 +84,7 @@ func New(in Init, st Settings, o Options) *Session {
 	s.mode = s.initialMode(current)
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"
 	if !s.fast {
-		s.fastReason = in.FastModeDisabledReason
+		s.fastReason = fastReason(in.FastModeDisabledReason)
 	}
 	s.ultracode = o.Ultracode
 	if st.UltracodeRequested != nil {
