@@ -124,7 +124,7 @@ func (k *asks) permissionSession() permission.Session {
 		// whose turns end with live subagents can be asked out of a turn.
 		NoContextReset: c.AIR.Has(backgroundSubagents) && k.host.activeTurnID() == "",
 		ContextUsed:    used, ContextWindow: window,
-		AutoUnavailable: k.config.host.config() != nil && k.config.host.config().AutoUnavailable()}
+		AutoUnavailable: k.config.host.config() != nil && k.config.host.config().CurrentModel().AutoUnavailable()}
 }
 
 // askEditor puts the prompt to the editor and answers the CLI with the
@@ -253,7 +253,7 @@ func (k *asks) withdraw() (answered func()) {
 // to, an intended interrupt).
 func (k *asks) decided(dec permission.Decision) (any, error) {
 	if dec.AutoFallback {
-		for _, u := range k.config.host.config().AutoFallbackNotice() {
+		for _, u := range k.config.host.config().AutoFallback().Notice() {
 			k.config.host.notify(u)
 		}
 	}

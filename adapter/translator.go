@@ -300,7 +300,7 @@ func (t *translator) system(m *claude.Frame) {
 	case "worker_shutting_down":
 		t.failure.workerShutdown = true
 	case "init":
-		t.syncFast(m)
+		syncFast(t, m)
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
 		if m.TerminalSlashCommands != nil && (!t.s.terminalKnown || !slices.Equal(m.TerminalSlashCommands, t.s.terminalCommands)) {
@@ -370,7 +370,7 @@ func (t *rootText) informationalNotice(m *claude.Frame) {
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
 func (t *translator) result(r *claude.Frame) {
-	t.syncFast(r)
+	syncFast(t, r)
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
 		t.text.shown, t.text.noticed, t.text.noticedTools = false, nil, nil
@@ -409,7 +409,7 @@ func (t *translator) result(r *claude.Frame) {
 
 // syncFast reconciles the session's Fast mode with the state an init or
 // user-turn result line reports (sessionconfig.Session.SyncFast).
-func (t *translator) syncFast(h *claude.Frame) {
+func syncFast(t *translator, h *claude.Frame) {
 	if t.s.cfg == nil {
 		return
 	}

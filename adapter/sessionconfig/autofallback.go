@@ -18,34 +18,35 @@ import (
 // autoFallbackReason reads on after the bold label of the transcript line.
 const autoFallbackReason = "the selected model does not support Auto mode; using Accept edits instead."
 
-// autoFallback is the session's state of the notice.
-type autoFallback struct {
+// AutoFallback is the session's state of the notice.
+type AutoFallback struct {
 	pending bool // the session started in the fallback; said at the first prompt
 	said    bool
+	notices bool // the client's session.notices
 }
 
-// AutoUnavailable reports a current model that cannot run Auto mode.
-func (s *Session) AutoUnavailable() bool {
-	m := s.CurrentModel()
-	return m.Value != "" && !m.SupportsAutoMode
-}
+// AutoUnavailable reports a model that cannot run Auto mode.
+func (m Model) AutoUnavailable() bool { return m.Value != "" && !m.SupportsAutoMode }
 
-// AutoFallbackNotice is the update that says Auto mode fell back, the
-// first time; nil after.
-func (s *Session) AutoFallbackNotice() []json.RawMessage {
-	s.fallback.pending = false
-	if s.fallback.said {
+// AutoFallback is the session's Auto mode fallback notice.
+func (s *Session) AutoFallback() *AutoFallback { return &s.fallback }
+
+// Notice is the update that says Auto mode fell back, the first time; nil
+// after.
+func (f *AutoFallback) Notice() []json.RawMessage {
+	f.pending = false
+	if f.said {
 		return nil
 	}
-	s.fallback.said = true
-	return []json.RawMessage{marshal(notices.ReasonUpdate("warning", "Auto mode unavailable", autoFallbackReason, s.opts.Notices))}
+	f.said = true
+	return []json.RawMessage{marshal(notices.ReasonUpdate("warning", "Auto mode unavailable", autoFallbackReason, f.notices))}
 }
 
-// PendingAutoFallbackNotice is the notice of a session that started in
-// the fallback, to send before its first prompt; nil otherwise.
-func (s *Session) PendingAutoFallbackNotice() []json.RawMessage {
-	if !s.fallback.pending {
+// Pending is the notice of a session that started in the fallback, to
+// send before its first prompt; nil otherwise.
+func (f *AutoFallback) Pending() []json.RawMessage {
+	if !f.pending {
 		return nil
 	}
-	return s.AutoFallbackNotice()
+	return f.Notice()
 }

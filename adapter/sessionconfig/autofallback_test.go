@@ -67,21 +67,21 @@ func TestAutoModeUnavailableNotice(t *testing.T) {
 // Manual says nothing.
 func TestAutoModeFallbackAtStart(t *testing.T) {
 	s := New(autoModels, Settings{}, Options{Mode: "auto", AllowAuto: true, Notices: true, Model: "haiku"})
-	if got := lines(s.PendingAutoFallbackNotice()); got != autoNotice+"\n" {
+	if got := lines(s.AutoFallback().Pending()); got != autoNotice+"\n" {
 		t.Fatalf("first prompt: %s", got)
 	}
-	if got := lines(s.PendingAutoFallbackNotice()); got != "" {
+	if got := lines(s.AutoFallback().Pending()); got != "" {
 		t.Errorf("second prompt: %s", got)
 	}
 	if got := committed(t, func() (Plan, error) { return s.SetMode("auto") }); strings.Contains(got, "notice") {
 		t.Errorf("said again: %s", got)
 	}
 	builtIn := New(autoModels, Settings{}, Options{Mode: "auto", AllowAuto: true, BuiltInDefault: true, Notices: true, Model: "haiku"})
-	if got := lines(builtIn.PendingAutoFallbackNotice()); got != "" || builtIn.Mode() != "default" {
+	if got := lines(builtIn.AutoFallback().Pending()); got != "" || builtIn.Mode() != "default" {
 		t.Errorf("built-in default: mode %s, %s", builtIn.Mode(), got)
 	}
 	ok := New(autoModels, Settings{}, Options{Mode: "auto", AllowAuto: true, Notices: true})
-	if got := lines(ok.PendingAutoFallbackNotice()); got != "" || ok.AutoUnavailable() {
+	if got := lines(ok.AutoFallback().Pending()); got != "" || ok.CurrentModel().AutoUnavailable() {
 		t.Errorf("a model with Auto: %s", got)
 	}
 }

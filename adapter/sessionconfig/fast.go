@@ -32,12 +32,14 @@ func fastReason(reason string) string {
 	return ""
 }
 
-func (s *Session) fastOption() configOption {
+// fastDescription is the Fast mode option's description: why it is off,
+// when the reason is one to show.
+func fastDescription(on bool, reason string) string {
 	desc := "Faster responses on supported models"
-	if why := fastExplanations.Value(s.fastReason); !s.fast && why != "" {
+	if why := fastExplanations.Value(reason); !on && why != "" {
 		desc += " — " + why
 	}
-	return s.toggle("fast", "Fast mode", desc, s.fast)
+	return desc
 }
 
 // SyncFast reconciles Fast mode with a state the CLI reported on a

@@ -133,7 +133,7 @@ func (s *Session) options() []configOption {
 	}
 	m, _ := findModel(s.models, s.model)
 	if m.SupportsFastMode {
-		opts = append(opts, s.fastOption())
+		opts = append(opts, s.toggle("fast", "Fast mode", fastDescription(s.fast, s.fastReason), s.fast))
 	}
 	if s.ultracodeShown(m) {
 		opts = append(opts, s.ultracodeOption())

@@ -62,7 +62,7 @@ type Session struct {
 	hideEffort bool   // a failed effort sync hides the selector until a switch succeeds
 	fast       bool
 	fastReason string
-	fallback   autoFallback
+	fallback   AutoFallback
 	ultracode  bool
 	workflows  workflowsState
 	// reportedUltracode is get_settings' ultracodeAvailable, which
@@ -83,7 +83,7 @@ func New(in Init, st Settings, o Options) *Session {
 	}
 	current, _ := findModel(s.models, s.model)
 	s.mode = s.initialMode(current)
-	s.fallback.pending = o.Mode == modeAuto.ID && s.mode == modeAccept.ID
+	s.fallback = AutoFallback{pending: o.Mode == modeAuto.ID && s.mode == modeAccept.ID, notices: o.Notices}
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"
 	if !s.fast {
 		s.fastReason = fastReason(in.FastModeDisabledReason)
