@@ -123,7 +123,8 @@ func (k *asks) permissionSession() permission.Session {
 		// A fresh context continues the turn that owns the request; a client
 		// whose turns end with live subagents can be asked out of a turn.
 		NoContextReset: c.AIR.Has(backgroundSubagents) && k.host.activeTurnID() == "",
-		ContextUsed:    used, ContextWindow: window}
+		ContextUsed:    used, ContextWindow: window,
+		AutoUnavailable: k.config.host.config() != nil && k.config.host.config().CurrentModel().AutoUnavailable()}
 }
 
 // askEditor puts the prompt to the editor and answers the CLI with the
@@ -248,8 +249,14 @@ func (k *asks) withdraw() (answered func()) {
 }
 
 // decided turns a decision into the control response, and acts on what it
-// says besides (a mode an approved plan moved to, an intended interrupt).
+// says besides (Auto mode that fell back, a mode an approved plan moved
+// to, an intended interrupt).
 func (k *asks) decided(dec permission.Decision) (any, error) {
+	if dec.AutoFallback {
+		for _, u := range k.config.host.config().AutoFallback().Notice() {
+			k.config.host.notify(u)
+		}
+	}
 	if dec.Mode != "" {
 		k.config.adoptMode(dec.Mode)
 	}

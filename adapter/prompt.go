@@ -68,6 +68,9 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []promptBlock) err
 	if err := s.enqueue(t); err != nil {
 		return err
 	}
+	for _, u := range s.cfg.AutoFallback().Pending() {
+		s.notify(u) // the session started in Accept edits instead of a chosen Auto
+	}
 	text := promptText(prompt)
 	s.titles.prompt(text)
 	s.tr.mu.Lock()

@@ -189,7 +189,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
 		BooleanOptions:    s.agent.clientCaps().BooleanOptions,
 		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
-		PresentationHints: s.agent.clientCaps().AIR.Client})
+		PresentationHints: s.agent.clientCaps().AIR.Client, Notices: s.agent.clientCaps().Notices})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/claude"
@@ -302,6 +300,7 @@ func (t *translator) system(m *claude.Frame) {
 	case "worker_shutting_down":
 		t.failure.workerShutdown = true
 	case "init":
+		syncFast(t, m)
 		// Terminal-bound slash commands are not offered to the editor: the
 		// first init (or a change) re-publishes the filtered list.
 		if m.TerminalSlashCommands != nil && (!t.s.terminalKnown || !slices.Equal(m.TerminalSlashCommands, t.s.terminalCommands)) {
@@ -337,7 +336,7 @@ func (t *rootText) informational(m *claude.Frame) {
 	}
 	text := m.Content
 	if m.Level != "info" {
-		text = "**" + sentenceCase(m.Level) + ":** " + m.Content
+		text = "**" + notices.SentenceCase(m.Level) + ":** " + m.Content
 	}
 	u := textUpdate("agent_message_chunk", text, "")
 	u["_meta"] = map[string]any{"claudeCode": map[string]any{"kind": "informational", "level": m.Level}}
@@ -367,18 +366,11 @@ func (t *rootText) informationalNotice(m *claude.Frame) {
 	t.noticed = append(t.noticed, notices.Normalize(m.Content))
 }
 
-func sentenceCase(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
 // result ends the active turn: with the usage of the turn, or with the
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
 func (t *translator) result(r *claude.Frame) {
+	syncFast(t, r)
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
 		t.text.shown, t.text.noticed, t.text.noticedTools = false, nil, nil
@@ -413,6 +405,17 @@ func (t *translator) result(r *claude.Frame) {
 	}
 	t.sendMaps(t.compaction.Reset())
 	t.holdOrSettle(reason)
+}
+
+// syncFast reconciles the session's Fast mode with the state an init or
+// user-turn result line reports (sessionconfig.Session.SyncFast).
+func syncFast(t *translator, h *claude.Frame) {
+	if t.s.cfg == nil {
+		return
+	}
+	for _, u := range t.s.cfg.SyncFast(h.FastModeState, h.FastModeDisabledReason) {
+		t.s.notify(u)
+	}
 }
 
 // closeActive ends the turn under way of a session the editor closes: its

@@ -66,6 +66,10 @@ type Detail struct {
 	TotalCostUSD *float64   `json:"total_cost_usd"`
 	Usage        *Usage     `json:"usage"`
 	ModelUsage   ModelUsage `json:"modelUsage"`
+	// FastModeState and FastModeDisabledReason are Fast mode as an init
+	// or result line reports it.
+	FastModeState          string `json:"fast_mode_state"`
+	FastModeDisabledReason string `json:"fast_mode_disabled_reason"`
 	System
 }
 

@@ -47,6 +47,29 @@ func (n Notice) Line(meta map[string]any) map[string]any {
 	return u
 }
 
+// ReasonUpdate is the update of a notice whose description is a reason
+// that reads on after the bold label: for an editor with session notices
+// (notices) the notice, its description the reason sentence-cased; else
+// the transcript line "**title:** reason".
+func ReasonUpdate(severity, title, reason string, notices bool) map[string]any {
+	n := Notice{Severity: severity, Title: title, Description: reason}
+	if !notices {
+		return n.Line(nil)
+	}
+	n.Description = SentenceCase(reason)
+	return n.Update()
+}
+
+// SentenceCase is text with its first letter upper case: a fragment that
+// reads on after a bold label, standing alone.
+func SentenceCase(text string) string {
+	r, n := utf8.DecodeRuneInString(text)
+	if n == 0 {
+		return text
+	}
+	return string(unicode.ToUpper(r)) + text[n:]
+}
+
 // Split shapes free text into a notice: its first line is the title when
 // that line is at most TitleLimit long, the rest the description; a longer
 // first line puts the whole text in the description under fallbackTitle.

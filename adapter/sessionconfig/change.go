@@ -74,7 +74,7 @@ func (s *Session) SetMode(modeID string) (Plan, error) {
 		s.mode = effective
 		var out Outcome
 		if effective != modeID {
-			out.Updates = append(out.Updates, s.CurrentModeUpdate())
+			out.Updates = append(s.fallback.Notice(), s.CurrentModeUpdate())
 		}
 		out.Updates = append(out.Updates, s.ConfigOptionUpdate())
 		out.Result = json.RawMessage(`{}`)
@@ -89,7 +89,7 @@ func (s *Session) effectiveMode(modeID string) (string, error) {
 	if !s.offers(modeID) {
 		return "", invalid("Mode %s is not available in this session", modeID)
 	}
-	if m := s.CurrentModel(); modeID == modeAuto.ID && m.Value != "" && !m.SupportsAutoMode {
+	if modeID == modeAuto.ID && s.CurrentModel().AutoUnavailable() {
 		return modeAccept.ID, nil
 	}
 	return modeID, nil
@@ -224,7 +224,11 @@ func (s *Session) setModeOption(v string) (Plan, error) {
 	}
 	return Plan{Requests: []json.RawMessage{request("set_permission_mode", "mode", effective)}, commit: func() Outcome {
 		s.mode = effective
-		return Outcome{Updates: []json.RawMessage{s.CurrentModeUpdate()}, Result: s.result()}
+		var said []json.RawMessage
+		if effective != v {
+			said = s.fallback.Notice()
+		}
+		return Outcome{Updates: append(said, s.CurrentModeUpdate()), Result: s.result()}
 	}}, nil
 }
 
@@ -283,6 +287,7 @@ func (s *Session) setModel(v string) Plan {
 			s.mode = modeAccept.ID
 			out.After = append(out.After, request("set_permission_mode", "mode", s.mode))
 			out.Updates = append(out.Updates, s.CurrentModeUpdate())
+			out.Updates = append(out.Updates, s.fallback.Notice()...)
 		}
 		if changed {
 			out.After = append(out.After, request("get_context_usage", "detail", "summary"))

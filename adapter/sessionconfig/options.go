@@ -3,8 +3,6 @@ package sessionconfig
 import (
 	"slices"
 	"strings"
-
-	"github.com/airwire/airwire/internal/lookup"
 )
 
 // configOption is one entry of `configOptions`.
@@ -102,17 +100,6 @@ func (s *Session) effortOption() *configOption {
 	return o
 }
 
-// fastExplanations say why Fast mode is off, for the reasons a user can
-// act on; other reasons are not shown.
-var fastExplanations = lookup.Map{
-	{"free", "not available on the free plan"},
-	{"extra_usage_disabled", "requires extra usage to be enabled for this account"},
-	{"model_not_allowed", "not available for the selected model"},
-	{"not_first_party", "not available on this API provider"},
-	{"disabled_by_env", "disabled by environment configuration"},
-	{"network_error", "eligibility could not be verified (network error)"},
-}
-
 // toggle builds an on/off option: a boolean for clients that declared
 // boolean config options, else a select of "on" and "off".
 func (s *Session) toggle(id, name, description string, on bool) configOption {
@@ -124,14 +111,6 @@ func (s *Session) toggle(id, name, description string, on bool) configOption {
 	o.Type, o.CurrentValue = "select", map[bool]string{true: "on", false: "off"}[on]
 	o.Options = []choice{{Value: "on", Name: "On"}, {Value: "off", Name: "Off"}}
 	return o
-}
-
-func (s *Session) fastOption() configOption {
-	desc := "Faster responses on supported models"
-	if why := fastExplanations.Value(s.fastReason); !s.fast && why != "" {
-		desc += " — " + why
-	}
-	return s.toggle("fast", "Fast mode", desc, s.fast)
 }
 
 func (s *Session) ultracodeOption() configOption {
@@ -154,7 +133,7 @@ func (s *Session) options() []configOption {
 	}
 	m, _ := findModel(s.models, s.model)
 	if m.SupportsFastMode {
-		opts = append(opts, s.fastOption())
+		opts = append(opts, s.toggle("fast", "Fast mode", fastDescription(s.fast, s.fastReason), s.fast))
 	}
 	if s.ultracodeShown(m) {
 		opts = append(opts, s.ultracodeOption())

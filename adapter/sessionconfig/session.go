@@ -35,6 +35,10 @@ type Options struct {
 	// value of the mode option carries `_meta.jetbrains.air.kind`
 	// (contract: "Presentation hints").
 	PresentationHints bool
+	// Notices is the client's session.notices: the session's advisories
+	// (Fast mode turned off, Auto mode unavailable) go as `notice` updates,
+	// else as transcript lines.
+	Notices bool
 }
 
 type workflowsState int
@@ -58,6 +62,7 @@ type Session struct {
 	hideEffort bool   // a failed effort sync hides the selector until a switch succeeds
 	fast       bool
 	fastReason string
+	fallback   AutoFallback
 	ultracode  bool
 	workflows  workflowsState
 	// reportedUltracode is get_settings' ultracodeAvailable, which
@@ -78,9 +83,10 @@ func New(in Init, st Settings, o Options) *Session {
 	}
 	current, _ := findModel(s.models, s.model)
 	s.mode = s.initialMode(current)
+	s.fallback = AutoFallback{pending: o.Mode == modeAuto.ID && s.mode == modeAccept.ID, notices: o.Notices}
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"
 	if !s.fast {
-		s.fastReason = in.FastModeDisabledReason
+		s.fastReason = fastReason(in.FastModeDisabledReason)
 	}
 	s.ultracode = o.Ultracode
 	if st.UltracodeRequested != nil {

@@ -63,8 +63,9 @@ func TestAutoOnModelWithoutAuto(t *testing.T) {
 	if err != nil || string(p.Requests[0]) != `{"mode":"acceptEdits","subtype":"set_permission_mode"}` {
 		t.Fatalf("set_mode auto: %v %s", err, p.Requests)
 	}
-	if out := p.Commit(); len(out.Updates) != 2 {
-		t.Errorf("want current_mode_update then config_option_update, got %d updates", len(out.Updates))
+	// Not yet said (the first prompt would have): the Auto mode notice first.
+	if out := p.Commit(); len(out.Updates) != 3 || !strings.Contains(string(out.Updates[0]), "Auto mode unavailable") {
+		t.Errorf("want the notice, current_mode_update, config_option_update, got %d updates", len(out.Updates))
 	}
 	if _, err := s.SetMode("bogus"); err == nil || err.Error() != "Invalid params: Invalid Mode: bogus" {
 		t.Errorf("bogus mode: %v", err)

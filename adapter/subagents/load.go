@@ -28,7 +28,7 @@ func (r *Router) Replay(path string, msgs []history.Message, rp *history.Replaye
 	l := &Loaded{host: r.host, config: hostConfig{r.host}}
 	switch Form(r.caps) {
 	case "rfd":
-		l.rfd = replayRfd(l, r.root, r.form.cwd, path, msgs, rp, swap)
+		l.rfd = replayRfd(l, r.root, r.form.cwd, path, msgs, rp, swap, r.caps.Notices)
 		return l
 	case "":
 		for _, m := range msgs {

@@ -3,9 +3,11 @@ package subagents
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/toolcall"
 )
 
@@ -22,7 +24,10 @@ import (
 // shown as tool calls; a launch without metadata is. After the whole
 // history each announced child gets its end, the latest first: its task
 // notification's, else cancelled when the user stopped it, else its
-// foreground launch's result, else idle with no stop reason. After the
+// foreground launch's result, else idle with no stop reason. A client with
+// session notices then hears, in an info `notice` on the root session, how
+// many subagents' histories could not be restored: launches without
+// metadata and children whose transcript is gone or empty. After the
 // load's answer, that end goes again as the child's current state (the
 // RFD makes the answer the freshness boundary), with its model as the
 // session's model list now names it (publishRfdReplayStates,
@@ -44,6 +49,12 @@ type rfdReplay struct {
 	byAgent    map[string]*rfdReplayChild
 	sends      []*rfdReplaySend
 	handbacks  map[string]*rfdReplayHandback
+	// notices is the client's session notices capability; omitted are the
+	// launches without metadata, withoutHistory the children replayed
+	// without a transcript.
+	notices        bool
+	omitted        map[string]bool
+	withoutHistory int
 }
 
 // rfdReplayChild is a child session the replay shows.
@@ -76,9 +87,9 @@ type rfdReplayHandback struct {
 // replayRfd replays msgs, the stored messages of the root session whose
 // transcript is at path, in the RFD form, and is the replay, kept for the
 // current states after the load's answer.
-func replayRfd(l *Loaded, root, cwd, path string, msgs []history.Message, rp *history.Replayer, swap history.Swap) *rfdReplay {
+func replayRfd(l *Loaded, root, cwd, path string, msgs []history.Message, rp *history.Replayer, swap history.Swap, notices bool) *rfdReplay {
 	x := &rfdReplay{l: l, root: root, cwd: cwd, rp: rp, swap: swap, transcript: path, children: map[string]*rfdReplayChild{},
-		byAgent: map[string]*rfdReplayChild{}, handbacks: map[string]*rfdReplayHandback{}}
+		byAgent: map[string]*rfdReplayChild{}, handbacks: map[string]*rfdReplayHandback{}, notices: notices, omitted: map[string]bool{}}
 	if slices.ContainsFunc(msgs, func(m history.Message) bool { return len(launchesOf(m)) > 0 }) {
 		x.agents = history.Subagents(path)
 	}
@@ -141,10 +152,14 @@ func (x *rfdReplay) scanBlock(b contentBlock, owner string) {
 }
 
 // register takes a launch of the session parent; a launch without
-// metadata is not shown as a child.
+// metadata is not shown as a child, and its history counts as omitted.
 func (x *rfdReplay) register(b contentBlock, parent string) {
+	if _, known := x.children[b.ID]; known {
+		return
+	}
 	rec, ok := x.agents[b.ID]
-	if _, known := x.children[b.ID]; known || !ok {
+	if !ok {
+		x.omitted[b.ID] = true
 		return
 	}
 	c := &rfdReplayChild{launch: b.ID, sessionID: rec.AgentID, parent: parent, rec: rec}
@@ -188,6 +203,9 @@ func (x *rfdReplay) message(m history.Message, child *rfdReplayChild) {
 			continue
 		}
 		msgs := history.ReadSubagent(x.transcript, c.sessionID)
+		if len(msgs) == 0 {
+			x.withoutHistory++
+		}
 		x.announce(c, firstResponseModel(msgs))
 		x.scan(msgs, c.sessionID)
 		for _, cm := range msgs {
@@ -440,13 +458,24 @@ func (c *rfdReplayChild) endState() map[string]any {
 	return rfdEndState(end, taskEnd{})
 }
 
-// finish sends the end of each announced child, the latest first.
+// finish sends the end of each announced child, the latest first, then
+// the notice of the subagent histories that could not be restored.
 func (x *rfdReplay) finish() {
 	for _, c := range slices.Backward(x.order) {
 		if c.announced {
 			x.sendState(c)
 		}
 	}
+	missing := len(x.omitted) + x.withoutHistory
+	if missing == 0 || !x.notices {
+		return
+	}
+	what := "1 subagent"
+	if missing > 1 {
+		what = strconv.Itoa(missing) + " subagents"
+	}
+	x.send(x.root, notices.Notice{Severity: "info", Title: "Some subagent history is not available",
+		Description: "The history of " + what + " of this session could not be restored."}.Update())
 }
 
 func (x *rfdReplay) sendState(c *rfdReplayChild) {
