@@ -266,6 +266,12 @@ func TestCLIKilledMidTurnEndsThePromptAndTheSessionCloses(t *testing.T) {
 	if r := e.reply(4); r["result"] == nil {
 		t.Errorf("close = %v", r)
 	}
+	// A session closed already is no error to close (ACP: closing one that
+	// is not active succeeds).
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"session/close","params":{"sessionId":%q}}`, sid))
+	if r := e.reply(5); r["result"] == nil {
+		t.Errorf("second close = %v, want {}", r)
+	}
 }
 
 func TestGarbageCLILineIsLoggedAndSkipped(t *testing.T) {

@@ -175,7 +175,9 @@ func (s *Session) interrupt(ctx context.Context) {
 }
 
 // closeSession ends a session and reaps its CLI; its turns end first, as
-// a cancel ends them (closeTurns).
+// a cancel ends them (closeTurns). Closing a session that is not open here
+// (closed already, or never) succeeds and does nothing, as the reference
+// does and ACP asks of an agent.
 func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p sessionParams
 	if err := decode(req, &p); err != nil {
@@ -183,7 +185,7 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	}
 	s, err := a.session(p.SessionID)
 	if err != nil {
-		return nil, err
+		return map[string]any{}, nil
 	}
 	s.closeTurns()
 	a.mu.Lock()

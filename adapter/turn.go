@@ -160,6 +160,11 @@ func (s *Session) closeTurns() {
 	abandoned := s.tr.abandonQueued()
 	active := s.cancelActive()
 	if !active && len(abandoned) == 0 {
+		// An idle session's CLI still gets the interrupt, as the
+		// reference's teardown sends it whatever the session runs.
+		if cli := s.cli(); cli != nil {
+			_ = cli.Post(claude.Interrupt{})
+		}
 		return
 	}
 	// The editor settles its open requests as it closes (Zed answers them
