@@ -113,9 +113,12 @@ func (c *v2Conn) notify(conn *jsonrpc.Conn, sessionID string, update any) {
 	}
 }
 
-// send sends a v2 update of sessionID, with the list it carries.
+// send sends a v2 update of sessionID, with the list it carries. A replay
+// carries none: the session reports its lists from the snapshot after it.
 func (c *v2Conn) send(conn *jsonrpc.Conn, sessionID string, u map[string]any) {
-	u = c.background.Stamp(sessionID, u)
+	if !c.updates.InReplay(sessionID) {
+		u = c.background.Stamp(sessionID, u)
+	}
 	_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
 }
 
@@ -272,9 +275,12 @@ func (c *v2Conn) resume(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		c.updates.Replaying(p.SessionID, true)
 	}
 	return c.call(m, ctx, req, params, func(res json.RawMessage, err error) (any, error) {
-		c.updates.Replaying(p.SessionID, false)
+		children := c.updates.Replaying(p.SessionID, false)
 		if err != nil {
 			return nil, err
+		}
+		for _, n := range children {
+			c.send(c.a.conn, n.SessionID, n.Update)
 		}
 		state := "idle"
 		if s, serr := c.a.session(p.SessionID); serr == nil {

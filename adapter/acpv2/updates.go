@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -21,6 +22,16 @@ type Updates struct {
 	calls     map[string]*toolCall // by "<session> <toolCallId>"
 	terminals map[string]*terminal // running commands, by "<session> <toolCallId>"
 	replays   map[string]map[string]bool
+	// children of a replay: the root whose replay announced each child,
+	// in announcement order, with the child's last replayed state.
+	replayed []replayedChild
+}
+
+// replayedChild is a subagent a replay announced: its replay root and the
+// last work state the replay reported for it (nil until one).
+type replayedChild struct {
+	id, root string
+	state    object
 }
 
 type toolCall struct {
@@ -318,8 +329,12 @@ func messageOfChunk(kind string) string {
 // Replaying marks session sessionID's history as replaying (on) or done:
 // a v2 client may hold a replayed message, and chunks append, so the first
 // replayed chunk of each message is preceded by the message with no
-// content, which clears it.
-func (u *Updates) Replaying(sessionID string, on bool) {
+// content, which clears it. When the replay is done, it returns the
+// state_update of each subagent the replay announced, on the child's own
+// stream, with the last state the replay reported for it: v2 forbids
+// replaying a child's past states as current activity, so only that one
+// goes, after the replay.
+func (u *Updates) Replaying(sessionID string, on bool) []Notification {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.replays == nil {
@@ -327,9 +342,43 @@ func (u *Updates) Replaying(sessionID string, on bool) {
 	}
 	if on {
 		u.replays[sessionID] = map[string]bool{}
-	} else {
-		delete(u.replays, sessionID)
+		return nil
 	}
+	delete(u.replays, sessionID)
+	var out []Notification
+	kept := u.replayed[:0]
+	for _, c := range u.replayed {
+		switch {
+		case c.root != sessionID:
+			kept = append(kept, c)
+		case c.state != nil:
+			out = append(out, Notification{c.id, c.state})
+		}
+	}
+	u.replayed = kept
+	return out
+}
+
+// InReplay tells whether session sessionID, or the replay that announced
+// it, is replaying its history.
+func (u *Updates) InReplay(sessionID string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.replayRoot(sessionID) != ""
+}
+
+// replayRoot is the session whose replay sessionID belongs to ("" when
+// none replays it); u.mu held.
+func (u *Updates) replayRoot(sessionID string) string {
+	if _, ok := u.replays[sessionID]; ok {
+		return sessionID
+	}
+	for _, c := range u.replayed {
+		if c.id == sessionID {
+			return c.root
+		}
+	}
+	return ""
 }
 
 func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
@@ -347,20 +396,31 @@ func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
 // work state makes on the child's own stream (v2 reports a session's state
 // on its stream and mirrors a child's on its parent), sent right after the
 // parent's copy; ok is false for an update that reports none, and during a
-// replay, whose past states are no current activity.
+// replay, whose past states are no current activity: the replay keeps the
+// child's last state for its end (Replaying).
 func (u *Updates) ChildState(parentID string, update object) (childID string, state object, ok bool) {
 	s, _ := update["state"].(object)
 	childID, _ = update["sessionId"].(string)
-	if update["sessionUpdate"] != "subagent_update" || s == nil || childID == "" {
+	if update["sessionUpdate"] != "subagent_update" || childID == "" {
 		return "", nil, false
+	}
+	if s != nil {
+		state = maps.Clone(s)
+		state["sessionUpdate"] = "state_update"
 	}
 	u.mu.Lock()
-	_, replaying := u.replays[parentID]
-	u.mu.Unlock()
-	if replaying {
-		return "", nil, false
+	defer u.mu.Unlock()
+	root := u.replayRoot(parentID)
+	if root == "" {
+		return childID, state, state != nil
 	}
-	state = maps.Clone(s)
-	state["sessionUpdate"] = "state_update"
-	return childID, state, true
+	i := slices.IndexFunc(u.replayed, func(c replayedChild) bool { return c.id == childID })
+	if i < 0 {
+		u.replayed = append(u.replayed, replayedChild{id: childID, root: root})
+		i = len(u.replayed) - 1
+	}
+	if state != nil {
+		u.replayed[i].state = state
+	}
+	return "", nil, false
 }

@@ -169,4 +169,21 @@ func TestChildState(t *testing.T) {
 	if _, _, ok := u.ChildState("root", up); ok {
 		t.Error("a replayed child state went to the child's stream")
 	}
+	if !u.InReplay("child") || u.InReplay("other") {
+		t.Errorf("InReplay(child) = %v, InReplay(other) = %v: want the announced child in its root's replay, no other", u.InReplay("child"), u.InReplay("other"))
+	}
+	running := object{"sessionUpdate": "subagent_update", "sessionId": "child", "state": object{"state": "running"}}
+	u.ChildState("root", running)
+	u.ChildState("root", up)
+	held := u.Replaying("root", false)
+	raw, _ = json.Marshal(held)
+	if len(held) != 1 || held[0].SessionID != "child" || string(raw) != `[{"SessionID":"child","Update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}]` {
+		t.Errorf("the replay's end sent %s, want the child's last replayed state on its own stream, once", raw)
+	}
+	if u.InReplay("child") {
+		t.Error("the child is still in a replay after its root's replay ended")
+	}
+	if held := u.Replaying("root", false); len(held) != 0 {
+		t.Errorf("a second end of the replay sent %v again", held)
+	}
 }
