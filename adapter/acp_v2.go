@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/airwire/airwire/adapter/acpv2"
-	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/sessionconfig"
@@ -122,13 +121,14 @@ func (c *v2Conn) send(conn *jsonrpc.Conn, sessionID string, u map[string]any) {
 	_ = conn.Notify("session/update", map[string]any{"sessionId": sessionID, "update": u})
 }
 
-// startBackground makes new session id report its `background` lists
-// when the client takes the RFD form of subagent sessions: only then does
-// Claude Code's interrupt spare background work (perTaskStopAffordance),
-// so that session/cancel leaves the listed work running, as v2 requires.
-// An AIR client reports none: its background work goes as async tasks.
-func (c *v2Conn) startBackground(id string, cl caps.Client) {
-	if c != nil && subagents.Form(cl) == "rfd" {
+// startBackground makes session id report its `background` lists when
+// its CLI spares background work at an interrupt (perTaskStopAffordance,
+// which a client of the RFD form of subagent sessions gets, and a
+// session's options can set), so that session/cancel leaves the listed
+// work running, as v2 requires. An AIR client reports none: its
+// background work goes as async tasks.
+func (c *v2Conn) startBackground(id string, perTaskStop bool) {
+	if c != nil && perTaskStop {
 		c.background.Changed(acpv2.Report{SessionID: id})
 	}
 }

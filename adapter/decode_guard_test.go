@@ -62,7 +62,7 @@ var lineDecodesLeft = map[string][]string{
 	"subagents/restore.go": {"sendMessageInput.text", "restorer.noteSendMessage"},
 	"subagents/rfd.go": {"rfdForm.rfdLaunch", "launchReplyMessage", "rfdForm.rfdHandback",
 		"rfdForm.rfdSendMessage"},
-	"subagents/router.go": {"declaresSubagentTranscript", "forwardsSubagentText"},
+	"subagents/router.go": {"declaresSubagentTranscript", "forwardsSubagentText", "PerTaskStop"},
 	// a streamed tool input put together from its deltas, and a user
 	// line's tool_result_meta, which the frame keeps as written for its
 	// one reader.

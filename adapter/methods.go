@@ -103,7 +103,6 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	c := a.clientCaps()
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd)}
 	s.fg.Report = a.v2.Load().foreground(id)
-	a.v2.Load().startBackground(id, c)
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
 	s.titles.host, s.titles.index, s.goal.host = s, &s.index, s

@@ -44,6 +44,8 @@ func (s *Session) subagentInitialize(init *claude.Initialize, sessionMeta json.R
 	s.tr.sub.Initialize(init, sessionMeta, subagents.HookFuncs{
 		Own: s.hook, OwnEvents: hookEvents, Sub: s.subagentHook, Preview: filePreview{s}.hook})
 	s.tr.mu.Unlock()
+	stop, _ := subagents.PerTaskStop(s.agent.clientCaps(), sessionMeta)
+	s.agent.v2.Load().startBackground(s.ID, stop)
 }
 
 // subagentHook is the subagent configuration hook: the child session gets

@@ -143,11 +143,31 @@ func (r *Router) Initialize(init *claude.Initialize, sessionMeta json.RawMessage
 	forward := forwardsSubagentText(r.caps, sessionMeta)
 	init.ForwardSubagentText = &forward
 	r.forward = forward
-	if Form(r.caps) == "rfd" {
-		// A child can be stopped on its own, so an interrupt spares it.
-		stop := true
+	if stop, set := PerTaskStop(r.caps, sessionMeta); set {
 		init.PerTaskStopAffordance = &stop
 	}
+}
+
+// PerTaskStop is the perTaskStopAffordance a session declares to its CLI
+// (set false: it declares none): true for a client of the RFD form, whose
+// child can be stopped on its own, so an interrupt spares it; the
+// session's own `_meta.claudeCode.options.perTaskStopAffordance` wins, as
+// the reference lets a client's options override its defaults.
+func PerTaskStop(c caps.Client, sessionMeta json.RawMessage) (stop, set bool) {
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				Stop *bool `json:"perTaskStopAffordance"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	if json.Unmarshal(sessionMeta, &m) == nil && m.ClaudeCode.Options.Stop != nil {
+		return *m.ClaudeCode.Options.Stop, true
+	}
+	if Form(c) == "rfd" {
+		return true, true
+	}
+	return false, false
 }
 
 // Assistant takes a consolidated message of a subagent (parent is its

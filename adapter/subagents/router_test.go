@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude/claudetest"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/toolcall"
@@ -184,4 +185,26 @@ func TestNoLoadedReplay(t *testing.T) {
 	var l *Loaded
 	l.PublishStates()
 	l.PublishModels()
+}
+
+// A session's own perTaskStopAffordance option wins over the RFD form's
+// default, both ways (goldens/per-task-stop-option).
+func TestPerTaskStop(t *testing.T) {
+	rfd := caps.Client{Subagents: true}
+	for _, c := range []struct {
+		name      string
+		c         caps.Client
+		meta      string
+		stop, set bool
+	}{
+		{"rfd default", rfd, ``, true, true},
+		{"rfd, option false", rfd, `{"claudeCode":{"options":{"perTaskStopAffordance":false}}}`, false, true},
+		{"plain, no option", caps.Client{}, `{"claudeCode":{"options":{}}}`, false, false},
+		{"plain, option true", caps.Client{}, `{"claudeCode":{"options":{"perTaskStopAffordance":true}}}`, true, true},
+		{"rfd, option not a boolean", rfd, `{"claudeCode":{"options":{"perTaskStopAffordance":"no"}}}`, true, true},
+	} {
+		if stop, set := PerTaskStop(c.c, json.RawMessage(c.meta)); stop != c.stop || set != c.set {
+			t.Errorf("%s: PerTaskStop = %v, %v; want %v, %v", c.name, stop, set, c.stop, c.set)
+		}
+	}
 }
