@@ -424,3 +424,27 @@ func TestPermissionRequestKeepsItsPlace(t *testing.T) {
 		e.reply(2)
 	}
 }
+
+// A logout after which Claude Code reports no login state leaves the
+// client "Not logged in", told before the logout answers.
+func TestLogoutWithoutAReadableLoginIsNotLoggedIn(t *testing.T) {
+	e := startAgent(t, "plain")
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	e.reply(0)
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"logout","params":{}}`)
+	var status string
+	for m := range e.lines {
+		if m["method"] == "_auth/status_update" {
+			status = fmt.Sprint(m["params"])
+		}
+		if m["id"] == 1.0 {
+			if m["result"] == nil {
+				t.Fatalf("logout = %v", m)
+			}
+			break
+		}
+	}
+	if !strings.Contains(status, "Not logged in") {
+		t.Errorf("the status before the logout's answer = %q, want Not logged in", status)
+	}
+}

@@ -65,24 +65,38 @@ func (a *Agent) probeAuth() {
 	go func() {
 		defer a.bgWork.Done()
 		defer a.authProbing.Unlock()
-		stdout, err := a.runAuthStatus(a.bg)
-		if err != nil && len(stdout) == 0 {
-			a.opts.Log.Warn("claude auth status failed", "err", err)
-			return
-		}
-		status, ok := agentinfo.FromCLIStatus(stdout, "")
-		if !ok {
-			return
-		}
-		a.mu.Lock()
-		same := agentinfo.Same(a.authStatus, status)
-		merged := agentinfo.Merge(a.authStatus, status)
-		a.authStatus = &merged
-		a.mu.Unlock()
-		if !same {
-			_ = a.conn.Notify(agentinfo.StatusUpdateMethod, merged.Notification())
-		}
+		a.readAuthStatus()
 	}()
+}
+
+// readAuthStatus runs `claude auth status --json` and pushes
+// `_auth/status_update` when the identity it reports is new to the
+// client; ok is false when the CLI reported none.
+func (a *Agent) readAuthStatus() (ok bool) {
+	stdout, err := a.runAuthStatus(a.bg)
+	if err != nil && len(stdout) == 0 {
+		a.opts.Log.Warn("claude auth status failed", "err", err)
+		return false
+	}
+	status, ok := agentinfo.FromCLIStatus(stdout, "")
+	if !ok {
+		return false
+	}
+	a.setAuthStatus(status)
+	return true
+}
+
+// setAuthStatus makes status the client's login state, merged over the
+// one it has, and pushes it when the identity changed.
+func (a *Agent) setAuthStatus(status agentinfo.AuthStatus) {
+	a.mu.Lock()
+	same := agentinfo.Same(a.authStatus, status)
+	merged := agentinfo.Merge(a.authStatus, status)
+	a.authStatus = &merged
+	a.mu.Unlock()
+	if !same {
+		_ = a.conn.Notify(agentinfo.StatusUpdateMethod, merged.Notification())
+	}
 }
 
 // runAuthStatus runs the CLI's auth status; a logged-out CLI exits 1 and
@@ -131,7 +145,10 @@ func (a *Agent) authenticate(ctx context.Context, req *jsonrpc.Request) (any, er
 }
 
 // logout clears the CLI's stored login (`claude auth logout`, which only
-// the CLI can do), then reads the login state again and pushes it.
+// the CLI can do), then reads the login state again before it answers:
+// an API key from the environment survives the logout, and a login
+// state the CLI cannot report becomes "Not logged in". The client hears
+// of it only when it changed, as after any read.
 func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	path, err := a.claudePath()
 	if err != nil {
@@ -146,9 +163,8 @@ func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed")
 	}
 	a.windows.forget()
-	a.mu.Lock()
-	a.authStatus = nil
-	a.mu.Unlock()
-	a.probeAuth()
+	if !a.readAuthStatus() {
+		a.setAuthStatus(agentinfo.NotLoggedIn())
+	}
 	return map[string]any{}, nil
 }

@@ -102,6 +102,8 @@ func (d *driver) v2Method(method string, params map[string]any) (string, map[str
 		return "session/resume", out
 	case "authenticate":
 		return "auth/login", params
+	case "logout":
+		return "auth/logout", params
 	case "session/set_mode", "session/set_model":
 		category, key := "mode", "modeId"
 		if method == "session/set_model" {
