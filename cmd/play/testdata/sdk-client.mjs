@@ -21,80 +21,28 @@
 //
 // --clients (default $AIRWIRE_ACP_CLIENTS) is the npm prefix `make deps`
 // installs the SDK into.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Writable } from "node:stream";
-import { pathToFileURL } from "node:url";
+import { agentStream, clientLog, endAgent, firstAllow, importSDK, parseArgs, sleep, startAgent } from "./agent-process.mjs";
 
+const NAME = "sdk-client";
 const PROMPTS = ["please do the thing", "and now the next thing, thanks", "one more, the last one"];
+const USAGE = "node sdk-client.mjs [--clients DIR] --cwd DIR [--mode keep|unoffered|ignore] [--prompts N] [--cancel-after MS] [--timeout MS] -- AGENT [ARGS...]";
+const FLAGS = {
+  "--mode": (o, v) => {
+    if (!["keep", "unoffered", "ignore"].includes(v)) return `--mode: want keep, unoffered or ignore, got ${v}`;
+    o.mode = v;
+  },
+  "--prompts": (o, v) => { o.prompts = Math.max(1, Math.min(PROMPTS.length, Number(v))); },
+  "--cancel-after": (o, v) => { o.cancelAfter = Number(v); },
+};
 
-function parseArgs(argv) {
-  const o = { clients: process.env.AIRWIRE_ACP_CLIENTS ?? "", cwd: process.cwd(), mode: "keep", prompts: 1, cancelAfter: 2000, timeout: 60000 };
-  const dash = argv.indexOf("--");
-  if (dash < 0 || dash === argv.length - 1) usage("no agent command after --");
-  o.agent = argv.slice(dash + 1);
-  const flags = argv.slice(0, dash);
-  for (let i = 0; i < flags.length; i += 2) {
-    const [k, v] = [flags[i], flags[i + 1]];
-    if (v === undefined) usage(`${k} needs a value`);
-    switch (k) {
-      case "--clients": o.clients = v; break;
-      case "--cwd": o.cwd = path.resolve(v); break;
-      case "--mode":
-        if (!["keep", "unoffered", "ignore"].includes(v)) usage(`--mode: want keep, unoffered or ignore, got ${v}`);
-        o.mode = v; break;
-      case "--prompts": o.prompts = Math.max(1, Math.min(PROMPTS.length, Number(v))); break;
-      case "--cancel-after": o.cancelAfter = Number(v); break;
-      case "--timeout": o.timeout = Number(v); break;
-      default: usage(`unknown flag ${k}`);
-    }
-  }
-  if (!o.clients) usage("--clients or AIRWIRE_ACP_CLIENTS: where make deps installed @agentclientprotocol/sdk");
-  return o;
-}
-
-function usage(msg) {
-  process.stderr.write(`sdk-client: ${msg}\nusage: node sdk-client.mjs [--clients DIR] --cwd DIR [--mode keep|unoffered|ignore] [--prompts N] -- AGENT [ARGS...]\n`);
-  process.exit(2);
-}
-
-const log = (line) => process.stderr.write(`sdk-client: ${line}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// readableOf turns the agent's stdout into the web stream the SDK reads. It
-// does what Readable.toWeb does, except that when the SDK cancels it (the
-// connection closing) it keeps draining the pipe instead of closing it: the
-// agent may still be writing, and a Go program writing to a closed stdout
-// dies of SIGPIPE before it can write its report.
-function readableOf(node) {
-  let done = false;
-  return new ReadableStream({
-    start(ctrl) {
-      node.on("data", (chunk) => { if (!done) ctrl.enqueue(new Uint8Array(chunk)); });
-      node.on("end", () => { if (!done) { done = true; ctrl.close(); } });
-      node.on("error", (err) => { if (!done) { done = true; ctrl.error(err); } });
-    },
-    cancel() { done = true; node.resume(); },
-  });
-}
-
-function firstAllow(options) {
-  return options.find((o) => o.kind === "allow_once" || o.kind === "allow_always") ?? options[0];
-}
+const log = clientLog(NAME);
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
-  const require = createRequire(path.join(path.resolve(o.clients), "package.json"));
-  const acp = await import(pathToFileURL(require.resolve("@agentclientprotocol/sdk")).href);
-
-  const child = spawn(o.agent[0], o.agent.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => {
-    child.on("error", (err) => { log(`cannot start the agent: ${err.message}`); resolve(127); });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1)));
-  });
-  child.stdin.on("error", () => {}); // the agent may exit before reading everything
+  const o = parseArgs(NAME, process.argv.slice(2), USAGE, FLAGS, { mode: "keep", prompts: 1, cancelAfter: 2000 });
+  const acp = await importSDK(o.clients, "@agentclientprotocol/sdk");
+  const agent = startAgent(o.agent, log);
 
   let sawPermission;
   const permissionSeen = new Promise((r) => { sawPermission = r; });
@@ -130,7 +78,7 @@ async function main() {
       log(`update ${params.update.sessionUpdate}`);
     });
 
-  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), readableOf(child.stdout));
+  const stream = agentStream(acp, agent.child);
   let failed = false;
   try {
     await app.connectWith(stream, async (ctx) => {
@@ -167,11 +115,7 @@ async function main() {
     failed = true;
     log(`failed: ${err?.stack ?? err}`);
   }
-  if (!child.stdin.destroyed) child.stdin.end();
-  log("stdin closed; waiting for the agent");
-  const code = await Promise.race([exited, sleep(o.timeout).then(() => { log("the agent did not exit; killing it"); child.kill("SIGKILL"); return exited; })]);
-  log(`agent exited ${code}`);
-  process.exit(code === 0 && failed ? 4 : code);
+  await endAgent(agent, o.timeout, failed, log);
 }
 
 main().catch((err) => { log(`failed: ${err?.stack ?? err}`); process.exit(4); });

@@ -27,60 +27,12 @@
 //
 // --clients (default $AIRWIRE_ACP_CLIENTS) is the npm prefix `make deps`
 // installs the SDK into.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { Writable } from "node:stream";
-import { pathToFileURL } from "node:url";
+import { agentStream, clientLog, endAgent, firstAllow, importSDK, parseArgs, startAgent } from "./agent-process.mjs";
 
 const NAME = "airwire-test-sdk-v2-client";
+const USAGE = "node sdk-v2-client.mjs [--clients DIR] --cwd DIR [--timeout MS] -- AGENT [ARGS...]";
 
-function parseArgs(argv) {
-  const o = { clients: process.env.AIRWIRE_ACP_CLIENTS ?? "", cwd: process.cwd(), timeout: 60000 };
-  const dash = argv.indexOf("--");
-  if (dash < 0 || dash === argv.length - 1) usage("no agent command after --");
-  o.agent = argv.slice(dash + 1);
-  const flags = argv.slice(0, dash);
-  for (let i = 0; i < flags.length; i += 2) {
-    const [k, v] = [flags[i], flags[i + 1]];
-    if (v === undefined) usage(`${k} needs a value`);
-    switch (k) {
-      case "--clients": o.clients = v; break;
-      case "--cwd": o.cwd = path.resolve(v); break;
-      case "--timeout": o.timeout = Number(v); break;
-      default: usage(`unknown flag ${k}`);
-    }
-  }
-  if (!o.clients) usage("--clients or AIRWIRE_ACP_CLIENTS: where make deps installed @agentclientprotocol/sdk");
-  return o;
-}
-
-function usage(msg) {
-  process.stderr.write(`sdk-v2-client: ${msg}\nusage: node sdk-v2-client.mjs [--clients DIR] --cwd DIR [--timeout MS] -- AGENT [ARGS...]\n`);
-  process.exit(2);
-}
-
-const log = (line) => process.stderr.write(`sdk-v2-client: ${line}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// readableOf turns the agent's stdout into the web stream the SDK reads,
-// draining the pipe after the SDK cancels it (see sdk-client.mjs: a Go
-// agent writing to a closed stdout dies of SIGPIPE).
-function readableOf(node) {
-  let done = false;
-  return new ReadableStream({
-    start(ctrl) {
-      node.on("data", (chunk) => { if (!done) ctrl.enqueue(new Uint8Array(chunk)); });
-      node.on("end", () => { if (!done) { done = true; ctrl.close(); } });
-      node.on("error", (err) => { if (!done) { done = true; ctrl.error(err); } });
-    },
-    cancel() { done = true; node.resume(); },
-  });
-}
-
-function firstAllow(options) {
-  return options.find((o) => o.kind === "allow_once" || o.kind === "allow_always") ?? options[0];
-}
+const log = clientLog("sdk-v2-client");
 
 // within fails with what after ms.
 function within(p, ms, what) {
@@ -143,16 +95,9 @@ async function play(acp, ctx, o, out) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
-  const require = createRequire(path.join(path.resolve(o.clients), "package.json"));
-  const acp = await import(pathToFileURL(require.resolve("@agentclientprotocol/sdk/experimental/v2")).href);
-
-  const child = spawn(o.agent[0], o.agent.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => {
-    child.on("error", (err) => { log(`cannot start the agent: ${err.message}`); resolve(127); });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1)));
-  });
-  child.stdin.on("error", () => {}); // the agent may exit before reading everything
+  const o = parseArgs("sdk-v2-client", process.argv.slice(2), USAGE);
+  const acp = await importSDK(o.clients, "@agentclientprotocol/sdk/experimental/v2");
+  const agent = startAgent(o.agent, log);
 
   const out = { protocolVersion: null, sessionId: null, stops: [], permissions: [], updates: {} };
   const app = acp.client({ name: NAME })
@@ -163,7 +108,7 @@ async function main() {
       return { outcome: { outcome: "selected", optionId } };
     });
 
-  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), readableOf(child.stdout));
+  const stream = agentStream(acp, agent.child);
   try {
     await app.connectWith(stream, (ctx) => play(acp, ctx, o, out));
   } catch (err) {
@@ -171,11 +116,7 @@ async function main() {
     log(`failed: ${err?.stack ?? err}`);
   }
   process.stdout.write(JSON.stringify(out) + "\n");
-  if (!child.stdin.destroyed) child.stdin.end();
-  log("stdin closed; waiting for the agent");
-  const code = await Promise.race([exited, sleep(o.timeout).then(() => { log("the agent did not exit; killing it"); child.kill("SIGKILL"); return exited; })]);
-  log(`agent exited ${code}`);
-  process.exit(code === 0 && out.error ? 4 : code);
+  await endAgent(agent, o.timeout, out.error !== undefined, log);
 }
 
 main().catch((err) => { log(`failed: ${err?.stack ?? err}`); process.exit(4); });
