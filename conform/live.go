@@ -161,7 +161,8 @@ func (d *driver) cliEnv() []string {
 // WriteCassette stores the CLI side of a live run as file, with the run's
 // paths and session ids replaced by placeholders (conform/cassette).
 func WriteCassette(res *Result, file string) error {
-	subs := cassette.Substitutions{Cwd: res.Paths.Cwd, Home: res.Paths.Home, ConfigDir: res.Paths.ConfigDir, TmpDir: filepath.Join(res.Paths.Root, "tmp")}
+	subs := cassette.Substitutions{Cwd: res.Paths.Cwd, Home: res.Paths.Home, ConfigDir: res.Paths.ConfigDir, TmpDir: filepath.Join(res.Paths.Root, "tmp"),
+		TaskOutputs: true}
 	c, err := cassette.FromJournal(res.Entries, subs)
 	if err != nil {
 		return err

@@ -57,8 +57,11 @@ type Event struct {
 	Dir string
 	// Msg is the JSON frame with placeholders (nil for text events).
 	Msg json.RawMessage
-	// Text is a stderr line or a frame that is not JSON, without its newline.
+	// Text is a stderr line or a frame that is not JSON, without its
+	// newline; for a DirFile event, the file's content.
 	Text string
+	// Path is the file of a DirFile event, with placeholders.
+	Path string
 }
 
 // Run is one non-stream-json CLI run.
@@ -85,8 +88,9 @@ type header struct {
 }
 
 // line is every other line of a cassette file. Exactly one of the groups is
-// set: a process start (proc, argv), a process event (proc, dir, msg|text),
-// a process end (proc, exit), or a run (run, argv, stdout, stderr, exit).
+// set: a process start (proc, argv), a process event (proc, dir, msg|text;
+// a file the process wrote: proc, dir "file", file, text), a process end
+// (proc, exit), or a run (run, argv, stdout, stderr, exit).
 type line struct {
 	Proc   int             `json:"proc,omitempty"`
 	Run    int             `json:"run,omitempty"`
@@ -94,6 +98,7 @@ type line struct {
 	Dir    string          `json:"dir,omitempty"`
 	Msg    json.RawMessage `json:"msg,omitempty"`
 	Text   *string         `json:"text,omitempty"`
+	File   string          `json:"file,omitempty"`
 	Stdout *string         `json:"stdout,omitempty"`
 	Stderr []string        `json:"stderr,omitempty"`
 	Exit   *Exit           `json:"exit,omitempty"`
@@ -113,7 +118,7 @@ func (c *Cassette) Write(w io.Writer) error {
 			return err
 		}
 		for _, e := range p.Events {
-			l := line{Proc: n, Dir: e.Dir, Msg: e.Msg}
+			l := line{Proc: n, Dir: e.Dir, Msg: e.Msg, File: e.Path}
 			if e.Msg == nil {
 				l.Text = &e.Text
 			}
@@ -221,6 +226,11 @@ func (c *Cassette) add(l *line) error {
 		switch {
 		case l.Exit != nil:
 			p.Exit = l.Exit
+		case l.Dir == DirFile:
+			if l.File == "" || l.Text == nil {
+				return errors.New("a file event needs file and text")
+			}
+			p.Events = append(p.Events, Event{Dir: DirFile, Path: l.File, Text: *l.Text})
 		case l.Dir == DirAgent || l.Dir == DirCLI || l.Dir == DirStderr:
 			e := Event{Dir: l.Dir, Msg: l.Msg}
 			if l.Text != nil {

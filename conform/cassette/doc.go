@@ -22,8 +22,9 @@
 //	{"run":1,"argv":["auth","status","--json"],"stdout":"{\n  \"loggedIn\": true,…}\n","exit":{"code":0}}
 //
 // argv leaves out the program. dir is agent (agent → CLI stdin), cli (CLI
-// stdout) or stderr; msg is the frame as recorded, text a stderr line or a
-// frame that was not JSON. Read rejects another version
+// stdout), stderr, or file (task_output.go: a background command's output
+// file, with file its path and text its content); msg is the frame as
+// recorded, text a stderr line or a frame that was not JSON. Read rejects another version
 // (ErrUnsupportedVersion).
 //
 // # Placeholders
@@ -64,9 +65,10 @@
 // kept: the agent answers them as recorded.
 //
 // The player also leaves on disk what the real CLI left there (effects):
-// the session transcript and the files of Write and Edit results inside the
-// cwd. Recorded timing is not replayed; stdin EOF and SIGTERM end the
-// process with the recorded exit code.
+// the session transcript, the files of Write and Edit results inside the
+// cwd, and each recorded output file inside TMPDIR. Recorded timing is not
+// replayed; stdin EOF and SIGTERM end the process with the recorded exit
+// code.
 //
 // # Loose play
 //

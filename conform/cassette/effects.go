@@ -30,20 +30,20 @@ import (
 //     whichever is played first; only inside the live cwd or HOME (the
 //     run's own directories).
 type effects struct {
-	cwd, home, configDir, projectDir string
-	session                          string
-	persist                          bool
-	parent                           any
-	lastPrompt                       string
-	mode                             string // the CLI's permission mode ("" when unknown)
-	written                          map[string]bool
+	cwd, home, configDir, projectDir, tmpDir string
+	session                                  string
+	persist                                  bool
+	parent                                   any
+	lastPrompt                               string
+	mode                                     string // the CLI's permission mode ("" when unknown)
+	written                                  map[string]bool
 	// titleRequests are the ids of the agent's generate_session_title
 	// requests with persist: true, whose answered title the CLI stores.
 	titleRequests map[any]bool
 }
 
 func newEffects(args []string, live map[string]string) *effects {
-	fx := &effects{cwd: live[PlaceholderCwd], home: live[PlaceholderHome], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir],
+	fx := &effects{cwd: live[PlaceholderCwd], home: live[PlaceholderHome], configDir: live[PlaceholderConfigDir], projectDir: live[PlaceholderProjectDir], tmpDir: live[PlaceholderTmpDir],
 		persist: !slices.Contains(args, "--no-session-persistence"), written: map[string]bool{}, titleRequests: map[any]bool{}}
 	for _, o := range options(args) {
 		if mode, ok := strings.CutPrefix(o, "--permission-mode="); ok {

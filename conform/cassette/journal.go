@@ -74,6 +74,9 @@ func FromJournal(entries []journal.Entry, subs Substitutions) (*Cassette, error)
 		return nil, ErrNoCLILane
 	}
 	r := newReplacer(pairs)
+	if subs.TaskOutputs {
+		r.taskOutputs = terminalOutputs(entries)
+	}
 	for _, e := range sorted {
 		if p := procs[e.Proc]; p != nil {
 			addProcessEntry(p, e, r)
@@ -122,6 +125,9 @@ func addProcessEntry(p *Process, e *journal.Entry, r *replacer) {
 		p.Argv = argvOf(e, r)
 	case journal.KindMsg:
 		p.Events = append(p.Events, Event{Dir: string(e.Dir), Msg: r.json(append([]byte(nil), e.Msg...))})
+		if r.taskOutputs != nil && e.Dir == journal.DirCLI {
+			addTaskOutput(p, e.Msg, r, r.taskOutputs)
+		}
 	case journal.KindNonJSON:
 		p.Events = append(p.Events, Event{Dir: string(e.Dir), Text: r.str(strings.TrimRight(string(e.Frame()), "\n"))})
 	case journal.KindStderr:

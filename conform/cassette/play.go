@@ -155,6 +155,8 @@ func (p *player) advance() {
 			}
 		case DirStderr:
 			fmt.Fprintln(p.errOut, p.toLive.str(e.Text))
+		case DirFile:
+			p.fx.writeTaskOutput(p.toLive.str(e.Path), p.toLive.str(e.Text))
 		default:
 			if e.Msg == nil {
 				_, _ = io.WriteString(p.out, p.toLive.str(e.Text)+"\n")

@@ -29,6 +29,10 @@ func SessionPlaceholder(n int) string { return fmt.Sprintf("{{session_id_%d}}", 
 // not substituted.
 type Substitutions struct {
 	Cwd, Home, ConfigDir, TmpDir string
+	// TaskOutputs records the output file of each command the CLI ran in
+	// the background (DirFile), read when the journal is taken: set it only
+	// for a run whose files are still on disk, right after it ended.
+	TaskOutputs bool
 }
 
 // pairs maps each value (and its symlink-free form) to its placeholder,
@@ -60,6 +64,9 @@ func (s Substitutions) pairs() map[string]string {
 // (where it matches and writes the JSON-escaped forms).
 type replacer struct {
 	from, to []string
+	// taskOutputs, with Substitutions.TaskOutputs, are what the editor
+	// was shown of each display terminal (terminalOutputs).
+	taskOutputs map[string]string
 }
 
 func newReplacer(m map[string]string) *replacer {
