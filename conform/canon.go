@@ -199,7 +199,7 @@ func Canonical(r *Result) ([]byte, error) {
 	if r.Scenario != nil {
 		fixture, _ = json.Marshal(r.Scenario)
 	}
-	nz.LearnAgentIDs(cliOutput(r.Entries), fixture)
+	nz.LearnMadeIDs(cliOutput(r.Entries), fixture)
 	if r.Scenario != nil {
 		nz.Stored(r.Scenario)
 	}
@@ -463,7 +463,7 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	            (asyncTaskId, backgroundTaskId, …) → <task-N>, an autonomous
 //	            turn's runId → <run-N>, numbered by first appearance; agent
 //	            ids are also learned from the CLI's own frames
-//	            (LearnAgentIDs)
+//	            (LearnMadeIDs), task ids too
 //	CLI text    a plan file …/plans/<random words>.md → …/plans/<plan-file>.md
 //	            a SendMessage result that resumed an agent: "Resuming agent
 //	            <first 7 hex>" → "Resuming agent <agent-prefix>", its
@@ -508,6 +508,11 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //	hashes      toolResponse.harnessSectionHash (new in every real run) → <hash>
 //	cursors     the value of every cursor or nextCursor key → <cursor-N>
 //	            (opaque, and the reference encodes the cwd in it)
+//	exit line   in an ACP v2 terminal's output (base64), the line Claude
+//	            Code appends to a background command's output file when the
+//	            command exits ("[exited with code N]") is left out: an
+//	            adapter reads the file as the task ends, and whether the
+//	            line is there yet is a race in every run
 type Normalizer struct {
 	paths    [][2]string
 	sessions map[string]bool
@@ -587,7 +592,10 @@ var (
 	// textDurRE is a duration the CLI writes into a subagent's result text.
 	textDurRE = lazyre.New(`duration_ms: [0-9]+`) // textDurPrefix, then digits: TestScriptedDay
 	// planRE is a plan file the CLI names with random words.
-	planRE = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
+	// exitLineRE is the exit line Claude Code appends to a background
+	// command's output file, with the blank line before it.
+	exitLineRE = lazyre.New(`\n?\[exited with code -?[0-9]+\]\n?$`)
+	planRE     = lazyre.New(`(/plans/)[a-z0-9-]+\.md`)
 	// restoredGenRE is the generation of a subagent session restored
 	// after a load or resume: the adapter's clock in epoch milliseconds.
 	restoredGenRE = lazyre.New(`(:generation:)1[5-9][0-9]{11}\b`)
@@ -682,23 +690,25 @@ func (n *Normalizer) Stored(sc *scenario.Scenario) {
 	}
 }
 
-// LearnAgentIDs learns the subagent ids the CLI made up from its own
-// frames (a tool result's agentId): an adapter may show one only inside
-// text, as the Agent tool's launch message an AIR client gets without the
-// tool response, and it is replaced there too. An id the scenario itself
-// holds (fixture: its stored transcripts) is the same in every run and is
-// not learned.
-func (n *Normalizer) LearnAgentIDs(frames []json.RawMessage, fixture []byte) {
-	i := slices.IndexFunc(madeIDs, func(m madeID) bool { return m.placeholder == "agent" })
-	agent := madeIDs[i]
+// LearnMadeIDs learns the subagent and background task ids the CLI made
+// up from its own frames (a tool result's agentId, a task's task_id): an
+// adapter may show one only inside text, before or without a key that
+// names it (the Agent tool's launch message an AIR client gets without the
+// tool response; the base64 output of an ACP v2 display terminal), and it
+// is replaced there too. An id the scenario itself holds (fixture: its
+// stored transcripts) is the same in every run and is not learned.
+func (n *Normalizer) LearnMadeIDs(frames []json.RawMessage, fixture []byte) {
+	learned := slices.DeleteFunc(slices.Clone(madeIDs), func(m madeID) bool { return m.placeholder == "run" })
 	for _, raw := range frames {
 		var v any
 		if json.Unmarshal(raw, &v) != nil {
 			continue
 		}
 		walkStrings(v, func(key, s string) {
-			if slices.Contains(agent.keys, key) && agent.shape.MatchString(s) && !bytes.Contains(fixture, []byte(s)) {
-				n.madeKind[s] = agent.placeholder
+			for _, m := range learned {
+				if slices.Contains(m.keys, key) && m.shape.MatchString(s) && !bytes.Contains(fixture, []byte(s)) {
+					n.madeKind[s] = m.placeholder
+				}
 			}
 		})
 	}
@@ -926,7 +936,8 @@ func (n *Normalizer) value(v any, path []string) any {
 			// ACP v2 sends terminal output as base64 (terminal_update,
 			// terminal_output_chunk): its text gets the rules of any text.
 			if b, err := base64.StdEncoding.DecodeString(t); err == nil && utf8.Valid(b) {
-				return base64.StdEncoding.EncodeToString([]byte(n.str(string(b))))
+				text := exitLineRE.ReplaceAllString(string(b), "")
+				return base64.StdEncoding.EncodeToString([]byte(n.str(text)))
 			}
 		}
 		if key == "harnessSectionHash" {

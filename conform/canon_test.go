@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -423,13 +424,15 @@ func TestScriptedDay(t *testing.T) {
 	}
 }
 
-// TestLearnAgentIDs: a subagent id the CLI made up that the adapter shows
+// TestLearnMadeIDs: a subagent id the CLI made up that the adapter shows
 // only inside text (no agentId key on the client lane) is replaced there,
-// learned from the CLI's own frames; other CLI strings, and an id the
+// learned from the CLI's own frames, as is a background task id (an ACP v2
+// terminal's base64 output names it); other CLI strings, and an id the
 // scenario's fixture holds, are not learned.
-func TestLearnAgentIDs(t *testing.T) {
+func TestLearnMadeIDs(t *testing.T) {
 	n := NewNormalizer(Paths{})
-	n.LearnAgentIDs([]json.RawMessage{
+	n.LearnMadeIDs([]json.RawMessage{
+		json.RawMessage(`{"type":"system","subtype":"task_started","task_id":"bnsdrtv1x","task_type":"local_bash"}`),
 		json.RawMessage(`{"type":"user","tool_use_result":{"agentId":"a74ccbed12a3c2e9f","status":"async_launched"}}`),
 		json.RawMessage(`{"type":"user","tool_use_result":{"agentId":"a9d369fae923f64f9"}}`),
 		json.RawMessage(`{"type":"system","subtype":"init","model":"a0000000000000000","cwd":"a1111111111111111"}`),
@@ -441,6 +444,37 @@ func TestLearnAgentIDs(t *testing.T) {
 	}
 	if want := `{"text":"agentId: <agent-1> (a1111111111111111, a9d369fae923f64f9)"}`; string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	out := base64.StdEncoding.EncodeToString([]byte("Command running in background with ID: bnsdrtv1x."))
+	got, err = n.Line(json.RawMessage(`{"output":{"data":"` + out + `"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked := base64.StdEncoding.EncodeToString([]byte("Command running in background with ID: <task-1>."))
+	if want := `{"output":{"data":"` + masked + `"}}`; string(got) != want {
+		t.Errorf("terminal output: got  %s\nwant %s", got, want)
+	}
+}
+
+// The exit line Claude Code appends to a background command's output file
+// races with the adapter's read of it: a terminal's output is the same
+// with it and without it.
+func TestTerminalOutputWithoutExitLine(t *testing.T) {
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	var lines []string
+	for _, text := range []string{"dev server stopped\n", "dev server stopped\n\n[exited with code 0]\n", "dev server stopped\n\n[exited with code 137]\n"} {
+		got, err := NewNormalizer(Paths{}).Line(json.RawMessage(`{"output":{"data":"` + b64(text) + `"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(got))
+	}
+	if lines[0] != lines[1] || lines[0] != lines[2] {
+		t.Errorf("the output differs with its exit line:\n%s", strings.Join(lines, "\n"))
+	}
+	kept, _ := NewNormalizer(Paths{}).Line(json.RawMessage(`{"output":{"data":"` + b64("[exited with code 0] is what it printed; more\n") + `"}}`))
+	if !strings.Contains(string(kept), b64("[exited with code 0] is what it printed; more\n")) {
+		t.Errorf("a line that is not the last one was changed: %s", kept)
 	}
 }
 
