@@ -129,26 +129,44 @@ func (c *v2Conn) send(conn *jsonrpc.Conn, sessionID string, u map[string]any) {
 // background work goes as async tasks.
 func (c *v2Conn) startBackground(id string, perTaskStop bool) {
 	if c != nil && perTaskStop {
-		c.background.Changed(acpv2.Report{SessionID: id})
+		c.background.Changed(acpv2.Report{SessionID: id}, nil)
 	}
 }
 
 // syncBackground takes the current lists of root session rootID and its
-// child sessions, and sends the states that report a change.
+// child sessions, and sends what reports a change: the terminal_update
+// that lets the client cancel each terminal a list adds, and the states
+// that carry the lists.
 func (c *v2Conn) syncBackground(rootID string, lists []subagents.BackgroundList) {
 	if c == nil || !c.background.Reports(rootID) {
 		return
 	}
 	for _, l := range lists {
-		items := make([]acpv2.Item, 0, len(l.Subagents))
+		items := make([]acpv2.Item, 0, len(l.Terminals)+len(l.Subagents))
+		for _, id := range l.Terminals {
+			items = append(items, acpv2.Item{"type": "terminal", "terminalId": id})
+		}
 		for _, id := range l.Subagents {
 			items = append(items, acpv2.Item{"type": "subagent", "sessionId": id})
 		}
+		advertise := func(it acpv2.Item) (map[string]any, bool) {
+			id, _ := it["terminalId"].(string)
+			if it["type"] != "terminal" {
+				return nil, false
+			}
+			return c.updates.AdvertiseCancel(l.SessionID, id, false)
+		}
 		r := acpv2.Report{SessionID: l.SessionID, Items: items, State: l.State, Parent: l.Parent}
-		for _, n := range c.background.Changed(r) {
+		for _, n := range c.background.Changed(r, advertise) {
 			c.send(c.a.conn, n.SessionID, n.Update)
 		}
 	}
+}
+
+// reportsBackground tells whether session id's client gets its
+// `background` lists.
+func (c *v2Conn) reportsBackground(id string) bool {
+	return c != nil && c.background.Reports(id)
 }
 
 func (c *v2Conn) takeListed(sessionID string) bool {

@@ -1,8 +1,15 @@
 package adapter
 
 import (
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -81,12 +88,18 @@ func (ts tasks) level(listed []taskRef) {
 type runningTerminals struct {
 	enabled bool
 	byTask  map[string]terminalOf
+	order   []string // the tasks of byTask, in the order they went on
+	// readOutput: the session's client gets its background lists (ACP v2),
+	// so a terminal shows the command's output, read from its output file
+	// when the command ends, before its exit.
+	readOutput bool
 }
 
 // terminalOf is the Bash tool call whose terminal a background task runs.
 type terminalOf struct {
 	toolCallID string
 	parent     string // the subagent's Agent call, "" at the root
+	outputFile string // where Claude Code writes the command's output ("" unknown)
 }
 
 func newRunningTerminals(c caps.Client) runningTerminals {
@@ -97,28 +110,32 @@ func newRunningTerminals(c caps.Client) runningTerminals {
 // user message whose one Bash result says its command went on in the
 // background; toolName tells the name of a pending tool use.
 func backgroundBash(m *claude.Frame, toolName func(string) string) (task string, term terminalOf, ok bool) {
-	if m.ToolUseResult.BackgroundTaskID == "" {
+	id := m.ToolUseResult.BackgroundTaskID
+	if id == "" {
 		return "", terminalOf{}, false
 	}
-	var bash []string
+	var bash []claude.Block
 	for _, b := range m.Message.Content {
 		if b.Type == "tool_result" && toolName(b.ToolUseID) == "Bash" {
-			bash = append(bash, b.ToolUseID)
+			bash = append(bash, b)
 		}
 	}
 	if len(bash) != 1 {
 		return "", terminalOf{}, false
 	}
-	term = terminalOf{toolCallID: bash[0]}
+	term = terminalOf{toolCallID: bash[0].ToolUseID, outputFile: asynctasks.ResultOutputFile(bash[0].Content, id)}
 	if m.Parent != nil {
 		term.parent = *m.Parent
 	}
-	return m.ToolUseResult.BackgroundTaskID, term, true
+	return id, term, true
 }
 
 // started keeps the terminal of a live background task open: the Bash
 // result's updates lose their terminal_exit.
-func (r runningTerminals) started(task string, term terminalOf, updates []toolcall.Update) {
+func (r *runningTerminals) started(task string, term terminalOf, updates []toolcall.Update) {
+	if _, known := r.byTask[task]; !known {
+		r.order = append(r.order, task)
+	}
 	r.byTask[task] = term
 	for i := range updates {
 		u := &updates[i]
@@ -132,19 +149,61 @@ func (r runningTerminals) started(task string, term terminalOf, updates []toolca
 	}
 }
 
-// ended returns the update that exits the terminal of a task that ended.
-func (r runningTerminals) ended(task string) (toolcall.Update, bool) {
+// ended returns the updates that end the terminal of a task that ended:
+// with readOutput, the command's whole output first (none when its output
+// file cannot be read), then its exit.
+func (r *runningTerminals) ended(task string) []toolcall.Update {
 	term, ok := r.byTask[task]
 	if !ok {
-		return toolcall.Update{}, false
+		return nil
 	}
 	delete(r.byTask, task)
-	u := toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: term.toolCallID,
-		Meta: &toolcall.Meta{TerminalExit: &toolcall.TerminalExit{TerminalID: term.toolCallID}}}
-	if term.parent != "" {
-		u.Meta.ClaudeCode = &toolcall.ClaudeCode{ParentToolUseID: term.parent}
+	r.order = slices.DeleteFunc(r.order, func(t string) bool { return t == task })
+	var out []toolcall.Update
+	if text, ok := r.output(term); ok {
+		out = append(out, term.update(&toolcall.Meta{TerminalOutput: &toolcall.TerminalData{TerminalID: term.toolCallID, Data: text}}))
 	}
-	return u, true
+	return append(out, term.update(&toolcall.Meta{TerminalExit: &toolcall.TerminalExit{TerminalID: term.toolCallID}}))
+}
+
+// output is the command's output as its file holds it now, at most its
+// last maxBackgroundOutput bytes.
+func (r *runningTerminals) output(term terminalOf) (string, bool) {
+	if !r.readOutput || term.outputFile == "" {
+		return "", false
+	}
+	f, err := os.Open(term.outputFile)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > maxBackgroundOutput {
+		_, _ = f.Seek(st.Size()-maxBackgroundOutput, io.SeekStart)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxBackgroundOutput))
+	return strings.ToValidUTF8(string(b), "\uFFFD"), err == nil
+}
+
+// maxBackgroundOutput bounds the output a terminal shows of a command that
+// ran in the background: a client keeps a bounded amount of it anyway.
+const maxBackgroundOutput = 1 << 20
+
+// update is a tool_call_update of the terminal's tool call with meta.
+func (term terminalOf) update(meta *toolcall.Meta) toolcall.Update {
+	if term.parent != "" {
+		meta.ClaudeCode = &toolcall.ClaudeCode{ParentToolUseID: term.parent}
+	}
+	return toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: term.toolCallID, Meta: meta}
+}
+
+// commands are the running terminals, in the order their commands went on.
+func (r *runningTerminals) commands() []subagents.Command {
+	out := make([]subagents.Command, 0, len(r.order))
+	for _, task := range r.order {
+		t := r.byTask[task]
+		out = append(out, subagents.Command{TaskID: task, TerminalID: t.toolCallID, ParentToolUseID: t.parent})
+	}
+	return out
 }
 
 // background is what a session follows of Claude Code's background work:
@@ -170,9 +229,7 @@ func (b *background) observe(f taskFrame, turnOpen bool) (out []toolcall.Update,
 			b.hold.spawn(f.TaskID)
 		}
 	case f.ends():
-		if u, ok := b.terminals.ended(f.TaskID); ok {
-			out = append(out, u)
-		}
+		out = append(out, b.terminals.ended(f.TaskID)...)
 		delete(b.tasks, f.TaskID)
 	case f.Subtype == "background_tasks_changed":
 		b.tasks.level(f.Tasks)
@@ -186,6 +243,7 @@ func (b *background) observe(f taskFrame, turnOpen bool) (out []toolcall.Update,
 // exit its terminal, and an idle may settle a held turn.
 func (t *translator) taskEvent(line *claude.Frame) {
 	f := taskFrameOf(line)
+	t.bg.terminals.readOutput = t.s.agent.v2.Load().reportsBackground(t.s.ID)
 	out, idle := t.bg.observe(f, t.active || t.bg.hold.held != "")
 	t.sendAll(out)
 	if idle {

@@ -122,3 +122,40 @@ func canonical(t *testing.T, raw json.RawMessage) string {
 	out, _ := json.Marshal(v)
 	return string(out)
 }
+
+// A command's terminal shows the command's whole output, read from its
+// output file as its task ends, before its exit: only for a session whose
+// client gets its background lists, and only from a file that is there.
+func TestRunningTerminalShowsTheOutputFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "b1.output")
+	if err := os.WriteFile(file, []byte("dev server stopped\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	end := func(read bool, term terminalOf) string {
+		r := runningTerminals{enabled: true, byTask: map[string]terminalOf{}, readOutput: read}
+		r.started("b1", term, nil)
+		if got := r.commands(); len(got) != 1 || got[0].TerminalID != "toolu_bash" {
+			t.Errorf("commands = %v", got)
+		}
+		out := r.ended("b1")
+		if len(r.commands()) != 0 || r.ended("b1") != nil {
+			t.Error("an ended task's terminal is still running")
+		}
+		raw, _ := json.Marshal(out)
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		raw, _ = json.Marshal(v) // keys sorted
+		return string(raw)
+	}
+	exit := `{"_meta":{"terminal_exit":{"exit_code":null,"signal":null,"terminal_id":"toolu_bash"}},"sessionUpdate":"tool_call_update","toolCallId":"toolu_bash"}`
+	output := `{"_meta":{"terminal_output":{"data":"dev server stopped\n","terminal_id":"toolu_bash"}},"sessionUpdate":"tool_call_update","toolCallId":"toolu_bash"}`
+	if got, want := end(true, terminalOf{toolCallID: "toolu_bash", outputFile: file}), "["+output+","+exit+"]"; got != want {
+		t.Errorf("with lists:\n got %s\nwant %s", got, want)
+	}
+	if got := end(false, terminalOf{toolCallID: "toolu_bash", outputFile: file}); got != "["+exit+"]" {
+		t.Errorf("without lists: %s", got)
+	}
+	if got := end(true, terminalOf{toolCallID: "toolu_bash", outputFile: file + ".gone"}); got != "["+exit+"]" {
+		t.Errorf("no file: %s", got)
+	}
+}

@@ -3,6 +3,7 @@ package acpv2
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sync"
 )
 
@@ -82,11 +83,14 @@ func (b *Background) Stamp(sessionID string, update object) object {
 }
 
 // Changed records r, a session's list now, and returns what reports a
-// change: once a state of the session carried a list, its state again
-// with the new list and no stop reason (a repeated idle is no new
-// completion), a subagent's mirrored on its parent first, as its other
-// states are. The first list of a session only starts its reporting.
-func (b *Background) Changed(r Report) []Notification {
+// change: first, for each terminal the list adds, the update advertise
+// makes of it (the terminal_update that lets the client cancel it: v2
+// announces an item before the first list that names it); then, once a
+// state of the session carried a list, its state again with the new list
+// and no stop reason (a repeated idle is no new completion), a subagent's
+// mirrored on its parent first, as its other states are. The first list
+// of a session only starts its reporting.
+func (b *Background) Changed(r Report, advertise func(Item) (object, bool)) []Notification {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sessions == nil {
@@ -97,15 +101,23 @@ func (b *Background) Changed(r Report) []Notification {
 		s = &listed{}
 		b.sessions[r.SessionID] = s
 	}
+	var out []Notification
+	for _, it := range r.Items {
+		if advertise == nil || slices.ContainsFunc(s.items, func(old Item) bool { return reflect.DeepEqual(old, it) }) {
+			continue
+		}
+		if up, ok := advertise(it); ok {
+			out = append(out, Notification{r.SessionID, up})
+		}
+	}
 	unchanged := reflect.DeepEqual(nonNil(s.items), nonNil(r.Items))
 	s.items = r.Items
 	if r.Parent != "" {
 		s.parent = r.Parent
 	}
 	if !s.reported || r.State == "" || unchanged {
-		return nil
+		return out
 	}
-	var out []Notification
 	if r.Parent != "" {
 		out = append(out, Notification{r.Parent, object{"sessionUpdate": "subagent_update", "sessionId": r.SessionID,
 			"state": object{"state": r.State}}})

@@ -13,9 +13,31 @@ import (
 
 var terminalKeys = []string{"terminal_info", "terminal_output", "terminal_output_delta", "terminal_exit"}
 
-// terminal is a running command's display terminal.
+// terminal is a running command's display terminal. cancellable: a
+// terminal_update advertised `terminal/cancel` for it (AdvertiseCancel),
+// so its exit withdraws the capability.
 type terminal struct {
 	id, command string
+	cancellable bool
+}
+
+// AdvertiseCancel is the terminal_update that lets the client cancel the
+// running terminal terminalID of session sessionID with terminal/cancel,
+// with its command; ok is false when the terminal is not running, or
+// advertises the capability already and again is false.
+func (u *Updates) AdvertiseCancel(sessionID, terminalID string, again bool) (up object, ok bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	t := u.terminals[sessionID+" "+terminalID]
+	if t == nil || t.cancellable && !again {
+		return nil, false
+	}
+	t.cancellable = true
+	up = object{"sessionUpdate": "terminal_update", "terminalId": terminalID, "capabilities": object{"cancel": object{}}}
+	if t.command != "" {
+		up["command"] = t.command
+	}
+	return up, true
 }
 
 // terminalUpdates takes the terminal keys out of report and returns the
@@ -66,6 +88,9 @@ func (t *terminal) updates(report, meta object) []object {
 				status["signal"] = exit["signal"]
 			}
 			up["exitStatus"] = status
+			if t.cancellable {
+				up["capabilities"] = nil // the exit ends the cancel it advertised
+			}
 		}
 		out = append(out, up)
 	}

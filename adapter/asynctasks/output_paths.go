@@ -1,6 +1,9 @@
 package asynctasks
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Contract "Async tasks", "Task id and output path": a tool result's text
 // never makes a task, but the result of a task's own tool call names its
@@ -170,4 +173,11 @@ func (r *Tasks) toolResultPaths(results []toolResultBlock) {
 			}
 		}
 	}
+}
+
+// ResultOutputFile is the output file of background task id that a tool
+// result's content names ("Output is being written to: …"), "" when it
+// names none.
+func ResultOutputFile(content json.RawMessage, id string) string {
+	return outputPathOf(taskOutputPaths(toolResultText(content)), id)
 }

@@ -10,7 +10,7 @@ import (
 // lists is the router's lists as session → listed children.
 func lists(r *Router, rootState string) (map[string][]string, []string) {
 	out, order := map[string][]string{}, []string{}
-	for _, l := range r.BackgroundLists(rootState) {
+	for _, l := range r.BackgroundLists(rootState, nil) {
 		out[l.SessionID] = l.Subagents
 		order = append(order, l.SessionID+":"+l.State)
 	}
@@ -63,5 +63,40 @@ func TestBackgroundListsAIRForm(t *testing.T) {
 	got, _ := lists(r, "running")
 	if want := map[string][]string{"root": {}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("AIR form: %v, want %v", got, want)
+	}
+}
+
+// A command that went on in the background is listed, as its terminal,
+// in the list of the session that runs it while the live set holds its
+// task: the root's, or the child's whose Agent call ran it; a child idle
+// with a running command is listed in its parent's list.
+func TestBackgroundListsCommands(t *testing.T) {
+	r := newRouter(true, "root", func(string, any) {}, nil)
+	r.rfd = true
+	r.children = []*childSession{
+		{taskID: "t1", sessionID: "c1", parentSessionID: "root", launchID: "toolu_agent", announced: true, rfdChild: rfdChild{workState: "idle"}},
+	}
+	cmds := []Command{
+		{TaskID: "b1", TerminalID: "toolu_bash1"},
+		{TaskID: "b2", TerminalID: "toolu_bash2", ParentToolUseID: "toolu_agent"},
+		{TaskID: "b3", TerminalID: "toolu_bash3", ParentToolUseID: "toolu_unknown"},
+	}
+	terminals := func() map[string][]string {
+		out := map[string][]string{}
+		for _, l := range r.BackgroundLists("idle", cmds) {
+			out[l.SessionID] = append(append([]string{}, l.Terminals...), l.Subagents...)
+		}
+		return out
+	}
+	if got, want := terminals(), map[string][]string{"root": {}, "c1": {}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("before any live set: %v, want %v", got, want)
+	}
+	r.level = map[string]bool{"b1": true, "b2": true, "b3": true}
+	if got, want := terminals(), map[string][]string{"root": {"toolu_bash1", "c1"}, "c1": {"toolu_bash2"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("all live: %v, want %v", got, want)
+	}
+	r.level = map[string]bool{"b2": true}
+	if got, want := terminals(), map[string][]string{"root": {"c1"}, "c1": {"toolu_bash2"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("only the child's command live: %v, want %v", got, want)
 	}
 }
