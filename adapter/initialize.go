@@ -65,14 +65,15 @@ func (a *Agent) probeAuth() {
 	go func() {
 		defer a.bgWork.Done()
 		defer a.authProbing.Unlock()
-		a.readAuthStatus()
+		readAuthStatus(a)
 	}()
 }
 
 // readAuthStatus runs `claude auth status --json` and pushes
 // `_auth/status_update` when the identity it reports is new to the
-// client; ok is false when the CLI reported none.
-func (a *Agent) readAuthStatus() (ok bool) {
+// client; ok is false when the CLI reported none. (Functions, not
+// methods: the Agent keeps its method count small.)
+func readAuthStatus(a *Agent) (ok bool) {
 	stdout, err := a.runAuthStatus(a.bg)
 	if err != nil && len(stdout) == 0 {
 		a.opts.Log.Warn("claude auth status failed", "err", err)
@@ -82,13 +83,13 @@ func (a *Agent) readAuthStatus() (ok bool) {
 	if !ok {
 		return false
 	}
-	a.setAuthStatus(status)
+	setAuthStatus(a, status)
 	return true
 }
 
 // setAuthStatus makes status the client's login state, merged over the
 // one it has, and pushes it when the identity changed.
-func (a *Agent) setAuthStatus(status agentinfo.AuthStatus) {
+func setAuthStatus(a *Agent, status agentinfo.AuthStatus) {
 	a.mu.Lock()
 	same := agentinfo.Same(a.authStatus, status)
 	merged := agentinfo.Merge(a.authStatus, status)
@@ -163,8 +164,8 @@ func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed")
 	}
 	a.windows.forget()
-	if !a.readAuthStatus() {
-		a.setAuthStatus(agentinfo.NotLoggedIn())
+	if !readAuthStatus(a) {
+		setAuthStatus(a, agentinfo.NotLoggedIn())
 	}
 	return map[string]any{}, nil
 }
