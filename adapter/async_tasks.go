@@ -43,6 +43,8 @@ func (t *translator) cliEnded(cancelled bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.async.CLIEnded(cancelled)
+	t.sendAll(t.bg.terminals.cliClosed())
+	t.s.agent.v2.Load().syncBackground(t.s.ID, t.sub.BackgroundLists(t.s.fg.State(), t.bg.terminals.commands()))
 }
 
 // shutdownSession ends s as the agent exits because the editor went away:

@@ -1,12 +1,10 @@
 package adapter
 
 import (
-	"io"
-	"os"
 	"slices"
-	"strings"
 
 	"github.com/airwire/airwire/adapter/asynctasks"
+	"github.com/airwire/airwire/adapter/bgoutput"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/subagents"
@@ -91,7 +89,7 @@ type runningTerminals struct {
 	order   []string // the tasks of byTask, in the order they went on
 	// readOutput: the session's client gets its background lists (ACP v2),
 	// so a terminal shows the command's output, read from its output file
-	// when the command ends, before its exit.
+	// while the command runs and when it ends, before its exit.
 	readOutput bool
 }
 
@@ -100,6 +98,10 @@ type terminalOf struct {
 	toolCallID string
 	parent     string // the subagent's Agent call, "" at the root
 	outputFile string // where Claude Code writes the command's output ("" unknown)
+	// tail follows the output file, with readOutput; following: its
+	// polls run.
+	tail      *bgoutput.Tail
+	following bool
 }
 
 func newRunningTerminals(c caps.Client) runningTerminals {
@@ -133,8 +135,13 @@ func backgroundBash(m *claude.Frame, toolName func(string) string) (task string,
 // started keeps the terminal of a live background task open: the Bash
 // result's updates lose their terminal_exit.
 func (r *runningTerminals) started(task string, term terminalOf, updates []toolcall.Update) {
-	if _, known := r.byTask[task]; !known {
+	if old, known := r.byTask[task]; known {
+		term.tail, term.following = old.tail, old.following
+	} else {
 		r.order = append(r.order, task)
+	}
+	if term.tail == nil && r.readOutput && term.outputFile != "" {
+		term.tail = bgoutput.New(term.outputFile)
 	}
 	r.byTask[task] = term
 	for i := range updates {
@@ -150,8 +157,8 @@ func (r *runningTerminals) started(task string, term terminalOf, updates []toolc
 }
 
 // ended returns the updates that end the terminal of a task that ended:
-// with readOutput, the command's whole output first (none when its output
-// file cannot be read), then its exit.
+// what its output file added since the last read (the command's whole
+// output, when nothing was shown), then its exit.
 func (r *runningTerminals) ended(task string) []toolcall.Update {
 	term, ok := r.byTask[task]
 	if !ok {
@@ -160,33 +167,14 @@ func (r *runningTerminals) ended(task string) []toolcall.Update {
 	delete(r.byTask, task)
 	r.order = slices.DeleteFunc(r.order, func(t string) bool { return t == task })
 	var out []toolcall.Update
-	if text, ok := r.output(term); ok {
-		out = append(out, term.update(&toolcall.Meta{TerminalOutput: &toolcall.TerminalData{TerminalID: term.toolCallID, Data: text}}))
+	if term.tail != nil {
+		term.tail.Halt()
+		if text, replaces, ok := term.tail.Read(true); ok {
+			out = append(out, term.outputUpdate(text, replaces))
+		}
 	}
 	return append(out, term.update(&toolcall.Meta{TerminalExit: &toolcall.TerminalExit{TerminalID: term.toolCallID}}))
 }
-
-// output is the command's output as its file holds it now, at most its
-// last maxBackgroundOutput bytes.
-func (r *runningTerminals) output(term terminalOf) (string, bool) {
-	if !r.readOutput || term.outputFile == "" {
-		return "", false
-	}
-	f, err := os.Open(term.outputFile)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > maxBackgroundOutput {
-		_, _ = f.Seek(st.Size()-maxBackgroundOutput, io.SeekStart)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxBackgroundOutput))
-	return strings.ToValidUTF8(string(b), "\uFFFD"), err == nil
-}
-
-// maxBackgroundOutput bounds the output a terminal shows of a command that
-// ran in the background: a client keeps a bounded amount of it anyway.
-const maxBackgroundOutput = 1 << 20
 
 // update is a tool_call_update of the terminal's tool call with meta.
 func (term terminalOf) update(meta *toolcall.Meta) toolcall.Update {
@@ -259,7 +247,10 @@ func (t *translator) toolUpdates(f *claude.Frame) []toolcall.Update {
 	}
 	t.tools.MarkBackgrounded(t.async.TakeBackgrounded())
 	t.tools.StoppedByCancel(t.s != nil && t.s.activeCancelled())
-	return t.bg.userFrame(f, t.tools)
+	t.bg.terminals.readOutput = t.s != nil && t.s.agent.v2.Load().reportsBackground(t.s.ID)
+	updates := t.bg.userFrame(f, t.tools)
+	followOutputs(t)
+	return updates
 }
 
 // userFrame reports a user message through tools; when its Bash result
@@ -311,4 +302,69 @@ func (t *translator) settleHeld(reason string, ok bool) {
 	}
 	reason = t.fileChangesAtTurnEnd(reason) // contract "Agent file-change report"
 	t.s.finish(t.usage.PromptResponse(reason), nil)
+}
+
+// outputUpdate is the terminal update of text the tail read: it replaces
+// what the terminal shows, or appends to it.
+func (term terminalOf) outputUpdate(text string, replaces bool) toolcall.Update {
+	data := &toolcall.TerminalData{TerminalID: term.toolCallID, Data: text}
+	if replaces {
+		return term.update(&toolcall.Meta{TerminalOutput: data})
+	}
+	return term.update(&toolcall.Meta{TerminalOutputDelta: data})
+}
+
+// followOutputs starts polling the output file of each running terminal
+// that has a tail not followed yet; each poll shows what the file added.
+func followOutputs(t *translator) {
+	for _, task := range t.bg.terminals.order {
+		term := t.bg.terminals.byTask[task]
+		if term.tail == nil || term.following {
+			continue
+		}
+		term.following = true
+		t.bg.terminals.byTask[task] = term
+		term.tail.Follow(func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			if term.tail.Stopped() {
+				return
+			}
+			if text, replaces, ok := term.tail.Read(false); ok {
+				t.sendAll([]toolcall.Update{term.outputUpdate(text, replaces)})
+			}
+		})
+	}
+}
+
+// stopOutputs stops following every output file: the session ended.
+func stopOutputs(t *translator) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, term := range t.bg.terminals.byTask {
+		if term.tail != nil {
+			term.tail.Halt()
+		}
+	}
+}
+
+// cliClosed: Claude Code's background tasks end with its process. Every
+// output file stops being followed, and the terminals of the root
+// session's commands exit (a subagent's stays as it was: it is on the
+// child's stream, whose routing the process owned).
+func (r *runningTerminals) cliClosed() []toolcall.Update {
+	var out []toolcall.Update
+	for _, task := range slices.Clone(r.order) {
+		term := r.byTask[task]
+		if term.tail != nil {
+			term.tail.Halt()
+		}
+		if term.parent != "" {
+			continue
+		}
+		delete(r.byTask, task)
+		r.order = slices.DeleteFunc(r.order, func(t string) bool { return t == task })
+		out = append(out, term.update(&toolcall.Meta{TerminalExit: &toolcall.TerminalExit{TerminalID: term.toolCallID}}))
+	}
+	return out
 }

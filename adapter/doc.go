@@ -27,7 +27,7 @@
 //   - agent_file_change_report.go: contract "Agent file-change report": the prompt's request, checkpointing, the dry-run rewind and the report.
 //   - ask.go: permission requests, MCP elicitations and the CLI's dialogs put to the editor (asks); a Sandbox Network request's tool call settled.
 //   - async_tasks.go: contract "Async tasks" (adapter/asynctasks) wired to the session: its host, the frames it reads, `_session/async_task/stop`.
-//   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal and its exit.
+//   - background_tasks.go: Claude Code's background tasks, a backgrounded command's terminal, its output (read from its output file, adapter/bgoutput, for a client that gets the v2 background lists) and its exit.
 //   - chunks.go: the root conversation's text output (rootText): streamed text and thinking deltas, unstreamed tails, notices, local command output.
 //   - clear_context.go: an ExitPlanMode answer that continues the plan in a fresh Claude context (planResets, the restart).
 //   - compaction.go: contract "Context compaction" (adapter/compaction) wired to the translator; the swaps of a load's replay (failure records, compaction summaries).

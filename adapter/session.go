@@ -191,6 +191,7 @@ func (s *Session) Close() {
 	s.turns, s.state = nil, idle
 	proc := s.proc
 	s.mu.Unlock()
+	stopOutputs(s.tr)
 	if proc != nil {
 		proc.Close()
 	}
