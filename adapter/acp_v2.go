@@ -69,6 +69,9 @@ func v2MethodFor(name string) v2Method {
 	case "terminal/cancel", "tool_call/cancel":
 		return (*v2Conn).cancelBackground
 	}
+	if m := providerMethod(name); m != nil {
+		return v1Method(m)
+	}
 	return nil
 }
 

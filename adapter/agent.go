@@ -11,6 +11,7 @@ import (
 	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
+	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -48,6 +49,7 @@ type Agent struct {
 	index      indexSide             // the session index of an AIR client (session_index.go)
 	windows    contextWindows        // windows results confirmed (start.go)
 	versions   cliVersions           // the versions the CLIs reported (cli_version.go)
+	routing    providers.Router      // the model provider (methods.go)
 
 	authProbing sync.Mutex  // held while an auth status probe runs
 	authCtx     authContext // the session the next probe reads (initialize.go)
@@ -69,6 +71,7 @@ func NewAgent(o Options) *Agent {
 	}
 	a := &Agent{opts: o, sessions: map[string]*Session{}, ready: make(chan struct{})}
 	a.index.host = a
+	a.routing.Log = o.Log
 	a.bg, a.bgCancel = context.WithCancel(context.Background())
 	return a
 }
@@ -148,12 +151,18 @@ func methodFor(name string) method {
 	case asyncTaskStopMethod:
 		return (*Agent).stopAsyncTask
 	}
+	if m := providerMethod(name); m != nil {
+		return m
+	}
 	return sessionIndexMethod(name)
 }
 
 // Handle implements jsonrpc.Handler.
 func (a *Agent) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	<-a.ready
+	// A provider change restarting the sessions' CLIs holds the gate.
+	a.routing.RLock()
+	defer a.routing.RUnlock()
 	if v2 := a.v2.Load(); v2 != nil {
 		if m := v2MethodFor(req.Method); m != nil {
 			return m(v2, ctx, req)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,6 +38,9 @@ func fakeCLI(mode string) int {
 	}
 	if f := os.Getenv("ADAPTER_TEST_SDK_FILE"); f != "" {
 		appendLine(f, os.Getenv("CLAUDE_AGENT_SDK_VERSION"))
+	}
+	if f := os.Getenv("ADAPTER_TEST_ROUTE_FILE"); f != "" && slices.Contains(os.Args, "--output-format") {
+		appendLine(f, routeLine())
 	}
 	if mode == "late" {
 		signal.Ignore(syscall.SIGTERM) // like the real CLI, it winds down on its own

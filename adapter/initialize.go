@@ -74,6 +74,9 @@ func (a *Agent) probeAuth() {
 // client; ok is false when the CLI reported none. (Functions, not
 // methods: the Agent keeps its method count small.)
 func readAuthStatus(a *Agent) (ok bool) {
+	if a.routing.GatewayActive() { // the gateway owns the credentials
+		return true
+	}
 	stdout, err := a.runAuthStatus(a.bg)
 	if err != nil && len(stdout) == 0 {
 		a.opts.Log.Warn("claude auth status failed", "err", err)
@@ -131,14 +134,21 @@ type authenticateParams struct {
 }
 
 // authenticate: the terminal login methods run in the editor's terminal
-// (`airwire agent --cli auth login …`), so no method completes here. The
-// reference's gateway methods exist only for clients that declare
-// auth._meta.gateway, which the agent does not offer; every id is refused
-// with the reference's -32602.
+// (`airwire agent --cli auth login …`), so no such method completes here.
+// The gateway methods (offered to clients that declare
+// auth._meta.gateway) route later sessions through the client's gateway
+// (provider_routing.go). Every other id is refused with the reference's
+// -32602.
 func (a *Agent) authenticate(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p authenticateParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
+	}
+	if handled, err := gatewayLogin(a, req.Params); handled {
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{}, nil
 	}
 	data, _ := json.Marshal(map[string]string{"methodId": p.MethodID})
 	return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code,
@@ -149,11 +159,45 @@ func (a *Agent) authenticate(ctx context.Context, req *jsonrpc.Request) (any, er
 // the CLI can do), then reads the login state again before it answers:
 // an API key from the environment survives the logout, and a login
 // state the CLI cannot report becomes "Not logged in". The client hears
-// of it only when it changed, as after any read.
+// of it only when it changed, as after any read. A gateway login or a
+// provider the client set is dropped too, and then the live sessions
+// restart under Claude Code's own routing (even when the CLI's logout
+// failed: the routing is gone already), so the answer waits for them.
 func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if !a.routing.Clear() {
+		return logoutCLI(a)
+	}
+	ticket := a.routing.Begin()
+	a.bgWork.Add(1)
+	go func() {
+		defer a.bgWork.Done()
+		err := cliLogout(a)
+		if uerr := a.routing.Update(context.WithoutCancel(ctx), ticket, nil, liveRestarts(a)); err == nil {
+			err = uerr
+		}
+		if err != nil {
+			_ = a.conn.Respond(req.ID, nil, err)
+			return
+		}
+		res, err := afterLogout(a)
+		_ = a.conn.Respond(req.ID, res, err)
+	}()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// logoutCLI is logout without a routing to drop.
+func logoutCLI(a *Agent) (any, error) {
+	if err := cliLogout(a); err != nil {
+		return nil, err
+	}
+	return afterLogout(a)
+}
+
+// cliLogout runs `claude auth logout`.
+func cliLogout(a *Agent) error {
 	path, err := a.claudePath()
 	if err != nil {
-		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed: %v", err)
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed: %v", err)
 	}
 	cmd := exec.CommandContext(a.bg, path, "auth", "logout")
 	cmd.Env = a.opts.Environ
@@ -161,8 +205,14 @@ func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		a.opts.Log.Error("claude auth logout failed", "err", err, "stderr", stderr.String())
-		return nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed")
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: claude auth logout failed")
 	}
+	return nil
+}
+
+// afterLogout forgets the learned context windows (they belong to the
+// login) and reads the login state again.
+func afterLogout(a *Agent) (any, error) {
 	a.windows.forget()
 	if !readAuthStatus(a) {
 		setAuthStatus(a, agentinfo.NotLoggedIn())

@@ -5,14 +5,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/airwire/airwire/adapter/sessionfailure"
 	"slices"
+	"strings"
 
 	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/agentinfo"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -117,7 +121,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	}
 	s.configChanges = configChanges{host: s, agent: a, tr: s.tr, id: id}
 	s.asks.config, s.asks.plans = &s.configChanges, &s.plans
-	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(a.opts.Getenv, model), size) })
+	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(routedGetenv(a), model), size) })
 	return s
 }
 
@@ -204,3 +208,149 @@ func newUUID() string {
 }
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
+
+// Client-managed model routing (ACP `providers/list`, `providers/set`,
+// `providers/disable`; the state and the update queue are
+// providers.Router): the agent has one provider, "main", routed by Claude
+// Code itself until the client sets it. A change answers once every live
+// session runs under it (restartForProvider). Functions, not methods: the
+// Agent keeps its method count small.
+
+// providerMethod is the provider method name serves, in ACP v1 and v2
+// alike (nil for another name).
+func providerMethod(name string) method {
+	switch name {
+	case "providers/list":
+		return listProviders
+	case "providers/set":
+		return setProvider
+	case "providers/disable":
+		return disableProvider
+	}
+	return nil
+}
+
+// listProviders answers providers/list.
+func listProviders(a *Agent, _ context.Context, _ *jsonrpc.Request) (any, error) {
+	return a.routing.List(envLookup(a.opts.Environ)), nil
+}
+
+// setProvider answers providers/set once the gateway's models are listed
+// and every live session runs under the new routing.
+func setProvider(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+	cfg, err := providers.ParseSet(req.Params)
+	if err != nil {
+		return nil, providerParamsError(err)
+	}
+	updateProvider(a, ctx, req.ID, &cfg)
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// disableProvider gives "main" back to Claude Code's own routing; an
+// unknown provider id changes nothing and succeeds.
+func disableProvider(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+	var p struct {
+		ProviderID string `json:"providerId"`
+	}
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.ProviderID != providers.ID {
+		return map[string]any{}, nil
+	}
+	updateProvider(a, ctx, req.ID, nil)
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// updateProvider moves the agent to cfg in the background (the update
+// waits for turns, which the editor's messages end) and answers id.
+func updateProvider(a *Agent, ctx context.Context, id json.RawMessage, cfg *providers.Config) {
+	ticket := a.routing.Begin()
+	a.bgWork.Add(1)
+	go func() {
+		defer a.bgWork.Done()
+		if err := a.routing.Update(context.WithoutCancel(ctx), ticket, cfg, liveRestarts(a)); err != nil {
+			_ = a.conn.Respond(id, nil, providerUpdateError(err))
+			return
+		}
+		_ = a.conn.Respond(id, map[string]any{}, nil)
+	}()
+}
+
+// providerParamsError is the -32602 of a refused providers/set or gateway
+// payload, with the data the reference sends.
+func providerParamsError(err error) error {
+	var pe *providers.ParamError
+	if !errors.As(err, &pe) {
+		return invalidParams("")
+	}
+	we := invalidParams(pe.Message)
+	if pe.Data != nil {
+		we.Data, _ = json.Marshal(pe.Data)
+	}
+	return we
+}
+
+// providerUpdateError is the -32603 of a failed update: a model listing
+// that failed names the provider and the gateway.
+func providerUpdateError(err error) error {
+	var de *providers.DiscoveryError
+	if !errors.As(err, &de) {
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error")
+	}
+	data, _ := json.Marshal(map[string]string{"providerId": providers.ID, "apiType": de.Config.APIType, "baseUrl": de.Config.BaseURL})
+	return &jsonrpc.WireError{Code: jsonrpc.ErrInternal.Code, Message: "Internal error: " + de.Error(), Data: data}
+}
+
+// liveRestarts lists the agent's open sessions for a provider update.
+func liveRestarts(a *Agent) func() []providers.Session {
+	return func() []providers.Session {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		out := make([]providers.Session, 0, len(a.sessions))
+		for _, s := range a.sessions {
+			out = append(out, providerRestart{s})
+		}
+		return out
+	}
+}
+
+// providerRestart is a session as a provider update sees it.
+type providerRestart struct{ s *Session }
+
+func (r providerRestart) Busy() bool {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	return len(r.s.turns) > 0
+}
+
+func (r providerRestart) Restart(ctx context.Context) { restartForProvider(r.s, ctx) }
+
+// gatewayLogin serves authenticate's gateway methods: a valid payload
+// routes later sessions through the gateway, which now owns the
+// credentials; a call without one succeeds and routes nothing.
+func gatewayLogin(a *Agent, params json.RawMessage) (handled bool, err error) {
+	cfg, ok, err := providers.Gateway(params)
+	if !ok {
+		return false, nil
+	}
+	if err != nil {
+		return true, providerParamsError(err)
+	}
+	setAuthStatus(a, agentinfo.Gateway(a.routing.SetGateway(cfg)))
+	return true, nil
+}
+
+// envLookup reads an environment list as os.LookupEnv would (the last
+// entry of a key wins).
+func envLookup(environ []string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		val, found := "", false
+		for _, kv := range environ {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+				val, found = v, true
+			}
+		}
+		return val, found
+	}
+}

@@ -6,14 +6,17 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/permission"
+	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/clistart"
@@ -110,6 +113,11 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	}
 	s.fileChanges.setRoots(s.Cwd, spawn.AdditionalDirectories)
 	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn(), CLIVersion: s.agent.versions.known(path)}
+	var routed []string
+	if spawn.Settings, routed, err = providerStart(s.agent, spawn.Settings); err != nil {
+		return invalidParams(err.Error())
+	}
+	env.Session = append(optionsEnv(st.Meta), routed...)
 	s.mu.Lock()
 	s.gen++
 	h := &cliHandler{s: s, gen: s.gen}
@@ -184,6 +192,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	in.Models = gatewayModels(s.agent.routing.Resolved(), in.Models)
 	st := sessionconfig.ParseSettings(settings)
 	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
@@ -198,7 +207,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 		if model == "" {
 			model = m.Value
 		}
-		if w, ok := s.agent.windows.known(windowKey(s.agent.opts.Getenv, model)); ok {
+		if w, ok := s.agent.windows.known(windowKey(routedGetenv(s.agent), model)); ok {
 			s.tr.usage.SetWindow(w)
 			s.windowKnown = true
 		}
@@ -423,4 +432,144 @@ func (s *Session) warnUnsupportedCLI() {
 	r := s.failures.Notice(text, "")
 	s.tr.mu.Unlock()
 	s.notify(failureUpdate(r))
+}
+
+// providerStart lays the current model routing (providers.Router) over a
+// CLI's start: its `--settings`, which Claude Code applies over the
+// user's and project's settings files, and its environment.
+func providerStart(a *Agent, settings string) (string, []string, error) {
+	c := a.routing.Resolved()
+	if c == nil {
+		return settings, nil, nil
+	}
+	out, err := providers.Settings(settings, c)
+	return out, providers.Env(c), err
+}
+
+// restartForProvider replaces the session's CLI with one under the
+// current routing: it resumes the stored conversation under the same id
+// (a session never prompted starts fresh under it), in the session's
+// mode, restores its model, and publishes its config options, which the
+// routing may change (its models). A session whose CLI cannot start again
+// ends as if its CLI had exited.
+func restartForProvider(s *Session, ctx context.Context) {
+	s.mu.Lock()
+	if s.closed || s.proc == nil {
+		s.mu.Unlock()
+		return
+	}
+	old, st := s.proc, s.startParams
+	s.gen++ // the old CLI's last frames and its exit reach no one
+	// The new CLI is a new query of the same session: its title, commands
+	// and skills are published again, and its context window is known
+	// only if a result confirmed it on this routing.
+	s.skills.reset()
+	s.titles.reset()
+	s.windowKnown = false
+	s.mu.Unlock()
+	model := s.cfg.Model()
+	s.mode = s.cfg.Mode()
+	old.Close()
+	s.tr.mu.Lock()
+	s.terminalKnown, s.skillsRead = false, false
+	s.tr.mu.Unlock()
+	st.PermissionMode, st.ForkSession = s.mode, false
+	if _, stored := history.Find(s.agent.configDir(), s.ID); stored {
+		st.Resume, st.SessionID = s.ID, ""
+	} else {
+		st.Resume, st.SessionID = "", s.ID
+	}
+	if err := s.spawn(ctx, st); err != nil {
+		s.agent.opts.Log.Error("the session's CLI did not start under the new provider", "session", s.ID, "err", err)
+		s.HandleExit(err)
+		return
+	}
+	if !s.windowKnown {
+		go s.configChanges.refreshContextUsage(ctx)
+	}
+	restoreModel(s, ctx, model)
+	s.notify(s.cfg.ConfigOptionUpdate())
+}
+
+// restoreModel selects model again when the restarted CLI runs another
+// one; a model the new routing does not offer is logged and left.
+func restoreModel(s *Session, ctx context.Context, model string) {
+	if model == "" || s.cfg.Model() == model {
+		return
+	}
+	value, _ := json.Marshal(model)
+	plan, err := s.cfg.SetConfigOption("model", value)
+	for i := 0; err == nil && i < len(plan.Requests); i++ {
+		err = s.configChanges.controlBody(ctx, plan.Requests[i])
+	}
+	if err != nil {
+		s.agent.opts.Log.Warn("could not restore the model after a provider change", "session", s.ID, "model", model, "err", err)
+		return
+	}
+	s.configChanges.commitSynced(ctx, plan)
+}
+
+// gatewayModels keeps the models a provider's gateway listed (all when it
+// listed none or was not listed).
+func gatewayModels(c *providers.Config, models []sessionconfig.Model) []sessionconfig.Model {
+	if c == nil || !c.Narrow {
+		return models
+	}
+	ids := make([]providers.Model, len(models))
+	for i, m := range models {
+		ids[i] = providers.Model{Value: m.Value, ResolvedModel: m.ResolvedModel}
+	}
+	kept := providers.Narrow(ids, c.Listed, c.RegionPrefix)
+	out := make([]sessionconfig.Model, 0, len(kept))
+	for _, i := range kept {
+		out = append(out, models[i])
+	}
+	return out
+}
+
+// routedGetenv reads the environment a CLI started now gets: the agent's,
+// under the current model routing.
+func routedGetenv(a *Agent) func(string) string {
+	routed := providers.Env(a.routing.Resolved())
+	return func(name string) string {
+		for i := len(routed) - 1; i >= 0; i-- {
+			if k, v, _ := strings.Cut(routed[i], "="); k == name {
+				return v
+			}
+		}
+		return a.opts.Getenv(name)
+	}
+}
+
+// optionsEnv is the session's `_meta.claudeCode.options.env` as KEY=VALUE
+// entries, sorted by key: the SDK lays it over the agent's environment
+// (strings as they are, numbers and booleans as their text; other values
+// are left out).
+func optionsEnv(meta json.RawMessage) []string {
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				Env map[string]json.RawMessage `json:"env"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil {
+		return nil
+	}
+	var out []string
+	for k, raw := range m.ClaudeCode.Options.Env {
+		var str string
+		switch {
+		case string(raw) == "null":
+			continue
+		case json.Unmarshal(raw, &str) == nil:
+		case len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' || raw[0] == 't' || raw[0] == 'f'):
+			str = string(raw)
+		default:
+			continue
+		}
+		out = append(out, k+"="+str)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
@@ -60,10 +61,11 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
-	clearMode := ""               // the mode of an ExitPlanMode clear-context answer
-	live := map[string]string{}   // sessionId -> mode, of the sessions new made
-	newIDs := map[string]bool{}   // ids of session/new requests
-	forkOf := map[string]string{} // id of a session/fork request -> the session it forks
+	clearMode := ""                // the mode of an ExitPlanMode clear-context answer
+	live := map[string]string{}    // sessionId -> mode, of the sessions new made
+	newIDs := map[string]bool{}    // ids of session/new requests
+	forkOf := map[string]string{}  // id of a session/fork request -> the session it forks
+	var routes []*providers.Config // the provider updates, in order (nil: back to Claude Code's own)
 	for _, l := range lines {
 		var m acpMessage
 		if json.Unmarshal(l.Msg, &m) != nil {
@@ -82,6 +84,8 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 				forkOf[string(m.ID)] = m.Params.SessionID
 			}
 			reqs = append(reqs, m)
+		case l.Tag == "client editor->agent" && (m.Method == "providers/set" || m.Method == "providers/disable"):
+			routes = appendRoute(routes, m.Method, l.Msg)
 		case l.Tag == "client editor->agent" && m.Method == "session/set_mode" && live[m.Params.SessionID] != "":
 			live[m.Params.SessionID] = m.Params.ModeID
 		case l.Tag == "client agent->editor" && m.Method == "" && ids[string(m.ID)] == "":
@@ -115,6 +119,15 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 			continue
 		}
+		if n > len(reqs) && len(routes) > 0 {
+			// A provider update's restart of the one live session: its
+			// start options under the update's routing, resuming it.
+			s := providerRestart(t, out, argValue(spawn.Argv, "--resume="), routes[0])
+			s.PermissionMode = live[s.Resume]
+			routes = routes[1:]
+			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
+			continue
+		}
 		if n > len(reqs) {
 			t.Fatalf("%s: %s has no session request", path, l.Tag)
 		}
@@ -134,6 +147,46 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 	}
 	return out
+}
+
+// appendRoute adds the routing a providers/set or providers/disable
+// request of "main" asks for; a request the agent refuses adds none.
+func appendRoute(routes []*providers.Config, method string, line []byte) []*providers.Config {
+	var m struct{ Params json.RawMessage }
+	_ = json.Unmarshal(line, &m)
+	if method == "providers/disable" {
+		var p struct{ ProviderID string }
+		if json.Unmarshal(m.Params, &p) == nil && p.ProviderID == providers.ID {
+			return append(routes, nil)
+		}
+		return routes
+	}
+	if cfg, err := providers.ParseSet(m.Params); err == nil {
+		return append(routes, &cfg)
+	}
+	return routes
+}
+
+// providerRestart is the start of session id's CLI restarted under cfg:
+// the options it started with, resuming it, its settings routed.
+func providerRestart(t *testing.T, out []spawnCase, id string, cfg *providers.Config) SessionStart {
+	t.Helper()
+	for _, c := range out {
+		if c.start.SessionID != id && c.start.Resume != id {
+			continue
+		}
+		s := c.start
+		s.Resume, s.SessionID, s.ForkSession = id, "", false
+		_, s.Settings = hostOptions(s.Meta)
+		settings, err := providers.Settings(s.Settings, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Settings = settings
+		return s
+	}
+	t.Fatalf("a provider restart resumes %q, which no earlier start ran", id)
+	return SessionStart{}
 }
 
 // hostOptions reads what the adapter takes from a session request's _meta
