@@ -13,7 +13,6 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
-	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/providers"
@@ -134,6 +133,9 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	if err := s.handshake(ctx, proc, st.Meta, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		reason := exitReason(proc)
+		s.mu.Lock()
+		s.gen++ // a CLI that never started ends nothing of the session's
+		s.mu.Unlock()
 		proc.Close()
 		return startError(reason)
 	}
@@ -446,9 +448,14 @@ func providerStart(a *Agent, settings string) (string, []string, error) {
 	return out, providers.Env(c), err
 }
 
+// noConversation is how Claude Code refuses to resume a session it holds
+// no conversation of.
+const noConversation = "No conversation found with session ID"
+
 // restartForProvider replaces the session's CLI with one under the
-// current routing: it resumes the stored conversation under the same id
-// (a session never prompted starts fresh under it), in the session's
+// current routing: it resumes the conversation under the same id (a
+// session never prompted, which Claude Code cannot resume, then starts
+// fresh under it), in the session's
 // mode, restores its model, and publishes its config options, which the
 // routing may change (its models). A session whose CLI cannot start again
 // ends as if its CLI had exited.
@@ -474,12 +481,18 @@ func restartForProvider(s *Session, ctx context.Context) {
 	s.terminalKnown, s.skillsRead = false, false
 	s.tr.mu.Unlock()
 	st.PermissionMode, st.ForkSession = s.mode, false
-	if _, stored := history.Find(s.agent.configDir(), s.ID); stored {
-		st.Resume, st.SessionID = s.ID, ""
-	} else {
+	st.Resume, st.SessionID = s.ID, ""
+	err := s.spawn(ctx, st)
+	if err != nil && strings.Contains(err.Error(), noConversation) {
+		// Claude Code cannot resume a session never prompted: it starts
+		// fresh under the same id, as the reference does after that try.
 		st.Resume, st.SessionID = "", s.ID
+		s.mu.Lock()
+		s.ended = false // the refusing CLI's exit ended nothing
+		s.mu.Unlock()
+		err = s.spawn(ctx, st)
 	}
-	if err := s.spawn(ctx, st); err != nil {
+	if err != nil {
 		s.agent.opts.Log.Error("the session's CLI did not start under the new provider", "session", s.ID, "err", err)
 		s.HandleExit(err)
 		return

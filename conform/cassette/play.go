@@ -80,6 +80,12 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 				_ = self.Kill()
 			}
 		}
+		if p.next == len(p.proc.Events) && failedAlone(p.proc.Exit) {
+			// The recorded CLI ended on its own with an error (a resume
+			// of a session it cannot find): end the same way, without
+			// waiting for stdin.
+			return exitCode(p.proc.Exit)
+		}
 		var expire <-chan time.Time
 		var timer *time.Timer
 		if p.next < len(p.proc.Events) && p.timeout > 0 {
@@ -96,6 +102,11 @@ func (p *player) run(ctx context.Context, in io.Reader) int {
 		last = time.Now()
 	}
 }
+
+// failedAlone reports whether the recorded process ended with an error
+// status of its own: one the adapter ends (stdin closed, SIGTERM) exits 0,
+// by the signal or with 128 and the signal's number.
+func failedAlone(e *Exit) bool { return e != nil && e.Signal == "" && e.Code > 0 && e.Code < 128 }
 
 // killed reports whether the recorded process ended by SIGKILL.
 func killed(e *Exit) bool { return e != nil && e.Signal == "SIGKILL" }

@@ -150,6 +150,24 @@ var _ = Describe("the player", func() {
 		Expect(p.s.Out.Contents()).To(BeEmpty(), "nothing is replayed")
 	})
 
+	It("ends on its own, with its status, where the recorded CLI failed alone", func() {
+		resume := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--resume=" + liveSession}
+		c := &cassette.Cassette{Processes: []cassette.Process{{
+			Argv: []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--resume={{session_id_1}}"},
+			Events: []cassette.Event{
+				{Dir: cassette.DirAgent, Msg: json.RawMessage(`{"request_id":"r1","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)},
+				{Dir: cassette.DirStderr, Text: "No conversation found with session ID: {{session_id_1}}"},
+			},
+			Exit: &cassette.Exit{Code: 1},
+		}}}
+		path := filepath.Join(GinkgoT().TempDir(), "alone.cassette.jsonl")
+		Expect(c.Save(path)).To(Succeed())
+		p := startPlayer(path, nil, resume...)
+		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
+		Eventually(p.s).WithTimeout(5*time.Second).Should(gexec.Exit(1), "stdin still open: the recorded CLI ended by itself")
+		Expect(p.s.Err).To(gbytes.Say(regexp.QuoteMeta("No conversation found with session ID: " + liveSession)))
+	})
+
 	It("exits promptly on SIGTERM", func() {
 		p := startPlayer(savedCassette(), nil, streamArgs...)
 		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
