@@ -37,6 +37,8 @@ type acpMessage struct {
 	// liveMode is, for a load or resume of a session live in the agent,
 	// its permission mode then: a restart keeps it.
 	liveMode string
+	// route is the model routing in force when the request came.
+	route *providers.Config
 }
 
 var sessionMethods = []string{"session/new", "session/load", "session/resume", "session/fork"}
@@ -61,11 +63,11 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
-	clearMode := ""                // the mode of an ExitPlanMode clear-context answer
-	live := map[string]string{}    // sessionId -> mode, of the sessions new made
-	newIDs := map[string]bool{}    // ids of session/new requests
-	forkOf := map[string]string{}  // id of a session/fork request -> the session it forks
-	var routes []*providers.Config // the provider updates, in order (nil: back to Claude Code's own)
+	clearMode := ""               // the mode of an ExitPlanMode clear-context answer
+	live := map[string]string{}   // sessionId -> mode, of the sessions new made
+	newIDs := map[string]bool{}   // ids of session/new requests
+	forkOf := map[string]string{} // id of a session/fork request -> the session it forks
+	var rt routing
 	for _, l := range lines {
 		var m acpMessage
 		if json.Unmarshal(l.Msg, &m) != nil {
@@ -79,13 +81,14 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			form = m.Params.ClientCapabilities.Elicitation.Form != nil
 		case l.Tag == "client editor->agent" && slices.Contains(sessionMethods, m.Method):
 			m.liveMode = live[m.Params.SessionID]
+			m.route = rt.resolved()
 			newIDs[string(m.ID)] = m.Method == "session/new"
 			if m.Method == "session/fork" {
 				forkOf[string(m.ID)] = m.Params.SessionID
 			}
 			reqs = append(reqs, m)
-		case l.Tag == "client editor->agent" && (m.Method == "providers/set" || m.Method == "providers/disable"):
-			routes = appendRoute(routes, m.Method, l.Msg)
+		case rt.request(l.Tag, m.Method, m.ID, l.Msg):
+		case l.Tag == "client agent->editor" && rt.answer(m.ID, l.Msg):
 		case l.Tag == "client editor->agent" && m.Method == "session/set_mode" && live[m.Params.SessionID] != "":
 			live[m.Params.SessionID] = m.Params.ModeID
 		case l.Tag == "client agent->editor" && m.Method == "" && ids[string(m.ID)] == "":
@@ -119,12 +122,20 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 			continue
 		}
-		if n > len(reqs) && len(routes) > 0 {
+		if id := argValue(spawn.Argv, "--session-id="); id != "" && n > len(reqs) && len(out) > 0 && out[len(out)-1].start.Resume == id {
+			// Claude Code could not resume a session never prompted: the
+			// restart starts it fresh under the same id.
+			s := out[len(out)-1].start
+			s.Resume, s.SessionID = "", id
+			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
+			continue
+		}
+		if n > len(reqs) && len(rt.updates) > 0 {
 			// A provider update's restart of the one live session: its
 			// start options under the update's routing, resuming it.
-			s := providerRestart(t, out, argValue(spawn.Argv, "--resume="), routes[0])
+			s := providerRestart(t, out, argValue(spawn.Argv, "--resume="), rt.updates[0])
 			s.PermissionMode = live[s.Resume]
-			routes = routes[1:]
+			rt.updates = rt.updates[1:]
 			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 			continue
 		}
@@ -133,6 +144,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		}
 		req := reqs[pickRequest(reqs, used, spawn.Argv)]
 		bypass, settings := hostOptions(req.Params.Meta)
+		settings = routedSettings(t, settings, req.route)
 		s := SessionStart{AllowBypass: bypass, FormElicitation: form, MCPServers: req.Params.MCPServers, Settings: settings,
 			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: stored}
 		switch req.Method {
@@ -149,22 +161,79 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	return out
 }
 
-// appendRoute adds the routing a providers/set or providers/disable
-// request of "main" asks for; a request the agent refuses adds none.
-func appendRoute(routes []*providers.Config, method string, line []byte) []*providers.Config {
+// routing follows a golden's model routing: the gateway login, the
+// provider the client set, and the updates that restarted the sessions,
+// each taking effect when the agent answered it.
+type routing struct {
+	gateway, override *providers.Config
+	pending           map[string]func() // request id -> what its success does
+	updates           []*providers.Config
+}
+
+func (r *routing) resolved() *providers.Config { return cmp.Or(r.override, r.gateway) }
+
+// request notes a routing request of the client lane; it reports whether
+// line was one.
+func (r *routing) request(tag, method string, id json.RawMessage, line []byte) bool {
+	if tag != "client editor->agent" {
+		return false
+	}
 	var m struct{ Params json.RawMessage }
 	_ = json.Unmarshal(line, &m)
-	if method == "providers/disable" {
-		var p struct{ ProviderID string }
-		if json.Unmarshal(m.Params, &p) == nil && p.ProviderID == providers.ID {
-			return append(routes, nil)
+	var apply func()
+	switch method {
+	case "providers/set":
+		if cfg, err := providers.ParseSet(m.Params); err == nil {
+			apply = func() { r.override = &cfg; r.updates = append(r.updates, r.resolved()) }
 		}
-		return routes
+	case "providers/disable":
+		apply = func() { r.override = nil; r.updates = append(r.updates, r.resolved()) }
+	case "authenticate", "auth/login":
+		if cfg, ok, err := providers.Gateway(m.Params); ok && err == nil {
+			apply = func() { r.gateway = cfg }
+		}
+	case "logout", "auth/logout":
+		apply = func() {
+			if r.resolved() != nil {
+				r.updates = append(r.updates, nil)
+			}
+			r.override, r.gateway = nil, nil
+		}
+	default:
+		return false
 	}
-	if cfg, err := providers.ParseSet(m.Params); err == nil {
-		return append(routes, &cfg)
+	if apply != nil {
+		if r.pending == nil {
+			r.pending = map[string]func(){}
+		}
+		r.pending[string(id)] = apply
 	}
-	return routes
+	return true
+}
+
+// answer applies the routing request id answers, if it succeeded; it
+// reports whether line answered one.
+func (r *routing) answer(id json.RawMessage, line []byte) bool {
+	apply, ok := r.pending[string(id)]
+	if !ok {
+		return false
+	}
+	delete(r.pending, string(id))
+	var m struct{ Result json.RawMessage }
+	if json.Unmarshal(line, &m) == nil && m.Result != nil {
+		apply()
+	}
+	return true
+}
+
+// routedSettings lays route over a start's flag settings.
+func routedSettings(t *testing.T, settings string, route *providers.Config) string {
+	t.Helper()
+	out, err := providers.Settings(settings, route)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // providerRestart is the start of session id's CLI restarted under cfg:
@@ -178,11 +247,7 @@ func providerRestart(t *testing.T, out []spawnCase, id string, cfg *providers.Co
 		s := c.start
 		s.Resume, s.SessionID, s.ForkSession = id, "", false
 		_, s.Settings = hostOptions(s.Meta)
-		settings, err := providers.Settings(s.Settings, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Settings = settings
+		s.Settings = routedSettings(t, s.Settings, cfg)
 		return s
 	}
 	t.Fatalf("a provider restart resumes %q, which no earlier start ran", id)
