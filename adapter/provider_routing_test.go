@@ -219,3 +219,48 @@ func TestOptionsEnvReachesTheCLI(t *testing.T) {
 		t.Errorf("optionsEnv = %q", n)
 	}
 }
+
+// A provider restart restores the session's choices: the restarted CLI
+// runs the default effort, and the session's pinned effort is selected
+// again before the config options are published.
+func TestProviderRestartRestoresTheEffort(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_INIT", `{"models":[{"value":"default","displayName":"Default","description":"Opus",`+
+		`"supportsEffort":true,"supportedEffortLevels":["low","medium","high"]}]}`)
+	log := t.TempDir() + "/cli.log"
+	t.Setenv("ADAPTER_TEST_CLI_LOG", log)
+	e := startAgent(t, "plain")
+	sid := e.openSession()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":%q,"configId":"effort","value":"high"}}`, sid))
+	if r := e.reply(2); !strings.Contains(fmt.Sprint(r["result"]), "high") {
+		t.Fatalf("set effort = %v", r)
+	}
+	e.send(`{"jsonrpc":"2.0","id":3,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
+		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
+	var published string
+	e.replyAfter(3, func(m map[string]any) {
+		if b, _ := json.Marshal(m["params"]); strings.Contains(string(b), "config_option_update") {
+			published = string(b)
+		}
+	})
+	if !strings.Contains(published, `"id":"effort"`) {
+		t.Fatalf("no effort in the published options: %s", published)
+	}
+	var effort struct {
+		Update struct {
+			ConfigOptions []struct {
+				ID           string `json:"id"`
+				CurrentValue any    `json:"currentValue"`
+			} `json:"configOptions"`
+		} `json:"update"`
+	}
+	_ = json.Unmarshal([]byte(published), &effort)
+	for _, o := range effort.Update.ConfigOptions {
+		if o.ID == "effort" && o.CurrentValue != "high" {
+			t.Errorf("effort after the restart = %v, want high restored", o.CurrentValue)
+		}
+	}
+	b, _ := os.ReadFile(log)
+	if n := strings.Count(string(b), "apply_flag_settings"); n != 2 {
+		t.Errorf("the CLIs got %d effort changes, want the set and its restore:\n%s", n, b)
+	}
+}

@@ -455,10 +455,10 @@ const noConversation = "No conversation found with session ID"
 // restartForProvider replaces the session's CLI with one under the
 // current routing: it resumes the conversation under the same id (a
 // session never prompted, which Claude Code cannot resume, then starts
-// fresh under it), in the session's
-// mode, restores its model, and publishes its config options, which the
-// routing may change (its models). A session whose CLI cannot start again
-// ends as if its CLI had exited.
+// fresh under it), in the session's mode, restores its model, ultracode,
+// Fast mode and effort, and publishes its config options, which the
+// routing may change (its models). A session whose CLI cannot start
+// again ends as if its CLI had exited.
 func restartForProvider(s *Session, ctx context.Context) {
 	s.mu.Lock()
 	if s.closed || s.proc == nil {
@@ -474,7 +474,7 @@ func restartForProvider(s *Session, ctx context.Context) {
 	s.titles.reset()
 	s.windowKnown = false
 	s.mu.Unlock()
-	model := s.cfg.Model()
+	prev := s.cfg.ConfigOptions()
 	s.mode = s.cfg.Mode()
 	old.Close()
 	s.tr.mu.Lock()
@@ -500,26 +500,51 @@ func restartForProvider(s *Session, ctx context.Context) {
 	if !s.windowKnown {
 		go s.configChanges.refreshContextUsage(ctx)
 	}
-	restoreModel(s, ctx, model)
+	restoreChoices(s, ctx, prev)
 	s.notify(s.cfg.ConfigOptionUpdate())
 }
 
-// restoreModel selects model again when the restarted CLI runs another
-// one; a model the new routing does not offer is logged and left.
-func restoreModel(s *Session, ctx context.Context, model string) {
-	if model == "" || s.cfg.Model() == model {
-		return
+// restoredChoices are the config options a provider restart restores,
+// in order: the model first (it decides which of the others exist), then
+// ultracode and Fast mode, then effort (after ultracode, whose effort flag
+// carries it). The mode is the start's own.
+var restoredChoices = []string{"model", "ultracode", "fast", "effort"}
+
+// restoreChoices selects again, on the restarted CLI, each choice of the
+// session's config options before it (prev) that the new ones show with
+// another value; a choice the new routing does not offer is logged and
+// left.
+func restoreChoices(s *Session, ctx context.Context, prev json.RawMessage) {
+	for _, id := range restoredChoices {
+		was, ok := optionValue(prev, id)
+		if now, shown := optionValue(s.cfg.ConfigOptions(), id); !ok || !shown || string(now) == string(was) {
+			continue
+		}
+		plan, err := s.cfg.SetConfigOption(id, was)
+		for i := 0; err == nil && i < len(plan.Requests); i++ {
+			err = s.configChanges.controlBody(ctx, plan.Requests[i])
+		}
+		if err != nil {
+			s.agent.opts.Log.Warn("could not restore a choice after a provider change", "session", s.ID, "option", id, "err", err)
+			continue
+		}
+		s.configChanges.commitSynced(ctx, plan)
 	}
-	value, _ := json.Marshal(model)
-	plan, err := s.cfg.SetConfigOption("model", value)
-	for i := 0; err == nil && i < len(plan.Requests); i++ {
-		err = s.configChanges.controlBody(ctx, plan.Requests[i])
+}
+
+// optionValue is the currentValue of config option id in options.
+func optionValue(options json.RawMessage, id string) (json.RawMessage, bool) {
+	var opts []struct {
+		ID           string          `json:"id"`
+		CurrentValue json.RawMessage `json:"currentValue"`
 	}
-	if err != nil {
-		s.agent.opts.Log.Warn("could not restore the model after a provider change", "session", s.ID, "model", model, "err", err)
-		return
+	_ = json.Unmarshal(options, &opts)
+	for _, o := range opts {
+		if o.ID == id {
+			return o.CurrentValue, true
+		}
 	}
-	s.configChanges.commitSynced(ctx, plan)
+	return nil, false
 }
 
 // gatewayModels keeps the models a provider's gateway listed (all when it

@@ -17,6 +17,9 @@ func fakeControlAnswer(req []byte) string {
 	if v := os.Getenv("ADAPTER_TEST_CLI_VERSION"); v != "" && bytes.Contains(req, []byte(`"subtype":"initialize"`)) {
 		return fmt.Sprintf(`{"claude_code_version":%q}`, v)
 	}
+	if v := os.Getenv("ADAPTER_TEST_CLI_INIT"); v != "" && bytes.Contains(req, []byte(`"subtype":"initialize"`)) {
+		return v
+	}
 	return "{}"
 }
 
