@@ -137,7 +137,7 @@ type authenticateParams struct {
 // (`airwire agent --cli auth login …`), so no such method completes here.
 // The gateway methods (offered to clients that declare
 // auth._meta.gateway) route later sessions through the client's gateway
-// (provider_routing.go). Every other id is refused with the reference's
+// (gatewayLogin, methods.go). Every other id is refused with the reference's
 // -32602.
 func (a *Agent) authenticate(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p authenticateParams
@@ -172,7 +172,7 @@ func (a *Agent) logout(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	go func() {
 		defer a.bgWork.Done()
 		err := cliLogout(a)
-		if uerr := a.routing.Update(context.WithoutCancel(ctx), ticket, nil, liveRestarts(a)); err == nil {
+		if uerr := a.routing.Update(a.bg, ticket, nil, liveRestarts(a)); err == nil {
 			err = uerr
 		}
 		if err != nil {

@@ -237,18 +237,18 @@ func listProviders(a *Agent, _ context.Context, _ *jsonrpc.Request) (any, error)
 
 // setProvider answers providers/set once the gateway's models are listed
 // and every live session runs under the new routing.
-func setProvider(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+func setProvider(a *Agent, _ context.Context, req *jsonrpc.Request) (any, error) {
 	cfg, err := providers.ParseSet(req.Params)
 	if err != nil {
 		return nil, providerParamsError(err)
 	}
-	updateProvider(a, ctx, req.ID, &cfg)
+	updateProvider(a, req.ID, &cfg)
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
 // disableProvider gives "main" back to Claude Code's own routing; an
 // unknown provider id changes nothing and succeeds.
-func disableProvider(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, error) {
+func disableProvider(a *Agent, _ context.Context, req *jsonrpc.Request) (any, error) {
 	var p struct {
 		ProviderID string `json:"providerId"`
 	}
@@ -258,18 +258,19 @@ func disableProvider(a *Agent, ctx context.Context, req *jsonrpc.Request) (any, 
 	if p.ProviderID != providers.ID {
 		return map[string]any{}, nil
 	}
-	updateProvider(a, ctx, req.ID, nil)
+	updateProvider(a, req.ID, nil)
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
 // updateProvider moves the agent to cfg in the background (the update
-// waits for turns, which the editor's messages end) and answers id.
-func updateProvider(a *Agent, ctx context.Context, id json.RawMessage, cfg *providers.Config) {
+// waits for turns, which the editor's messages end) and answers id. The
+// agent's background context bounds it: a listing stops at shutdown.
+func updateProvider(a *Agent, id json.RawMessage, cfg *providers.Config) {
 	ticket := a.routing.Begin()
 	a.bgWork.Add(1)
 	go func() {
 		defer a.bgWork.Done()
-		if err := a.routing.Update(context.WithoutCancel(ctx), ticket, cfg, liveRestarts(a)); err != nil {
+		if err := a.routing.Update(a.bg, ticket, cfg, liveRestarts(a)); err != nil {
 			_ = a.conn.Respond(id, nil, providerUpdateError(err))
 			return
 		}

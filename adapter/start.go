@@ -497,6 +497,13 @@ func restartForProvider(s *Session, ctx context.Context) {
 		s.HandleExit(err)
 		return
 	}
+	s.mu.Lock()
+	closed, proc := s.closed, s.proc
+	s.mu.Unlock()
+	if closed { // closed while its CLI started: that CLI is reaped too
+		proc.Close()
+		return
+	}
 	if !s.windowKnown {
 		go s.configChanges.refreshContextUsage(ctx)
 	}
