@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/airwire/airwire/adapter/sessionfailure"
 	"slices"
-	"strings"
+
+	"github.com/airwire/airwire/adapter/sessionfailure"
 
 	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/agentinfo"
@@ -19,6 +19,7 @@ import (
 	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/envlist"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -232,7 +233,7 @@ func providerMethod(name string) method {
 
 // listProviders answers providers/list.
 func listProviders(a *Agent, _ context.Context, _ *jsonrpc.Request) (any, error) {
-	return a.routing.List(envLookup(a.opts.Environ)), nil
+	return a.routing.List(func(k string) (string, bool) { return envlist.Lookup(a.opts.Environ, k) }), nil
 }
 
 // setProvider answers providers/set once the gateway's models are listed
@@ -340,18 +341,4 @@ func gatewayLogin(a *Agent, params json.RawMessage) (handled bool, err error) {
 	}
 	setAuthStatus(a, agentinfo.Gateway(a.routing.SetGateway(cfg)))
 	return true, nil
-}
-
-// envLookup reads an environment list as os.LookupEnv would (the last
-// entry of a key wins).
-func envLookup(environ []string) func(string) (string, bool) {
-	return func(key string) (string, bool) {
-		val, found := "", false
-		for _, kv := range environ {
-			if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-				val, found = v, true
-			}
-		}
-		return val, found
-	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/clistart"
+	"github.com/airwire/airwire/internal/envlist"
 	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
@@ -577,10 +578,8 @@ func gatewayModels(c *providers.Config, models []sessionconfig.Model) []sessionc
 func routedGetenv(a *Agent) func(string) string {
 	routed := providers.Env(a.routing.Resolved())
 	return func(name string) string {
-		for i := len(routed) - 1; i >= 0; i-- {
-			if k, v, _ := strings.Cut(routed[i], "="); k == name {
-				return v
-			}
+		if v, ok := envlist.Lookup(routed, name); ok {
+			return v
 		}
 		return a.opts.Getenv(name)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airwire/airwire/internal/envlist"
 	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/procgroup"
@@ -181,7 +182,7 @@ func startLanes(rec *Recorder, opts RecordOptions, env []string) (*ShimListener,
 	}
 	var model *ModelProxy
 	if opts.ModelLane {
-		upstream, _ := envLookup(env, EnvAnthropicBaseURL)
+		upstream, _ := envlist.Lookup(env, EnvAnthropicBaseURL)
 		if upstream == "" {
 			upstream = DefaultModelUpstream
 		}
@@ -216,7 +217,7 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 	if len(shimArgv) == 0 {
 		return nil, fmt.Errorf("no shim command")
 	}
-	orig, _ := envLookup(env, EnvClaudeExecutable)
+	orig, _ := envlist.Lookup(env, EnvClaudeExecutable)
 	real := orig
 	if real == "" {
 		real, _ = searchCLI(env) // "": the shim searches again, and says why

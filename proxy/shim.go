@@ -14,6 +14,7 @@ import (
 
 	"github.com/airwire/airwire/internal/clisearch"
 	"github.com/airwire/airwire/internal/clistart"
+	"github.com/airwire/airwire/internal/envlist"
 )
 
 // ShimOptions are the inputs of the CLI shim (`airwire __cli-shim`).
@@ -25,20 +26,11 @@ type ShimOptions struct {
 	Stderr io.Writer
 }
 
-func envLookup(env []string, k string) (string, bool) {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], k+"="); ok {
-			return v, true
-		}
-	}
-	return "", false
-}
-
 // shimChildEnv gives the real CLI the environment the agent meant for it:
 // airwire's variables removed and CLAUDE_CODE_EXECUTABLE restored. With a
 // model-lane URL, ANTHROPIC_BASE_URL points at it instead.
 func shimChildEnv(env []string, modelURL string) []string {
-	orig, hadOrig := envLookup(env, EnvOrigExecutable)
+	orig, hadOrig := envlist.Lookup(env, EnvOrigExecutable)
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
@@ -65,7 +57,7 @@ func shimChildEnv(env []string, modelURL string) []string {
 // model lane on, learns this CLI's process name: the CLI's model API base
 // URL is then the proxy's, under that name.
 func dialRecorder(env []string) (rec *shimClient, modelURL string) {
-	sock, _ := envLookup(env, EnvShimSocket)
+	sock, _ := envlist.Lookup(env, EnvShimSocket)
 	if sock == "" {
 		return nil, ""
 	}
@@ -73,7 +65,7 @@ func dialRecorder(env []string) (rec *shimClient, modelURL string) {
 	if err != nil {
 		return nil, ""
 	}
-	if base, _ := envLookup(env, EnvModelProxy); base != "" {
+	if base, _ := envlist.Lookup(env, EnvModelProxy); base != "" {
 		if proc := rec.name(); proc != "" {
 			modelURL = base + "/" + proc
 		}
@@ -85,7 +77,7 @@ func dialRecorder(env []string) (rec *shimClient, modelURL string) {
 // says it when CLAUDE_CODE_EXECUTABLE names it: what that names instead of
 // an executable; else why the process could not be created.
 func shimStartReason(env []string, real string, err error) string {
-	if orig, _ := envLookup(env, EnvOrigExecutable); orig != "" && orig == real {
+	if orig, _ := envlist.Lookup(env, EnvOrigExecutable); orig != "" && orig == real {
 		if !strings.ContainsAny(real, `/\`) {
 			return clistart.Given(EnvClaudeExecutable, "nothing on PATH")
 		}
@@ -101,7 +93,7 @@ func shimStartReason(env []string, real string, err error) string {
 // Claude Code's installers put it.
 func searchCLI(env []string) (string, error) {
 	return clisearch.ResolveExecutable(clisearch.Locator{Getenv: func(k string) string {
-		v, _ := envLookup(env, k)
+		v, _ := envlist.Lookup(env, k)
 		return v
 	}})
 }
@@ -121,7 +113,7 @@ func notFoundReason(err error) string {
 // reached the CLI still runs, unrecorded.
 func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	catchSIGPIPE()
-	real, _ := envLookup(opts.Env, EnvRealCLI)
+	real, _ := envlist.Lookup(opts.Env, EnvRealCLI)
 	if real == "" {
 		found, err := searchCLI(shimChildEnv(opts.Env, ""))
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/airwire/airwire/internal/clisearch"
 	"github.com/airwire/airwire/internal/clistart"
+	"github.com/airwire/airwire/internal/envlist"
 )
 
 // TestShimSearchesAsTheAgentDoes: a shim given no real CLI searches the
@@ -44,7 +45,7 @@ func TestShimSearchesAsTheAgentDoes(t *testing.T) {
 	code, err := RunShim(context.Background(), ShimOptions{Args: []string{"--version"}, Env: nowhere,
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
 	_, agentErr := clisearch.ResolveExecutable(clisearch.Locator{Getenv: func(k string) string {
-		v, _ := envLookup(shimChildEnv(nowhere, ""), k)
+		v, _ := envlist.Lookup(shimChildEnv(nowhere, ""), k)
 		return v
 	}})
 	var nf *clisearch.NotFoundError
