@@ -38,7 +38,9 @@ const (
 )
 
 // policy is one row of the table: the category, the actions of an error,
-// and the adapter's own title for when Claude sent no text.
+// and the adapter's own title for when Claude sent no text. The contract
+// leaves that title's words to the adapter; they are the reference's, so
+// a client sees the same text from either.
 type policy struct {
 	category string
 	actions  []string
@@ -51,15 +53,15 @@ var policies = [...]struct {
 	kind Kind
 	policy
 }{
-	{AccessDenied, policy{"service", []string{"retry"}, "Claude could not use the account or the provider credentials."}},
-	{QuotaExhausted, policy{"limit", []string{}, "The Claude account has no usage left."}},
-	{RateLimited, policy{"limit", []string{"retry"}, "Claude is rate limited for now."}},
-	{ContextExhausted, policy{"limit", []string{"new_session"}, "This Claude turn reached its limit."}},
-	{BudgetExhausted, policy{"limit", []string{"new_session"}, "This Claude session reached its budget."}},
-	{BadRequest, policy{"request", []string{}, "Claude could not process the request."}},
-	{Overloaded, policy{"service", []string{"retry"}, "Claude is overloaded for now."}},
+	{AccessDenied, policy{"service", []string{"retry"}, "Claude could not access the account or provider credentials."}},
+	{QuotaExhausted, policy{"limit", []string{}, "The Claude account has no available quota."}},
+	{RateLimited, policy{"limit", []string{"retry"}, "Claude is temporarily rate limited."}},
+	{ContextExhausted, policy{"limit", []string{"new_session"}, "This Claude turn reached its configured limit."}},
+	{BudgetExhausted, policy{"limit", []string{"new_session"}, "This Claude session reached its configured budget."}},
+	{BadRequest, policy{"request", []string{}, "Claude could not process this request."}},
+	{Overloaded, policy{"service", []string{"retry"}, "Claude is temporarily overloaded."}},
 	{ProviderError, policy{"service", []string{"retry"}, "The model provider reported an error."}},
-	{InternalError, policy{"service", []string{"retry", "new_session"}, "The agent hit an internal error."}},
+	{InternalError, policy{"service", []string{"retry", "new_session"}, "Claude Agent encountered an internal error."}},
 	{TransportLost, policy{"connection", []string{"new_session"}, "The connection to Claude was lost."}},
 	{WorkerShutdown, policy{"connection", []string{"new_session"}, "The Claude worker is shutting down."}},
 	{Advisory, policy{"unknown", []string{}, "Claude reported a notice."}},

@@ -1,0 +1,59 @@
+package sessionfailure
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/testroot"
+)
+
+// referencePolicyRow is one row of the reference's failure policy table
+// in its dist/session-failure-extension.js.
+var referencePolicyRow = regexp.MustCompile(`(?m)^\s*(\w+): \{\s*category: "(\w+)",\s*actions: \[([^\]]*)\],\s*fallbackTitle: "([^"]*)",`)
+
+// The category, the actions and the fallback title of every kind are the
+// reference's own (read from the installed reference, make deps).
+func TestPoliciesAreTheReferences(t *testing.T) {
+	p, err := deps.Lookup(os.Getenv, testroot.Root(t))
+	var entry string
+	if err == nil {
+		entry, err = p.RequireReferenceAdapter()
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" || !errors.Is(err, deps.ErrMissing) {
+			t.Fatalf("the reference adapter: %v", err)
+		}
+		t.Skipf("no reference adapter (make deps): %v", err)
+	}
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(entry), "session-failure-extension.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := referencePolicyRow.FindAllStringSubmatch(string(src), -1)
+	seen := 0
+	for _, row := range rows {
+		kind := Kind(row[1])
+		if kind == AuthRequired {
+			continue // no record: the prompt ends with authRequired
+		}
+		seen++
+		var actions []string
+		for _, a := range strings.Split(row[3], ",") {
+			if a = strings.Trim(strings.TrimSpace(a), `"`); a != "" {
+				actions = append(actions, a)
+			}
+		}
+		got := policyOf(kind)
+		if got.category != row[2] || strings.Join(got.actions, ",") != strings.Join(actions, ",") || got.fallback != row[4] {
+			t.Errorf("%s: ours %q %q %q, the reference's %q %q %q", kind, got.category, got.actions, got.fallback, row[2], actions, row[4])
+		}
+	}
+	if seen != len(policies) {
+		t.Errorf("the reference has %d kinds with a record (%d rows read), we have %d", seen, len(rows), len(policies))
+	}
+}
