@@ -132,6 +132,9 @@ func (s *Session) continuePlan(r planReset) {
 	s.tr.mu.Unlock()
 	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = claude.NewUUID(), "", false, r.mode
 	if err := s.spawn(ctx, st); err != nil {
+		s.mu.Lock()
+		s.ended = true // no CLI runs the session now
+		s.mu.Unlock()
 		s.finish(nil, err)
 		return
 	}

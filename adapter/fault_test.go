@@ -42,6 +42,10 @@ func fakeCLI(mode string) int {
 	if f := os.Getenv("ADAPTER_TEST_ROUTE_FILE"); f != "" && slices.Contains(os.Args, "--output-format") {
 		appendLine(f, routeLine())
 	}
+	if mode == "routed-exits" && os.Getenv("ANTHROPIC_BASE_URL") != "" { // as a CLI that cannot start under a gateway
+		fmt.Fprintln(os.Stderr, "Error: the gateway refused the credentials")
+		return 1
+	}
 	if mode == "late" {
 		signal.Ignore(syscall.SIGTERM) // like the real CLI, it winds down on its own
 	}

@@ -264,3 +264,48 @@ func TestProviderRestartRestoresTheEffort(t *testing.T) {
 		t.Errorf("the CLIs got %d effort changes, want the set and its restore:\n%s", n, b)
 	}
 }
+
+// A session whose CLI cannot start again under the new routing is lost:
+// providers/set still succeeds, a client with the AIR sessionFailure
+// capability gets a session-scoped internal_error that says why, and a
+// later prompt finds no such session.
+func TestProviderRestartThatFailsLosesTheSession(t *testing.T) {
+	var status atomic.Int32
+	status.Store(404) // no listing: nothing is narrowed
+	srv := modelGateway(t, &status)
+	e, started := routes(t, "routed-exits")
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"_meta":{"jetbrains":{"air":{"version":1,"capabilities":["sessionFailure"]}}}}}}`)
+	e.reply(0)
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + t.TempDir() + `","mcpServers":[]}}`)
+	res, _ := e.reply(1)["result"].(map[string]any)
+	sid, _ := res["sessionId"].(string)
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"providers/set","params":{"providerId":"main","apiType":"anthropic","baseUrl":%q,"headers":{"x-team":"airwire"}}}`, srv.URL))
+	var failures []map[string]any
+	r := e.replyAfter(2, func(m map[string]any) {
+		b, _ := json.Marshal(m)
+		if strings.Contains(string(b), `"sessionFailure"`) {
+			failures = append(failures, m)
+		}
+	})
+	if r["result"] == nil {
+		t.Fatalf("providers/set = %v, want success: one lost session does not fail the switch", r)
+	}
+	if n := len(started()); n < 2 {
+		t.Fatalf("%d CLI starts, want the session's and its failed restart", n)
+	}
+	if len(failures) != 1 {
+		t.Fatalf("failure records %v, want one: the failed start's exit is no second incident", failures)
+	}
+	b, _ := json.Marshal(failures[0])
+	for _, want := range []string{`"sessionId":"` + sid + `"`, `"id":"` + sid + `:session-error:`, `"category":"service"`,
+		`"title":"Claude Agent encountered an internal error."`, `"details":"Internal error: the Claude CLI did not start: it exited with status 1: Error: the gateway refused the credentials"`,
+		`"actions":["retry","new_session"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("failure record %s lacks %s", b, want)
+		}
+	}
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
+	if code, msg := errorOf(e.reply(3)); code == 0 || !strings.Contains(msg, "not found") {
+		t.Errorf("a prompt on the lost session = %v %q, want a session-not-found error", code, msg)
+	}
+}

@@ -202,10 +202,28 @@ func (s *Session) Close() {
 }
 
 // cliHandler is the claude.Handler of one CLI of the session: what a CLI
-// that a clear-context restart replaced says after that reaches no one.
+// that a clear-context restart replaced says after that reaches no one,
+// and the exit of a CLI whose start failed ends nothing (its starter
+// reports the failure).
 type cliHandler struct {
 	s   *Session
 	gen uint64
+
+	mu    sync.Mutex
+	ready bool   // the handshake succeeded
+	early *error // the CLI's exit before then, held
+}
+
+// started marks the handshake done: the CLI's exit now ends the session,
+// and an exit that came while the handshake finished ends it at once.
+func (h *cliHandler) started() {
+	h.mu.Lock()
+	h.ready = true
+	early := h.early
+	h.mu.Unlock()
+	if early != nil {
+		h.HandleExit(*early)
+	}
 }
 
 func (h *cliHandler) current() bool {
@@ -229,6 +247,13 @@ func (h *cliHandler) HandleControl(ctx context.Context, req *claude.IncomingRequ
 }
 
 func (h *cliHandler) HandleExit(err error) {
+	h.mu.Lock()
+	if !h.ready {
+		h.early = &err
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
 	if h.current() {
 		h.s.HandleExit(err)
 	}

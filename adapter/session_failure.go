@@ -10,6 +10,7 @@ import (
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionfailure"
+	"github.com/airwire/airwire/internal/jsonrpc"
 )
 
 // Contract "Session failure": a client that declared the AIR capability
@@ -227,4 +228,37 @@ func replayedFailures(c caps.Client, failures *sessionfailure.State) history.Swa
 		out, _ := json.Marshal(failureUpdate(failures.Replayed(turnID, m.UUID, text.String())))
 		return out, true
 	}
+}
+
+// lostOnProviderUpdate ends a session whose CLI could not start again
+// under a provider update, as the reference does: the session is gone (a
+// later prompt finds no such session) and the update goes on to the next
+// one. A client with the capability learns why from a session-scoped
+// internal_error: the adapter's own title, and the agent's error message
+// (a start failure says why the CLI did not start, scrubbed of paths and
+// values) as its details. A session the client closed meanwhile gets no
+// record.
+func lostOnProviderUpdate(s *Session, err error) {
+	s.agent.opts.Log.Error("the session's CLI did not start under the new provider; the session is lost", "session", s.ID, "err", err)
+	a := s.agent
+	a.mu.Lock()
+	if a.sessions[s.ID] == s {
+		delete(a.sessions, s.ID)
+	}
+	a.mu.Unlock()
+	if s.isClosed() {
+		return
+	}
+	s.Close()
+	if !s.tr.failure.on {
+		return
+	}
+	s.tr.mu.Lock()
+	r := s.tr.failure.state.Session(sessionfailure.InternalError, "", sessionfailure.Error)
+	s.tr.mu.Unlock()
+	r.Details = jsonrpc.ErrInternal.Message
+	if we := (*jsonrpc.WireError)(nil); errors.As(err, &we) {
+		r.Details = we.Message
+	}
+	s.notify(failureUpdate(r))
 }

@@ -140,6 +140,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 		proc.Close()
 		return startError(reason)
 	}
+	h.started()
 	return nil
 }
 
@@ -459,7 +460,7 @@ const noConversation = "No conversation found with session ID"
 // fresh under it), in the session's mode, restores its model, ultracode,
 // Fast mode and effort, and publishes its config options, which the
 // routing may change (its models). A session whose CLI cannot start
-// again ends as if its CLI had exited.
+// again is lost (lostOnProviderUpdate).
 func restartForProvider(s *Session, ctx context.Context) {
 	s.mu.Lock()
 	if s.closed || s.proc == nil {
@@ -488,14 +489,10 @@ func restartForProvider(s *Session, ctx context.Context) {
 		// Claude Code cannot resume a session never prompted: it starts
 		// fresh under the same id, as the reference does after that try.
 		st.Resume, st.SessionID = "", s.ID
-		s.mu.Lock()
-		s.ended = false // the refusing CLI's exit ended nothing
-		s.mu.Unlock()
 		err = s.spawn(ctx, st)
 	}
 	if err != nil {
-		s.agent.opts.Log.Error("the session's CLI did not start under the new provider", "session", s.ID, "err", err)
-		s.HandleExit(err)
+		lostOnProviderUpdate(s, err)
 		return
 	}
 	s.mu.Lock()
