@@ -14,12 +14,19 @@ import (
 // a control request or response.
 func cliLogLine(line []byte) string {
 	var m struct {
-		Type     string                   `json:"type"`
-		Request  struct{ Subtype string } `json:"request"`
+		Type    string `json:"type"`
+		Request struct {
+			Subtype  string
+			Settings json.RawMessage
+		} `json:"request"`
 		Response struct{ Subtype string } `json:"response"`
 	}
 	_ = json.Unmarshal(line, &m)
-	return strings.TrimRight(m.Type+" "+m.Request.Subtype+m.Response.Subtype, " ")
+	s := strings.TrimRight(m.Type+" "+m.Request.Subtype+m.Response.Subtype, " ")
+	if m.Request.Subtype == "apply_flag_settings" {
+		s += " " + string(m.Request.Settings)
+	}
+	return s
 }
 
 // An editor that answers its open permission request cancelled in the same

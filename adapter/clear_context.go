@@ -9,6 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
+	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 )
@@ -131,6 +132,9 @@ func (s *Session) continuePlan(r planReset) {
 	s.terminalKnown, s.skillsRead = false, false
 	s.tr.mu.Unlock()
 	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = claude.NewUUID(), "", false, r.mode
+	if agent, _ := sessionconfig.AgentOf(s.cfg); agent != sessionconfig.DefaultAgent {
+		st.Agent = agent // the fresh context runs as the agent chosen
+	}
 	if err := s.spawn(ctx, st); err != nil {
 		s.mu.Lock()
 		s.ended = true // no CLI runs the session now

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -307,5 +308,84 @@ func TestProviderRestartThatFailsLosesTheSession(t *testing.T) {
 	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`, sid))
 	if code, msg := errorOf(e.reply(3)); code == 0 || !strings.Contains(msg, "not found") {
 		t.Errorf("a prompt on the lost session = %v %q, want a session-not-found error", code, msg)
+	}
+}
+
+// The agent picker offers the custom agents Claude Code lists (not its
+// built-in subagents, not a custom agent named "default"); a choice
+// switches the CLI's agent live, a provider restart chooses it again, and
+// Default clears the flag.
+func TestAgentPickerChoiceSurvivesAProviderRestart(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_INIT", `{"models":[{"value":"default","displayName":"Default","description":"Opus"}],`+
+		`"agents":[{"name":"claude","description":"Catch-all"},{"name":"Explore","description":"Search"},`+
+		`{"name":"reviewer","description":"Reviews a change"},{"name":"default","description":"Shadow"}]}`)
+	log := t.TempDir() + "/cli.log"
+	t.Setenv("ADAPTER_TEST_CLI_LOG", log)
+	e := startAgent(t, "plain")
+	sid := e.openSession()
+	setAgent := func(id int, value string) map[string]any {
+		e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/set_config_option","params":{"sessionId":%q,"configId":"agent","value":%q}}`, id, sid, value))
+		return e.reply(float64(id))
+	}
+	r := setAgent(2, "reviewer")
+	b, _ := json.Marshal(r["result"])
+	want := `{"currentValue":"reviewer","description":"Main-thread agent persona","id":"agent","name":"Agent","options":[` +
+		`{"description":"Standard Claude Code agent","name":"Default","value":"default"},` +
+		`{"description":"Reviews a change","name":"reviewer","value":"reviewer"}],"type":"select"}`
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("set agent = %s, want the picker %s", b, want)
+	}
+	if r := setAgent(3, "Explore"); r["error"] == nil {
+		t.Errorf("a built-in subagent was accepted as the agent: %v", r)
+	}
+	e.send(`{"jsonrpc":"2.0","id":4,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
+		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
+	var published string
+	e.replyAfter(4, func(m map[string]any) {
+		if b, _ := json.Marshal(m["params"]); strings.Contains(string(b), "config_option_update") {
+			published = string(b)
+		}
+	})
+	if !strings.Contains(published, `"currentValue":"reviewer","description":"Main-thread agent persona"`) {
+		t.Errorf("options after the restart: %s, want the agent reviewer", published)
+	}
+	setAgent(5, "default")
+	got, _ := os.ReadFile(log)
+	flags := regexp.MustCompile(`apply_flag_settings (.*)`).FindAllStringSubmatch(string(got), -1)
+	var seen []string
+	for _, f := range flags {
+		seen = append(seen, f[1])
+	}
+	if want := []string{`{"agent":"reviewer"}`, `{"agent":"reviewer"}`, `{"agent":null}`}; !slices.Equal(seen, want) {
+		t.Errorf("the CLIs got flag settings %q, want %q (the choice, its restore, Default)", seen, want)
+	}
+}
+
+// A session started as a built-in subagent (options.agent "Explore"),
+// which the picker cannot show, shows Default; once the client chooses
+// Default, a provider restart, whose CLI starts as options.agent again,
+// clears the agent again although the picker already shows Default.
+func TestChosenDefaultAgentIsChosenAgainAfterARestart(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_INIT", `{"models":[{"value":"default","displayName":"Default","description":"Opus"}],`+
+		`"agents":[{"name":"Explore","description":"Search"},{"name":"reviewer","description":"Reviews a change"}]}`)
+	log := t.TempDir() + "/cli.log"
+	t.Setenv("ADAPTER_TEST_CLI_LOG", log)
+	e := startAgent(t, "plain")
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	e.reply(0)
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + t.TempDir() + `","mcpServers":[],"_meta":{"claudeCode":{"options":{"agent":"Explore"}}}}}`)
+	res, _ := e.reply(1)["result"].(map[string]any)
+	sid, _ := res["sessionId"].(string)
+	if b, _ := json.Marshal(res["configOptions"]); !strings.Contains(string(b), `"currentValue":"default","description":"Main-thread agent persona"`) {
+		t.Fatalf("configOptions of a session started as Explore: %s, want the picker on Default", b)
+	}
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":%q,"configId":"agent","value":"default"}}`, sid))
+	e.reply(2)
+	e.send(`{"jsonrpc":"2.0","id":3,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
+		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
+	e.reply(3)
+	got, _ := os.ReadFile(log)
+	if n := strings.Count(string(got), `apply_flag_settings {"agent":null}`); n != 2 {
+		t.Errorf("the CLIs got the agent cleared %d times, want 2 (the choice and its restore):\n%s", n, got)
 	}
 }

@@ -55,11 +55,13 @@ type Session struct {
 	// flagSettings are the CLI's --settings (contract "Session hooks"),
 	// which the auth status probe of a prompt uses too (initialize.go).
 	flagSettings string
-	turns        []*turn          // the active turn first, then queued prompts
-	fg           turns.Foreground // the foreground work (adapter/turns)
-	closed       bool
-	closing      bool // the editor closes it: the CLI's lines reach no one (closeTurns)
-	ended        bool // the CLI exited on its own
+	// startAgent is the agent the current CLI started as (--agent).
+	startAgent string
+	turns      []*turn          // the active turn first, then queued prompts
+	fg         turns.Foreground // the foreground work (adapter/turns)
+	closed     bool
+	closing    bool // the editor closes it: the CLI's lines reach no one (closeTurns)
+	ended      bool // the CLI exited on its own
 
 	cfg              *sessionconfig.Session
 	models           []sessionconfig.Model // the CLI's model list

@@ -111,6 +111,9 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	if err != nil {
 		return invalidParams(err.Error())
 	}
+	s.mu.Lock()
+	s.startAgent = spawn.Agent
+	s.mu.Unlock()
 	s.fileChanges.setRoots(s.Cwd, spawn.AdditionalDirectories)
 	env := claude.EnvOptions{FileCheckpointing: s.fileChanges.checkpointsOn(), CLIVersion: s.agent.versions.known(path)}
 	var routed []string
@@ -202,7 +205,7 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
 		BooleanOptions:    s.agent.clientCaps().BooleanOptions,
 		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
-		PresentationHints: s.agent.clientCaps().AIR.Client, Notices: s.agent.clientCaps().Notices})
+		PresentationHints: s.agent.clientCaps().AIR.Client, Notices: s.agent.clientCaps().Notices, Agent: s.startAgent})
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]
@@ -477,6 +480,7 @@ func restartForProvider(s *Session, ctx context.Context) {
 	s.windowKnown = false
 	s.mu.Unlock()
 	prev := s.cfg.ConfigOptions()
+	_, agentChosen := sessionconfig.AgentOf(s.cfg)
 	s.mode = s.cfg.Mode()
 	old.Close()
 	s.tr.mu.Lock()
@@ -505,24 +509,28 @@ func restartForProvider(s *Session, ctx context.Context) {
 	if !s.windowKnown {
 		go s.configChanges.refreshContextUsage(ctx)
 	}
-	restoreChoices(s, ctx, prev)
+	restoreChoices(s, ctx, prev, agentChosen)
 	s.notify(s.cfg.ConfigOptionUpdate())
 }
 
 // restoredChoices are the config options a provider restart restores,
 // in order: the model first (it decides which of the others exist), then
 // ultracode and Fast mode, then effort (after ultracode, whose effort flag
-// carries it). The mode is the start's own.
-var restoredChoices = []string{"model", "ultracode", "fast", "effort"}
+// carries it), then the agent. The mode is the start's own.
+var restoredChoices = []string{"model", "ultracode", "fast", "effort", "agent"}
 
 // restoreChoices selects again, on the restarted CLI, each choice of the
 // session's config options before it (prev) that the new ones show with
 // another value; a choice the new routing does not offer is logged and
 // left.
-func restoreChoices(s *Session, ctx context.Context, prev json.RawMessage) {
+func restoreChoices(s *Session, ctx context.Context, prev json.RawMessage, agentChosen bool) {
 	for _, id := range restoredChoices {
 		was, ok := optionValue(prev, id)
-		if now, shown := optionValue(s.cfg.ConfigOptions(), id); !ok || !shown || string(now) == string(was) {
+		now, shown := optionValue(s.cfg.ConfigOptions(), id)
+		// An agent the client chose is chosen again even when the picker
+		// shows it: the CLI restarts as options.agent, which a choice of
+		// Default overrode.
+		if !ok || !shown || (string(now) == string(was) && !(id == "agent" && agentChosen)) {
 			continue
 		}
 		plan, err := s.cfg.SetConfigOption(id, was)

@@ -36,6 +36,9 @@ type SessionStart struct {
 	Thinking *Thinking
 	// Settings is the programmatic settings JSON, if any (--settings).
 	Settings string
+	// Agent is the main-thread agent to start as (--agent) when the
+	// session chose one after options.agent; "" keeps options.agent.
+	Agent string
 }
 
 // userOptions is the subset of `_meta.claudeCode.options` that reaches the
@@ -88,6 +91,9 @@ func ReferenceOptions(s SessionStart) (SpawnOptions, error) {
 		PermissionMode: s.PermissionMode, AllowDangerouslySkipPermissions: s.AllowBypass,
 		IncludeHookEvents: u.IncludeHookEvents, IncludePartialMessages: true, ForkSession: s.ForkSession,
 		NoSessionPersistence: u.PersistSession != nil && !*u.PersistSession, Settings: s.Settings,
+	}
+	if s.Agent != "" {
+		o.Agent = s.Agent
 	}
 	if u.TaskBudget != nil {
 		o.TaskBudget = u.TaskBudget.Total

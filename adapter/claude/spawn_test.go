@@ -64,6 +64,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
 	clearMode := ""               // the mode of an ExitPlanMode clear-context answer
+	agent := ""                   // the agent the editor chose last (set_config_option)
 	live := map[string]string{}   // sessionId -> mode, of the sessions new made
 	newIDs := map[string]bool{}   // ids of session/new requests
 	forkOf := map[string]string{} // id of a session/fork request -> the session it forks
@@ -75,6 +76,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		}
 		if l.Tag == "client editor->agent" {
 			clearMode = cmp.Or(clearContextMode(l.Msg), clearMode)
+			agent = cmp.Or(chosenAgent(m.Method, l.Msg), agent)
 		}
 		switch {
 		case l.Tag == "client editor->agent" && m.Method == "initialize":
@@ -119,6 +121,9 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			s := out[len(out)-1].start
 			s.Resume, s.ForkSession, s.PermissionMode = "", false, clearMode
 			s.SessionID = argValue(spawn.Argv, "--session-id=")
+			if agent != "default" {
+				s.Agent = agent // the fresh context runs as the agent chosen
+			}
 			out = append(out, spawnCase{name: name, start: s, argv: spawn.Argv})
 			continue
 		}
@@ -317,6 +322,20 @@ func storedMode(t *testing.T, goldenPath string) string {
 }
 
 var permissionModeRE = regexp.MustCompile(`"?permissionMode"?:\s*"?(\w+)`)
+
+// chosenAgent is the agent a session/set_config_option line chooses, or "".
+func chosenAgent(method string, line json.RawMessage) string {
+	var m struct {
+		Params struct {
+			ConfigID string `json:"configId"`
+			Value    string `json:"value"`
+		} `json:"params"`
+	}
+	if method != "session/set_config_option" || json.Unmarshal(line, &m) != nil || m.Params.ConfigID != "agent" {
+		return ""
+	}
+	return m.Params.Value
+}
 
 // clearContextMode is the mode of an ExitPlanMode clear-context option the
 // editor picked in line, or "".

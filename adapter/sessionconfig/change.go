@@ -135,6 +135,8 @@ func (s *Session) SetConfigOption(configID string, value json.RawMessage) (Plan,
 		return s.setModel(v), nil
 	case "effort":
 		return s.setEffort(v), nil
+	case "agent":
+		return s.picker.set(v, s.result), nil
 	}
 	return Plan{}, invalid("Unknown config option: %s", configID)
 }

@@ -26,6 +26,7 @@ type Command = claude.Command
 type Init struct {
 	Commands               []Command       `json:"commands"`
 	Models                 []Model         `json:"models"`
+	Agents                 []Agent         `json:"agents"`
 	Account                json.RawMessage `json:"account"`
 	FastModeState          string          `json:"fast_mode_state"`
 	FastModeDisabledReason string          `json:"fast_mode_disabled_reason"`

@@ -138,6 +138,9 @@ func (s *Session) options() []configOption {
 	if s.ultracodeShown(m) {
 		opts = append(opts, s.ultracodeOption())
 	}
+	if a := s.picker.option(); a != nil {
+		opts = append(opts, *a)
+	}
 	return opts
 }
 

@@ -35,6 +35,8 @@ type Options struct {
 	// value of the mode option carries `_meta.jetbrains.air.kind`
 	// (contract: "Presentation hints").
 	PresentationHints bool
+	// Agent is the agent the CLI started as (--agent), "" for none.
+	Agent string
 	// Notices is the client's session.notices: the session's advisories
 	// (Fast mode turned off, Auto mode unavailable) go as `notice` updates,
 	// else as transcript lines.
@@ -68,6 +70,7 @@ type Session struct {
 	// reportedUltracode is get_settings' ultracodeAvailable, which
 	// decides until the first model switch.
 	reportedUltracode *bool
+	picker            agentPicker // the agent picker (agents.go)
 }
 
 // New builds a session's state from the CLI's initialize and get_settings
@@ -88,6 +91,8 @@ func New(in Init, st Settings, o Options) *Session {
 	if !s.fast {
 		s.fastReason = fastReason(in.FastModeDisabledReason)
 	}
+	agents := customAgents(in.Agents)
+	s.picker = agentPicker{agents: agents, value: initialAgent(agents, o.Agent)}
 	s.ultracode = o.Ultracode
 	if st.UltracodeRequested != nil {
 		s.ultracode = *st.UltracodeRequested
