@@ -53,6 +53,20 @@ func modelGateway(t *testing.T, status *atomic.Int32) *httptest.Server {
 	return srv
 }
 
+// setVertex routes the agent to a Vertex gateway with request id, and
+// returns the last config_option_update published before the answer.
+func setVertex(e *editor, id int) (published string) {
+	e.t.Helper()
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",`+
+		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`, id))
+	e.replyAfter(float64(id), func(m map[string]any) {
+		if b, _ := json.Marshal(m["params"]); strings.Contains(string(b), "config_option_update") {
+			published = string(b)
+		}
+	})
+	return published
+}
+
 func errorOf(m map[string]any) (code float64, message string) {
 	e, _ := m["error"].(map[string]any)
 	code, _ = e["code"].(float64)
@@ -209,9 +223,7 @@ func TestOptionsEnvReachesTheCLI(t *testing.T) {
 	meta := `"_meta":{"claudeCode":{"options":{"env":{"ANTHROPIC_BASE_URL":"http://127.0.0.1:9","ANTHROPIC_CUSTOM_HEADERS":"x-a: 1","N":3,"O":{}}}}}`
 	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + t.TempDir() + `","mcpServers":[],` + meta + `}}`)
 	e.reply(1)
-	e.send(`{"jsonrpc":"2.0","id":2,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
-		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
-	e.reply(2)
+	setVertex(e, 2)
 	got := started()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "http://127.0.0.1:9||x-a: 1|") || !strings.HasPrefix(got[1], "|||") {
 		t.Errorf("routing of the starts = %q, want the options' env, then the provider's over it", got)
@@ -235,14 +247,7 @@ func TestProviderRestartRestoresTheEffort(t *testing.T) {
 	if r := e.reply(2); !strings.Contains(fmt.Sprint(r["result"]), "high") {
 		t.Fatalf("set effort = %v", r)
 	}
-	e.send(`{"jsonrpc":"2.0","id":3,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
-		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
-	var published string
-	e.replyAfter(3, func(m map[string]any) {
-		if b, _ := json.Marshal(m["params"]); strings.Contains(string(b), "config_option_update") {
-			published = string(b)
-		}
-	})
+	published := setVertex(e, 3)
 	if !strings.Contains(published, `"id":"effort"`) {
 		t.Fatalf("no effort in the published options: %s", published)
 	}
@@ -338,14 +343,7 @@ func TestAgentPickerChoiceSurvivesAProviderRestart(t *testing.T) {
 	if r := setAgent(3, "Explore"); r["error"] == nil {
 		t.Errorf("a built-in subagent was accepted as the agent: %v", r)
 	}
-	e.send(`{"jsonrpc":"2.0","id":4,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
-		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
-	var published string
-	e.replyAfter(4, func(m map[string]any) {
-		if b, _ := json.Marshal(m["params"]); strings.Contains(string(b), "config_option_update") {
-			published = string(b)
-		}
-	})
+	published := setVertex(e, 4)
 	if !strings.Contains(published, `"currentValue":"reviewer","description":"Main-thread agent persona"`) {
 		t.Errorf("options after the restart: %s, want the agent reviewer", published)
 	}
@@ -381,9 +379,7 @@ func TestChosenDefaultAgentIsChosenAgainAfterARestart(t *testing.T) {
 	}
 	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":%q,"configId":"agent","value":"default"}}`, sid))
 	e.reply(2)
-	e.send(`{"jsonrpc":"2.0","id":3,"method":"providers/set","params":{"providerId":"main","apiType":"vertex","baseUrl":"https://v.example.com",` +
-		`"_meta":{"claudeCode":{"vertex":{"projectId":"p","region":"r"}}}}}`)
-	e.reply(3)
+	setVertex(e, 3)
 	got, _ := os.ReadFile(log)
 	if n := strings.Count(string(got), `apply_flag_settings {"agent":null}`); n != 2 {
 		t.Errorf("the CLIs got the agent cleared %d times, want 2 (the choice and its restore):\n%s", n, got)
