@@ -95,6 +95,30 @@ var FloatRules = []FloatRule{
 			return writtenDuringPrompt(lines, e.Seq)
 		},
 	},
+	{
+		// An ACP v2 agent answers tool_call/cancel and terminal/cancel once
+		// Claude Code confirmed the stop (stop_task), and reports the stop
+		// itself (the call's final status, the terminal's exit, the list
+		// without it) when Claude Code reports the task's end. The two come
+		// from Claude Code in either order, so the reference's answer lands
+		// before, among or after those reports.
+		Name:  "the answer to a background cancel follows its request",
+		Match: isBackgroundCancelAnswer,
+		Anchor: func(lines []line, _ int, e *journal.Entry) int {
+			for i, l := range lines {
+				if l.tag == TagEditorToAgent && l.e.Method == e.Method && string(l.e.ID) == string(e.ID) {
+					return i
+				}
+			}
+			return -1
+		},
+	},
+}
+
+// isBackgroundCancelAnswer reports whether e answers an ACP v2
+// tool_call/cancel or terminal/cancel.
+func isBackgroundCancelAnswer(e *journal.Entry) bool {
+	return len(e.ID) > 0 && (e.Method == "tool_call/cancel" || e.Method == "terminal/cancel")
 }
 
 // writtenDuringPrompt finds the session/prompt request that reached the
@@ -799,6 +823,7 @@ var madeIDs = []madeID{
 	{[]string{"agentId", "agent_id", "subagentSessionId", "senderTaskId", "from", "sessionId"}, lazyre.New(`^a[0-9a-f]{16}$`), "agent"},
 	{[]string{"asyncTaskId", "backgroundTaskId", "taskId", "task_id"}, lazyre.New(`^[a-z][0-9a-z]{8}$`), "task"},
 	{[]string{"runId", "run_id"}, lazyre.New(`^[0-9a-z]+-[0-9a-f]+$`), "run"},
+	{[]string{"runId"}, lazyre.New(`^wf_[0-9a-f]{8}-[0-9a-f]{3}$`), "workflow"},
 }
 
 func (n *Normalizer) collectMade(key, v string) {

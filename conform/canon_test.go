@@ -42,6 +42,8 @@ func TestNormalizerLine(t *testing.T) {
 			want: `{"params":{"cursor":"<cursor-1>"},"result":{"nextCursor":"<cursor-1>"}}`},
 		{name: "ids the real CLI makes up, by key, then everywhere", in: `{"a":{"agentId":"a74ccbed12a3c2e9f"},"b":{"asyncTaskId":"bz45v0kfr","runId":"0mx481h7d-0704e0e3"},"c":"ID: bz45v0kfr at tasks/bz45v0kfr.output, agent a74ccbed12a3c2e9f","d":"background","e":"a74ccbed12a3c2e9"}`,
 			want: `{"a":{"agentId":"<agent-1>"},"b":{"asyncTaskId":"<task-1>","runId":"<run-1>"},"c":"ID: <task-1> at tasks/<task-1>.output, agent <agent-1>","d":"background","e":"a74ccbed12a3c2e9"}`},
+		{name: "a dynamic workflow's run id, in its paths too", in: `{"workflow_progress":[{"runId":"wf_40320578-0e3"}],"t":"Script file: /c/workflows/scripts/check-wf_40320578-0e3.js"}`,
+			want: `{"t":"Script file: /c/workflows/scripts/check-<workflow-1>.js","workflow_progress":[{"runId":"<workflow-1>"}]}`},
 		{name: "CLI text: subagent durations, plan files", in: `{"t":"tool_uses: 1\nduration_ms: 2232</usage>","p":"/h/.claude/plans/plan-a-fix-for-brave-otter.md"}`,
 			want: `{"p":"/h/.claude/plans/<plan-file>.md","t":"tool_uses: 1\nduration_ms: <duration></usage>"}`},
 		{name: "restored subagent generations", in: `{"subagentSessionId":"a9d369fae923f64f9:generation:1796141372319","b":"a9d369fae923f64f9:generation:2"}`,
@@ -214,6 +216,31 @@ cli:run spawn {"argv":["auth","status","--json"]}
 	}
 	if _, err := Canonical(&Result{Entries: es, Anchors: []int{-1}}); err == nil {
 		t.Error("Canonical accepted fewer anchors than editor frames")
+	}
+}
+
+// The answer to a v2 background cancel follows its request, wherever it
+// arrived among the stop's own reports.
+func TestBackgroundCancelAnswerFollowsItsRequest(t *testing.T) {
+	es := entries(t,
+		`E:{"id":4,"method":"tool_call/cancel"}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","status":"cancelled"}}}`,
+		`A:{"method":"session/update","params":{"update":{"sessionUpdate":"state_update"}}}`,
+		`A:{"id":4,"result":{}}`,
+		`S:cli-1:claude --output-format stream-json`,
+	)
+	got, err := Canonical(&Result{Entries: es, Anchors: []int{-1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `client editor->agent {"id":4,"method":"tool_call/cancel"}
+client agent->editor {"id":4,"result":{}}
+client agent->editor {"method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","status":"cancelled"}}}
+client agent->editor {"method":"session/update","params":{"update":{"sessionUpdate":"state_update"}}}
+cli:1 spawn {"argv":["<cli>","--output-format","stream-json"]}
+`
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
 
