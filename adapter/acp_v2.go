@@ -1,12 +1,13 @@
 package adapter
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"sync"
 
 	"github.com/airwire/airwire/adapter/acpv2"
+	"github.com/airwire/airwire/adapter/bgoutput"
+	"github.com/airwire/airwire/adapter/bgwork"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/sessionconfig"
@@ -137,32 +138,45 @@ func (c *v2Conn) startBackground(id string, perTaskStop bool) {
 }
 
 // syncBackground takes the current lists of root session rootID and its
-// child sessions, and sends what reports a change: the terminal_update
-// that lets the client cancel each terminal a list adds, and the states
-// that carry the lists.
+// child sessions, and sends what reports a change: the update that lets
+// the client cancel each terminal and tool call a list adds, and the
+// states that carry the lists.
 func (c *v2Conn) syncBackground(rootID string, lists []subagents.BackgroundList) {
 	if c == nil || !c.background.Reports(rootID) {
 		return
 	}
 	for _, l := range lists {
-		items := make([]acpv2.Item, 0, len(l.Terminals)+len(l.Subagents))
-		for _, id := range l.Terminals {
-			items = append(items, acpv2.Item{"type": "terminal", "terminalId": id})
+		items := make([]acpv2.Item, 0, len(l.Items)+len(l.Subagents))
+		for _, it := range l.Items {
+			items = append(items, backgroundItem(it))
 		}
 		for _, id := range l.Subagents {
 			items = append(items, acpv2.Item{"type": "subagent", "sessionId": id})
 		}
-		advertise := func(it acpv2.Item) (map[string]any, bool) {
-			id, _ := it["terminalId"].(string)
-			if it["type"] != "terminal" {
-				return nil, false
-			}
-			return c.updates.AdvertiseCancel(l.SessionID, id, false)
-		}
 		r := acpv2.Report{SessionID: l.SessionID, Items: items, State: l.State, Parent: l.Parent}
-		for _, n := range c.background.Changed(r, advertise) {
+		for _, n := range c.background.Changed(r, c.terminalCancel(l.SessionID, false)) {
 			c.send(c.a.conn, n.SessionID, n.Update)
 		}
+	}
+}
+
+// backgroundItem is a list entry as v2 carries it.
+func backgroundItem(it bgwork.Item) acpv2.Item {
+	switch {
+	case it.TerminalID != "":
+		return acpv2.Item{"type": "terminal", "terminalId": it.TerminalID}
+	case it.ToolCallID != "":
+		return acpv2.Item{"type": "tool_call", "toolCallId": it.ToolCallID}
+	}
+	return acpv2.Item{"type": "_claude/task", "taskId": it.TaskID, "description": it.Description}
+}
+
+// terminalCancel makes the terminal_update that lets the client cancel a
+// listed terminal of session sessionID (once, or again).
+func (c *v2Conn) terminalCancel(sessionID string, again bool) func(acpv2.Item) (map[string]any, bool) {
+	return func(it acpv2.Item) (map[string]any, bool) {
+		id, _ := it["terminalId"].(string)
+		return c.updates.AdvertiseCancel(sessionID, id, again)
 	}
 }
 
@@ -307,6 +321,10 @@ func (c *v2Conn) resume(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		if s, serr := c.a.session(p.SessionID); serr == nil {
 			s.titles.publishCurrent()
 			state = s.fg.State()
+			publishRunningCalls(s.tr, c.background.ToolCalls(p.SessionID))
+		}
+		for _, n := range c.background.Current(p.SessionID, c.terminalCancel(p.SessionID, true)) {
+			c.send(c.a.conn, n.SessionID, n.Update)
 		}
 		c.notify(c.a.conn, p.SessionID, acpv2.State(state))
 		return c.setupAnswer(res, p.SessionID, false)
@@ -393,8 +411,9 @@ func (c *v2Conn) answer(method string, result json.RawMessage) json.RawMessage {
 
 // cancelBackground stops the background task a v2 client cancels, by its
 // tool call (tool_call/cancel) or by its display terminal, which the agent
-// names after its tool call (terminal/cancel). One that runs nothing in the
-// background is refused with -32602.
+// names after its tool call (terminal/cancel). Work the session's list
+// does not hold is refused with -32602. The answer comes when Claude Code
+// stopped the task, and the list that drops it after the answer.
 func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p struct {
 		SessionID  string `json:"sessionId"`
@@ -408,27 +427,43 @@ func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (an
 	if err != nil {
 		return nil, err
 	}
-	id := cmp.Or(p.TerminalID, p.ToolCallID)
 	s.tr.mu.Lock()
-	task := ""
-	for taskID, t := range s.tr.bg.tasks {
-		if t.toolUseID == id {
-			task = taskID
-		}
+	task := listedTask(s.tr, p.SessionID, p.TerminalID, p.ToolCallID)
+	if task != "" {
+		s.tr.bg.stopStarted(task)
 	}
 	s.tr.mu.Unlock()
 	if task == "" {
-		what, data := "Tool call "+id+" is not running in the background", map[string]string{"sessionId": p.SessionID, "toolCallId": id}
-		if p.TerminalID != "" {
-			what, data = "Terminal "+id+" is not a command running in the background", map[string]string{"sessionId": p.SessionID, "terminalId": id}
+		return nil, notCancellable(p.SessionID, p.TerminalID, p.ToolCallID)
+	}
+	go func() {
+		err := s.cli().Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: task}, nil)
+		if err != nil {
+			_ = c.a.conn.Respond(req.ID, nil, err)
+		} else {
+			_ = c.a.conn.Respond(req.ID, map[string]any{}, nil)
 		}
-		raw, _ := json.Marshal(data)
-		return nil, &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code, Message: "Invalid params: " + what + ", so it cannot be cancelled.", Data: raw}
+		s.tr.mu.Lock()
+		path, offset, ok := s.tr.bg.stopOutput(task)
+		s.tr.mu.Unlock()
+		if ok {
+			bgoutput.AwaitGrowth(path, offset, bgoutput.StopNoticeWait)
+		}
+		s.tr.mu.Lock()
+		defer s.tr.mu.Unlock()
+		stopAnswered(s.tr, task)
+	}()
+	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// notCancellable is the -32602 of a cancel of work no list holds.
+func notCancellable(sessionID, terminalID, toolCallID string) error {
+	what, data := "Tool call "+toolCallID+" is not running in the background", map[string]string{"sessionId": sessionID, "toolCallId": toolCallID}
+	if terminalID != "" {
+		what, data = "Terminal "+terminalID+" is not a command running in the background", map[string]string{"sessionId": sessionID, "terminalId": terminalID}
 	}
-	if err := s.cli().Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: task}, nil); err != nil {
-		return nil, err
-	}
-	return map[string]any{}, nil
+	raw, _ := json.Marshal(data)
+	return &jsonrpc.WireError{Code: jsonrpc.ErrInvalidParams.Code, Message: "Invalid params: " + what + ", so it cannot be cancelled.", Data: raw}
 }
 
 // initialize again: the connection stays v2, so a repeat that asks for an

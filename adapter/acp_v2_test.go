@@ -371,18 +371,65 @@ func TestV2CancelBackgroundWork(t *testing.T) {
 	t.Setenv("ADAPTER_TEST_CLI_LOG", log)
 	e, sid := startV2Agent(t, "background-task")
 	e.promptV2(2, sid)
-	e.until(isIdle, nil)
+	_, all := e.until(isIdle, nil)
+	var updates []string
+	for _, m := range all {
+		if u := v2Update(m); u != "" {
+			updates = append(updates, u)
+		}
+	}
+	for _, want := range []string{
+		`{"content":[{"content":{"text":"launched","type":"text"},"type":"content"}],"rawOutput":"launched","sessionUpdate":"tool_call_update","status":"in_progress","toolCallId":"toolu_bg"}`,
+		`{"capabilities":{"cancel":{}},"sessionUpdate":"tool_call_update","toolCallId":"toolu_bg"}`,
+		`{"background":[{"toolCallId":"toolu_bg","type":"tool_call"}],"sessionUpdate":"state_update","state":"running"}`,
+	} {
+		if !slices.Contains(updates, want) {
+			t.Errorf("the workflow's call: no %s in\n%s", want, strings.Join(updates, "\n"))
+		}
+	}
 	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"terminal/cancel","params":{"sessionId":%q,"terminalId":"toolu_other"}}`, sid))
 	got, _ := json.Marshal(e.reply(3)["error"])
 	if want := `{"code":-32602,"data":{"sessionId":"` + sid + `","terminalId":"toolu_other"},"message":"Invalid params: Terminal toolu_other is not a command running in the background, so it cannot be cancelled."}`; string(got) != want {
 		t.Errorf("terminal/cancel of nothing: %s\nwant %s", got, want)
 	}
-	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"tool_call/cancel","params":{"sessionId":%q,"toolCallId":"toolu_bg"}}`, sid))
-	if r := e.reply(4); r["error"] != nil {
-		t.Fatalf("tool_call/cancel: %v", r)
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"terminal/cancel","params":{"sessionId":%q,"terminalId":"toolu_bg"}}`, sid))
+	if r := e.reply(4); r["error"] == nil {
+		t.Errorf("terminal/cancel of a listed tool call: %v, want -32602", r)
+	}
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"tool_call/cancel","params":{"sessionId":%q,"toolCallId":"toolu_bg"}}`, sid))
+	wire, all := e.until(func(m map[string]any) bool { return v2Event(m) == "state idle" }, nil)
+	if r := wire.index("response 5"); r < 0 {
+		t.Fatalf("tool_call/cancel unanswered: %q", wire)
+	}
+	var after []string
+	for _, m := range all {
+		if u := v2Update(m); u != "" {
+			after = append(after, u)
+		}
+	}
+	want := []string{
+		`{"capabilities":null,"sessionUpdate":"tool_call_update","status":"cancelled","toolCallId":"toolu_bg"}`,
+		`{"background":[],"sessionUpdate":"state_update","state":"idle"}`,
+	}
+	if !slices.Equal(after, want) {
+		t.Errorf("after the cancel:\n%s\nwant\n%s", strings.Join(after, "\n"), strings.Join(want, "\n"))
+	}
+	if wire.index("response 5") > wire.index("state idle") {
+		t.Errorf("the list went out before the cancel's answer: %q", wire)
 	}
 	b, _ := os.ReadFile(log)
 	if !strings.Contains(string(b), "control_request stop_task") {
 		t.Errorf("the CLI read %q; want a stop_task", b)
 	}
+}
+
+// v2Update is the update of a session/update, as sorted JSON ("" for
+// another message).
+func v2Update(m map[string]any) string {
+	if m["method"] != "session/update" {
+		return ""
+	}
+	params, _ := m["params"].(map[string]any)
+	b, _ := json.Marshal(params["update"])
+	return string(b)
 }

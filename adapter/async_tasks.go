@@ -44,7 +44,8 @@ func (t *translator) cliEnded(cancelled bool) {
 	defer t.mu.Unlock()
 	t.async.CLIEnded(cancelled)
 	t.sendAll(t.bg.terminals.cliClosed())
-	t.s.agent.v2.Load().syncBackground(t.s.ID, t.sub.BackgroundLists(t.s.fg.State(), t.bg.terminals.commands()))
+	t.sendAll(t.bg.work.Closed())
+	syncLists(t)
 }
 
 // shutdownSession ends s as the agent exits because the editor went away:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/asynctasks"
 	"github.com/airwire/airwire/adapter/bgoutput"
+	"github.com/airwire/airwire/adapter/bgwork"
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/subagents"
@@ -30,6 +31,7 @@ type taskFrame struct {
 	ToolUseID    string `json:"tool_use_id"`
 	SubagentType string `json:"subagent_type"`
 	State        string `json:"state"`
+	Status       string `json:"status"` // a task_notification's end
 	Patch        struct {
 		Status string `json:"status"`
 	} `json:"patch"`
@@ -42,11 +44,25 @@ type taskRef = claude.TaskRef
 // taskFrameOf is what the lifecycle reads of a system line.
 func taskFrameOf(f *claude.Frame) taskFrame {
 	t := taskFrame{Subtype: f.Subtype, TaskID: f.TaskID, ToolUseID: f.ToolUseID, State: f.State, Tasks: f.Tasks}
+	if f.Status != nil {
+		t.Status = *f.Status
+	}
 	if f.Patch != nil {
 		t.Patch.Status = f.Patch.Status
 	}
 	t.SubagentType, _ = f.SubagentTypeName()
 	return t
+}
+
+// end is how a task's end says it ended: stopped, failed or completed.
+func (f taskFrame) end() string {
+	if f.Subtype == "task_notification" {
+		return f.Status
+	}
+	if f.Patch.Status == "killed" {
+		return "stopped"
+	}
+	return f.Patch.Status
 }
 
 // ends reports whether the frame is a task's end.
@@ -184,22 +200,111 @@ func (term terminalOf) update(meta *toolcall.Meta) toolcall.Update {
 	return toolcall.Update{SessionUpdate: "tool_call_update", ToolCallID: term.toolCallID, Meta: meta}
 }
 
-// commands are the running terminals, in the order their commands went on.
-func (r *runningTerminals) commands() []subagents.Command {
-	out := make([]subagents.Command, 0, len(r.order))
-	for _, task := range r.order {
-		t := r.byTask[task]
-		out = append(out, subagents.Command{TaskID: task, TerminalID: t.toolCallID, ParentToolUseID: t.parent})
+// taskOf is the task of the running terminal id ("" for none).
+func (r *runningTerminals) taskOf(id string) string {
+	for task, t := range r.byTask {
+		if t.toolCallID == id {
+			return task
+		}
 	}
-	return out
+	return ""
+}
+
+// item is the list entry of the terminal of task, when one runs.
+func (r *runningTerminals) item(task string) (bgwork.Item, bool) {
+	t, ok := r.byTask[task]
+	return bgwork.Item{TerminalID: t.toolCallID, ParentToolUseID: t.parent}, ok
 }
 
 // background is what a session follows of Claude Code's background work:
-// its live tasks, the turn they hold, and the terminals they keep open.
+// its live tasks, the turn they hold, the terminals they keep open, and,
+// for a client that gets the lists, the tool calls whose tasks run on.
 type background struct {
 	tasks     tasks
 	hold      subagentHold
 	terminals runningTerminals
+	work      bgwork.Work
+	// stopping are the tasks of the client's cancels of listed work that
+	// Claude Code has not answered: the lists wait for the answers, and so
+	// does the end of a stopped command's terminal (the rest of its output
+	// and its exit), which is held meanwhile.
+	stopping map[string]int
+	held     []string // the tasks whose terminals end at the answers
+}
+
+// syncLists sends the background lists when they changed, unless a
+// cancel's answer is still to go first.
+func syncLists(t *translator) {
+	if len(t.bg.stopping) == 0 {
+		t.s.agent.v2.Load().syncBackground(t.s.ID, backgroundLists(t))
+	}
+}
+
+// stopStarted: the client cancels the listed work of task.
+func (b *background) stopStarted(task string) {
+	if b.stopping == nil {
+		b.stopping = map[string]int{}
+	}
+	b.stopping[task]++
+}
+
+// stopOutput is the output file of the command of task, whose end is held
+// for a cancel, and what of it was shown: its stop notice may be still to
+// come (ok false: no such terminal, or no file to read).
+func (b *background) stopOutput(task string) (path string, offset int64, ok bool) {
+	term, known := b.terminals.byTask[task]
+	if !known || term.tail == nil || !slices.Contains(b.held, task) {
+		return "", 0, false
+	}
+	path, offset = term.tail.Unread()
+	return path, offset, true
+}
+
+// stopAnswered: the cancel of task was answered. The terminal ends it held
+// go out, and the lists once no other cancel waits.
+func stopAnswered(t *translator, task string) {
+	if t.bg.stopping[task]--; t.bg.stopping[task] <= 0 {
+		delete(t.bg.stopping, task)
+	}
+	if len(t.bg.stopping) == 0 {
+		for _, task := range t.bg.held {
+			t.sendAll(t.bg.terminals.ended(task))
+		}
+		t.bg.held = nil
+	}
+	syncLists(t)
+}
+
+// listedTask is the task of the terminal or the tool call that the list
+// of session sessionID holds ("" when it holds none).
+func listedTask(t *translator, sessionID, terminalID, toolCallID string) string {
+	for _, l := range backgroundLists(t) {
+		if l.SessionID != sessionID {
+			continue
+		}
+		for _, it := range l.Items {
+			switch {
+			case terminalID != "" && it.TerminalID == terminalID:
+				return t.bg.terminals.taskOf(terminalID)
+			case terminalID == "" && toolCallID != "" && it.ToolCallID == toolCallID:
+				return t.bg.work.TaskOf(toolCallID)
+			}
+		}
+	}
+	return ""
+}
+
+// lists are the background lists of the session and its announced
+// subagent sessions now.
+func backgroundLists(t *translator) []subagents.BackgroundList {
+	live := func(task string) (bgwork.Live, bool) {
+		l := t.bg.tasks[task]
+		if l == nil {
+			return bgwork.Live{}, false
+		}
+		return bgwork.Live{ToolUseID: l.toolUseID, Subagent: l.subagent}, true
+	}
+	return t.sub.BackgroundLists(t.s.fg.State(), t.bg.work.Items(t.bg.terminals.item, live))
 }
 
 func newBackground(c caps.Client) background {
@@ -216,11 +321,27 @@ func (b *background) observe(f taskFrame, turnOpen bool) (out []toolcall.Update,
 		if f.SubagentType != "" && turnOpen {
 			b.hold.spawn(f.TaskID)
 		}
+	case f.ends() && b.stopping[f.TaskID] > 0:
+		// Its output file gets the stop's last words.
+		b.held = append(b.held, f.TaskID)
+		if u, ok := b.work.Ended(f.TaskID, f.end()); ok {
+			out = append(out, u)
+		}
+		delete(b.tasks, f.TaskID)
 	case f.ends():
 		out = append(out, b.terminals.ended(f.TaskID)...)
+		if u, ok := b.work.Ended(f.TaskID, f.end()); ok {
+			out = append(out, u)
+		}
 		delete(b.tasks, f.TaskID)
+	case f.Subtype == "task_updated" && slices.Contains([]string{"paused", "running", "pending"}, f.Patch.Status):
+		// Claude Code pauses a workflow, and runs it again.
+		if u, ok := b.work.Paused(f.TaskID, f.Patch.Status == "paused"); ok {
+			out = append(out, u)
+		}
 	case f.Subtype == "background_tasks_changed":
 		b.tasks.level(f.Tasks)
+		out = append(out, b.work.Level(f.Tasks)...)
 	case f.Subtype == "session_state_changed":
 		idle = f.State == "idle"
 	}
@@ -255,7 +376,9 @@ func (t *translator) toolUpdates(f *claude.Frame) []toolcall.Update {
 
 // userFrame reports a user message through tools; when its Bash result
 // says the command went on in the background and the task still runs, the
-// terminal stays open. The Bash call is looked up before tools forgets it.
+// terminal stays open. For a client that gets the lists, a call whose task
+// runs on in the background stays in_progress after its result. The calls
+// are looked up before tools forgets them.
 func (b *background) userFrame(f *claude.Frame, tools *toolcall.Session) []toolcall.Update {
 	var task string
 	var term terminalOf
@@ -263,11 +386,47 @@ func (b *background) userFrame(f *claude.Frame, tools *toolcall.Session) []toolc
 	if b.terminals.enabled {
 		task, term, ok = backgroundBash(f, tools.ToolName)
 	}
+	var running map[string]bool
+	if b.terminals.readOutput {
+		running = b.work.Results(bgwork.Result{Frame: f, Use: func(id string) (toolcall.ToolUse, bool) {
+			use, _, ok := tools.Use(id)
+			return use, ok
+		}, TaskOf: b.tasks.startedBy})
+	}
 	updates := tools.Line(f)
 	if ok && b.tasks[task] != nil {
 		b.terminals.started(task, term, updates)
 	}
+	for i, u := range updates {
+		if running[u.ToolCallID] && u.SessionUpdate == "tool_call_update" && u.Status == "completed" {
+			updates[i].Status = "in_progress"
+		}
+	}
 	return updates
+}
+
+// publishRunningCalls sends the whole tool_call of each call in ids that
+// runs on in the background, with its status now: v2 requires it before
+// the answer to a resume whose snapshot lists the call.
+func publishRunningCalls(t *translator, ids []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []toolcall.Update
+	for _, r := range t.bg.work.Current(ids) {
+		out = append(out, t.tools.Current(r.Use, r.Parent, r.Status))
+	}
+	t.sendAll(out)
+}
+
+// startedBy is the live task, not a subagent, that tool call toolUseID
+// started ("" for none).
+func (ts tasks) startedBy(toolUseID string) string {
+	for id, t := range ts {
+		if t.toolUseID == toolUseID && !t.subagent {
+			return id
+		}
+	}
+	return ""
 }
 
 // holdOrSettle answers the turn whose result stopped with reason, unless

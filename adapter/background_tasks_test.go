@@ -134,11 +134,11 @@ func TestRunningTerminalShowsTheOutputFile(t *testing.T) {
 	end := func(read bool, term terminalOf) string {
 		r := runningTerminals{enabled: true, byTask: map[string]terminalOf{}, readOutput: read}
 		r.started("b1", term, nil)
-		if got := r.commands(); len(got) != 1 || got[0].TerminalID != "toolu_bash" {
-			t.Errorf("commands = %v", got)
+		if got, ok := r.item("b1"); !ok || got.TerminalID != "toolu_bash" {
+			t.Errorf("item = %v, %v", got, ok)
 		}
 		out := r.ended("b1")
-		if len(r.commands()) != 0 || r.ended("b1") != nil {
+		if _, ok := r.item("b1"); ok || r.ended("b1") != nil {
 			t.Error("an ended task's terminal is still running")
 		}
 		raw, _ := json.Marshal(out)

@@ -68,6 +68,11 @@ func fakeCLI(mode string) int {
 				out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"error","request_id":%q,"error":"Unsupported control request subtype: rename_session","error_code":"unsupported_request"}}`, m.RequestID))
 				continue
 			}
+			if mode == "background-task" && strings.Contains(in.Text(), `"subtype":"stop_task"`) { // as Claude Code: the stop, then its answer
+				out(`{"type":"system","subtype":"task_updated","task_id":"task-1","patch":{"status":"killed"}}`)
+				out(`{"type":"system","subtype":"background_tasks_changed","tasks":[]}`)
+				time.Sleep(50 * time.Millisecond) // the answer comes well after the reports
+			}
 			if resp, ok := fakeRewind(mode, in.Bytes(), prompt); ok {
 				if resp != "" {
 					out(resp)
@@ -129,9 +134,12 @@ func playTurn(mode string, out func(string)) bool {
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
 		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":3,"output_tokens":5}}}`)
 		return false
-	case "background-task": // a shell task goes on in the background after the turn
-		out(`{"type":"system","subtype":"task_started","task_id":"task-1","tool_use_id":"toolu_bg","description":"sleep"}`)
+	case "background-task": // a workflow goes on in the background after its call's result and the turn
 		out(start)
+		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1","model":"m","content":[{"type":"tool_use","id":"toolu_bg","name":"Workflow","input":{"script":"x"}}]}}`)
+		out(`{"type":"system","subtype":"background_tasks_changed","tasks":[{"task_id":"task-1","task_type":"local_workflow","description":"check"}]}`)
+		out(`{"type":"system","subtype":"task_started","task_id":"task-1","tool_use_id":"toolu_bg","description":"check","task_type":"local_workflow"}`)
+		out(`{"type":"user","parent_tool_use_id":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bg","content":"launched"}]},"tool_use_result":{"taskId":"task-1"}}`)
 		out(`{"type":"result","subtype":"success","stop_reason":"end_turn"}`)
 		return false
 	case "then-cycle": // the turn, then a cycle Claude Code starts on its own (a task's follow-up)

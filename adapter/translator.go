@@ -147,7 +147,7 @@ func (t *translator) message(h *claude.Frame) {
 	}
 	// The line may have changed the background work; its updates are sent,
 	// so the lists follow them.
-	t.s.agent.v2.Load().syncBackground(t.s.ID, t.sub.BackgroundLists(t.s.fg.State(), t.bg.terminals.commands()))
+	syncLists(t)
 }
 
 // activate starts the turn of prompt uuid: its echo arrived, or the result

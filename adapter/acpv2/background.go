@@ -1,9 +1,11 @@
 package acpv2
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -37,6 +39,9 @@ type Notification struct {
 type Background struct {
 	mu       sync.Mutex
 	sessions map[string]*listed
+	// cancellable are the tool calls whose cancel was advertised, as
+	// "sessionId toolCallId": their final status withdraws it.
+	cancellable map[string]bool
 }
 
 type listed struct {
@@ -50,6 +55,16 @@ func (b *Background) Stamp(sessionID string, update object) object {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch update["sessionUpdate"] {
+	case "tool_call_update":
+		key := sessionID + " " + fmt.Sprint(update["toolCallId"])
+		if !slices.Contains(finalStatuses, update["status"]) || !b.cancellable[key] {
+			return update
+		}
+		// A tool call that reached its final status can no longer be cancelled.
+		delete(b.cancellable, key)
+		out := maps.Clone(update)
+		out["capabilities"] = nil
+		return out
 	case "state_update":
 		s := b.sessions[sessionID]
 		if s == nil {
@@ -82,10 +97,13 @@ func (b *Background) Stamp(sessionID string, update object) object {
 	return update
 }
 
+// finalStatuses are the tool call statuses after which nothing runs.
+var finalStatuses = []any{"completed", "failed", "cancelled"}
+
 // Changed records r, a session's list now, and returns what reports a
-// change: first, for each terminal the list adds, the update advertise
-// makes of it (the terminal_update that lets the client cancel it: v2
-// announces an item before the first list that names it); then, once a
+// change: first, for each terminal or tool call the list adds, the update
+// that lets the client cancel it (v2 announces an item before the first
+// list that names it; advertise makes a terminal's); then, once a
 // state of the session carried a list, its state again with the new list
 // and no stop reason (a repeated idle is no new completion), a subagent's
 // mirrored on its parent first, as its other states are. The first list
@@ -103,10 +121,10 @@ func (b *Background) Changed(r Report, advertise func(Item) (object, bool)) []No
 	}
 	var out []Notification
 	for _, it := range r.Items {
-		if advertise == nil || slices.ContainsFunc(s.items, func(old Item) bool { return reflect.DeepEqual(old, it) }) {
+		if slices.ContainsFunc(s.items, func(old Item) bool { return reflect.DeepEqual(old, it) }) {
 			continue
 		}
-		if up, ok := advertise(it); ok {
+		if up, ok := b.advertise(r.SessionID, it, advertise, false); ok {
 			out = append(out, Notification{r.SessionID, up})
 		}
 	}
@@ -123,6 +141,58 @@ func (b *Background) Changed(r Report, advertise func(Item) (object, bool)) []No
 			"state": object{"state": r.State}}})
 	}
 	return append(out, Notification{r.SessionID, State(r.State)})
+}
+
+// advertise is the update that lets the client cancel item it, a
+// terminal (by terminal) or a tool call, once, or again.
+func (b *Background) advertise(sessionID string, it Item, terminal func(Item) (object, bool), again bool) (object, bool) {
+	if it["type"] == "terminal" && terminal != nil {
+		return terminal(it)
+	}
+	if it["type"] != "tool_call" {
+		return nil, false
+	}
+	key := sessionID + " " + fmt.Sprint(it["toolCallId"])
+	if b.cancellable[key] && !again {
+		return nil, false
+	}
+	if b.cancellable == nil {
+		b.cancellable = map[string]bool{}
+	}
+	b.cancellable[key] = true
+	return object{"sessionUpdate": "tool_call_update", "toolCallId": it["toolCallId"], "capabilities": object{"cancel": object{}}}, true
+}
+
+// Current is what a client that resumes session sessionID is told of
+// each item of its list: the update that lets it cancel the item, again
+// (terminal makes a terminal's).
+func (b *Background) Current(sessionID string, terminal func(Item) (object, bool)) []Notification {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Notification
+	if s := b.sessions[sessionID]; s != nil {
+		for _, it := range s.items {
+			if up, ok := b.advertise(sessionID, it, terminal, true); ok {
+				out = append(out, Notification{sessionID, up})
+			}
+		}
+	}
+	return out
+}
+
+// ToolCalls are the tool calls the list of session sessionID holds.
+func (b *Background) ToolCalls(sessionID string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	if s := b.sessions[sessionID]; s != nil {
+		for _, it := range s.items {
+			if id, ok := it["toolCallId"].(string); ok && it["type"] == "tool_call" {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // Reports tells whether session sessionID reports a list.
@@ -142,6 +212,11 @@ func (b *Background) Forget(sessionID string) {
 
 func (b *Background) forget(sessionID string) {
 	delete(b.sessions, sessionID)
+	for key := range b.cancellable {
+		if strings.HasPrefix(key, sessionID+" ") {
+			delete(b.cancellable, key)
+		}
+	}
 	for id, s := range b.sessions {
 		if s.parent == sessionID {
 			b.forget(id)

@@ -61,6 +61,30 @@ func (tl *Tail) Follow(poll func()) {
 // Halt stops the polls; what the file adds is no longer read.
 func (tl *Tail) Halt() { tl.once.Do(func() { close(tl.stop) }) }
 
+// StopNoticeWait bounds how long the end of a command that was stopped
+// waits for its output file to grow: Claude Code reports the stop at once,
+// and writes its stop notice ("[killed]") to the file once the command's
+// process exited, a moment later.
+const StopNoticeWait = 250 * time.Millisecond
+
+// Unread is where the tail reads next, and the file it reads.
+func (tl *Tail) Unread() (path string, offset int64) { return tl.path, tl.offset }
+
+// AwaitGrowth waits until the file at path holds more than offset bytes,
+// or until max passed. It reads nothing, so it needs no lock of the tail.
+func AwaitGrowth(path string, offset int64, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for {
+		if st, err := os.Stat(path); err == nil && st.Size() > offset {
+			return
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // Stopped reports whether the tail was halted.
 func (tl *Tail) Stopped() bool {
 	select {

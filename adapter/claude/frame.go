@@ -271,30 +271,46 @@ type TaskRef struct {
 	Description string  `json:"description"`
 	// Ambient marks housekeeping Claude Code started on its own.
 	Ambient bool `json:"ambient"`
+	// ParentTaskID is the task of the subagent that runs this task.
+	ParentTaskID string `json:"parent_task_id"`
+}
+
+// Type is the task's type ("" when unknown).
+func (t TaskRef) Type() string {
+	if t.TaskType == nil {
+		return ""
+	}
+	return *t.TaskType
 }
 
 // ToolUseResult is a user line's tool_use_result: Raw as written, passed
 // on, and what the agent reads of it itself: the background task it names,
-// and the agent a successful SendMessage resumed.
+// the agent a successful SendMessage resumed, and the task a Monitor or
+// Workflow call started.
 type ToolUseResult struct {
 	Raw              json.RawMessage
 	BackgroundTaskID string
+	TaskID           string
 	Success          bool
 	ResumedAgentID   string
 }
 
 // UnmarshalJSON implements json.Unmarshaler: only a result that names a
-// background task or a resumed agent is read beyond its Raw.
+// background task, a resumed agent or a started task is read beyond its
+// Raw.
 func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
 	r.Raw = b
-	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) || bytes.Contains(b, []byte(`"resumedAgentId"`)) {
+	if bytes.Contains(b, []byte(`"backgroundTaskId"`)) || bytes.Contains(b, []byte(`"resumedAgentId"`)) ||
+		bytes.Contains(b, []byte(`"taskId"`)) {
 		var v struct {
 			BackgroundTaskID string `json:"backgroundTaskId"`
 			Success          bool   `json:"success"`
 			ResumedAgentID   string `json:"resumedAgentId"`
+			TaskID           any    `json:"taskId"`
 		}
 		_ = json.Unmarshal(b, &v)
 		r.BackgroundTaskID, r.Success, r.ResumedAgentID = v.BackgroundTaskID, v.Success, v.ResumedAgentID
+		r.TaskID, _ = v.TaskID.(string)
 	}
 	return nil
 }

@@ -3,24 +3,19 @@ package subagents
 import (
 	"slices"
 
+	"github.com/airwire/airwire/adapter/bgwork"
 	"github.com/airwire/airwire/adapter/claude"
 )
 
 // BackgroundList is the `background` list of a session of the RFD form
-// (ACP v2, "Background work"): the display terminals of the commands it
-// runs in the background, then the child sessions it lists, with the
-// session's work state now ("" when v2 names none) and, for a child, the
-// session that announced it.
+// (ACP v2, "Background work"): the work it runs in the background (command
+// terminals, tool calls, other tasks), then the child sessions it lists,
+// with the session's work state now ("" when v2 names none) and, for a
+// child, the session that announced it.
 type BackgroundList struct {
 	SessionID, State, Parent string
-	Terminals, Subagents     []string
-}
-
-// Command is a command that went on in the background: its task, the
-// display terminal it keeps running (named after its Bash call), and the
-// Agent call of the subagent that ran it ("" at the root).
-type Command struct {
-	TaskID, TerminalID, ParentToolUseID string
+	Items                    []bgwork.Item
+	Subagents                []string
 }
 
 // liveLevel is the task ids of a background_tasks_changed level signal,
@@ -38,38 +33,44 @@ func liveLevel(tasks []claude.TaskRef) map[string]bool {
 
 // BackgroundLists are the lists of each announced child session of the
 // RFD form, deeper sessions first, then the root's, whose state is
-// rootState: a child's own list is whole before its parent's reads it. A
-// command of commands is listed, as its terminal, in the list of the
-// session that runs it while Claude Code's live background task set holds
-// it. A child is listed in its parent's list while it works in the
-// background (it is in that set), and while it is idle with background
-// work of its own. Every list is empty until Claude Code reports a live
-// set. Other background tasks are not listed yet.
-func (r *Router) BackgroundLists(rootState string, commands []Command) []BackgroundList {
+// rootState: a child's own list is whole before its parent's reads it.
+// Each item of work (in the live set's order) goes in the list of the
+// session that runs it: a command or tool call in that of the subagent
+// whose Agent call made it (none when that child is not announced), a task
+// in that of the subagent whose task runs it, else in the root's. A child
+// is listed in its parent's list while it works in the background (it is
+// in Claude Code's live background task set), and while it is idle with
+// background work of its own. Every list is empty until Claude Code
+// reports a live set.
+func (r *Router) BackgroundLists(rootState string, work []bgwork.Item) []BackgroundList {
 	if r == nil {
 		return nil
 	}
 	children := r.announcedChildren()
-	lists := map[string]*BackgroundList{r.root: {SessionID: r.root, State: rootState, Terminals: []string{}, Subagents: []string{}}}
-	byLaunch := map[string]string{}
+	lists := map[string]*BackgroundList{r.root: {SessionID: r.root, State: rootState, Items: []bgwork.Item{}, Subagents: []string{}}}
+	byLaunch, byTask := map[string]string{}, map[string]string{}
 	for _, c := range children {
 		lists[c.sessionID] = &BackgroundList{SessionID: c.sessionID, State: workStateName(c.workState), Parent: c.parentSessionID,
-			Terminals: []string{}, Subagents: []string{}}
+			Items: []bgwork.Item{}, Subagents: []string{}}
 		byLaunch[c.launchID] = c.sessionID
+		byTask[c.taskID] = c.sessionID
 	}
-	for _, cmd := range commands {
+	for _, it := range work {
 		owner := r.root
-		if cmd.ParentToolUseID != "" {
-			owner = byLaunch[cmd.ParentToolUseID]
+		switch {
+		case it.ParentToolUseID != "":
+			owner = byLaunch[it.ParentToolUseID]
+		case it.ParentTaskID != "" && byTask[it.ParentTaskID] != "":
+			owner = byTask[it.ParentTaskID]
 		}
-		if l := lists[owner]; l != nil && r.level[cmd.TaskID] {
-			l.Terminals = append(l.Terminals, cmd.TerminalID)
+		if l := lists[owner]; l != nil {
+			l.Items = append(l.Items, it)
 		}
 	}
 	for _, c := range children {
 		working := c.workState != "" && c.workState != "idle" && r.level[c.taskID]
 		own := lists[c.sessionID]
-		if p := lists[c.parentSessionID]; p != nil && (working || len(own.Terminals)+len(own.Subagents) > 0) {
+		if p := lists[c.parentSessionID]; p != nil && (working || len(own.Items)+len(own.Subagents) > 0) {
 			p.Subagents = append(p.Subagents, c.sessionID)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/bgwork"
 	"github.com/airwire/airwire/adapter/claude/claudetest"
 )
 
@@ -66,37 +67,45 @@ func TestBackgroundListsAIRForm(t *testing.T) {
 	}
 }
 
-// A command that went on in the background is listed, as its terminal,
-// in the list of the session that runs it while the live set holds its
-// task: the root's, or the child's whose Agent call ran it; a child idle
-// with a running command is listed in its parent's list.
-func TestBackgroundListsCommands(t *testing.T) {
+// Each item of work goes in the list of the session that runs it: a
+// command or tool call in the list of the child whose Agent call made it
+// (none for a child that is not announced), a task in the list of the
+// child whose task runs it (the root's for an unknown one); a child idle
+// with work of its own is listed in its parent's list.
+func TestBackgroundListsWork(t *testing.T) {
 	r := newRouter(true, "root", func(string, any) {}, nil)
 	r.rfd = true
 	r.children = []*childSession{
 		{taskID: "t1", sessionID: "c1", parentSessionID: "root", launchID: "toolu_agent", announced: true, rfdChild: rfdChild{workState: "idle"}},
 	}
-	cmds := []Command{
-		{TaskID: "b1", TerminalID: "toolu_bash1"},
-		{TaskID: "b2", TerminalID: "toolu_bash2", ParentToolUseID: "toolu_agent"},
-		{TaskID: "b3", TerminalID: "toolu_bash3", ParentToolUseID: "toolu_unknown"},
-	}
-	terminals := func() map[string][]string {
+	listed := func(work []bgwork.Item) map[string][]string {
 		out := map[string][]string{}
-		for _, l := range r.BackgroundLists("idle", cmds) {
-			out[l.SessionID] = append(append([]string{}, l.Terminals...), l.Subagents...)
+		for _, l := range r.BackgroundLists("idle", work) {
+			out[l.SessionID] = []string{}
+			for _, it := range l.Items {
+				out[l.SessionID] = append(out[l.SessionID], it.TerminalID+it.ToolCallID+it.TaskID)
+			}
+			out[l.SessionID] = append(out[l.SessionID], l.Subagents...)
 		}
 		return out
 	}
-	if got, want := terminals(), map[string][]string{"root": {}, "c1": {}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("before any live set: %v, want %v", got, want)
+	if got, want := listed(nil), map[string][]string{"root": {}, "c1": {}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("no work: %v, want %v", got, want)
 	}
-	r.level = map[string]bool{"b1": true, "b2": true, "b3": true}
-	if got, want := terminals(), map[string][]string{"root": {"toolu_bash1", "c1"}, "c1": {"toolu_bash2"}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("all live: %v, want %v", got, want)
+	work := []bgwork.Item{
+		{TerminalID: "toolu_bash1"},
+		{TerminalID: "toolu_bash2", ParentToolUseID: "toolu_agent"},
+		{TerminalID: "toolu_bash3", ParentToolUseID: "toolu_unknown"},
+		{ToolCallID: "toolu_workflow"},
+		{ToolCallID: "toolu_mcp", ParentToolUseID: "toolu_agent"},
+		{TaskID: "x1", ParentTaskID: "t1"},
+		{TaskID: "x2", ParentTaskID: "t9"},
 	}
-	r.level = map[string]bool{"b2": true}
-	if got, want := terminals(), map[string][]string{"root": {"c1"}, "c1": {"toolu_bash2"}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("only the child's command live: %v, want %v", got, want)
+	want := map[string][]string{"root": {"toolu_bash1", "toolu_workflow", "x2", "c1"}, "c1": {"toolu_bash2", "toolu_mcp", "x1"}}
+	if got := listed(work); !reflect.DeepEqual(got, want) {
+		t.Errorf("all work: %v, want %v", got, want)
+	}
+	if got, want := listed(work[:1]), map[string][]string{"root": {"toolu_bash1"}, "c1": {}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("only the root's command: %v, want %v", got, want)
 	}
 }

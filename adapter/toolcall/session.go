@@ -170,6 +170,25 @@ func (s *Session) ToolName(toolUseID string) string {
 	return s.uses[toolUseID].use.Name
 }
 
+// Use is the tool use id that has no result yet, as the model made it,
+// and the Agent call of the subagent that made it ("" at the root); ok is
+// false for one the session does not know.
+func (s *Session) Use(toolUseID string) (use ToolUse, parent string, ok bool) {
+	t, ok := s.uses[toolUseID]
+	return t.use, t.parent, ok
+}
+
+// Current is the whole tool_call of use as the session shows it, with
+// status: what a client that resumes the session is told of a call that
+// runs on in the background. It bypasses the field tracker: the client
+// gets every field again.
+func (s *Session) Current(use ToolUse, parent, status string) Update {
+	u := s.render.ToolCall(use)
+	u.Status = status
+	stampParent(&u, parent)
+	return u
+}
+
 // Cancelled drops what a session/cancel drops of each tool call: the
 // fields the client holds, so later reports of those calls go out whole,
 // and the PostToolUse hooks still awaited, which then report nothing.
