@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/airwire/airwire/adapter/acpv2"
 	"github.com/airwire/airwire/adapter/bgoutput"
@@ -436,25 +437,57 @@ func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (an
 	if task == "" {
 		return nil, notCancellable(p.SessionID, p.TerminalID, p.ToolCallID)
 	}
-	go func() {
-		err := s.cli().Request(context.WithoutCancel(ctx), claude.StopTask{TaskID: task}, nil)
-		if err != nil {
-			_ = c.a.conn.Respond(req.ID, nil, err)
-		} else {
-			_ = c.a.conn.Respond(req.ID, map[string]any{}, nil)
-		}
-		s.tr.mu.Lock()
-		path, offset, ok := s.tr.bg.stopOutput(task)
-		s.tr.mu.Unlock()
-		if ok {
-			bgoutput.AwaitGrowth(path, offset, bgoutput.StopNoticeWait)
-		}
-		s.tr.mu.Lock()
-		defer s.tr.mu.Unlock()
-		stopAnswered(s.tr, task)
-	}()
+	go c.stopListed(context.WithoutCancel(ctx), s, req.ID, task, func() error {
+		return notCancellable(p.SessionID, p.TerminalID, p.ToolCallID)
+	}, func() bool { return listedTask(s.tr, p.SessionID, p.TerminalID, p.ToolCallID) != "" })
 	return nil, jsonrpc.ErrAsyncResponse
 }
+
+// stopListed asks Claude Code to stop task and answers the cancel id with
+// the outcome: a task that ended meanwhile (listed no longer tells) is
+// refused as work no list holds. Then the terminal end and the lists the
+// cancel held go out, the terminal's last output once Claude Code's stop
+// notice reached its file.
+func (c *v2Conn) stopListed(ctx context.Context, s *Session, id json.RawMessage, task string, refused func() error, listed func() bool) {
+	err := s.cli().Request(ctx, claude.StopTask{TaskID: task}, nil)
+	if err != nil && endedMeanwhile(s.tr, listed) {
+		err = refused()
+	}
+	s.tr.mu.Lock()
+	path, offset, ok := s.tr.bg.stopOutput(task)
+	s.tr.mu.Unlock()
+	if err != nil {
+		_ = c.a.conn.Respond(id, nil, err)
+	} else {
+		_ = c.a.conn.Respond(id, map[string]any{}, nil)
+	}
+	if ok {
+		bgoutput.AwaitGrowth(path, offset, bgoutput.StopNoticeWait)
+	}
+	s.tr.mu.Lock()
+	defer s.tr.mu.Unlock()
+	stopAnswered(s.tr, task)
+}
+
+// endedMeanwhile tells whether listed work that Claude Code could not stop
+// has left its list: its end was written before the refusal, but the
+// refusal reaches the agent directly and the end through the translator,
+// so the end is waited for a moment.
+func endedMeanwhile(t *translator, listed func() bool) bool {
+	deadline := time.Now().Add(endWait)
+	for {
+		t.mu.Lock()
+		gone := !listed()
+		t.mu.Unlock()
+		if gone || time.Now().After(deadline) {
+			return gone
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// endWait bounds how long a refused stop waits for the task's end.
+const endWait = 200 * time.Millisecond
 
 // notCancellable is the -32602 of a cancel of work no list holds.
 func notCancellable(sessionID, terminalID, toolCallID string) error {

@@ -423,6 +423,33 @@ func TestV2CancelBackgroundWork(t *testing.T) {
 	}
 }
 
+// A cancel whose task ended before Claude Code could stop it is refused as
+// work no list holds, and the call ends as its task did.
+func TestV2CancelOfWorkThatEndedMeanwhile(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_STOP_LATE", "1")
+	e, sid := startV2Agent(t, "background-task")
+	e.promptV2(2, sid)
+	e.until(isIdle, nil)
+	e.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tool_call/cancel","params":{"sessionId":%q,"toolCallId":"toolu_bg"}}`, sid))
+	wire, all := e.until(func(m map[string]any) bool { return v2Event(m) == "state idle" }, nil)
+	var answer, ended string
+	for _, m := range all {
+		if m["id"] == float64(3) {
+			b, _ := json.Marshal(m["error"])
+			answer = string(b)
+		}
+		if u := v2Update(m); strings.Contains(u, `"toolCallId":"toolu_bg"`) {
+			ended = u
+		}
+	}
+	if want := `{"code":-32602,"data":{"sessionId":"` + sid + `","toolCallId":"toolu_bg"},"message":"Invalid params: Tool call toolu_bg is not running in the background, so it cannot be cancelled."}`; answer != want {
+		t.Errorf("cancel of ended work: %s\nwant %s\n(saw %q)", answer, want, wire)
+	}
+	if want := `{"capabilities":null,"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_bg"}`; ended != want {
+		t.Errorf("the call ended as %s, want %s", ended, want)
+	}
+}
+
 // v2Update is the update of a session/update, as sorted JSON ("" for
 // another message).
 func v2Update(m map[string]any) string {

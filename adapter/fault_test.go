@@ -69,6 +69,12 @@ func fakeCLI(mode string) int {
 				continue
 			}
 			if mode == "background-task" && strings.Contains(in.Text(), `"subtype":"stop_task"`) { // as Claude Code: the stop, then its answer
+				if os.Getenv("ADAPTER_TEST_STOP_LATE") == "1" { // the task ended on its own first
+					out(`{"type":"system","subtype":"task_updated","task_id":"task-1","patch":{"status":"completed"}}`)
+					out(`{"type":"system","subtype":"background_tasks_changed","tasks":[]}`)
+					out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"error","request_id":%q,"error":"No running task with id task-1"}}`, m.RequestID))
+					continue
+				}
 				out(`{"type":"system","subtype":"task_updated","task_id":"task-1","patch":{"status":"killed"}}`)
 				out(`{"type":"system","subtype":"background_tasks_changed","tasks":[]}`)
 				time.Sleep(50 * time.Millisecond) // the answer comes well after the reports
