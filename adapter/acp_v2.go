@@ -450,10 +450,11 @@ func (c *v2Conn) cancelBackground(ctx context.Context, req *jsonrpc.Request) (an
 // notice reached its file.
 func (c *v2Conn) stopListed(ctx context.Context, s *Session, id json.RawMessage, task string, refused func() error, listed func() bool) {
 	err := s.cli().Request(ctx, claude.StopTask{TaskID: task}, nil)
-	if err != nil && endedMeanwhile(s.tr, listed) {
+	awaitTaskEnd(s.tr, task)
+	s.tr.mu.Lock()
+	if err != nil && !listed() {
 		err = refused()
 	}
-	s.tr.mu.Lock()
 	path, offset, ok := s.tr.bg.stopOutput(task)
 	s.tr.mu.Unlock()
 	if err != nil {
@@ -469,24 +470,24 @@ func (c *v2Conn) stopListed(ctx context.Context, s *Session, id json.RawMessage,
 	stopAnswered(s.tr, task)
 }
 
-// endedMeanwhile tells whether listed work that Claude Code could not stop
-// has left its list: its end was written before the refusal, but the
-// refusal reaches the agent directly and the end through the translator,
-// so the end is waited for a moment.
-func endedMeanwhile(t *translator, listed func() bool) bool {
+// awaitTaskEnd waits a moment for the translator to handle the end of
+// task: Claude Code writes a task's end before its answer to stop_task
+// (or its refusal, for a task that ended meanwhile), but the answer
+// reaches the agent directly and the end through the translator.
+func awaitTaskEnd(t *translator, task string) {
 	deadline := time.Now().Add(endWait)
 	for {
 		t.mu.Lock()
-		gone := !listed()
+		ended := t.bg.tasks[task] == nil
 		t.mu.Unlock()
-		if gone || time.Now().After(deadline) {
-			return gone
+		if ended || time.Now().After(deadline) {
+			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-// endWait bounds how long a refused stop waits for the task's end.
+// endWait bounds how long a stop's answer waits for the task's end.
 const endWait = 200 * time.Millisecond
 
 // notCancellable is the -32602 of a cancel of work no list holds.
