@@ -233,10 +233,12 @@ type background struct {
 }
 
 // syncLists sends the background lists when they changed, unless a
-// cancel's answer is still to go first.
+// cancel's answer is still to go first. It runs after every CLI frame, so
+// a session whose client gets no lists builds none.
 func syncLists(t *translator) {
-	if len(t.bg.stopping) == 0 {
-		t.s.agent.v2.Load().syncBackground(t.s.ID, backgroundLists(t))
+	v2 := t.s.agent.v2.Load()
+	if len(t.bg.stopping) == 0 && v2.reportsBackground(t.s.ID) {
+		v2.syncBackground(t.s.ID, backgroundLists(t))
 	}
 }
 
