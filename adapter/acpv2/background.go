@@ -56,8 +56,11 @@ func (b *Background) Stamp(sessionID string, update object) object {
 	defer b.mu.Unlock()
 	switch update["sessionUpdate"] {
 	case "tool_call_update":
+		if len(b.cancellable) == 0 || !slices.Contains(finalStatuses, update["status"]) {
+			return update
+		}
 		key := sessionID + " " + fmt.Sprint(update["toolCallId"])
-		if !slices.Contains(finalStatuses, update["status"]) || !b.cancellable[key] {
+		if !b.cancellable[key] {
 			return update
 		}
 		// A tool call that reached its final status can no longer be cancelled.
