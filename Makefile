@@ -29,10 +29,11 @@ test-user-steps: deps
 
 ## test-suites: every suite (Ginkgo suites and plain go tests); a spec that fails is run once more
 ## (--flake-attempts=2: the reference adapter is a node process whose timing a loaded machine can push
-## past the driver's settle), and Ginkgo names every spec that needed it
+## past the driver's settle), and Ginkgo names every spec that needed it; the specs that failed are
+## repeated at the end of the output (.ci/ginkgo.sh)
 test-suites: deps build
 	$(GO) vet ./...
-	$(GINKGO) -r --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
+	GINKGO='$(GINKGO)' bash .ci/ginkgo.sh -r --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2 ./...
 
 ## cross: build airwire, vet every package (tests included) and link every test binary for linux, darwin
 ## and windows × amd64 and arm64
@@ -49,7 +50,7 @@ PORTABLE_PKGS    := ./adapter/... ./proxy/... ./scenarios/... ./cmd/conform/... 
 test-portable: deps
 	GOFLAGS='$(PORTABLE_GOFLAGS)' $(GO) vet ./...
 	CGO_ENABLED=0 GOFLAGS='$(PORTABLE_GOFLAGS)' $(GO) build -ldflags '$(LDFLAGS)' -o bin/airwire-portable ./cmd/airwire
-	AIRWIRE_CONFORM_AGENT='"$(abspath bin/airwire-portable)" agent' GOFLAGS='$(PORTABLE_GOFLAGS)' $(GINKGO) --label-filter='!mutation' --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --procs=2 --compilers=2 $(PORTABLE_PKGS)
+	AIRWIRE_CONFORM_AGENT='"$(abspath bin/airwire-portable)" agent' GOFLAGS='$(PORTABLE_GOFLAGS)' GINKGO='$(GINKGO)' bash .ci/ginkgo.sh --label-filter='!mutation' --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --procs=2 --compilers=2 $(PORTABLE_PKGS)
 
 ## test-windows: the Windows test binaries of the packages below, run under Wine (installed with apt-get
 ## when missing; under CI=true a missing Wine fails the target). The list holds packages with code that
