@@ -15,6 +15,7 @@ import (
 	"github.com/airwire/airwire/adapter/subagents"
 	"github.com/airwire/airwire/adapter/turns"
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/poll"
 )
 
 // v2Conn is the ACP v2 surface of a connection whose client negotiated the
@@ -475,16 +476,11 @@ func (c *v2Conn) stopListed(ctx context.Context, s *Session, id json.RawMessage,
 // (or its refusal, for a task that ended meanwhile), but the answer
 // reaches the agent directly and the end through the translator.
 func awaitTaskEnd(t *translator, task string) {
-	deadline := time.Now().Add(endWait)
-	for {
+	poll.Until(endWait, 5*time.Millisecond, func() bool {
 		t.mu.Lock()
-		ended := t.bg.tasks[task] == nil
-		t.mu.Unlock()
-		if ended || time.Now().After(deadline) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer t.mu.Unlock()
+		return t.bg.tasks[task] == nil
+	})
 }
 
 // endWait bounds how long a stop's answer waits for the task's end.

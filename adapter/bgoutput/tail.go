@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/airwire/airwire/internal/poll"
 )
 
 // MaxBytes bounds the output a terminal shows of a command that ran in
@@ -73,16 +75,10 @@ func (tl *Tail) Unread() (path string, offset int64) { return tl.path, tl.offset
 // AwaitGrowth waits until the file at path holds more than offset bytes,
 // or until max passed. It reads nothing, so it needs no lock of the tail.
 func AwaitGrowth(path string, offset int64, max time.Duration) {
-	deadline := time.Now().Add(max)
-	for {
-		if st, err := os.Stat(path); err == nil && st.Size() > offset {
-			return
-		}
-		if time.Now().After(deadline) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(max, 10*time.Millisecond, func() bool {
+		st, err := os.Stat(path)
+		return err == nil && st.Size() > offset
+	})
 }
 
 // Stopped reports whether the tail was halted.

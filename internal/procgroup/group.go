@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/airwire/airwire/internal/poll"
 )
 
 // Group is a child started in a process group of its own (a Job Object
@@ -106,9 +108,7 @@ func (g *Group) Stop(exited <-chan struct{}, grace time.Duration) {
 // processes the leader left in the group get up to grace to end, then are
 // killed, and the parent-death guard is given up. Later calls do nothing.
 func (g *Group) Release(grace time.Duration) {
-	for end := time.Now().Add(grace); g.Alive() && time.Now().Before(end); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(grace, 10*time.Millisecond, func() bool { return !g.Alive() })
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.released {
