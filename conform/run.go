@@ -118,6 +118,10 @@ type Paths struct {
 	// CLI is the executable the adapter was given as CLAUDE_CODE_EXECUTABLE
 	// (after the recorder's shim, the fake CLI wrapper).
 	CLI string
+	// MCPServer is the stand-in for `airwire conform mcp-server` that a
+	// scenario's session names as {{mcpServer}}. It is under Home, so that
+	// goldens and cassettes hold it as <home>/… and {{home}}/….
+	MCPServer string
 }
 
 // Result is what a run recorded.
@@ -284,6 +288,7 @@ func (d *driver) layout() error {
 	d.p = Paths{Root: root, Cwd: filepath.Join(root, "work"), Home: filepath.Join(root, "home"),
 		Airwire: d.o.Airwire, Agent: d.o.Agent, CLI: filepath.Join(root, "bin", execwrap.Name("claude"))}
 	d.p.ConfigDir = filepath.Join(d.p.Home, ".claude")
+	d.p.MCPServer = filepath.Join(d.p.Home, "bin", execwrap.Name("mcp-server"))
 	if d.workspace != "" {
 		if d.p.Cwd, err = filepath.Abs(d.workspace); err != nil {
 			return err
@@ -321,10 +326,26 @@ func (d *driver) layout() error {
 	if err := d.sc.WriteConfigFiles(d.p.ConfigDir, scenario.ConfigFileVars(d.p.Cwd, d.p.Home, d.p.ConfigDir, time.Now())); err != nil {
 		return err
 	}
+	if err := d.layoutMCPServer(); err != nil {
+		return err
+	}
 	if d.sc.Live() {
 		return d.layoutModel()
 	}
 	return d.layoutScripted()
+}
+
+// layoutMCPServer writes the stand-in for `airwire conform mcp-server`
+// when the session names it ({{mcpServer}}).
+func (d *driver) layoutMCPServer() error {
+	b, err := json.Marshal(d.sc.Client.Session.MCPServers)
+	if err != nil || !strings.Contains(string(b), "{{mcpServer}}") {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(d.p.MCPServer), 0o755); err != nil {
+		return err
+	}
+	return execwrap.Write(d.p.MCPServer, d.o.Airwire, "conform", "mcp-server")
 }
 
 // layoutScripted writes the scripted fake CLI's script and its wrapper.
@@ -586,7 +607,7 @@ func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
 }
 
 func (d *driver) vars() map[string]string {
-	v := map[string]string{"sessionId": d.session(), "cwd": d.p.Cwd, "home": d.p.Home}
+	v := map[string]string{"sessionId": d.session(), "cwd": d.p.Cwd, "home": d.p.Home, "mcpServer": d.p.MCPServer}
 	var flat func(prefix string, x any)
 	flat = func(prefix string, x any) {
 		switch t := x.(type) {

@@ -297,7 +297,7 @@ error.`,
 			return runConform(cmd.Context(), opts)
 		},
 	}
-	cmd.AddCommand(NewCmdPacedCLI(f))
+	cmd.AddCommand(NewCmdPacedCLI(f), NewCmdMCPServer(f))
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "adapter `CMD` line; {scenario}, {profile} and {cwd} name each run's own (default: $AIRWIRE_CONFORM_AGENT, else this airwire's own \"airwire agent\")")
 	cmd.Flags().BoolVar(&opts.Reference, "reference", false, "run the reference adapter: $AIRWIRE_NODE with $AIRWIRE_REFERENCE_ADAPTER, or what \"make deps\" installed in a checkout (the default of --update)")
 	cmd.Flags().StringVar(&opts.Scenario, "scenario", "", "run only scenarios whose name matches `GLOB`")

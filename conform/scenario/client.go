@@ -14,6 +14,8 @@ import (
 //
 //	{{sessionId}}           the session opened by Session (or the last saved one)
 //	{{cwd}}, {{home}}       the run's temp workspace and HOME
+//	{{mcpServer}}           a stdio MCP server with one tool, for the real CLI
+//	                        to call (`airwire conform mcp-server --help`)
 //	{{saved.NAME.PATH}}     a value from the result saved by a step with save: NAME,
 //	                        e.g. {{saved.fork.sessionId}}
 type Client struct {

@@ -335,7 +335,7 @@ func (v *validator) client(s *Scenario) {
 // saved.NAME.PATH of an earlier step that saved NAME.
 func (v *validator) placeholders(at string, val any, saved map[string]bool) {
 	for _, name := range Placeholders(toGeneric(val)) {
-		if name == "sessionId" || name == "cwd" || name == "home" {
+		if slices.Contains(ClientPlaceholders, name) {
 			continue
 		}
 		if strings.HasPrefix(name, "saved.") {
@@ -346,7 +346,7 @@ func (v *validator) placeholders(at string, val any, saved map[string]bool) {
 			v.addf("%s: {{%s}} refers to no earlier step with save: %s", at, name, strings.Split(strings.TrimPrefix(name, "saved."), ".")[0])
 			continue
 		}
-		v.addf("%s: unknown placeholder {{%s}} (sessionId, cwd, home, saved.NAME.PATH)", at, name)
+		v.addf("%s: unknown placeholder {{%s}} (%s, saved.NAME.PATH)", at, name, strings.Join(ClientPlaceholders, ", "))
 	}
 }
 
