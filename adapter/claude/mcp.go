@@ -36,8 +36,7 @@ func (m MCPServers) ConfigJSON() string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		name, _ := json.Marshal(s.Name)
-		b.Write(name)
+		b.Write(marshalPlain(s.Name))
 		b.WriteByte(':')
 		if err := json.Compact(&b, s.Config); err != nil {
 			b.WriteString("null")
@@ -88,11 +87,9 @@ func (o orderedStrings) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(kv.Name)
-		v, _ := json.Marshal(kv.Value)
-		b.Write(k)
+		b.Write(marshalPlain(kv.Name))
 		b.WriteByte(':')
-		b.Write(v)
+		b.Write(marshalPlain(kv.Value))
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -100,8 +97,10 @@ func (o orderedStrings) MarshalJSON() ([]byte, error) {
 
 // AddACPServers adds the servers of an ACP mcpServers array as the
 // reference does: http and sse servers keep their type, url and headers
-// (an object); a server without a type is stdio (command, args, env as an
-// object); any other entry is skipped. Later names replace earlier ones.
+// (an object); a server without a type, or typed "stdio" as v2 types it
+// (the reference's SDK drops the key from a v1 stdio server), is stdio
+// (command, args, env as an object); any other entry is skipped. Later
+// names replace earlier ones.
 func (m *MCPServers) AddACPServers(raw json.RawMessage) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
@@ -115,16 +114,12 @@ func (m *MCPServers) AddACPServers(raw json.RawMessage) error {
 		switch {
 		case s.Type != nil && (*s.Type == "http" || *s.Type == "sse"):
 			cfg = remoteConfig{Type: *s.Type, URL: s.URL, Headers: objectOf(s.Headers)}
-		case s.Type == nil:
+		case s.Type == nil || *s.Type == "stdio":
 			cfg = stdioConfig{Type: "stdio", Command: s.Command, Args: s.Args, Env: objectOf(s.Env)}
 		default:
 			continue
 		}
-		b, err := json.Marshal(cfg)
-		if err != nil {
-			return err
-		}
-		m.Set(s.Name, b)
+		m.Set(s.Name, marshalPlain(cfg))
 	}
 	return nil
 }
@@ -136,4 +131,17 @@ func objectOf(l []nameValue) *orderedStrings {
 	}
 	o := orderedStrings(l)
 	return &o
+}
+
+// marshalPlain is v as JSON.stringify writes it: <, > and & stay as they
+// are (a command under <home> reaches the CLI as the reference passes it).
+// The configs it encodes are strings and raw JSON, which always encode.
+func marshalPlain(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

@@ -432,6 +432,7 @@ func TestReferenceMCPConfig(t *testing.T) {
 		{"type":"http","name":"web","url":"https://x","headers":[{"name":"A","value":"b"}]},
 		{"type":"sse","name":"ev","url":"https://y","headers":[]},
 		{"type":"acp","name":"skipped","id":"1"},
+		{"type":"stdio","name":"typed","command":"<home>/bin/t & co","args":["<a>"],"env":[]},
 		{"name":"user","command":"/bin/u","args":[],"env":[]}
 	]`)
 	meta := json.RawMessage(`{"claudeCode":{"options":{"mcpServers":{"user":{"type":"stdio","command":"old"},"own":{"type":"stdio","command":"/bin/own"}}}}}`)
@@ -446,7 +447,7 @@ func TestReferenceMCPConfig(t *testing.T) {
 	}
 	want := `{"mcpServers":{"user":{"type":"stdio","command":"/bin/u","args":[],"env":{}},"own":{"type":"stdio","command":"/bin/own"},` +
 		`"fs":{"type":"stdio","command":"/bin/fs","args":["-v"],"env":{"K":"1"}},"web":{"type":"http","url":"https://x","headers":{"A":"b"}},` +
-		`"ev":{"type":"sse","url":"https://y","headers":{}}}}`
+		`"ev":{"type":"sse","url":"https://y","headers":{}},"typed":{"type":"stdio","command":"<home>/bin/t & co","args":["<a>"],"env":{}}}}`
 	if args[i+1] != want {
 		t.Errorf("--mcp-config\n got %s\nwant %s", args[i+1], want)
 	}
