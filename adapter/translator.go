@@ -299,6 +299,12 @@ func (t *translator) system(m *claude.Frame) {
 		t.apiRetry(m)
 	case "worker_shutting_down":
 		t.failure.workerShutdown = true
+	case "elicitation_complete":
+		// A URL elicitation of an MCP server ended on the server's side: an
+		// editor that takes URL elicitations may close what it opened for it.
+		if t.s.agent.clientCaps().URLElicit && m.ElicitationID != "" {
+			_ = t.s.agent.conn.Notify("elicitation/complete", map[string]any{"elicitationId": m.ElicitationID})
+		}
 	case "init":
 		syncFast(t, m)
 		// Terminal-bound slash commands are not offered to the editor: the

@@ -336,9 +336,10 @@ func (d *driver) layout() error {
 }
 
 // layoutMCPServer writes the stand-in for `airwire conform mcp-server`
-// when the session names it ({{mcpServer}}).
+// when the session names it ({{mcpServer}}: in params.mcpServers or in
+// its _meta, as Claude Code options).
 func (d *driver) layoutMCPServer() error {
-	b, err := json.Marshal(d.sc.Client.Session.MCPServers)
+	b, err := json.Marshal(d.sc.Client.Session)
 	if err != nil || !strings.Contains(string(b), "{{mcpServer}}") {
 		return err
 	}

@@ -33,6 +33,7 @@ type Client struct {
 	WriteTextFile bool // fs.writeTextFile
 	Terminal      bool // terminal
 	FormElicit    bool // elicitation.form
+	URLElicit     bool // elicitation.url
 	AuthTerminal  bool // auth.terminal
 	// Subagents is `subagents: {}`, the draft ACP subagent RFD: native
 	// subagent sessions (contract: "Native subagent sessions").
@@ -88,6 +89,7 @@ type wireCaps struct {
 	Terminal    bool `json:"terminal"`
 	Elicitation struct {
 		Form json.RawMessage `json:"form"`
+		URL  json.RawMessage `json:"url"`
 	} `json:"elicitation"`
 	Auth struct {
 		Terminal bool `json:"terminal"`
@@ -116,6 +118,7 @@ func Parse(raw json.RawMessage) Client {
 	c.ReadTextFile, c.WriteTextFile = w.FS.ReadTextFile, w.FS.WriteTextFile
 	c.Terminal = w.Terminal
 	c.FormElicit = isObject(w.Elicitation.Form)
+	c.URLElicit = isObject(w.Elicitation.URL)
 	c.AuthTerminal = w.Auth.Terminal
 	c.Subagents = isObject(w.Subagents)
 	c.Compaction, c.Notices = isObject(w.Session.Compaction), isObject(w.Session.Notices)

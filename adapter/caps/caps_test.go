@@ -9,8 +9,11 @@ import (
 
 func TestParseReadsTheDeclarationsOfEachClient(t *testing.T) {
 	zed := Parse(json.RawMessage(`{"_meta":{"terminal-auth":true,"terminal_output":true},"auth":{"terminal":true},"elicitation":{"form":{}},"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}`))
-	if !zed.TerminalOutput || !zed.TerminalAuth || !zed.AuthTerminal || !zed.FormElicit || !zed.ReadTextFile || !zed.WriteTextFile || !zed.Terminal || zed.AIR.Client {
+	if !zed.TerminalOutput || !zed.TerminalAuth || !zed.AuthTerminal || !zed.FormElicit || zed.URLElicit || !zed.ReadTextFile || !zed.WriteTextFile || !zed.Terminal || zed.AIR.Client {
 		t.Errorf("zed = %+v", zed)
+	}
+	if url := Parse(json.RawMessage(`{"elicitation":{"url":{}}}`)); !url.URLElicit || url.FormElicit {
+		t.Errorf("a client with URL elicitation only = %+v", url)
 	}
 	plain := Parse(json.RawMessage(`{"fs":{"readTextFile":true},"terminal":true}`))
 	if plain.TerminalChannel() || plain.FormElicit || plain.AIR.Client {

@@ -177,6 +177,9 @@ type System struct {
 	CompactError  string  `json:"compact_error"`
 
 	State string `json:"state"`
+	// ElicitationID is an elicitation_complete line's URL elicitation:
+	// its MCP server reported it done.
+	ElicitationID string `json:"elicitation_id"`
 	// CommandUUID is a command_lifecycle line's command: the prompt uuid.
 	CommandUUID string `json:"command_uuid"`
 	Task

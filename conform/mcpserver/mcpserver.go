@@ -6,8 +6,12 @@
 // (Claude Code's auto-background of MCP calls, an `mcp_task`).
 //
 // It speaks the MCP base protocol over stdio: newline-delimited JSON-RPC
-// 2.0, `initialize`, `ping`, `tools/list` and `tools/call`. A call waits
-// Delay, then answers Reply as text content; `notifications/cancelled`
+// 2.0, `initialize`, `ping`, `tools/list` and `tools/call`. A call first
+// asks the user through the client when Elicit says so (MCP
+// `elicitation/create`, form or URL mode; after an accepted URL
+// elicitation, `notifications/elicitation/complete`), waits Delay, then
+// answers Reply as text content, followed by the user's action when it
+// asked; `notifications/cancelled`
 // drops a waiting call without an answer, as MCP asks. Other requests get
 // -32601, a line that is no JSON object -32700, a call of another tool
 // -32602. It ends when its input ends, dropping the calls under way:
@@ -42,7 +46,16 @@ type Tool struct {
 	Name   string        // the tool's name
 	Reply  string        // the text of every result
 	Delay  time.Duration // how long a call runs before its result
+	// Elicit is "form" or "url" for a tool that asks the user first
+	// ("" asks nothing), with Message and, for a URL, URL.
+	Elicit, Message, URL string
 }
+
+// Elicitation modes.
+const (
+	ElicitForm = "form"
+	ElicitURL  = "url"
+)
 
 // JSON-RPC error codes.
 const (
@@ -56,6 +69,9 @@ type request struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// Result and Error make a response to a request of the server.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 type server struct {
@@ -64,6 +80,8 @@ type server struct {
 	out     *bufio.Writer
 	calls   sync.WaitGroup
 	pending map[string]context.CancelFunc
+	asked   map[string]chan request // elicitations awaiting the client, by request id
+	asks    int
 }
 
 // Serve answers the requests read from in on out until in ends or ctx is
@@ -71,7 +89,7 @@ type server struct {
 func Serve(ctx context.Context, t Tool, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &server{tool: t, out: bufio.NewWriter(out), pending: map[string]context.CancelFunc{}}
+	s := &server{tool: t, out: bufio.NewWriter(out), pending: map[string]context.CancelFunc{}, asked: map[string]chan request{}}
 	r := bufio.NewReaderSize(in, 64<<10)
 	var err error
 	for ctx.Err() == nil {
@@ -123,7 +141,9 @@ func (s *server) handle(ctx context.Context, line []byte) {
 		return
 	}
 	if req.Method == "" {
-		if req.ID != nil {
+		if req.Result != nil || req.Error != nil {
+			s.answered(req)
+		} else if req.ID != nil {
 			s.fail(req.ID, codeInvalidRequest, "invalid request: no method")
 		}
 		return
@@ -191,6 +211,14 @@ func (s *server) call(ctx context.Context, req request) {
 	go func() {
 		defer s.calls.Done()
 		defer s.forget(key)
+		text := s.tool.Reply
+		if s.tool.Elicit != "" {
+			action, ok := s.elicit(cctx)
+			if !ok {
+				return
+			}
+			text += " (" + action + ")"
+		}
 		t := time.NewTimer(s.tool.Delay)
 		defer t.Stop()
 		select {
@@ -198,8 +226,64 @@ func (s *server) call(ctx context.Context, req request) {
 			return
 		case <-t.C:
 		}
-		s.answer(req.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": s.tool.Reply}}})
+		s.answer(req.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
 	}()
+}
+
+// elicit asks the user through the client and returns the action of the
+// answer ("error" for an error answer); false when ctx ends first.
+func (s *server) elicit(ctx context.Context) (string, bool) {
+	s.mu.Lock()
+	s.asks++
+	id := fmt.Sprintf("elicit-%d", s.asks)
+	wait := make(chan request, 1)
+	s.asked[`"`+id+`"`] = wait
+	s.mu.Unlock()
+	params := map[string]any{"mode": s.tool.Elicit, "message": s.tool.Message}
+	if s.tool.Elicit == ElicitURL {
+		params["url"], params["elicitationId"] = s.tool.URL, id
+	} else {
+		params["requestedSchema"] = formSchema
+	}
+	s.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
+	var resp request
+	select {
+	case <-ctx.Done():
+		return "", false
+	case resp = <-wait:
+	}
+	var r struct {
+		Action string `json:"action"`
+	}
+	if resp.Error != nil || json.Unmarshal(resp.Result, &r) != nil || r.Action == "" {
+		return "error", true
+	}
+	if s.tool.Elicit == ElicitURL && r.Action == "accept" {
+		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
+			"params": map[string]any{"elicitationId": id}})
+	}
+	return r.Action, true
+}
+
+// formSchema is what a form elicitation asks for.
+var formSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"environment": map[string]any{"type": "string", "title": "Environment", "enum": []any{"staging", "production"}},
+	},
+	"required": []any{"environment"},
+}
+
+// answered hands the client's response to the elicitation that waits for
+// it; a response to nothing asked is dropped.
+func (s *server) answered(resp request) {
+	s.mu.Lock()
+	wait := s.asked[string(resp.ID)]
+	delete(s.asked, string(resp.ID))
+	s.mu.Unlock()
+	if wait != nil {
+		wait <- resp
+	}
 }
 
 func (s *server) cancel(params json.RawMessage) {

@@ -153,3 +153,46 @@ func TestEndOfInputEndsTheServer(t *testing.T) {
 		t.Fatalf("a call under way at the end of input answered: %s", s.out.Text())
 	}
 }
+
+func TestFormElicitationComesBeforeTheResult(t *testing.T) {
+	s := start(t, Tool{Server: "deploy", Name: "create", Reply: "Created.", Elicit: ElicitForm, Message: "Where to?"})
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create"}}`)
+	ask := s.read()
+	params, _ := ask["params"].(map[string]any)
+	if ask["method"] != "elicitation/create" || params["mode"] != "form" || params["message"] != "Where to?" || params["requestedSchema"] == nil {
+		t.Fatalf("first message of the call: %v", ask)
+	}
+	s.send(`{"jsonrpc":"2.0","id":"nobody-asked","result":{"action":"accept"}}`) // dropped
+	s.send(`{"jsonrpc":"2.0","id":` + mustJSON(t, ask["id"]) + `,"result":{"action":"decline"}}`)
+	m := s.read()
+	if text := m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != "Created. (decline)" {
+		t.Fatalf("result after the answer: %v", m)
+	}
+}
+
+func TestURLElicitationCompletesOnAccept(t *testing.T) {
+	s := start(t, Tool{Server: "auth", Name: "login", Reply: "Signed in.", Elicit: ElicitURL, Message: "Sign in", URL: "https://example.com/login"})
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login"}}`)
+	ask := s.read()
+	params, _ := ask["params"].(map[string]any)
+	if params["mode"] != "url" || params["url"] != "https://example.com/login" || params["elicitationId"] != ask["id"] {
+		t.Fatalf("URL elicitation: %v", ask)
+	}
+	s.send(`{"jsonrpc":"2.0","id":` + mustJSON(t, ask["id"]) + `,"result":{"action":"accept"}}`)
+	done := s.read()
+	if done["method"] != "notifications/elicitation/complete" || done["params"].(map[string]any)["elicitationId"] != ask["id"] {
+		t.Fatalf("after the accept: %v", done)
+	}
+	if m := s.read(); m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("the call's result: %v", m)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
