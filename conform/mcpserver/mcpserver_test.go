@@ -38,6 +38,21 @@ func (s *session) send(line string) {
 	}
 }
 
+// end closes the server's input and fails with hung unless Serve returns
+// without an error soon.
+func (s *session) end(hung string) {
+	s.t.Helper()
+	s.in.Close()
+	select {
+	case err := <-s.done:
+		if err != nil {
+			s.t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		s.t.Fatal(hung)
+	}
+}
+
 func (s *session) read() map[string]any {
 	s.t.Helper()
 	if !s.out.Scan() {
@@ -103,15 +118,7 @@ func TestCancelledCallGetsNoAnswer(t *testing.T) {
 	if m := s.read(); m["id"] != float64(8) {
 		t.Fatalf("the cancelled call answered: %v", m)
 	}
-	s.in.Close()
-	select {
-	case err := <-s.done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server waits on a cancelled call after its input ended")
-	}
+	s.end("the server waits on a cancelled call after its input ended")
 }
 
 func TestBadInputGetsItsError(t *testing.T) {
@@ -140,15 +147,7 @@ func TestBadInputGetsItsError(t *testing.T) {
 func TestEndOfInputEndsTheServer(t *testing.T) {
 	s := start(t, Tool{Server: "s", Name: "slow", Reply: "late", Delay: time.Hour})
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
-	s.in.Close()
-	select {
-	case err := <-s.done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server outlives its input while a call is under way")
-	}
+	s.end("the server outlives its input while a call is under way")
 	if s.out.Scan() {
 		t.Fatalf("a call under way at the end of input answered: %s", s.out.Text())
 	}
