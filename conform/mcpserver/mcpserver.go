@@ -33,8 +33,15 @@ import (
 // one this server does not know.
 const ProtocolVersion = "2025-06-18"
 
-// known are the MCP versions whose base protocol this server speaks.
-var known = map[string]bool{"2024-11-05": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
+// known reports whether this server speaks the base protocol of MCP
+// version v.
+func known(v string) bool {
+	switch v {
+	case "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25":
+		return true
+	}
+	return false
+}
 
 // maxLine bounds one request line: a longer one is answered -32700 and
 // skipped.
@@ -174,7 +181,7 @@ func (s *server) initialize(params json.RawMessage) map[string]any {
 	}
 	_ = json.Unmarshal(params, &p)
 	version := ProtocolVersion
-	if known[p.ProtocolVersion] {
+	if known(p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
 	return map[string]any{
@@ -243,7 +250,7 @@ func (s *server) elicit(ctx context.Context) (string, bool) {
 	if s.tool.Elicit == ElicitURL {
 		params["url"], params["elicitationId"] = s.tool.URL, id
 	} else {
-		params["requestedSchema"] = formSchema
+		params["requestedSchema"] = formSchema()
 	}
 	s.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params})
 	var resp request
@@ -266,12 +273,14 @@ func (s *server) elicit(ctx context.Context) (string, bool) {
 }
 
 // formSchema is what a form elicitation asks for.
-var formSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"environment": map[string]any{"type": "string", "title": "Environment", "enum": []any{"staging", "production"}},
-	},
-	"required": []any{"environment"},
+func formSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"environment": map[string]any{"type": "string", "title": "Environment", "enum": []any{"staging", "production"}},
+		},
+		"required": []any{"environment"},
+	}
 }
 
 // answered hands the client's response to the elicitation that waits for
