@@ -146,10 +146,11 @@ func (c *configChanges) afterRequest(ctx context.Context, body json.RawMessage) 
 	}
 }
 
-// refreshContextUsage asks the CLI how full the context is.
-func (c *configChanges) refreshContextUsage(ctx context.Context) {
+// contextUsageOf takes the CLI's answer to a get_context_usage (how full
+// the context is) that wait waits for.
+func (c *configChanges) contextUsageOf(ctx context.Context, wait func(context.Context, any) error) {
 	var resp json.RawMessage
-	if err := c.host.cli().Request(context.WithoutCancel(ctx), claude.GetContextUsage{Detail: "summary"}, &resp); err == nil {
+	if err := wait(context.WithoutCancel(ctx), &resp); err == nil {
 		c.tr.contextUsage(resp)
 	}
 }

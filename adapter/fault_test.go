@@ -140,6 +140,11 @@ func playTurn(mode string, out func(string)) bool {
 		out(`{"type":"control_request","request_id":"ask-1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}`)
 		out(`{"type":"stream_event","parent_tool_use_id":null,"event":{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":3,"output_tokens":5}}}`)
 		return false
+	case "local-command": // as Claude Code answers a slash command itself: a synthetic message, then its text as the result
+		text := `Reconnect, enable, and disable aren't available in this session.`
+		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_local","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"` + text + `"}]}}`)
+		out(`{"type":"result","subtype":"success","stop_reason":"end_turn","result":"` + text + `","usage":{"input_tokens":0,"output_tokens":0}}`)
+		return false
 	case "background-task": // a workflow goes on in the background after its call's result and the turn
 		out(start)
 		out(`{"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1","model":"m","content":[{"type":"tool_use","id":"toolu_bg","name":"Workflow","input":{"script":"x"}}]}}`)

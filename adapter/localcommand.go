@@ -1,11 +1,17 @@
 package adapter
 
 import (
+	"context"
+	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/mcpservers"
 	"github.com/airwire/airwire/adapter/notices"
+	"github.com/airwire/airwire/adapter/usage"
 )
 
 // Local slash commands: Claude Code answers some commands itself, without
@@ -15,8 +21,13 @@ import (
 // result activates the turn) the result's text as a message chunk (id the
 // result's uuid). The same result rule covers a turn that answered on its
 // result alone (no streamed or consolidated text, no output tokens, no
-// compaction output). Not modelled: the reference's structured
-// replacements of `/usage` and `/mcp` output.
+// compaction output). A prompt that is exactly a `/mcp` command gets its
+// output replaced by the agent's list of the servers (adapter/mcpservers),
+// and one that is exactly `/usage` by the structured usage Claude Code
+// gives get_usage (adapter/usage): in whichever frame Claude Code sends
+// the output (a synthetic assistant message, local_command_output, or the
+// result), once. The reference asks for the usage as the turn starts, ours
+// at its output: a turn has nothing to show before that.
 
 // localOnlyCommands are the slash commands the CLI answers locally
 // without echoing the prompt or calling the model.
@@ -42,7 +53,9 @@ func (t *rootText) localCommandOutput(m *claude.Frame) {
 	if t.compaction.ConsumeDuplicateError(m.Content) {
 		return
 	}
-	t.say(textUpdate("agent_message_chunk", m.Content, m.UUID))
+	if text, show := localReplacement(t.s, m.Content); show != dropOutput {
+		t.say(textUpdate("agent_message_chunk", text, m.UUID))
+	}
 }
 
 // forwardResult sends a successful result's text when the turn showed
@@ -58,7 +71,9 @@ func (t *rootText) forwardResult(r *claude.Frame, shown, compacted bool) {
 	if !t.s.activeLocalOnly() && !silent {
 		return
 	}
-	t.say(textUpdate("agent_message_chunk", r.Result, r.UUID))
+	if text, show := localReplacement(t.s, r.Result); show != dropOutput {
+		t.say(textUpdate("agent_message_chunk", text, r.UUID))
+	}
 }
 
 // say sends a message chunk of the root conversation: a failed
@@ -83,4 +98,151 @@ func (t *rootText) showing(text string) bool {
 	t.shown = true
 	t.s.titles.answer(text)
 	return true
+}
+
+// localCommand is a turn's `/mcp` or `/usage` command: Claude Code's
+// output for it is replaced once by what produce makes of it.
+type localCommand struct {
+	produce func(ctx context.Context, p *claude.Process, original string) localOutcome
+	ran     bool // only the CLI's message loop runs it
+	out     localOutcome
+
+	mu        sync.Mutex
+	aborted   bool               // the turn was cancelled or ended
+	cancel    context.CancelFunc // of the run under way
+	delivered bool               // the replacement was shown
+	original  string             // the output it replaced
+}
+
+// localOutcome is a replacement: ok false keeps Claude Code's output;
+// reconnected are the MCP servers a `/mcp reconnect` tried.
+type localOutcome struct {
+	markdown    string
+	ok          bool
+	reconnected []string
+}
+
+// usageTimeout bounds the `/usage` command's get_usage.
+const usageTimeout = 5 * time.Second
+
+// newLocalCommand is the command of a prompt that is one text block and
+// exactly `/usage` or a `/mcp` command; nil for any other prompt.
+func newLocalCommand(blocks []promptBlock) *localCommand {
+	if len(blocks) != 1 || !blocks[0].decoded || blocks[0].Type != "text" {
+		return nil
+	}
+	if usage.IsCommand(blocks[0].Text) {
+		return &localCommand{produce: usageMarkdown}
+	}
+	cmd, ok := mcpservers.Parse(blocks[0].Text)
+	if !ok {
+		return nil
+	}
+	return &localCommand{produce: func(ctx context.Context, p *claude.Process, original string) localOutcome {
+		out := mcpservers.Run(ctx, mcpservers.CLI(p), cmd, original)
+		return localOutcome{out.Markdown, out.OK, out.Reconnected}
+	}}
+}
+
+// usageMarkdown asks Claude Code for the structured usage and shows it.
+func usageMarkdown(ctx context.Context, p *claude.Process, _ string) localOutcome {
+	ctx, cancel := context.WithTimeout(ctx, usageTimeout)
+	defer cancel()
+	var raw json.RawMessage
+	if err := p.Request(ctx, claude.GetUsage{}, &raw); err != nil {
+		return localOutcome{}
+	}
+	md, ok := usage.CommandMarkdown(raw, time.Local)
+	return localOutcome{markdown: md, ok: ok}
+}
+
+// abort stops the command's run and any later one.
+func (l *localCommand) abort() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.aborted = true
+	if l.cancel != nil {
+		l.cancel()
+	}
+}
+
+// settled aborts the command of a turn that ended, and returns the servers
+// its shown output reconnected.
+func (l *localCommand) settled() []string {
+	if l == nil {
+		return nil
+	}
+	l.abort()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.delivered {
+		return nil
+	}
+	return l.out.reconnected
+}
+
+// run makes the replacement for the output original, once.
+func (l *localCommand) run(p *claude.Process, original string) localOutcome {
+	if l.ran {
+		return l.out
+	}
+	l.ran = true
+	l.mu.Lock()
+	if l.aborted || p == nil {
+		l.mu.Unlock()
+		return l.out
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	l.mu.Unlock()
+	defer cancel()
+	l.out = l.produce(ctx, p, original)
+	return l.out
+}
+
+// outputShown says how a local command's output is shown.
+type outputShown int
+
+const (
+	keepOutput    outputShown = iota // as Claude Code sent it
+	replaceOutput                    // by the agent's replacement
+	dropOutput                       // not at all
+)
+
+// localReplacement is what shows the output original of the turn under
+// way (or the first queued one): the output itself for a turn without a
+// `/mcp` command or whose list could not be read; the replacement the
+// first time; nothing for the same output mirrored by another frame, or
+// when the turn was cancelled.
+func localReplacement(s *Session, original string) (string, outputShown) {
+	s.mu.Lock()
+	var t *turn
+	if len(s.turns) > 0 {
+		t = s.turns[0]
+	}
+	s.mu.Unlock()
+	if t == nil || t.local == nil {
+		return original, keepOutput
+	}
+	out := t.local.run(s.cli(), original)
+	if s.activeCancelled() {
+		return "", dropOutput
+	}
+	if !out.ok {
+		return original, keepOutput
+	}
+	l := t.local
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.delivered {
+		if l.original == original {
+			return "", dropOutput
+		}
+		return original, keepOutput
+	}
+	l.delivered, l.original = true, original
+	return out.markdown, replaceOutput
 }

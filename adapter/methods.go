@@ -16,6 +16,8 @@ import (
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/mcpservers"
+	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
@@ -99,8 +101,48 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	a.mu.Unlock()
 	_ = a.conn.Respond(req.ID, s.cfg.Result(s.ID), nil)
 	s.publishCommands()
+	signInServers(s, mcpservers.Names(p.MCPServers))
 	s.warnUnsupportedCLI()
 	return nil, jsonrpc.ErrAsyncResponse
+}
+
+// signInServers signs in, in the background, the servers among names that
+// Claude Code reports need OAuth, for a client that takes URL elicitations
+// (adapter/mcpservers): after a session's setup answer, and after a
+// `/mcp` reconnect.
+func signInServers(s *Session, names []string) {
+	if !s.agent.clientCaps().URLElicit || len(names) == 0 {
+		return
+	}
+	if p := s.cli(); p != nil {
+		s.signIn.Start(mcpservers.CLI(p), names)
+	}
+}
+
+// signInEditor is the editor side of a sign-in: the URL elicitation and
+// its completion, in the connection's ACP version.
+type signInEditor struct{ a *Agent }
+
+func (e signInEditor) ElicitURL(ctx context.Context, p mcpservers.URLElicitation) (string, error) {
+	params, _ := json.Marshal(p)
+	v := e.a.v2.Load()
+	call, err := v.request(e.a.conn, permission.MethodCreateElicitation, params)
+	if err != nil {
+		return "", err
+	}
+	var result json.RawMessage
+	if err := call.Wait(ctx, &result); err != nil {
+		return "", err
+	}
+	var answer struct {
+		Action string `json:"action"`
+	}
+	_ = json.Unmarshal(v.answer(permission.MethodCreateElicitation, result), &answer)
+	return answer.Action, nil
+}
+
+func (e signInEditor) Complete(id string) {
+	_ = e.a.conn.Notify("elicitation/complete", map[string]any{"elicitationId": id})
 }
 
 // newSessionState makes a Session that has no CLI yet.
@@ -121,6 +163,8 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 		s.fileChanges.host, s.fileChanges.log, s.fileChanges.id = s, a.opts.Log, id
 	}
 	s.configChanges = configChanges{host: s, agent: a, tr: s.tr, id: id}
+	s.signIn.SessionID, s.signIn.Log, s.signIn.Editor = id, a.opts.Log, signInEditor{a}
+	s.signIn.Current = func(c mcpservers.Control) bool { return c == mcpservers.CLI(s.cli()) }
 	s.asks.config, s.asks.plans = &s.configChanges, &s.plans
 	s.tr.usage.OnWindow(func(model string, size int) { a.windows.learn(windowKey(routedGetenv(a), model), size) })
 	return s

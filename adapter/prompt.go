@@ -55,7 +55,7 @@ func (a *Agent) startTurn(ctx context.Context, params json.RawMessage, events tu
 	if err != nil {
 		return err
 	}
-	t := &turn{events: events, localOnly: isLocalOnlyCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
+	t := &turn{events: events, localOnly: isLocalOnlyCommand(blocks), local: newLocalCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
 	return s.submit(ctx, t, blocks)
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/mcpservers"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/sessionfailure"
@@ -49,6 +51,8 @@ type Session struct {
 	startParams claude.SessionStart
 	// mcpStatus says which of the editor's MCP servers are unavailable.
 	mcpStatus notices.MCPServers
+	// signIn signs in the editor's MCP servers that need OAuth (methods.go).
+	signIn mcpservers.SignIn
 
 	mu    sync.Mutex
 	state state
@@ -140,6 +144,11 @@ func (s *Session) finish(result any, err error) {
 		result = map[string]any{}
 	}
 	t.settle(&s.fg, outcomeOf(result), err)
+	if servers := t.local.settled(); len(servers) > 0 && !t.cancelled {
+		// a reconnect signs in the editor's servers it tried, as a session start does
+		editors := mcpservers.Names(s.startParams.MCPServers)
+		signInServers(s, slices.DeleteFunc(slices.Clone(servers), func(n string) bool { return !slices.Contains(editors, n) }))
+	}
 }
 
 // cancelActive marks the turn under way as cancelled; it reports whether
@@ -152,6 +161,7 @@ func (s *Session) cancelActive() bool {
 	}
 	s.turns[0].cancelled = true
 	s.turns[0].fileChange.cancelled() // contract "Agent file-change report"
+	s.turns[0].local.abort()
 	return true
 }
 
@@ -193,6 +203,7 @@ func (s *Session) Close() {
 	s.turns, s.state = nil, idle
 	proc := s.proc
 	s.mu.Unlock()
+	s.signIn.Stop()
 	stopOutputs(s.tr)
 	if proc != nil {
 		proc.Close()

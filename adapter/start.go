@@ -83,9 +83,18 @@ func (s *Session) start(ctx context.Context, st claude.SessionStart) error {
 		return err
 	}
 	if !s.windowKnown {
-		go s.configChanges.refreshContextUsage(ctx)
+		askContextUsage(ctx, s)
 	}
 	return nil
+}
+
+// askContextUsage asks the CLI how full the context is: written now, so
+// before what follows a setup answer (the MCP sign-in's mcp_status), as
+// the reference orders them; answered in the background.
+func askContextUsage(ctx context.Context, s *Session) {
+	if wait, err := s.cli().Begin(claude.GetContextUsage{Detail: "summary"}); err == nil {
+		go s.configChanges.contextUsageOf(ctx, wait)
+	}
 }
 
 // spawn starts a CLI as st says, makes it the session's CLI (the frames
@@ -507,7 +516,7 @@ func restartForProvider(s *Session, ctx context.Context) {
 		return
 	}
 	if !s.windowKnown {
-		go s.configChanges.refreshContextUsage(ctx)
+		askContextUsage(ctx, s)
 	}
 	restoreChoices(s, ctx, prev, agentChosen)
 	s.notify(s.cfg.ConfigOptionUpdate())

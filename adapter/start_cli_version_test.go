@@ -20,6 +20,25 @@ func fakeControlAnswer(req []byte) string {
 	if v := os.Getenv("ADAPTER_TEST_CLI_INIT"); v != "" && bytes.Contains(req, []byte(`"subtype":"initialize"`)) {
 		return v
 	}
+	if f := os.Getenv("ADAPTER_TEST_MCP_AUTH"); f != "" {
+		return fakeMCPAuth(f, req)
+	}
+	return "{}"
+}
+
+// fakeMCPAuth answers as Claude Code with one server, gh, that needs an
+// OAuth sign-in until the file signedIn says "done".
+func fakeMCPAuth(signedIn string, req []byte) string {
+	switch {
+	case bytes.Contains(req, []byte(`"subtype":"mcp_status"`)):
+		status := "needs-auth"
+		if b, _ := os.ReadFile(signedIn); string(b) == "done" {
+			status = "connected"
+		}
+		return `{"mcpServers":[{"name":"gh","status":"` + status + `"},{"name":"mine","status":"needs-auth"}]}`
+	case bytes.Contains(req, []byte(`"subtype":"mcp_authenticate"`)) && bytes.Contains(req, []byte(`"serverName":"gh"`)):
+		return `{"requiresUserAction":true,"authUrl":"https://auth.example/gh"}`
+	}
 	return "{}"
 }
 

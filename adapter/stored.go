@@ -9,6 +9,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/history"
+	"github.com/airwire/airwire/adapter/mcpservers"
 	"github.com/airwire/airwire/adapter/sessionindex"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -100,6 +101,7 @@ func (a *Agent) answerOpened(req *jsonrpc.Request, s *Session) (any, error) {
 	s.publishReplayedChildModels()
 	s.publishCommands()
 	s.publishRfdReplayModels()
+	signInServers(s, mcpservers.Names(s.startParams.MCPServers))
 	s.warnUnsupportedCLI()
 	return nil, jsonrpc.ErrAsyncResponse
 }

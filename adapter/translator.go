@@ -251,6 +251,16 @@ func (t *translator) assistant(m *claude.Frame) {
 	if m.Message.Model == "<synthetic>" && t.compaction.Delivered() {
 		return // CLI-local output of a compaction that was already shown
 	}
+	if m.Message.Model == "<synthetic>" {
+		// a local command's output, which a `/mcp` turn replaces
+		switch text, show := localReplacement(t.s, assistantText(*m)); show {
+		case replaceOutput:
+			t.text.say(textUpdate("agent_message_chunk", text, m.Message.ID))
+			return
+		case dropOutput:
+			return
+		}
+	}
 	if t.noteAssistantError(*m) {
 		return // the turn's failure record carries the text
 	}
@@ -317,7 +327,11 @@ func (t *translator) system(m *claude.Frame) {
 			t.s.skillsRead = true
 			t.s.skills.refresh()
 		}
-		for _, u := range t.s.mcpStatus.Updates(t.s.startParams.MCPServers, m.MCPServers, t.s.agent.clientCaps().Notices) {
+		for _, u := range t.s.mcpStatus.Updates(t.s.startParams.MCPServers, m.MCPServers, t.s.agent.clientCaps().Notices, t.s.agent.clientCaps().URLElicit) {
+			if u["sessionUpdate"] == "agent_message_chunk" {
+				text, _ := u["content"].(map[string]any)["text"].(string)
+				t.s.titles.answer(text) // a transcript line is text of the turn
+			}
 			t.s.notify(u)
 		}
 	case "commands_changed":

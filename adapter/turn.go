@@ -22,6 +22,7 @@ type turn struct {
 	insertedReported bool
 	cancelled        bool
 	localOnly        bool               // a command the CLI answers locally (localcommand.go)
+	local            *localCommand      // a `/mcp` command whose output the agent replaces (localcommand.go)
 	goal             bool               // a `_session/goal` request's prompt: answered {} (goal.go)
 	fileChange       *fileChangeRequest // its AIR file-change report request, if any
 }

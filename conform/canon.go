@@ -1033,7 +1033,8 @@ func (n *Normalizer) str(s string) string {
 
 // MaskMeasured replaces, in a canonical transcript, every duration the
 // durations rule would replace if the CLI had not fixed it: a number under a
-// duration, elapsed or latency key and the N of "duration_ms: N". A live run
+// duration, elapsed or latency key and the N of "duration_ms: N"; and the
+// API and active times of the `/usage` table ("| $0.00 | 0s | 2s |"). A live run
 // compares its transcript and the golden both masked: there the real CLI
 // measures those values anew (a replay gets them from the cassette, and
 // keeps them). Lines that are not "<tag> <json>" stay as they are.
@@ -1057,6 +1058,10 @@ var estimatedTokensRE = lazyre.New(`^(?i)(pre|post)_?tokens$`)
 const contextReport = "## Context Usage"
 
 var contextTokensRE = lazyre.New(`\b\d+(?:\.\d+)?k\b`)
+
+// usageTimesRE is the row of the `/usage` Markdown's session table: the
+// cost, then the API and active times Claude Code measured.
+var usageTimesRE = lazyre.New(`(\| \$[0-9]+\.[0-9]{2} \| )(?:[0-9]+m(?: [0-9]+s)?|[0-9]+s) \| (?:[0-9]+m(?: [0-9]+s)?|[0-9]+s) \|`)
 
 func maskCanon(canon []byte, tokens bool) []byte {
 	var out bytes.Buffer
@@ -1110,6 +1115,7 @@ func maskLine(raw []byte, tokens bool) ([]byte, error) {
 			}
 		case string:
 			t = textDurRE.ReplaceAllString(t, textDurPrefix+"<duration>")
+			t = usageTimesRE.ReplaceAllString(t, "${1}<duration> | <duration> |")
 			if tokens && strings.Contains(t, contextReport) {
 				t = contextTokensRE.ReplaceAllString(t, "<tokens>")
 			}

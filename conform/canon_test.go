@@ -422,6 +422,16 @@ func TestDurationsInTextAndMasking(t *testing.T) {
 	}
 }
 
+// The `/usage` table's API and active times are measured by the real CLI:
+// masked in a live run, cost and other text kept.
+func TestMaskUsageTimes(t *testing.T) {
+	canon := `client agent->editor {"text":"| Cost | API time | Active |\n|:--|:--|:--|\n| $0.13 | 1m 5s | 2s |\n| Input | 12s |"}` + "\n"
+	want := `client agent->editor {"text":"| Cost | API time | Active |\n|:--|:--|:--|\n| $0.13 | <duration> | <duration> |\n| Input | 12s |"}` + "\n"
+	if got := string(MaskMeasured([]byte(canon))); got != want {
+		t.Errorf("MaskMeasured:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // Two recordings (airwire diff) mask the CLI's token estimates besides the
 // durations; a live run keeps them (its run directory keeps them stable).
 func TestMaskRecordedTokens(t *testing.T) {

@@ -263,6 +263,24 @@ func (p *Process) Request(ctx context.Context, req ControlRequest, result any) e
 	return err
 }
 
+// Begin writes a control request now and returns what waits for its
+// response (decoded into result unless nil), as Request does: the request
+// keeps its place before every frame written after Begin returns.
+func (p *Process) Begin(req ControlRequest) (wait func(ctx context.Context, result any) error, err error) {
+	o, err := p.conn.Start(req.Subtype(), req)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, result any) error {
+		err := o.Wait(ctx, result)
+		var werr *jsonrpc.WireError
+		if errors.As(err, &werr) {
+			return &ControlError{Subtype: req.Subtype(), Message: werr.Message}
+		}
+		return err
+	}, nil
+}
+
 // Post writes a control request now and does not wait for its response
 // (read and dropped when it comes): it keeps its place before every frame
 // written after it, so a request that must reach the CLI first need not

@@ -54,6 +54,27 @@ type ApplyFlagSettings struct {
 // MCPStatus asks for the MCP servers' states.
 type MCPStatus struct{}
 
+// GetUsage asks for the structured usage of the session and the account
+// (the SDK's experimental usage call).
+type GetUsage struct{}
+
+// MCPReconnect reconnects one MCP server.
+type MCPReconnect struct {
+	ServerName string `json:"serverName"`
+}
+
+// MCPToggle enables or disables one MCP server.
+type MCPToggle struct {
+	ServerName string `json:"serverName"`
+	Enabled    bool   `json:"enabled"`
+}
+
+// MCPAuthenticate starts the OAuth sign-in of one MCP server; Claude Code
+// answers whether the user must act, and the URL to show.
+type MCPAuthenticate struct {
+	ServerName string `json:"serverName"`
+}
+
 // RenameSession sets the session's title; the reference sends
 // Source "host" and the session id.
 type RenameSession struct {
@@ -105,6 +126,18 @@ func (ApplyFlagSettings) Subtype() string { return "apply_flag_settings" }
 func (MCPStatus) Subtype() string { return "mcp_status" }
 
 // Subtype implements ControlRequest.
+func (GetUsage) Subtype() string { return "get_usage" }
+
+// Subtype implements ControlRequest.
+func (MCPReconnect) Subtype() string { return "mcp_reconnect" }
+
+// Subtype implements ControlRequest.
+func (MCPToggle) Subtype() string { return "mcp_toggle" }
+
+// Subtype implements ControlRequest.
+func (MCPAuthenticate) Subtype() string { return "mcp_authenticate" }
+
+// Subtype implements ControlRequest.
 func (RenameSession) Subtype() string { return "rename_session" }
 
 // Subtype implements ControlRequest.
@@ -125,6 +158,10 @@ var (
 	_ ControlRequest = SetModel{}
 	_ ControlRequest = ApplyFlagSettings{}
 	_ ControlRequest = MCPStatus{}
+	_ ControlRequest = GetUsage{}
+	_ ControlRequest = MCPReconnect{}
+	_ ControlRequest = MCPToggle{}
+	_ ControlRequest = MCPAuthenticate{}
 	_ ControlRequest = RenameSession{}
 	_ ControlRequest = StopTask{}
 	_ ControlRequest = CancelAsyncMessage{}

@@ -38,6 +38,14 @@ func typedRequest(t *testing.T, subtype string, body json.RawMessage) ControlReq
 		r = &ApplyFlagSettings{}
 	case "mcp_status":
 		r = &MCPStatus{}
+	case "get_usage":
+		r = &GetUsage{}
+	case "mcp_reconnect":
+		r = &MCPReconnect{}
+	case "mcp_toggle":
+		r = &MCPToggle{}
+	case "mcp_authenticate":
+		r = &MCPAuthenticate{}
 	case "rename_session":
 		r = &RenameSession{}
 	case "stop_task":

@@ -2,8 +2,10 @@ package notices
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/mcpservers"
 )
 
 // An MCP server the editor gave the session that Claude Code could not
@@ -19,16 +21,18 @@ type MCPServers struct{ said map[string]bool }
 
 // Updates are the session updates for the servers of an init line that
 // are the editor's (given: the session's params.mcpServers), unavailable
-// and not said before; notices: the editor presents session notices.
-func (m *MCPServers) Updates(given json.RawMessage, servers []claude.MCPServerStatus, notices bool) []map[string]any {
+// and not said before; notices: the editor presents session notices;
+// signIn: the agent signs a `needs-auth` server in (the editor takes URL
+// elicitations), so it is not said.
+func (m *MCPServers) Updates(given json.RawMessage, servers []claude.MCPServerStatus, notices, signIn bool) []map[string]any {
 	if len(servers) == 0 {
 		return nil
 	}
-	names := editorServers(given)
+	names := mcpservers.Names(given)
 	var out []map[string]any
 	for _, srv := range servers {
 		n, ok := mcpStatusNotice(srv)
-		if !ok || !names[srv.Name] || m.said[srv.Name] {
+		if !ok || (signIn && srv.Status == "needs-auth") || !slices.Contains(names, srv.Name) || m.said[srv.Name] {
 			continue
 		}
 		if m.said == nil {
@@ -57,17 +61,4 @@ func mcpStatusNotice(srv claude.MCPServerStatus) (Notice, bool) {
 			Description: "Its tools are unavailable until the server is authenticated."}, true
 	}
 	return Notice{}, false
-}
-
-// editorServers are the names in a session's params.mcpServers.
-func editorServers(raw json.RawMessage) map[string]bool {
-	var list []struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(raw, &list) // validated when the session started
-	names := make(map[string]bool, len(list))
-	for _, srv := range list {
-		names[srv.Name] = true
-	}
-	return names
 }

@@ -19,7 +19,8 @@ import (
 //   - the session transcript, CLAUDE_CONFIG_DIR/projects/<encoded
 //     cwd>/<session id>.jsonl: a user row per prompt the agent sends, a
 //     row per top-level assistant or user frame played, a last-prompt row
-//     after each result, an ai-title row for each title the CLI generated
+//     after each result (but for a slash command Claude Code answered
+//     locally: it echoed the command and ran no model turn), an ai-title row for each title the CLI generated
 //     with persist: true (as conform/fakecli writes them); not under
 //     --no-session-persistence; a prompt's row records the permission mode
 //     the CLI runs in (its --permission-mode, then each set_permission_mode
@@ -35,6 +36,7 @@ type effects struct {
 	persist                                  bool
 	parent                                   any
 	lastPrompt                               string
+	localCommand                             bool   // the prompt was echoed as a local slash command
 	mode                                     string // the CLI's permission mode ("" when unknown)
 	written                                  map[string]bool
 	// titleRequests are the ids of the agent's generate_session_title
@@ -89,6 +91,7 @@ func (fx *effects) agentFrame(raw []byte) {
 	if text, ok := m["message"].(map[string]any); ok {
 		fx.lastPrompt = userText(mustJSON(text["content"]))
 	}
+	fx.localCommand = false
 	row := map[string]any{"type": "user", "message": m["message"], "uuid": m["uuid"], "timestamp": now(), "promptSource": "sdk"}
 	if fx.mode != "" {
 		row["permissionMode"] = fx.mode
@@ -117,6 +120,7 @@ func (fx *effects) cliFrame(raw []byte) {
 		// A prompt the CLI echoes (isReplay, --replay-user-messages) has
 		// its row from the agent's frame already.
 		if m["parent_tool_use_id"] != nil || m["isReplay"] == true {
+			fx.localCommand = fx.localCommand || isCommandEcho(m)
 			return
 		}
 		row := map[string]any{"type": m["type"], "message": m["message"], "uuid": m["uuid"], "timestamp": m["timestamp"]}
@@ -130,6 +134,9 @@ func (fx *effects) cliFrame(raw []byte) {
 	case "system":
 		fx.setMode(m["permissionMode"])
 	case "result":
+		if n, _ := m["num_turns"].(float64); fx.localCommand && n == 0 {
+			return // the real CLI keeps no last prompt for a local command
+		}
 		fx.append(map[string]any{"type": "last-prompt", "lastPrompt": fx.lastPrompt, "leafUuid": fx.parent, "sessionId": fx.session})
 	case "control_response":
 		fx.storedTitle(m)
@@ -270,3 +277,11 @@ func mustJSON(v any) json.RawMessage {
 }
 
 func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// isCommandEcho reports a user frame that echoes a slash command
+// (`<command-name>…`).
+func isCommandEcho(m map[string]any) bool {
+	msg, _ := m["message"].(map[string]any)
+	text, _ := msg["content"].(string)
+	return m["type"] == "user" && strings.HasPrefix(text, "<command-name>")
+}
