@@ -245,19 +245,26 @@ func (e *editor) reply(id float64) map[string]any {
 // to each.
 func (e *editor) replyAfter(id float64, each func(map[string]any)) map[string]any {
 	e.t.Helper()
+	return e.await(fmt.Sprintf("the reply to %v", id), func(m map[string]any) bool { return m["id"] == id && m["method"] == nil }, each)
+}
+
+// await waits up to 10 s for the first message that match accepts (what
+// names it), handing each message before it to each.
+func (e *editor) await(what string, match func(map[string]any) bool, each func(map[string]any)) map[string]any {
+	e.t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
 		case m, ok := <-e.lines:
 			if !ok {
-				e.t.Fatalf("agent output ended before the reply to %v", id)
+				e.t.Fatalf("agent output ended before %s", what)
 			}
-			if m["id"] == id && m["method"] == nil {
+			if match(m) {
 				return m
 			}
 			each(m)
 		case <-timeout:
-			e.t.Fatalf("no reply to %v within 10s", id)
+			e.t.Fatalf("no %s within 10s", what)
 		}
 	}
 }

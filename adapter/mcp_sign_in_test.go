@@ -32,20 +32,7 @@ func signInSessionOf(t *testing.T, mode, caps string) (e *editor, signedIn, cliL
 // next waits for the agent's next message whose method is method.
 func (e *editor) next(method string) map[string]any {
 	e.t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case m, ok := <-e.lines:
-			if !ok {
-				e.t.Fatalf("agent output ended before %s", method)
-			}
-			if m["method"] == method {
-				return m
-			}
-		case <-timeout:
-			e.t.Fatalf("no %s within 10s", method)
-		}
-	}
+	return e.await(method, func(m map[string]any) bool { return m["method"] == method }, func(map[string]any) {})
 }
 
 // For a client with URL elicitation, an editor's server that needs OAuth is

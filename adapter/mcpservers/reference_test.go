@@ -4,14 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/deps"
-	"github.com/airwire/airwire/internal/testroot"
+	"github.com/airwire/airwire/internal/refjs"
 )
 
 // The `/mcp` command is the reference adapter's own (dist/mcp-command.js):
@@ -72,31 +68,8 @@ type referenceOut struct {
 
 func runReference(t *testing.T, cases referenceCases) referenceOut {
 	t.Helper()
-	p, err := deps.Lookup(os.Getenv, testroot.Root(t))
-	var node, entry string
-	if err == nil {
-		node, err = p.RequireNode()
-	}
-	if err == nil {
-		entry, err = p.RequireReferenceAdapter()
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, deps.ErrMissing) {
-			t.Fatalf("node and the reference adapter: %v", err)
-		}
-		t.Skipf("no reference adapter (make deps): %v", err)
-	}
 	in, _ := json.Marshal(cases)
-	cmd := exec.Command(node, "--input-type=module", "-e", referenceScript, filepath.Join(filepath.Dir(entry), "mcp-command.js"))
-	cmd.Stdin = strings.NewReader(string(in))
-	b, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("node: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	b := refjs.Run(t, referenceScript, "mcp-command.js", in)
 	var out referenceOut
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("%v\n%s", err, b)

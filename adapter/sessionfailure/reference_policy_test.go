@@ -1,15 +1,13 @@
 package sessionfailure
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/deps"
-	"github.com/airwire/airwire/internal/testroot"
+	"github.com/airwire/airwire/internal/refjs"
 )
 
 // referencePolicyRow is one row of the reference's failure policy table
@@ -19,18 +17,7 @@ var referencePolicyRow = regexp.MustCompile(`(?m)^\s*(\w+): \{\s*category: "(\w+
 // The category, the actions and the fallback title of every kind are the
 // reference's own (read from the installed reference, make deps).
 func TestPoliciesAreTheReferences(t *testing.T) {
-	p, err := deps.Lookup(os.Getenv, testroot.Root(t))
-	var entry string
-	if err == nil {
-		entry, err = p.RequireReferenceAdapter()
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, deps.ErrMissing) {
-			t.Fatalf("the reference adapter: %v", err)
-		}
-		t.Skipf("no reference adapter (make deps): %v", err)
-	}
-	src, err := os.ReadFile(filepath.Join(filepath.Dir(entry), "session-failure-extension.js"))
+	src, err := os.ReadFile(filepath.Join(refjs.Dist(t), "session-failure-extension.js"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,11 @@ package usage
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/deps"
-	"github.com/airwire/airwire/internal/testroot"
+	"github.com/airwire/airwire/internal/refjs"
 )
 
 // The `/usage` Markdown is the reference adapter's (dist/usage-markdown.js):
@@ -57,32 +52,8 @@ func usageCases() []string {
 }
 
 func TestCommandMarkdownIsTheReferences(t *testing.T) {
-	p, err := deps.Lookup(os.Getenv, testroot.Root(t))
-	var node, entry string
-	if err == nil {
-		node, err = p.RequireNode()
-	}
-	if err == nil {
-		entry, err = p.RequireReferenceAdapter()
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, deps.ErrMissing) {
-			t.Fatalf("node and the reference adapter: %v", err)
-		}
-		t.Skipf("no reference adapter (make deps): %v", err)
-	}
 	cases := usageCases()
-	cmd := exec.Command(node, "--input-type=module", "-e", usageScript, filepath.Join(filepath.Dir(entry), "usage-markdown.js"))
-	cmd.Env = append(os.Environ(), "TZ=UTC")
-	cmd.Stdin = strings.NewReader("[" + strings.Join(cases, ",") + "]")
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("node: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
+	out := refjs.Run(t, usageScript, "usage-markdown.js", []byte("["+strings.Join(cases, ",")+"]"), "TZ=UTC")
 	var want []*string
 	if err := json.Unmarshal(out, &want); err != nil {
 		t.Fatalf("%v\n%s", err, out)
