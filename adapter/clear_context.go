@@ -12,6 +12,7 @@ import (
 	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // Clear context (contract "Permission presentation" > "Permission modes",
@@ -131,7 +132,7 @@ func (s *Session) continuePlan(r planReset) {
 	s.tr.mu.Lock() // what the translator reads at an init
 	s.terminalKnown, s.skillsRead = false, false
 	s.tr.mu.Unlock()
-	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = claude.NewUUID(), "", false, r.mode
+	st.SessionID, st.Resume, st.ForkSession, st.PermissionMode = uuid.New(), "", false, r.mode
 	if agent, _ := sessionconfig.AgentOf(s.cfg); agent != sessionconfig.DefaultAgent {
 		st.Agent = agent // the fresh context runs as the agent chosen
 	}

@@ -3,7 +3,6 @@ package adapter
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/envlist"
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // initialize negotiates the ACP version (acpv2.Protocols: a client that
@@ -90,7 +90,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 	if p.Cwd == "" {
 		return nil, invalidParams("cwd is required")
 	}
-	s := a.newSessionState(newUUID(), p.Cwd, false)
+	s := a.newSessionState(uuid.New(), p.Cwd, false)
 	s.mode = "auto"
 	s.opened = slices.Clone(req.Params)
 	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
@@ -241,15 +241,6 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	a.mu.Unlock()
 	s.Close()
 	return map[string]any{}, nil
-}
-
-// newUUID returns a random version 4 UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }

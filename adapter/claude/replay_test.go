@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // replayer is the smallest session layer: it answers the CLI's requests as
@@ -104,7 +105,7 @@ func replayOne(t *testing.T, bin, name string) {
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	o, err := ReferenceOptions(SessionStart{SessionID: NewUUID(), PermissionMode: "auto", AllowBypass: true, FormElicitation: true})
+	o, err := ReferenceOptions(SessionStart{SessionID: uuid.New(), PermissionMode: "auto", AllowBypass: true, FormElicitation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

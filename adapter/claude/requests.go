@@ -1,9 +1,9 @@
 package claude
 
 import (
-	"crypto/rand"
 	"encoding/json"
-	"fmt"
+
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // ControlRequest is a control request the agent sends the CLI
@@ -204,18 +204,9 @@ func (o *Origin) UnmarshalJSON(b []byte) error {
 // NewUserInput is a prompt the user typed, as the reference sends it:
 // content blocks, origin human, a fresh uuid, no parent tool use.
 func NewUserInput(sessionID string, content json.RawMessage) UserInput {
-	u := UserInput{Type: "user", SessionID: sessionID, Origin: &Origin{Kind: "human"}, UUID: NewUUID()}
+	u := UserInput{Type: "user", SessionID: sessionID, Origin: &Origin{Kind: "human"}, UUID: uuid.New()}
 	u.Message.Role, u.Message.Content = "user", content
 	return u
-}
-
-// NewUUID returns a random RFC 4122 version 4 uuid.
-func NewUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // PermissionResult answers can_use_tool. Behavior is "allow" (with

@@ -3,7 +3,6 @@ package history
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/internal/lazyre"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // ErrNotFound is a session with no stored transcript (or an id that is no
@@ -52,7 +52,7 @@ func ForkAt(configDir, id, upTo string, now time.Time) (string, error) {
 	if len(s.rows) == 0 {
 		return "", fmt.Errorf("Session %s has no messages to fork", id)
 	}
-	newID := newUUID()
+	newID := uuid.New()
 	rows := s.forkRows(id, newID, isoMillis(now))
 	if len(rows) == 0 {
 		return "", fmt.Errorf("Session %s has no messages to fork", id)
@@ -146,7 +146,7 @@ func (s *forkSource) forkRows(oldID, newID, now string) []object {
 	var kept []object
 	for _, o := range s.rows {
 		u := o.str("uuid")
-		fresh[u] = newUUID()
+		fresh[u] = uuid.New()
 		byUUID[u] = o
 		if o.str("type") != "progress" {
 			kept = append(kept, o)
@@ -302,7 +302,7 @@ func (s *forkSource) trailer(newID, now, title string) []object {
 		out = append(out, o)
 	}
 	if len(s.replacements) > 0 {
-		row("type", "content-replacement", "sessionId", newID, "replacements", s.replacements, "uuid", newUUID(), "timestamp", now)
+		row("type", "content-replacement", "sessionId", newID, "replacements", s.replacements, "uuid", uuid.New(), "timestamp", now)
 	}
 	if s.atisLatch != nil {
 		row("type", "atis-latch", "sessionId", newID, "atis", s.atisLatch)
@@ -313,7 +313,7 @@ func (s *forkSource) trailer(newID, now, title string) []object {
 	if s.relocatedCwd != "" {
 		row("type", "relocated", "sessionId", newID, "relocatedCwd", s.relocatedCwd)
 	}
-	row("type", "custom-title", "sessionId", newID, "customTitle", title, "uuid", newUUID(), "timestamp", now)
+	row("type", "custom-title", "sessionId", newID, "customTitle", title, "uuid", uuid.New(), "timestamp", now)
 	return out
 }
 
@@ -338,15 +338,6 @@ func writeRows(path string, rows []object) error {
 		b.WriteByte('\n')
 	}
 	return os.WriteFile(path, b.Bytes(), 0o600)
-}
-
-// newUUID is a random (version 4) UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // upToRow keeps, of rows in file order, those before the row upTo that it

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // The sign-in of an editor's MCP server: Claude Code owns the OAuth flow and
@@ -129,7 +129,7 @@ func (s *SignIn) server(ctx context.Context, c Control, name string) error {
 	if login.AuthURL == "" {
 		return fmt.Errorf("Claude Code requested user action without returning an authorization URL")
 	}
-	id := "mcp-oauth-" + claude.NewUUID()
+	id := "mcp-oauth-" + uuid.New()
 	flow, stop := context.WithCancel(ctx)
 	defer stop()
 	completed := make(chan bool, 1)

@@ -1,11 +1,12 @@
 package permission
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 
 	"github.com/airwire/airwire/adapter/caps"
+
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // MCPElicitation is the body of the CLI's `elicitation` control request: an
@@ -51,7 +52,7 @@ func AskMCP(e MCPElicitation, sessionID string, c caps.Client) (*Prompt, *Decisi
 	params.set("message", marshal(e.Message))
 	if isURL {
 		params.set("url", marshal(e.URL))
-		params.set("elicitationId", marshal(orDefault(e.ElicitationID, newUUID())))
+		params.set("elicitationId", marshal(orDefault(e.ElicitationID, uuid.New())))
 	} else {
 		params.set("requestedSchema", formSchema(e.RequestedSchema))
 	}
@@ -112,14 +113,4 @@ func mcpAnswer(editorResult json.RawMessage) Decision {
 // mcpCancel is the ElicitResult of a request the user made no choice on.
 func mcpCancel() Decision {
 	return Decision{Response: marshal(map[string]string{"action": "cancel"})}
-}
-
-// newUUID is a random version 4 UUID, the id of a url elicitation whose
-// server gave none.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // Kind is the adapter's name for a failure condition; it picks the
@@ -111,7 +111,7 @@ type State struct {
 // New starts the incident state of a session; its epoch is fresh, so the
 // ids of a new adapter process never collide with an earlier one's.
 func New(sessionID string) *State {
-	return &State{sessionID: sessionID, epoch: claude.NewUUID(), revisions: map[string]int{}, next: 1}
+	return &State{sessionID: sessionID, epoch: uuid.New(), revisions: map[string]int{}, next: 1}
 }
 
 // record makes the next revision of id.

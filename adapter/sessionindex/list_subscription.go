@@ -1,9 +1,7 @@
 package sessionindex
 
 import (
-	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // List subscription (contract: "Session index", "List subscription"): the
@@ -107,7 +107,7 @@ func (ss *subscriptions) subscribe(cwd string) (string, error) {
 		}
 		ss.groups[cwd] = g
 	}
-	sub := &subscription{id: newID(), cwd: cwd, sent: map[string]string{}, lastAt: map[string]time.Time{}, pending: map[string]bool{}}
+	sub := &subscription{id: uuid.New(), cwd: cwd, sent: map[string]string{}, lastAt: map[string]time.Time{}, pending: map[string]bool{}}
 	ss.subs[sub.id] = sub
 	g.join(sub)
 	return sub.id, nil
@@ -158,14 +158,6 @@ func (ss *subscriptions) sessionWritten(id string) {
 // ownChanged: a session this connection runs changed; sent at once.
 func (ss *subscriptions) ownChanged(id string) {
 	ss.each(func(g *group) { g.kick(id, true) })
-}
-
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // signature is what a change of a row is compared by: everything but

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/conform/mockapi"
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // NoMoreTurns is the text of the turn loose mode synthesizes for a prompt
@@ -354,7 +355,7 @@ func (p *player) synthTurn(raw []byte) {
 
 // assistantFrame is an assistant message with one text block saying
 // NoMoreTurns, answering the prompt uuid.
-func (p *player) assistantFrame(uuid string) []byte {
+func (p *player) assistantFrame(promptUUID string) []byte {
 	m := p.lo.template(DirCLI, func(m map[string]any) bool { return m["type"] == "assistant" && m["parent_tool_use_id"] == nil })
 	if m == nil {
 		m = map[string]any{"type": "assistant", "parent_tool_use_id": nil, "session_id": p.fx.session,
@@ -365,14 +366,14 @@ func (p *player) assistantFrame(uuid string) []byte {
 		msg = map[string]any{"type": "message", "role": "assistant"}
 		m["message"] = msg
 	}
-	msg["id"], msg["stop_reason"] = "msg_airwire_play_"+newUUID()[:8], "end_turn"
+	msg["id"], msg["stop_reason"] = "msg_airwire_play_"+uuid.New()[:8], "end_turn"
 	msg["content"] = []any{map[string]any{"type": "text", "text": NoMoreTurns}}
-	m["uuid"] = newUUID()
-	if _, ok := m["user_message_uuid"]; ok && uuid != "" {
-		m["user_message_uuid"] = uuid
+	m["uuid"] = uuid.New()
+	if _, ok := m["user_message_uuid"]; ok && promptUUID != "" {
+		m["user_message_uuid"] = promptUUID
 	}
-	if _, ok := m["user_message_uuids"]; ok && uuid != "" {
-		m["user_message_uuids"] = []any{uuid}
+	if _, ok := m["user_message_uuids"]; ok && promptUUID != "" {
+		m["user_message_uuids"] = []any{promptUUID}
 	}
 	return encodeObj(m)
 }

@@ -2,10 +2,10 @@ package cassette
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"strings"
+
+	"github.com/airwire/airwire/internal/uuid"
 )
 
 // answer is a success control_response to the live control request raw:
@@ -86,7 +86,7 @@ func (p *player) resultFrame(subtype, text string, set map[string]any) []byte {
 		m = map[string]any{"type": "result", "session_id": p.fx.session, "duration_ms": 0, "duration_api_ms": 0,
 			"num_turns": 1, "total_cost_usd": 0, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}}
 	}
-	m["subtype"], m["is_error"], m["uuid"] = subtype, subtype != "success", newUUID()
+	m["subtype"], m["is_error"], m["uuid"] = subtype, subtype != "success", uuid.New()
 	delete(m, "result")
 	if subtype == "success" {
 		delete(m, "errors")
@@ -138,13 +138,4 @@ func encodeObj(v any) []byte {
 	e.SetEscapeHTML(false)
 	_ = e.Encode(v)
 	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
-// newUUID returns a random version 4 UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
