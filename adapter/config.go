@@ -225,9 +225,16 @@ func (k *skills) refresh() {
 	if !k.agent.clientCaps().AIR.Client || k.host.cli() == nil {
 		return
 	}
+	// written now, in its place among the requests the CLI's next lines
+	// lead to (a `/mcp` command's mcp_status), as the reference writes it
+	wait, err := k.host.cli().Begin(claudeContextUsage)
+	if err != nil {
+		k.agent.opts.Log.Warn("cannot read the skill files", "session", k.id, "err", err)
+		return
+	}
 	go func() {
 		var resp json.RawMessage
-		if err := k.host.cli().Request(context.Background(), claudeContextUsage, &resp); err != nil {
+		if err := wait(context.Background(), &resp); err != nil {
 			k.agent.opts.Log.Warn("cannot read the skill files", "session", k.id, "err", err)
 			return
 		}
