@@ -104,10 +104,10 @@ func (t *rootText) showing(text string) bool {
 // output for it is replaced once by what produce makes of it.
 type localCommand struct {
 	produce func(ctx context.Context, p *claude.Process, original string) localOutcome
-	ran     bool // only the CLI's message loop runs it
-	out     localOutcome
 
 	mu        sync.Mutex
+	ran       bool               // run ran (once, from the CLI's message loop)
+	out       localOutcome       // what it made
 	aborted   bool               // the turn was cancelled or ended
 	cancel    context.CancelFunc // of the run under way
 	delivered bool               // the replacement was shown
@@ -186,21 +186,22 @@ func (l *localCommand) settled() []string {
 
 // run makes the replacement for the output original, once.
 func (l *localCommand) run(p *claude.Process, original string) localOutcome {
-	if l.ran {
+	l.mu.Lock()
+	if l.ran || l.aborted || p == nil {
+		l.ran = true
+		defer l.mu.Unlock()
 		return l.out
 	}
 	l.ran = true
-	l.mu.Lock()
-	if l.aborted || p == nil {
-		l.mu.Unlock()
-		return l.out
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.mu.Unlock()
 	defer cancel()
-	l.out = l.produce(ctx, p, original)
-	return l.out
+	out := l.produce(ctx, p, original)
+	l.mu.Lock()
+	l.out = out // settled may read it from another goroutine
+	l.mu.Unlock()
+	return out
 }
 
 // outputShown says how a local command's output is shown.
