@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airwire/airwire/adapter/mdtext"
 	"github.com/airwire/airwire/internal/lazyre"
-	"github.com/airwire/airwire/internal/mdtext"
 )
 
 // Command is a parsed `/mcp` prompt.

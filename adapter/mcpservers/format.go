@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/airwire/airwire/adapter/mdtext"
 	"github.com/airwire/airwire/internal/lazyre"
-	"github.com/airwire/airwire/internal/mdtext"
 )
 
 // groupOrder is the order of the status groups and of the summary counts;

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/refjs"
+	"github.com/airwire/airwire/adapter/refjs"
 )
 
 // The `/mcp` command is the reference adapter's own (dist/mcp-command.js):

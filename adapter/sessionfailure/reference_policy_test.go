@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airwire/airwire/internal/refjs"
+	"github.com/airwire/airwire/adapter/refjs"
 )
 
 // referencePolicyRow is one row of the reference's failure policy table

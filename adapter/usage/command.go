@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/airwire/airwire/internal/mdtext"
+	"github.com/airwire/airwire/adapter/mdtext"
 )
 
 // The `/usage` slash command, as the reference adapter shows it: Claude

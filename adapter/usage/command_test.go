@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airwire/airwire/internal/refjs"
+	"github.com/airwire/airwire/adapter/refjs"
 )
 
 // The `/usage` Markdown is the reference adapter's (dist/usage-markdown.js):
