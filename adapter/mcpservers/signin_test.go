@@ -134,6 +134,8 @@ func TestSignInAcceptedThenConnected(t *testing.T) {
 	if strings.Join(authed, ",") != "gh" || reads != 4 {
 		t.Fatalf("authenticated %q with %d status reads, want gh and 4", authed, reads)
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if len(e.asked) != 1 {
 		t.Fatalf("asked %d times", len(e.asked))
 	}
@@ -154,6 +156,8 @@ func TestSignInDeclined(t *testing.T) {
 	s := newSignIn(e)
 	s.Start(cli, []string{"gh"})
 	idle(t, s)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if len(e.asked) != 1 || len(e.completed) != 0 {
 		t.Fatalf("asked %d, completed %q", len(e.asked), e.completed)
 	}
