@@ -30,13 +30,15 @@ test-user-steps: deps
 ## test-suites: every suite (Ginkgo suites and plain go tests); a spec that fails is run once more
 ## (--flake-attempts=2: the reference adapter is a node process whose timing a loaded machine can push
 ## past the driver's settle), and Ginkgo names every spec that needed it; the specs that failed are
-## repeated at the end of the output (.ci/ginkgo.sh). The scenarios suite, which runs the reference
+## repeated at the very end of the output, after both runs (.ci/ginkgo.sh). The scenarios suite, which runs the reference
 ## adapter against the goldens, runs after the others, when no other suite is being compiled beside it
 SUITE_FLAGS := --randomize-all --fail-on-pending --keep-going --flake-attempts=2 --timeout=40m --poll-progress-after=120s --race --procs=2 --compilers=2
 test-suites: deps build
 	$(GO) vet ./...
-	GINKGO='$(GINKGO)' bash .ci/ginkgo.sh -r $(SUITE_FLAGS) --skip-package=scenarios ./...; others=$$?; \
-	GINKGO='$(GINKGO)' bash .ci/ginkgo.sh $(SUITE_FLAGS) ./scenarios; scenarios=$$?; \
+	failures=$$(mktemp); \
+	FAILURES=$$failures GINKGO='$(GINKGO)' bash .ci/ginkgo.sh -r $(SUITE_FLAGS) --skip-package=scenarios ./...; others=$$?; \
+	FAILURES=$$failures GINKGO='$(GINKGO)' bash .ci/ginkgo.sh $(SUITE_FLAGS) ./scenarios; scenarios=$$?; \
+	echo; cat $$failures; rm -f $$failures; \
 	exit $$((others | scenarios))
 
 ## cross: build airwire, vet every package (tests included) and link every test binary for linux, darwin
