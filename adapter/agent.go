@@ -93,6 +93,22 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return a.conn.Err()
 }
 
+// holdEditor is a CLI's backlog hook (claude.Config.Backlog): while a
+// session's CLI lines queue up, the editor frames made of them are held
+// and go out together (jsonrpc.Conn.Hold): fewer writes for a fast text
+// stream, the same bytes in the same order.
+func holdEditor(a *Agent) func(busy bool) {
+	return func(busy bool) {
+		switch {
+		case a.conn == nil:
+		case busy:
+			a.conn.Hold()
+		default:
+			a.conn.Release()
+		}
+	}
+}
+
 func (a *Agent) closeAll() {
 	a.mu.Lock()
 	sessions := make([]*Session, 0, len(a.sessions))

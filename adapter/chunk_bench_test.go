@@ -33,8 +33,8 @@ func discardSession(w io.Writer) (*Session, func()) {
 }
 
 // feedCLI runs lines through a CLI-side Conn as claude.Process does
-// (stream-json framing and codec, claude.DecodeFrame, then the session)
-// and returns when every line was handled.
+// (stream-json framing and codec, the agent's backlog hook, claude.DecodeFrame,
+// then the session) and returns when every line was handled.
 func feedCLI(s *Session, lines []byte) {
 	h := jsonrpc.HandlerFunc(func(_ context.Context, req *jsonrpc.Request) (any, error) {
 		if f, err := claude.DecodeFrame(req.Params); err == nil {
@@ -42,7 +42,8 @@ func feedCLI(s *Session, lines []byte) {
 		}
 		return nil, nil
 	})
-	c := jsonrpc.NewConn(context.Background(), bytes.NewReader(lines), io.Discard, jsonrpc.StreamJSON{}, h)
+	c := jsonrpc.NewConn(context.Background(), bytes.NewReader(lines), io.Discard, jsonrpc.StreamJSON{}, h,
+		jsonrpc.WithBacklog(holdEditor(s.agent)))
 	<-c.Done()
 }
 

@@ -170,3 +170,46 @@ func TestTitleContextEncodesAsUTF16Encode(t *testing.T) {
 		}
 	}
 }
+
+// countingWriter counts Writes and keeps their bytes.
+type countingWriter struct {
+	lockedBuffer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return c.lockedBuffer.Write(p)
+}
+
+// TestABacklogOfDeltasGoesOutInFewerWrites: text deltas that queue up
+// behind the one being handled (all of them are read at once here) reach
+// the editor in fewer Writes than frames (the agent holds its editor Conn
+// over a CLI backlog, holdEditor), with the same bytes in the same order as
+// when each line is handled alone.
+func TestABacklogOfDeltasGoesOutInFewerWrites(t *testing.T) {
+	const n = 2000
+	lines := chunkLines(n)
+	held := &countingWriter{}
+	s, stop := discardSession(held)
+	s.titles.settled = true
+	s.tr.text.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
+	feedCLI(s, lines)
+	stop()
+	var split [][]byte
+	for line := range bytes.Lines(lines) {
+		split = append(split, line)
+	}
+	alone := replay(t, split, func(s *Session, f *claude.Frame) {
+		s.tr.text.messageID = "msg_01XFDUDYJgAACzvnptvVoYEL"
+		s.HandleMessage(f)
+	})
+	if got := held.String(); got != alone {
+		t.Fatalf("the held stream differs from the line-by-line one:\n%.300s\nvs\n%.300s", got, alone)
+	}
+	if frames := strings.Count(alone, "\n"); frames != n || held.n >= frames/2 {
+		t.Fatalf("%d chunk frames went out in %d writes; want %d frames in fewer than half as many writes", frames, held.n, n)
+	}
+}

@@ -135,7 +135,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	h := &cliHandler{s: s, gen: s.gen}
 	s.mu.Unlock()
 	proc, err := claude.Start(claude.Config{Path: path, Args: claude.Args(spawn),
-		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: h, Log: log})
+		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: h, Log: log, Backlog: holdEditor(s.agent)})
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return startError(clistart.Exec(err))

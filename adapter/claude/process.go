@@ -44,6 +44,10 @@ type Config struct {
 	// KillGrace is the wait between SIGTERM and SIGKILL (DefaultKillGrace
 	// when zero).
 	KillGrace time.Duration
+	// Backlog, when set, is told when the CLI's lines start to queue up
+	// behind the one being handled (true) and when the queue is empty
+	// again (false): jsonrpc.WithBacklog.
+	Backlog func(busy bool)
 }
 
 // Process is one running Claude CLI: its stream-json control channel (an
@@ -108,7 +112,11 @@ func Start(cfg Config) (*Process, error) {
 		return nil, fmt.Errorf("start the Claude CLI %s: %w", cfg.Path, err)
 	}
 	p.log = p.log.With("pid", p.cmd.Process.Pid)
-	p.conn = jsonrpc.NewConn(context.Background(), outR, p.stdin, jsonrpc.StreamJSON{}, p, jsonrpc.WithLogf(p.logf))
+	opts := []jsonrpc.Option{jsonrpc.WithLogf(p.logf)}
+	if cfg.Backlog != nil {
+		opts = append(opts, jsonrpc.WithBacklog(cfg.Backlog))
+	}
+	p.conn = jsonrpc.NewConn(context.Background(), outR, p.stdin, jsonrpc.StreamJSON{}, p, opts...)
 	close(p.ready)
 	stderrDone := make(chan struct{})
 	go func() { p.stderr.logLines(errR, p.log); close(stderrDone) }()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 )
 
 // Request is a call or notification from the peer, handed to a Handler.
@@ -58,10 +59,19 @@ type Conn struct {
 	codec   Codec
 	handler Handler
 	logf    func(format string, args ...any)
+	backlog func(busy bool) // WithBacklog
 
 	wmu  sync.Mutex
 	w    io.Writer
 	wbuf []byte // the frame being written, reused under wmu
+	// held writes (hold.go), under wmu: how many Holds are open, the
+	// frames they keep, the timer that writes them at HoldLimit, and the
+	// error of a buffered write
+	held       int
+	pend       []byte
+	flushTimer *time.Timer
+	werr       error
+	holdLimit  time.Duration // HoldLimit; a test's own
 
 	mu       sync.Mutex
 	nextID   int64
@@ -80,9 +90,15 @@ type Option func(*Conn)
 // WithLogf sets where the Conn reports frames it cannot read.
 func WithLogf(f func(string, ...any)) Option { return func(c *Conn) { c.logf = f } }
 
+// WithBacklog has the Conn call f(true) when it starts handling a message
+// while more were already read behind it, and f(false) once it has handled
+// every message read: the span in which what the handler writes elsewhere
+// may go out together (another Conn's Hold and Release).
+func WithBacklog(f func(busy bool)) Option { return func(c *Conn) { c.backlog = f } }
+
 // NewConn starts a Conn reading r and writing w.
 func NewConn(ctx context.Context, r io.Reader, w io.Writer, codec Codec, h Handler, opts ...Option) *Conn {
-	c := &Conn{codec: codec, handler: h, w: w, logf: func(string, ...any) {},
+	c := &Conn{codec: codec, handler: h, w: w, logf: func(string, ...any) {}, holdLimit: HoldLimit,
 		pending: map[string]chan Incoming{}, inflight: map[string]context.CancelFunc{}, done: make(chan struct{})}
 	for _, o := range opts {
 		o(c)
@@ -192,13 +208,24 @@ func (c *Conn) cancelInflight(id json.RawMessage) {
 }
 
 func (c *Conn) dispatch(ctx context.Context, queue <-chan queued) {
+	busy := false
 	for q := range queue {
+		if !busy && len(queue) > 0 && c.backlog != nil {
+			busy = true
+			c.backlog(true)
+		}
 		req := &Request{ID: q.in.ID, Method: q.in.Method, Params: q.in.Params}
 		result, err := c.handler.Handle(q.ctx, req)
-		if !req.IsCall() || errors.Is(err, ErrAsyncResponse) {
-			continue
+		if req.IsCall() && !errors.Is(err, ErrAsyncResponse) {
+			_ = c.Respond(req.ID, result, err)
 		}
-		_ = c.Respond(req.ID, result, err)
+		if busy && len(queue) == 0 {
+			busy = false
+			c.backlog(false)
+		}
+	}
+	if busy {
+		c.backlog(false)
 	}
 	close(c.done)
 }
@@ -286,7 +313,7 @@ func (c *Conn) Start(method string, params any) (*Outgoing, error) {
 	c.mu.Unlock()
 	frame, err := c.codec.EncodeRequest(id, method, raw)
 	if err == nil {
-		err = c.writeFrame(frame)
+		err = c.writeRequest(frame)
 	}
 	if err != nil {
 		c.forget(id)
@@ -385,8 +412,7 @@ func (c *Conn) writeFrame(frame []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if len(frame) > 0 && frame[len(frame)-1] == '\n' {
-		_, err := c.w.Write(frame)
-		return err
+		return c.emitLocked(frame)
 	}
 	c.wbuf = append(append(c.wbuf[:0], frame...), '\n')
 	return c.writeLocked()
@@ -395,9 +421,10 @@ func (c *Conn) writeFrame(frame []byte) error {
 // maxKeptBuffer bounds the write buffer kept between frames.
 const maxKeptBuffer = 64 << 10
 
-// writeLocked writes wbuf, one Write per frame; wmu is held.
+// writeLocked writes wbuf, one Write per frame unless the Conn is held
+// (hold.go); wmu is held.
 func (c *Conn) writeLocked() error {
-	_, err := c.w.Write(c.wbuf)
+	err := c.emitLocked(c.wbuf)
 	if cap(c.wbuf) > maxKeptBuffer {
 		c.wbuf = nil
 	}

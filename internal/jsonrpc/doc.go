@@ -13,6 +13,8 @@
 //     notifications to a Handler in arrival order, lets the handler call the
 //     peer and wait (Call), answers in any order (Respond), writes through one
 //     writer, and fails every pending call at once when the peer goes away;
+//   - held writes (hold.go): while another Conn has a backlog (WithBacklog),
+//     the frames written go out together, the same bytes in fewer writes;
 //   - codecs (codec.go, streamjson.go): the Conn's wire, JSON-RPC 2.0 to an
 //     editor, or the Claude CLI's stream-json control protocol, so one Conn
 //     type serves both sides of the agent.
