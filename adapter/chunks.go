@@ -70,8 +70,10 @@ func (t *translator) textDelta(f *claude.Frame) bool {
 // notifyChunk sends the agent_message_chunk or agent_thought_chunk of
 // text. The update is written as json.Marshal writes
 // {"sessionId":…,"update":textUpdate(kind, text, messageID)}: keys sorted.
+// An ACP v2 client gets the same frame unless the v2 mapping changes the
+// chunk (acpv2.Updates.ChunkAsIs): then it goes through that mapping.
 func (t *rootText) notifyChunk(kind, text, messageID string) {
-	if v2 := t.s.agent.v2.Load(); v2 != nil {
+	if v2 := t.s.agent.v2.Load(); v2 != nil && !v2.updates.ChunkAsIs(t.s.ID, kind, messageID) {
 		v2.notify(t.s.agent.conn, t.s.ID, textUpdate(kind, text, messageID))
 		return
 	}

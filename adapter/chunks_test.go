@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -211,5 +212,44 @@ func TestABacklogOfDeltasGoesOutInFewerWrites(t *testing.T) {
 	}
 	if frames := strings.Count(alone, "\n"); frames != n || held.n >= frames/2 {
 		t.Fatalf("%d chunk frames went out in %d writes; want %d frames in fewer than half as many writes", frames, held.n, n)
+	}
+}
+
+// TestV2ChunksAreTheMappingsBytes: an ACP v2 client's streamed chunks,
+// written without the v2 mapping when it would not change them
+// (acpv2.Updates.ChunkAsIs), are byte for byte what the mapping writes;
+// a replayed message's first chunk still goes through it (its clear).
+func TestV2ChunksAreTheMappingsBytes(t *testing.T) {
+	const n = 50
+	const msg = "msg_01XFDUDYJgAACzvnptvVoYEL"
+	var direct lockedBuffer
+	s, stop := discardSession(&direct)
+	s.titles.settled = true
+	s.agent.v2.Store(&v2Conn{a: s.agent})
+	s.tr.text.messageID = msg
+	feedCLI(s, chunkLines(n))
+	stop()
+
+	var mapped lockedBuffer
+	m, stopMapped := discardSession(&mapped)
+	c := &v2Conn{a: m.agent}
+	for i := range n {
+		c.notify(m.agent.conn, m.ID, textUpdate("agent_message_chunk", fmt.Sprintf("w%d <b>", i), msg))
+	}
+	stopMapped()
+	if got, want := direct.String(), mapped.String(); got != want || strings.Count(want, "\n") != n {
+		t.Fatalf("the v2 chunks differ from the mapping's %d frames:\n%.400s\nvs\n%.400s", n, got, want)
+	}
+
+	var replayed lockedBuffer
+	r, stopReplayed := discardSession(&replayed)
+	v2 := &v2Conn{a: r.agent}
+	r.agent.v2.Store(v2)
+	v2.updates.Replaying(r.ID, true)
+	r.tr.text.messageID = msg
+	feedCLI(r, chunkLines(2))
+	stopReplayed()
+	if got := replayed.String(); strings.Count(got, "\n") != 3 || !strings.Contains(got, `"content":[],"messageId":"`+msg+`","sessionUpdate":"agent_message"`) {
+		t.Fatalf("a replayed message's chunks lost the clear before them:\n%s", got)
 	}
 }

@@ -381,6 +381,20 @@ func (u *Updates) replayRoot(sessionID string) string {
 	return ""
 }
 
+// ChunkAsIs tells whether Map would send a text chunk of kind (agent_message_chunk,
+// agent_thought_chunk or user_message_chunk) with messageID to the v2 client as
+// it is, alone: it has a message id and no replay clears its message first.
+// A caller that knows this can write the chunk without Map.
+func (u *Updates) ChunkAsIs(sessionID, kind, messageID string) bool {
+	if messageID == "" {
+		return false
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	cleared := u.replays[sessionID]
+	return cleared == nil || cleared[messageOfChunk(kind)+" "+messageID]
+}
+
 func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
 	cleared := u.replays[sessionID]
 	kind := messageOfChunk(chunk["sessionUpdate"].(string))

@@ -187,3 +187,34 @@ func TestChildState(t *testing.T) {
 		t.Errorf("a second end of the replay sent %v again", held)
 	}
 }
+
+// ChunkAsIs is true exactly when Map sends the chunk alone and unchanged.
+func TestChunkAsIsAgreesWithMap(t *testing.T) {
+	var u Updates
+	chunk := func(kind, id string) string {
+		c := `{"content":{"text":"x","type":"text"},`
+		if id != "" {
+			c += `"messageId":"` + id + `",`
+		}
+		return c + `"sessionUpdate":"` + kind + `"}`
+	}
+	check := func(step, kind, id string) {
+		t.Helper()
+		asIs := u.ChunkAsIs("s", kind, id)
+		out, err := u.Map("s", json.RawMessage(chunk(kind, id)))
+		got, _ := json.Marshal(out)
+		unchanged := err == nil && string(got) == "["+chunk(kind, id)+"]"
+		if asIs != unchanged {
+			t.Errorf("%s: ChunkAsIs = %v, Map gave %s (err %v)", step, asIs, got, err)
+		}
+	}
+	check("no message id", "agent_message_chunk", "")
+	check("live chunk", "agent_message_chunk", "m")
+	u.Replaying("s", true)
+	check("first replayed chunk of m", "agent_message_chunk", "m")
+	check("second replayed chunk of m", "agent_message_chunk", "m")
+	check("first replayed thought of m", "agent_thought_chunk", "m")
+	check("first replayed chunk of n", "user_message_chunk", "n")
+	u.Replaying("s", false)
+	check("after the replay", "agent_message_chunk", "o")
+}
