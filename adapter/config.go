@@ -80,6 +80,12 @@ func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any,
 // then publishes its updates, answers the editor, and sends what follows
 // the answer. The editor's request is answered asynchronously, because the
 // CLI round trips must not hold up the editor's other messages.
+//
+// Each response pauses the reading of the CLI's lines until the next
+// request is written (claude.Process.BeginPaused), as the reference's
+// continuation runs before its next line: Claude Code follows its
+// set_model answer with hook callbacks at once, and the reference's
+// get_context_usage goes out before their answers.
 func (c *configChanges) apply(ctx context.Context, req *jsonrpc.Request, plan sessionconfig.Plan, err error) (any, error) {
 	var pe *sessionconfig.ParamsError
 	if errors.As(err, &pe) {
@@ -89,37 +95,82 @@ func (c *configChanges) apply(ctx context.Context, req *jsonrpc.Request, plan se
 		return nil, err
 	}
 	go func() {
+		var paused pausedReader
+		defer paused.resume()
 		for _, body := range plan.Requests {
-			if err := c.controlBody(ctx, body); err != nil {
+			if err := c.controlBody(ctx, body, &paused); err != nil {
 				_ = c.agent.conn.Respond(req.ID, nil, jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error"))
 				return
 			}
 		}
-		out := c.commitSynced(ctx, plan)
+		out := c.commitSynced(ctx, plan, &paused)
 		for _, u := range out.Updates {
 			c.host.notify(u)
 		}
 		_ = c.agent.conn.Respond(req.ID, out.Result, nil)
 		for _, body := range out.After {
-			go func() { c.afterRequest(ctx, body) }()
+			c.afterRequest(ctx, body)
 		}
 	}()
 	return nil, jsonrpc.ErrAsyncResponse
 }
 
-// controlBody sends one control request given as its whole body.
-func (c *configChanges) controlBody(ctx context.Context, body json.RawMessage) error {
+// pausedReader is the resume of the last response that paused the CLI's
+// reader; the zero value holds none.
+type pausedReader struct{ last func() }
+
+// resume lets the reader go on, once.
+func (p *pausedReader) resume() {
+	if p.last != nil {
+		p.last()
+		p.last = nil
+	}
+}
+
+// controlBody sends one control request given as its whole body and waits
+// for its response. The request is written before the previous response's
+// pause ends, and its own response pauses the reader in turn.
+func (c *configChanges) controlBody(ctx context.Context, body json.RawMessage, paused *pausedReader) error {
+	wait, subtype, err := c.beginBody(body, paused)
+	if err != nil {
+		return err
+	}
+	return c.awaitBody(ctx, subtype, wait)
+}
+
+// beginBody writes a control request given as its whole body. With
+// paused, the previous pause ends once it is written and the request's own
+// response pauses the reader in turn; without, the request's response
+// does not pause it, and a pause in force stays.
+func (c *configChanges) beginBody(body json.RawMessage, paused *pausedReader) (wait func(context.Context, any) error, subtype string, err error) {
 	var head struct {
 		Subtype string `json:"subtype"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
-		return err
+		return nil, "", err
 	}
+	req := rawRequest{head.Subtype, body}
+	if paused == nil {
+		wait, err = c.host.cli().Begin(req)
+		return wait, head.Subtype, err
+	}
+	wait, resume, err := c.host.cli().BeginPaused(req)
+	paused.resume()
+	if err != nil {
+		return nil, "", err
+	}
+	paused.last = resume
+	return wait, head.Subtype, nil
+}
+
+// awaitBody waits for a control request's response and keeps what a
+// get_context_usage answer says.
+func (c *configChanges) awaitBody(ctx context.Context, subtype string, wait func(context.Context, any) error) error {
 	var resp json.RawMessage
-	if err := c.host.cli().Request(context.WithoutCancel(ctx), rawRequest{head.Subtype, body}, &resp); err != nil {
+	if err := wait(context.WithoutCancel(ctx), &resp); err != nil {
 		return err
 	}
-	if head.Subtype == "get_context_usage" {
+	if subtype == "get_context_usage" {
 		c.tr.contextUsage(resp)
 	}
 	return nil
@@ -128,22 +179,32 @@ func (c *configChanges) controlBody(ctx context.Context, body json.RawMessage) e
 // commitSynced sends a plan's best-effort Sync request (contract
 // "Recommended config values": a failed effort sync keeps the new model)
 // and commits the plan accordingly.
-func (c *configChanges) commitSynced(ctx context.Context, plan sessionconfig.Plan) sessionconfig.Outcome {
+func (c *configChanges) commitSynced(ctx context.Context, plan sessionconfig.Plan, paused *pausedReader) sessionconfig.Outcome {
 	if plan.Sync == nil {
 		return plan.Commit()
 	}
-	if err := c.controlBody(ctx, plan.Sync); err != nil {
+	if err := c.controlBody(ctx, plan.Sync, paused); err != nil {
 		c.agent.opts.Log.Warn("effort sync after a model switch failed", "session", c.id, "err", err)
 		return plan.CommitUnsynced()
 	}
 	return plan.Commit()
 }
 
-// afterRequest sends a control request that follows a change's answer.
+// afterRequest sends a control request that follows a change's answer:
+// it is written now, before the pause in force ends (as the reference
+// writes every such request before it handles the CLI's next line), and
+// its response is awaited in the background.
 func (c *configChanges) afterRequest(ctx context.Context, body json.RawMessage) {
-	if err := c.controlBody(ctx, body); err != nil {
+	wait, subtype, err := c.beginBody(body, nil)
+	if err != nil {
 		c.agent.opts.Log.Warn("control request after a config change failed", "session", c.id, "err", err)
+		return
 	}
+	go func() {
+		if err := c.awaitBody(ctx, subtype, wait); err != nil {
+			c.agent.opts.Log.Warn("control request after a config change failed", "session", c.id, "err", err)
+		}
+	}()
 }
 
 // contextUsageOf takes the CLI's answer to a get_context_usage (how full

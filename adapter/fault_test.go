@@ -86,6 +86,11 @@ func fakeCLI(mode string) int {
 				continue
 			}
 			out(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":%s}}`, m.RequestID, fakeControlAnswer(in.Bytes())))
+			if os.Getenv("ADAPTER_TEST_SWITCH_HOOKS") == "1" && strings.Contains(in.Text(), `"subtype":"set_model"`) { // as Claude Code: hook callbacks right behind the answer
+				for i := range 2 {
+					out(fmt.Sprintf(`{"type":"control_request","request_id":"switch-hook-%d","request":{"subtype":"hook_callback","callback_id":"hook_unknown","input":{}}}`, i))
+				}
+			}
 		case "user":
 			prompt = m.UUID
 			if mode == "compact-at-start" { // as Claude Code: the prompt taken in, then a compaction before its echo

@@ -106,8 +106,12 @@ func (s *Session) followModelSwitch(model string) {
 	// Recommended config values: the new model's shown effort is applied
 	// before the context usage refresh.
 	go func() {
+		var paused pausedReader
+		defer paused.resume()
 		if plan.Sync != nil {
-			s.configChanges.afterRequest(context.Background(), plan.Sync)
+			if err := s.configChanges.controlBody(context.Background(), plan.Sync, &paused); err != nil {
+				s.agent.opts.Log.Warn("effort sync after the CLI's model switch failed", "session", s.ID, "err", err)
+			}
 		}
 		for _, body := range out.After {
 			s.configChanges.afterRequest(context.Background(), body)

@@ -194,7 +194,9 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMe
 	}
 	// Recommended config values: the SDK runs the effort the selector shows.
 	if req := s.cfg.InitialEffortRequest(); req != nil {
-		return s.configChanges.controlBody(ctx, req)
+		var paused pausedReader
+		defer paused.resume()
+		return s.configChanges.controlBody(ctx, req, &paused)
 	}
 	return nil
 }
@@ -533,6 +535,8 @@ var restoredChoices = []string{"model", "ultracode", "fast", "effort", "agent"}
 // another value; a choice the new routing does not offer is logged and
 // left.
 func restoreChoices(s *Session, ctx context.Context, prev json.RawMessage, agentChosen bool) {
+	var paused pausedReader
+	defer paused.resume()
 	for _, id := range restoredChoices {
 		was, ok := optionValue(prev, id)
 		now, shown := optionValue(s.cfg.ConfigOptions(), id)
@@ -544,13 +548,13 @@ func restoreChoices(s *Session, ctx context.Context, prev json.RawMessage, agent
 		}
 		plan, err := s.cfg.SetConfigOption(id, was)
 		for i := 0; err == nil && i < len(plan.Requests); i++ {
-			err = s.configChanges.controlBody(ctx, plan.Requests[i])
+			err = s.configChanges.controlBody(ctx, plan.Requests[i], &paused)
 		}
 		if err != nil {
 			s.agent.opts.Log.Warn("could not restore a choice after a provider change", "session", s.ID, "option", id, "err", err)
 			continue
 		}
-		s.configChanges.commitSynced(ctx, plan)
+		s.configChanges.commitSynced(ctx, plan, &paused)
 	}
 }
 

@@ -279,6 +279,26 @@ func (p *Process) Begin(req ControlRequest) (wait func(ctx context.Context, resu
 	if err != nil {
 		return nil, err
 	}
+	return controlWait(req, o), nil
+}
+
+// BeginPaused is Begin for a request whose response is handled in order
+// with the CLI's lines and pauses the handling of later lines until resume
+// is called (at most jsonrpc.ResumeLimit): what the caller writes in
+// between goes out before the answer to any later CLI line, as the SDK's
+// continuation of an awaited request runs before its next line is
+// handled. Call resume after wait, on every path; never wait from a CLI
+// handler.
+func (p *Process) BeginPaused(req ControlRequest) (wait func(ctx context.Context, result any) error, resume func(), err error) {
+	o, err := p.conn.StartPaused(req.Subtype(), req)
+	if err != nil {
+		return nil, nil, err
+	}
+	return controlWait(req, o), o.Resume, nil
+}
+
+// controlWait waits for o's response as Request does.
+func controlWait(req ControlRequest, o *jsonrpc.Outgoing) func(ctx context.Context, result any) error {
 	return func(ctx context.Context, result any) error {
 		err := o.Wait(ctx, result)
 		var werr *jsonrpc.WireError
@@ -286,7 +306,7 @@ func (p *Process) Begin(req ControlRequest) (wait func(ctx context.Context, resu
 			return &ControlError{Subtype: req.Subtype(), Message: werr.Message}
 		}
 		return err
-	}, nil
+	}
 }
 
 // Post writes a control request now and does not wait for its response

@@ -72,10 +72,12 @@ type Conn struct {
 	flushTimer *time.Timer
 	werr       error
 	holdLimit  time.Duration // HoldLimit; a test's own
+	// resumeLimit bounds a paused reader (StartPaused); a test's own
+	resumeLimit time.Duration
 
 	mu       sync.Mutex
 	nextID   int64
-	pending  map[string]chan Incoming
+	pending  map[string]*Outgoing
 	inflight map[string]context.CancelFunc
 	mapped   map[string]ResponseMap // MapResponse
 	closed   bool
@@ -99,7 +101,8 @@ func WithBacklog(f func(busy bool)) Option { return func(c *Conn) { c.backlog = 
 // NewConn starts a Conn reading r and writing w.
 func NewConn(ctx context.Context, r io.Reader, w io.Writer, codec Codec, h Handler, opts ...Option) *Conn {
 	c := &Conn{codec: codec, handler: h, w: w, logf: func(string, ...any) {}, holdLimit: HoldLimit,
-		pending: map[string]chan Incoming{}, inflight: map[string]context.CancelFunc{}, done: make(chan struct{})}
+		resumeLimit: ResumeLimit,
+		pending:     map[string]*Outgoing{}, inflight: map[string]context.CancelFunc{}, done: make(chan struct{})}
 	for _, o := range opts {
 		o(c)
 	}
@@ -131,6 +134,9 @@ func (c *Conn) Err() error {
 type queued struct {
 	in  Incoming
 	ctx context.Context
+	// reply is the paused call (StartPaused) that in answers: it is
+	// delivered in order with the messages read before it.
+	reply *Outgoing
 }
 
 func (c *Conn) read(ctx context.Context, r io.Reader, queue chan<- queued) error {
@@ -169,7 +175,11 @@ func (c *Conn) receive(ctx context.Context, frame []byte, queue chan<- queued) {
 	}
 	switch in.Kind {
 	case KindResponse, KindError:
-		c.deliver(in)
+		if p := c.claim(in.ID); p != nil && p.resume != nil {
+			queue <- queued{in: in, reply: p}
+		} else if p != nil {
+			p.ch <- in
+		}
 	default:
 		if in.Cancels != nil {
 			c.cancelInflight(in.Cancels)
@@ -186,16 +196,18 @@ func (c *Conn) receive(ctx context.Context, frame []byte, queue chan<- queued) {
 	}
 }
 
-func (c *Conn) deliver(in Incoming) {
+// claim takes the call a reply answers off the pending calls (nil for an
+// unknown id).
+func (c *Conn) claim(id json.RawMessage) *Outgoing {
 	c.mu.Lock()
-	ch, ok := c.pending[string(in.ID)]
-	delete(c.pending, string(in.ID))
+	p, ok := c.pending[string(id)]
+	delete(c.pending, string(id))
 	c.mu.Unlock()
 	if !ok {
-		c.logf("jsonrpc: reply to unknown id %s", in.ID)
-		return
+		c.logf("jsonrpc: reply to unknown id %s", id)
+		return nil
 	}
-	ch <- in
+	return p
 }
 
 func (c *Conn) cancelInflight(id json.RawMessage) {
@@ -214,10 +226,11 @@ func (c *Conn) dispatch(ctx context.Context, queue <-chan queued) {
 			busy = true
 			c.backlog(true)
 		}
-		req := &Request{ID: q.in.ID, Method: q.in.Method, Params: q.in.Params}
-		result, err := c.handler.Handle(q.ctx, req)
-		if req.IsCall() && !errors.Is(err, ErrAsyncResponse) {
-			_ = c.Respond(req.ID, result, err)
+		if q.reply != nil {
+			q.reply.ch <- q.in
+			c.awaitResume(q.reply)
+		} else {
+			c.handle(q)
 		}
 		if busy && len(queue) == 0 {
 			busy = false
@@ -228,6 +241,16 @@ func (c *Conn) dispatch(ctx context.Context, queue <-chan queued) {
 		c.backlog(false)
 	}
 	close(c.done)
+}
+
+// handle passes one message read to the Handler and answers a call that
+// the Handler did not take over.
+func (c *Conn) handle(q queued) {
+	req := &Request{ID: q.in.ID, Method: q.in.Method, Params: q.in.Params}
+	result, err := c.handler.Handle(q.ctx, req)
+	if req.IsCall() && !errors.Is(err, ErrAsyncResponse) {
+		_ = c.Respond(req.ID, result, err)
+	}
 }
 
 // Respond answers the peer's call id with result, or with err when it is
@@ -291,12 +314,19 @@ type Outgoing struct {
 	ch chan Incoming
 	// abandoned: Wait gave up on its ctx (guarded by c.mu).
 	abandoned bool
+	// resume, for StartPaused, is closed by Resume (once, by resumed).
+	resume  chan struct{}
+	resumed sync.Once
 }
 
 // Start writes a request now and returns it to be waited for: the request
 // keeps its place among the frames the caller writes next, whenever the
 // reply comes.
 func (c *Conn) Start(method string, params any) (*Outgoing, error) {
+	return c.start(method, params, false)
+}
+
+func (c *Conn) start(method string, params any, paused bool) (*Outgoing, error) {
 	raw, _, err := marshal(params)
 	if err != nil {
 		return nil, err
@@ -308,8 +338,11 @@ func (c *Conn) Start(method string, params any) (*Outgoing, error) {
 	}
 	id := c.codec.NewID(c.nextID)
 	c.nextID++
-	ch := make(chan Incoming, 1)
-	c.pending[string(id)] = ch
+	p := &Outgoing{c: c, id: id, ch: make(chan Incoming, 1)}
+	if paused {
+		p.resume = make(chan struct{})
+	}
+	c.pending[string(id)] = p
 	c.mu.Unlock()
 	frame, err := c.codec.EncodeRequest(id, method, raw)
 	if err == nil {
@@ -319,7 +352,7 @@ func (c *Conn) Start(method string, params any) (*Outgoing, error) {
 		c.forget(id)
 		return nil, err
 	}
-	return &Outgoing{c: c, id: id, ch: ch}, nil
+	return p, nil
 }
 
 // Wait waits for the reply of p as Call does. A reply that arrived before
@@ -436,10 +469,10 @@ func (c *Conn) shutdown(err error) {
 	c.mu.Lock()
 	c.closed, c.err = true, err
 	pending := c.pending
-	c.pending = map[string]chan Incoming{}
+	c.pending = map[string]*Outgoing{}
 	c.mu.Unlock()
-	for _, ch := range pending {
-		close(ch)
+	for _, p := range pending {
+		close(p.ch)
 	}
 }
 
