@@ -391,19 +391,31 @@ func (u *Updates) ChunkAsIs(sessionID, kind, messageID string) bool {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	cleared := u.replays[sessionID]
-	return cleared == nil || cleared[messageOfChunk(kind)+" "+messageID]
+	_, cleared := u.replayClear(sessionID, kind, messageID)
+	return cleared
 }
 
 func (u *Updates) withReplayClear(sessionID string, chunk object) []object {
-	cleared := u.replays[sessionID]
 	kind := messageOfChunk(chunk["sessionUpdate"].(string))
-	key := kind + " " + chunk["messageId"].(string)
-	if cleared == nil || cleared[key] {
+	mark, cleared := u.replayClear(sessionID, chunk["sessionUpdate"].(string), chunk["messageId"].(string))
+	if cleared {
 		return []object{chunk}
 	}
-	cleared[key] = true
+	mark()
 	return []object{{"sessionUpdate": kind, "messageId": chunk["messageId"], "content": []any{}}, chunk}
+}
+
+// replayClear is the one rule of a chunk's replay clear: cleared tells
+// whether a chunk of kind for messageID goes without a clear (no replay,
+// or the replay cleared its message already); mark records the clear
+// that goes first otherwise. u.mu is held.
+func (u *Updates) replayClear(sessionID, kind, messageID string) (mark func(), cleared bool) {
+	clears := u.replays[sessionID]
+	key := messageOfChunk(kind) + " " + messageID
+	if clears == nil || clears[key] {
+		return nil, true
+	}
+	return func() { clears[key] = true }, false
 }
 
 // ChildState is the state_update a subagent_update that reports the child's
