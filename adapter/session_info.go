@@ -95,7 +95,11 @@ func (t *titles) answer(text string) {
 	t.mu.Unlock()
 }
 
-// fromPrompt asks for a title from the prompt's text in the background.
+// fromPrompt asks for a title from the prompt's text. The request is
+// written before fromPrompt returns, so it reaches the CLI before the
+// editor's next message (a cancel right behind the prompt), as the
+// reference's does; its answer is awaited in the background. When a
+// generation is still in flight, the request waits for it there.
 func (t *titles) fromPrompt(ctx context.Context, text string) {
 	t.mu.Lock()
 	t.askedAtPrompt = false
@@ -105,11 +109,31 @@ func (t *titles) fromPrompt(ctx context.Context, text string) {
 	}
 	t.settled, t.askedAtPrompt = true, true
 	t.mu.Unlock()
+	description := strings.TrimSpace(text)
+	if t.gen.TryLock() {
+		finish := t.beginFromPrompt(description)
+		go func() {
+			defer t.gen.Unlock()
+			finish(ctx)
+		}()
+		return
+	}
 	go func() {
-		if info, ok := t.stored(); !ok {
-			t.generate(ctx, strings.TrimSpace(text), info)
-		}
+		t.gen.Lock()
+		defer t.gen.Unlock()
+		t.beginFromPrompt(description)(ctx)
 	}()
+}
+
+// beginFromPrompt writes the request for a title from description unless
+// the session file holds one; t.gen is held. It returns what adopts the
+// stored title, or waits for the answer.
+func (t *titles) beginFromPrompt(description string) func(context.Context) {
+	info, _ := t.stat()
+	if info.CustomTitle != "" {
+		return func(context.Context) { t.adopt(info) }
+	}
+	return t.begin(description, info)
 }
 
 // atTurnEnd adopts the title the session file holds, else asks for one
@@ -147,17 +171,19 @@ func (t *titles) atTurnEnd(ctx context.Context, cancelled bool) {
 // (zero when there is none) and whether it held a title.
 func (t *titles) stored() (history.Info, bool) {
 	info, ok := t.stat()
-	if !ok {
-		return history.Info{}, false
-	}
-	if info.CustomTitle == "" {
+	if !ok || info.CustomTitle == "" {
 		return info, false
 	}
+	t.adopt(info)
+	return info, true
+}
+
+// adopt publishes the title the session file holds and latches it.
+func (t *titles) adopt(info history.Info) {
 	t.mu.Lock()
 	t.settled, t.context = true, nil
 	t.mu.Unlock()
 	t.publish(info.CustomTitle, info.Modified)
-	return info, true
 }
 
 // generate asks the CLI for a title and publishes it; no title releases
@@ -166,14 +192,31 @@ func (t *titles) stored() (history.Info, bool) {
 func (t *titles) generate(ctx context.Context, description string, fallback history.Info) {
 	t.gen.Lock()
 	defer t.gen.Unlock()
+	t.begin(description, fallback)(ctx)
+}
+
+// begin writes generate's request now; t.gen is held. It returns what
+// waits for the answer and publishes it.
+func (t *titles) begin(description string, fallback history.Info) func(context.Context) {
 	if t.index.explicitTitle() {
-		return
+		return func(context.Context) {}
 	}
-	var r struct {
-		Title *string `json:"title"`
+	wait, err := t.host.cli().Begin(claude.GenerateSessionTitle{Description: description, Persist: true})
+	return func(ctx context.Context) {
+		var r struct {
+			Title *string `json:"title"`
+		}
+		if err == nil {
+			err = wait(context.WithoutCancel(ctx), &r)
+		}
+		t.answered(r.Title, err, fallback)
 	}
-	err := t.host.cli().Request(context.WithoutCancel(ctx), claude.GenerateSessionTitle{Description: description, Persist: true}, &r)
-	if err != nil || r.Title == nil || *r.Title == "" {
+}
+
+// answered publishes a generated title, or releases the latch and
+// publishes fallback's summary when there is none.
+func (t *titles) answered(title *string, err error, fallback history.Info) {
+	if err != nil || title == nil || *title == "" {
 		t.mu.Lock()
 		t.settled = false
 		t.mu.Unlock()
@@ -188,7 +231,7 @@ func (t *titles) generate(ctx context.Context, description string, fallback hist
 	if t.index.explicitTitle() {
 		return // a rename or an archive came first
 	}
-	t.publish(*r.Title, time.Now())
+	t.publish(*title, time.Now())
 }
 
 // publish sends a title unless it is the one last sent.
