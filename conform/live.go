@@ -86,27 +86,50 @@ func (d *driver) layoutModel() error {
 			opts = append(opts, mockapi.WithLoosePrompts())
 		}
 		d.model = mockapi.New(d.modelScript(), opts...)
-		base, stop, err := d.model.Start("127.0.0.1:0")
-		if err != nil {
+		if err := d.startModel(d.model, log.Close); err != nil {
 			log.Close()
-			return fmt.Errorf("starting the mock model API: %w", err)
-		}
-		d.stopModel = func() error { defer log.Close(); return stop() }
-		d.modelBase = base
-		d.p.CLI = d.o.RealCLI
-	} else {
-		if _, err := os.Stat(d.o.Cassette); err != nil {
-			return fmt.Errorf("%w (%s)", ErrNoCassette, filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette))
-		}
-		c, err := cassette.Load(d.o.Cassette)
-		if err != nil {
-			return fmt.Errorf("the cassette %s: %w", filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette), err)
-		}
-		d.replay = c
-		d.modelBase = ReplayModelAPI
-		if err := execwrap.Write(d.p.CLI, d.o.Airwire, "fake-cli"); err != nil {
 			return err
 		}
+		d.p.CLI = d.o.RealCLI
+		return nil
+	}
+	if _, err := os.Stat(d.o.Cassette); err != nil {
+		return fmt.Errorf("%w (%s)", ErrNoCassette, filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette))
+	}
+	c, err := cassette.Load(d.o.Cassette)
+	if err != nil {
+		return fmt.Errorf("the cassette %s: %w", filepath.Base(filepath.Dir(d.o.Cassette))+"/"+filepath.Base(d.o.Cassette), err)
+	}
+	d.replay = c
+	d.modelBase = ReplayModelAPI
+	// A stand-in serves no listing: the gateway an editor names is the
+	// editor's, and the fake CLI takes its address from the agent's argv.
+	if d.listsModels() && !d.standIn {
+		if err := d.startModel(mockapi.New(d.modelScript()), func() error { return nil }); err != nil {
+			return err
+		}
+	}
+	return execwrap.Write(d.p.CLI, d.o.Airwire, "fake-cli")
+}
+
+// listsModels reports whether the scenario's model API lists models
+// (mockapi.Script.Models). An editor may then name it as a gateway, which
+// the agent asks for its models itself: a replay runs the model API too,
+// for that listing (but for a stand-in), and the cassette holds its
+// address as cassette.PlaceholderModelAPI (Paths.ModelAPI).
+func (d *driver) listsModels() bool { return d.sc.Model != nil && len(d.sc.Model.Models) > 0 }
+
+// startModel starts srv on a loopback port as the run's model API; closeLog
+// runs after it stops.
+func (d *driver) startModel(srv *mockapi.Server, closeLog func() error) error {
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("starting the mock model API: %w", err)
+	}
+	d.stopModel = func() error { defer closeLog(); return stop() }
+	d.modelBase = base
+	if d.listsModels() {
+		d.p.ModelAPI = strings.TrimPrefix(base, "http://")
 	}
 	return nil
 }
@@ -149,20 +172,23 @@ func (d *driver) cliEnv() []string {
 			EnvPace+"="+max(d.o.Pace, 0).String())
 	case d.o.Live:
 		return append(env, modelEnv(d.modelBase)...)
-	case d.standIn:
-		// an editor's prompts answer in order, as slowly as it types
-		return append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette,
-			cassette.EnvReplayLoose+"=1", cassette.EnvReplayTimeout+"=0")
-	default:
-		return append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
 	}
+	env = append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
+	if d.p.ModelAPI != "" {
+		env = append(env, cassette.EnvModelAPI+"="+d.p.ModelAPI)
+	}
+	if d.standIn {
+		// an editor's prompts answer in order, as slowly as it types
+		env = append(env, cassette.EnvReplayLoose+"=1", cassette.EnvReplayTimeout+"=0")
+	}
+	return env
 }
 
 // WriteCassette stores the CLI side of a live run as file, with the run's
 // paths and session ids replaced by placeholders (conform/cassette).
 func WriteCassette(res *Result, file string) error {
 	subs := cassette.Substitutions{Cwd: res.Paths.Cwd, Home: res.Paths.Home, ConfigDir: res.Paths.ConfigDir, TmpDir: filepath.Join(res.Paths.Root, "tmp"),
-		TaskOutputs: true}
+		ModelAPI: res.Paths.ModelAPI, TaskOutputs: true}
 	c, err := cassette.FromJournal(res.Entries, subs)
 	if err != nil {
 		return err

@@ -122,6 +122,10 @@ type Paths struct {
 	// scenario's session names as {{mcpServer}}. It is under Home, so that
 	// goldens and cassettes hold it as <home>/… and {{home}}/….
 	MCPServer string
+	// ModelAPI is the host:port of the model API of a scenario whose model
+	// lists models, which its cassette holds as {{model_api}} (empty for
+	// any other scenario: see listsModels).
+	ModelAPI string
 }
 
 // Result is what a run recorded.
@@ -608,7 +612,7 @@ func (d *driver) awaitAuthStatus(ctx context.Context, init *agentMsg) error {
 }
 
 func (d *driver) vars() map[string]string {
-	v := map[string]string{"sessionId": d.session(), "cwd": d.p.Cwd, "home": d.p.Home, "mcpServer": d.p.MCPServer}
+	v := map[string]string{"sessionId": d.session(), "cwd": d.p.Cwd, "home": d.p.Home, "mcpServer": d.p.MCPServer, "modelApi": d.modelBase}
 	var flat func(prefix string, x any)
 	flat = func(prefix string, x any) {
 		switch t := x.(type) {

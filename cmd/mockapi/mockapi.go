@@ -32,9 +32,10 @@ func NewCmdMockAPI(f *factory.Factory, runF func(*MockAPIOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "mock-api --script FILE [--addr 127.0.0.1:PORT]",
 		Short: "Serve a scripted Anthropic Messages API on loopback, for running the real Claude CLI offline",
-		Long: `mock-api answers POST /v1/messages (streamed or not) and
-/v1/messages/count_tokens on 127.0.0.1 from a model script, so the real Claude
-Code CLI runs offline and deterministically. It never listens elsewhere.
+		Long: `mock-api answers POST /v1/messages (streamed or not),
+/v1/messages/count_tokens and GET /v1/models on 127.0.0.1 from a model script,
+so the real Claude Code CLI runs offline and deterministically. It never listens
+elsewhere.
 
 FILE is a scenario (its top-level model: key is used, other keys are ignored)
 or a bare model script, YAML or JSON; unknown keys are errors.
@@ -51,6 +52,11 @@ retryAfter}; consumed in order by the matching requests, e.g. the CLI's
 retries), repeatErrors (fail forever with the last error), stream
 ({eventDelay: 200ms}, {dropAfter: N events}, {hangAfter: N events} or
 {hang: true}), usage.
+
+Script fields besides turns and side: models, the model ids GET /v1/models
+lists (the Models API's pages: limit, after_id, has_more, last_id; without
+models it answers 404, as a gateway with no listing), and modelsPage, a page
+size below the caller's limit, so that a client must page.
 
 The first stdout line is "mock-api listening on http://127.0.0.1:PORT"; one
 line per request goes to stderr. SIGINT or SIGTERM stops it (exit 0).`,

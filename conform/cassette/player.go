@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/projectdir"
 )
 
@@ -31,6 +32,9 @@ const (
 	// EnvReplayLoose set to 1 plays in loose mode (see Options.Loose), for
 	// a human at an editor (`airwire play`).
 	EnvReplayLoose = "AIRWIRE_FAKE_CLI_REPLAY_LOOSE"
+	// EnvModelAPI is the host:port of the replaying run's model API, which
+	// fills the recording's PlaceholderModelAPI.
+	EnvModelAPI = "AIRWIRE_FAKE_CLI_MODEL_API"
 )
 
 // DefaultTimeout is the player's wait for an agent frame the recording needs.
@@ -103,6 +107,7 @@ func Play(ctx context.Context, o Options) int {
 	}
 	proc := &o.Cassette.Processes[n-1]
 	bindSessions(proc.Argv, o.Args, toCas, toLive)
+	bindModelAPI(proc.Argv, o.Args, toCas, toLive)
 	p := newPlayer(proc, toCas, toLive, o)
 	if d := argvDiff(p.toCas.strs(o.Args), proc.Argv); d != "" {
 		if !o.Loose {
@@ -166,7 +171,7 @@ func exitCode(e *Exit) int {
 
 // liveSubstitutions are this process's own values for the placeholders.
 func liveSubstitutions(getenv func(string) string, cwd string) Substitutions {
-	s := Substitutions{Cwd: cwd, Home: getenv("HOME"), ConfigDir: getenv("CLAUDE_CONFIG_DIR"), TmpDir: getenv("TMPDIR")}
+	s := Substitutions{Cwd: cwd, Home: getenv("HOME"), ConfigDir: getenv("CLAUDE_CONFIG_DIR"), TmpDir: getenv("TMPDIR"), ModelAPI: getenv(EnvModelAPI)}
 	if s.ConfigDir == "" && s.Home != "" {
 		s.ConfigDir = filepath.Join(s.Home, ".claude")
 	}
@@ -188,6 +193,9 @@ func (s Substitutions) placeholders() map[string]string {
 	set(PlaceholderHome, s.Home)
 	set(PlaceholderConfigDir, s.ConfigDir)
 	set(PlaceholderTmpDir, s.TmpDir)
+	if s.ModelAPI != "" {
+		out[PlaceholderModelAPI] = s.ModelAPI
+	}
 	if cwd := out[PlaceholderCwd]; cwd != "" {
 		if real, err := filepath.EvalSymlinks(cwd); err == nil {
 			cwd = real
@@ -195,6 +203,26 @@ func (s Substitutions) placeholders() map[string]string {
 		out[PlaceholderProjectDir] = projectdir.Name(cwd)
 	}
 	return out
+}
+
+// loopbackRE is a loopback host:port, the form of a model API's address.
+var loopbackRE = lazyre.New(`127\.0\.0\.1:[0-9]+`)
+
+// bindModelAPI takes the model API's address from the spawn's own argv
+// when the run did not give it (EnvModelAPI) and the recorded argv holds
+// PlaceholderModelAPI: an editor named its own model API as its gateway
+// (airwire play behind a driver that serves the listing), and the agent
+// passed the address on to the CLI.
+func bindModelAPI(recorded, live []string, toCas, toLive map[string]string) {
+	if _, ok := toLive[PlaceholderModelAPI]; ok || !slices.ContainsFunc(recorded, func(a string) bool { return strings.Contains(a, PlaceholderModelAPI) }) {
+		return
+	}
+	for _, a := range live {
+		if addr := loopbackRE.FindString(a); addr != "" {
+			toCas[addr], toLive[PlaceholderModelAPI] = PlaceholderModelAPI, addr
+			return
+		}
+	}
 }
 
 // bindSessions maps the session placeholders of the recorded argv to the

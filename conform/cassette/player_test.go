@@ -246,3 +246,36 @@ var _ = Describe("session ids across processes", func() {
 		p.says(`{"type":"system","subtype":"init","session_id":"live-2","forked_from":"live-1"}`)
 	})
 })
+
+var _ = Describe("the model API's address", func() {
+	It("is recorded as {{model_api}} and played as the replaying run's, or as the one the agent names when the run gives none", func() {
+		const recorded, live = "127.0.0.1:41234", "127.0.0.1:50505"
+		settings := func(addr string) string { return `{"env":{"ANTHROPIC_BASE_URL":"http://` + addr + `"}}` }
+		c, err := cassette.FromJournal([]journal.Entry{
+			{Seq: 1, Kind: journal.KindSpawn, Lane: journal.LaneCLI, Proc: "cli-1",
+				Argv: append([]string{"claude"}, append(append([]string(nil), streamArgs...), "--settings", settings(recorded))...)},
+			{Seq: 2, Kind: journal.KindMsg, Lane: journal.LaneCLI, Dir: journal.DirAgent, Proc: "cli-1",
+				Msg: json.RawMessage(`{"request_id":"r1","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)},
+			{Seq: 3, Kind: journal.KindMsg, Lane: journal.LaneCLI, Dir: journal.DirCLI, Proc: "cli-1",
+				Msg: json.RawMessage(`{"type":"system","subtype":"notice","text":"requests go through ` + recorded + `"}`)},
+		}, cassette.Substitutions{ModelAPI: recorded})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Processes[0].Argv).To(ContainElement(settings(cassette.PlaceholderModelAPI)))
+		path := filepath.Join(GinkgoT().TempDir(), "c.jsonl")
+		Expect(c.Save(path)).To(Succeed())
+		Expect(os.ReadFile(path)).NotTo(ContainSubstring(recorded))
+
+		args := append(append([]string(nil), streamArgs...), "--settings", settings(live))
+		p := startPlayer(path, []string{cassette.EnvModelAPI + "=" + live}, args...)
+		p.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
+		p.says(`"text":"requests go through ` + live + `"`)
+
+		other := startPlayer(path, []string{cassette.EnvModelAPI + "=127.0.0.1:60606"}, args...)
+		Eventually(other.s).WithTimeout(5*time.Second).Should(gexec.Exit(cassette.ExitNotApplicable), "the argument names another address than the run's")
+
+		named := "127.0.0.1:43210"
+		unsaid := startPlayer(path, nil, append(append([]string(nil), streamArgs...), "--settings", settings(named))...)
+		unsaid.send(`{"request_id":"live-init","type":"control_request","request":{"subtype":"initialize","hooks":{}}}`)
+		unsaid.says(`"text":"requests go through ` + named + `"`)
+	})
+})

@@ -18,6 +18,9 @@ const (
 	PlaceholderConfigDir  = "{{config_dir}}"
 	PlaceholderTmpDir     = "{{tmpdir}}"
 	PlaceholderProjectDir = "{{project_dir}}"
+	// PlaceholderModelAPI is the host:port of the run's model API, which
+	// an editor may name as its gateway (the CLI is then started with it).
+	PlaceholderModelAPI = "{{model_api}}"
 )
 
 // SessionPlaceholder is the placeholder of the n-th session id (1-based,
@@ -25,10 +28,11 @@ const (
 func SessionPlaceholder(n int) string { return fmt.Sprintf("{{session_id_%d}}", n) }
 
 // Substitutions are the machine-specific values of a run: the session's
-// working directory, HOME, CLAUDE_CONFIG_DIR and TMPDIR. An empty field is
-// not substituted.
+// working directory, HOME, CLAUDE_CONFIG_DIR and TMPDIR, and the host:port
+// of its model API. An empty field is not substituted.
 type Substitutions struct {
 	Cwd, Home, ConfigDir, TmpDir string
+	ModelAPI                     string
 	// TaskOutputs records the output file of each command the CLI ran in
 	// the background (DirFile), read when the journal is taken: set it only
 	// for a run whose files are still on disk, right after it ended.
@@ -54,6 +58,9 @@ func (s Substitutions) pairs() map[string]string {
 	add(s.Home, PlaceholderHome)
 	add(s.ConfigDir, PlaceholderConfigDir)
 	add(s.TmpDir, PlaceholderTmpDir)
+	if s.ModelAPI != "" {
+		out[s.ModelAPI] = PlaceholderModelAPI
+	}
 	if s.Cwd != "" && s.Cwd != "/" {
 		out[projectdir.Name(filepath.Clean(s.Cwd))] = PlaceholderProjectDir
 	}

@@ -25,12 +25,14 @@ const (
 	KindSide
 	// KindCountTokens is POST /v1/messages/count_tokens.
 	KindCountTokens
+	// KindModels is GET /v1/models, a page of Script.Models.
+	KindModels
 	// KindOther is any other method or path (answered 404), or a body that
 	// is not a Messages request (answered 400 or 413).
 	KindOther
 )
 
-var kindNames = [...]string{"main", "title", "suggestion", "side", "count_tokens", "other"}
+var kindNames = [...]string{"main", "title", "suggestion", "side", "count_tokens", "models", "other"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

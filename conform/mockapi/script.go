@@ -47,6 +47,13 @@ type Script struct {
 	Turns []Turn `yaml:"turns" json:"turns"`
 	// Side answers requests that are not the agent loop (see Side).
 	Side Side `yaml:"side,omitempty" json:"side,omitzero"`
+	// Models is what GET /v1/models lists, in order (the Models API, as a
+	// gateway that serves only these answers it). Empty: the listing is
+	// answered 404, as by a gateway that has none.
+	Models []string `yaml:"models,omitempty" json:"models,omitempty"`
+	// ModelsPage caps a page of that listing below the caller's limit, so
+	// that a client must follow has_more and after_id. 0: no cap.
+	ModelsPage int `yaml:"modelsPage,omitempty" json:"modelsPage,omitempty"`
 }
 
 // Turn is one scripted answer to a main-loop request.
@@ -270,6 +277,9 @@ func ParseFile(data []byte) (*Script, error) {
 
 // Validate reports the first mistake in the script, naming the turn.
 func (s *Script) Validate() error {
+	if s.ModelsPage < 0 {
+		return fmt.Errorf("model script: modelsPage: %d is negative", s.ModelsPage)
+	}
 	for i, t := range s.Turns {
 		if err := t.validate(); err != nil {
 			return fmt.Errorf("model script: turns[%d]: %w", i, err)

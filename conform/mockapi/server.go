@@ -85,8 +85,9 @@ func New(script *Script, opts ...Option) *Server {
 
 var _ http.Handler = (*Server)(nil)
 
-// ServeHTTP answers POST /v1/messages and POST /v1/messages/count_tokens
-// (query strings such as ?beta=true are ignored) and 404s anything else.
+// ServeHTTP answers POST /v1/messages, POST /v1/messages/count_tokens
+// (query strings such as ?beta=true are ignored) and GET /v1/models (the
+// script's Models), and 404s anything else.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.seq++
@@ -99,6 +100,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.messages(w, r, &rec)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
 		s.countTokens(w, r, &rec)
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models" && len(s.script.Models) > 0:
+		s.models(w, r, &rec)
 	default:
 		s.fail(w, &rec, APIError{Status: 404, Message: fmt.Sprintf("mock-api: no handler for %s %s", r.Method, r.URL.Path)})
 	}

@@ -16,6 +16,8 @@ import (
 //	{{cwd}}, {{home}}       the run's temp workspace and HOME
 //	{{mcpServer}}           a stdio MCP server with one tool, for the real CLI
 //	                        to call (`airwire conform mcp-server --help`)
+//	{{modelApi}}            the base URL of the run's model API (a model
+//	                        scenario's): an editor's gateway to route to
 //	{{saved.NAME.PATH}}     a value from the result saved by a step with save: NAME,
 //	                        e.g. {{saved.fork.sessionId}}
 type Client struct {

@@ -98,8 +98,8 @@
 // at once; scripts only say what differs.
 //
 // Placeholders: the client side may use {{sessionId}}, {{cwd}}, {{home}},
-// {{mcpServer}} (the suite's one-tool stdio MCP server) and
-// {{saved.NAME.PATH}}; the cli side {{cwd}}, {{home}}, {{config_dir}},
+// {{mcpServer}} (the suite's one-tool stdio MCP server), {{modelApi}} (the
+// run's model API, as a gateway) and {{saved.NAME.PATH}}; the cli side {{cwd}}, {{home}}, {{config_dir}},
 // {{session_id}} and {{transcript_path}}. The loader rejects any other name.
 // The model side may use {{cwd}}, {{home}} and the names its turns capture
 // from the CLI's requests (mockapi.Turn.Capture).

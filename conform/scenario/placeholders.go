@@ -37,7 +37,7 @@ var ConfigFilePlaceholders = []string{"cwd", "home", "config_dir", "pid", "ppid"
 
 // ClientPlaceholders are the names a client section may use; saved.NAME.PATH
 // is also allowed.
-var ClientPlaceholders = []string{"sessionId", "cwd", "home", "mcpServer"}
+var ClientPlaceholders = []string{"sessionId", "cwd", "home", "mcpServer", "modelApi"}
 
 var placeholderRE = lazyre.New(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
 
