@@ -80,7 +80,8 @@ func NewAgent(o Options) *Agent {
 // then ends every session (each CLI is reaped before Serve returns).
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	a.conn = jsonrpc.NewConn(ctx, r, w, jsonrpc.JSONRPC{}, a,
-		jsonrpc.WithLogf(func(f string, args ...any) { a.opts.Log.Warn("editor frame", "detail", sprintf(f, args...)) }))
+		jsonrpc.WithLogf(func(f string, args ...any) { a.opts.Log.Warn("editor frame", "detail", sprintf(f, args...)) }),
+		jsonrpc.WithPreview(closeRead(a)))
 	close(a.ready)
 	select {
 	case <-a.conn.Done():

@@ -243,6 +243,29 @@ func (a *Agent) closeSession(ctx context.Context, req *jsonrpc.Request) (any, er
 	return map[string]any{}, nil
 }
 
+// closeRead is the editor connection's preview (jsonrpc.WithPreview): a
+// session/close detaches its session's CLI the moment it is read, as the
+// reference's teardown detaches it before it reads on, so a reply the
+// editor sends with the close (a permission settled cancelled) cannot
+// bring back a CLI line that the close ends (closeTurns). A function, not
+// a method: the Agent keeps its method count small.
+func closeRead(a *Agent) func(*jsonrpc.Request) {
+	return func(req *jsonrpc.Request) {
+		if req.Method != "session/close" {
+			return
+		}
+		var p sessionParams
+		if json.Unmarshal(req.Params, &p) != nil {
+			return
+		}
+		if s, err := a.session(p.SessionID); err == nil {
+			s.mu.Lock()
+			s.closing = true
+			s.mu.Unlock()
+		}
+	}
+}
+
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 
 // Client-managed model routing (ACP `providers/list`, `providers/set`,

@@ -60,6 +60,7 @@ type Conn struct {
 	handler Handler
 	logf    func(format string, args ...any)
 	backlog func(busy bool) // WithBacklog
+	preview func(*Request)  // WithPreview
 
 	wmu  sync.Mutex
 	w    io.Writer
@@ -97,6 +98,13 @@ func WithLogf(f func(string, ...any)) Option { return func(c *Conn) { c.logf = f
 // every message read: the span in which what the handler writes elsewhere
 // may go out together (another Conn's Hold and Release).
 func WithBacklog(f func(busy bool)) Option { return func(c *Conn) { c.backlog = f } }
+
+// WithPreview has the Conn show f each call and notification on the
+// reading goroutine, in the order read, before it is queued for the
+// Handler: f sees a message before any reply read after it is handed
+// over, as a Node peer's handler runs its first steps before it reads on.
+// f must return at once and must not call the Conn.
+func WithPreview(f func(req *Request)) Option { return func(c *Conn) { c.preview = f } }
 
 // NewConn starts a Conn reading r and writing w.
 func NewConn(ctx context.Context, r io.Reader, w io.Writer, codec Codec, h Handler, opts ...Option) *Conn {
@@ -183,6 +191,9 @@ func (c *Conn) receive(ctx context.Context, frame []byte, queue chan<- queued) {
 	default:
 		if in.Cancels != nil {
 			c.cancelInflight(in.Cancels)
+		}
+		if c.preview != nil {
+			c.preview(&Request{ID: in.ID, Method: in.Method, Params: in.Params})
 		}
 		q := queued{in: in, ctx: ctx}
 		if in.Kind == KindRequest {

@@ -21,7 +21,7 @@ type peer struct {
 	lines chan string
 }
 
-func newPeer(t *testing.T, codec Codec, h Handler) (*Conn, *peer) {
+func newPeer(t *testing.T, codec Codec, h Handler, opts ...Option) (*Conn, *peer) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -34,7 +34,7 @@ func newPeer(t *testing.T, codec Codec, h Handler) (*Conn, *peer) {
 		}
 		close(p.lines)
 	}()
-	c := NewConn(context.Background(), inR, outW, codec, h)
+	c := NewConn(context.Background(), inR, outW, codec, h, opts...)
 	t.Cleanup(func() { inW.Close(); <-c.Done(); outW.Close() })
 	return c, p
 }
@@ -338,6 +338,40 @@ func TestReplyThatArrivedWinsOverCancel(t *testing.T) {
 		if err := out.Wait(ctx, &got); err != nil || got.Outcome != "cancelled" {
 			t.Fatalf("run %d: Wait = %v, %+v; want the reply", i, err, got)
 		}
+	}
+}
+
+// A message read before a reply is previewed before the reply is handed
+// over, however busy the Handler is: the editor's session/close is seen
+// before its answer to a permission request sent with it.
+func TestPreviewSeesAMessageBeforeALaterReply(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var mu sync.Mutex
+	var seen []string
+	busy := HandlerFunc(func(context.Context, *Request) (any, error) { <-release; return nil, nil })
+	c, p := newPeer(t, JSONRPC{}, busy, WithPreview(func(r *Request) {
+		mu.Lock()
+		seen = append(seen, r.Method)
+		mu.Unlock()
+	}))
+	out, err := c.Start("session/request_permission", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := p.next()
+	p.send(`{"jsonrpc":"2.0","id":7,"method":"session/prompt"}`) // holds the Handler
+	p.send(`{"jsonrpc":"2.0","id":8,"method":"session/close"}`)
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{}}`, req["id"]))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := out.Wait(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"session/prompt", "session/close"}; fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Fatalf("previewed %q before the reply; want %q", seen, want)
 	}
 }
 
