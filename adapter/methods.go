@@ -259,9 +259,7 @@ func closeRead(a *Agent) func(*jsonrpc.Request) {
 			return
 		}
 		if s, err := a.session(p.SessionID); err == nil {
-			s.mu.Lock()
-			s.closing = true
-			s.mu.Unlock()
+			detach(s)
 		}
 	}
 }

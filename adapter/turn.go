@@ -150,13 +150,7 @@ func (o *orphans) turnStarted() { o.uuids, o.running = nil, false }
 // way ends cancelled with its usage, and the CLI gets the withdrawals and
 // the interrupt before it is closed.
 func (s *Session) closeTurns() {
-	// What the CLI says from now on belongs to a session being torn down,
-	// as the reference's teardown detaches it first: a tool result the
-	// CLI writes for a permission settled with the close does not end the
-	// tool call that the close reports failed.
-	s.mu.Lock()
-	s.closing = true
-	s.mu.Unlock()
+	detach(s)
 	s.tr.toolCallsCancelled()
 	abandoned := s.tr.abandonQueued()
 	active := s.cancelActive()
@@ -186,6 +180,18 @@ func (s *Session) closeTurns() {
 	if active {
 		s.tr.closeActive()
 	}
+}
+
+// detach makes what the CLI says from now on belong to a session being
+// torn down, as the reference's teardown detaches it first: a tool result
+// the CLI writes for a permission settled with the close does not end the
+// tool call that the close reports failed. The close detaches as it is
+// read (closeRead) and again as it is handled (closeTurns). A function,
+// not a method: the Session keeps its method count small.
+func detach(s *Session) {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 }
 
 // closeGrace is how long a close lets replies written with it arrive
