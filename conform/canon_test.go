@@ -333,6 +333,34 @@ func TestCLIBusy(t *testing.T) {
 	}
 }
 
+func TestCLIBusyWaitsForAToolsPostHook(t *testing.T) {
+	msg := func(m string) journal.Entry {
+		return journal.Entry{Lane: journal.LaneCLI, Dir: journal.DirCLI, Kind: journal.KindMsg, Proc: "cli-1", Msg: json.RawMessage(m)}
+	}
+	hook := func(event string) journal.Entry {
+		return msg(`{"type":"control_request","request_id":"h","request":{"subtype":"hook_callback","input":{"hook_event_name":"` + event + `","tool_use_id":"toolu_1"}}}`)
+	}
+	idle := msg(`{"type":"system","subtype":"session_state_changed","state":"idle"}`)
+	pre := []journal.Entry{hook("PreToolUse"), idle}
+	if !cliBusy(pre, true, nil) || cliBusy(pre, false, nil) {
+		t.Error("a tool past PreToolUse without its Post* hook: busy only at the end of a run")
+	}
+	for name, end := range map[string]journal.Entry{
+		"PostToolUse":        hook("PostToolUse"),
+		"PostToolUseFailure": hook("PostToolUseFailure"),
+		"a tool_result":      msg(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1"}]}}`),
+		"the exit":           {Lane: journal.LaneCLI, Kind: journal.KindExit, Proc: "cli-1"},
+	} {
+		if cliBusy(append(append([]journal.Entry{}, pre...), end), true, nil) {
+			t.Errorf("%s ends the wait for the tool's Post* hook", name)
+		}
+	}
+	other := msg(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2"}]}}`)
+	if !cliBusy(append(append([]journal.Entry{}, pre...), other), true, nil) {
+		t.Error("another tool's result must not end the wait")
+	}
+}
+
 func TestCommandsUpdateOfAnEarlierTurn(t *testing.T) {
 	// The refresh of the first turn is written after its response but
 	// before the second prompt reaches the agent; the canonical form places

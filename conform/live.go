@@ -358,6 +358,11 @@ const (
 	awaitIdle
 	// awaitAnswer: the control_response to a control request of the adapter.
 	awaitAnswer
+	// awaitToolHook: the PostToolUse or PostToolUseFailure callback of a
+	// tool whose PreToolUse callback came. The real CLI sends it when the
+	// tool ends, after the idle state of a turn that a budget stopped
+	// while the tool ran.
+	awaitToolHook
 )
 
 // cliFrame is what the post-turn wait reads of a stream-json frame.
@@ -367,65 +372,145 @@ type cliFrame struct {
 	State     string `json:"state"`
 	IsError   bool   `json:"is_error"`
 	RequestID string `json:"request_id"`
-	Response  struct {
+	Request   struct {
+		Subtype string `json:"subtype"`
+		Input   struct {
+			Event     string `json:"hook_event_name"`
+			ToolUseID string `json:"tool_use_id"`
+		} `json:"input"`
+	} `json:"request"`
+	Response struct {
 		RequestID string `json:"request_id"`
 	} `json:"response"`
+	Message struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
 }
 
-// cliBusy reports whether a CLI process's last result was a success that no
-// prompt_suggestion has followed yet, or (with final) whether a process is
-// in a turn (its last session_state_changed is not idle) or owes the
-// adapter the answer to a control request (get_context_usage, whose answer
-// makes the reference publish the commands again). coming, when not nil,
-// says whether process proc may still send the awaited frame; a process
-// that will not is not busy.
-func cliBusy(entries []journal.Entry, final bool, coming func(proc string, a awaited) bool) bool {
-	if coming == nil {
-		coming = func(string, awaited) bool { return true }
+// toolHook is the tool a hook callback frame reports on, and whether its
+// event is the one before the tool runs (PreToolUse) or one after.
+func (f *cliFrame) toolHook() (id string, pre, post bool) {
+	if f.Type != "control_request" || f.Request.Subtype != "hook_callback" {
+		return "", false, false
 	}
-	suggestion, inTurn := map[string]bool{}, map[string]bool{}
-	owed := map[string]string{} // request id -> process
+	switch f.Request.Input.Event {
+	case "PreToolUse":
+		return f.Request.Input.ToolUseID, true, false
+	case "PostToolUse", "PostToolUseFailure":
+		return f.Request.Input.ToolUseID, false, true
+	}
+	return "", false, false
+}
+
+// toolResults are the tool ids of a user frame's tool_result blocks.
+func (f *cliFrame) toolResults() []string {
+	var blocks []struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	if f.Type != "user" || json.Unmarshal(f.Message.Content, &blocks) != nil {
+		return nil
+	}
+	var ids []string
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			ids = append(ids, b.ToolUseID)
+		}
+	}
+	return ids
+}
+
+// cliState is what the journal shows of each CLI process, for cliBusy.
+type cliState struct {
+	suggestion, inTurn, exited map[string]bool
+	owed                       map[string]string          // request id -> process
+	tools                      map[string]map[string]bool // process -> tools whose Post* hook is due
+}
+
+// readCLIState reads the CLI lane of a journal. A tool's Post* hook is due
+// from its PreToolUse callback until that Post* callback or its
+// tool_result (a denied or cancelled tool gets no Post* hook).
+func readCLIState(entries []journal.Entry) *cliState {
+	s := &cliState{suggestion: map[string]bool{}, inTurn: map[string]bool{}, exited: map[string]bool{},
+		owed: map[string]string{}, tools: map[string]map[string]bool{}}
 	for i := range entries {
 		e := &entries[i]
-		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg {
-			continue
+		if e.Lane == journal.LaneCLI && e.Kind == journal.KindExit {
+			s.exited[e.Proc] = true
 		}
 		var f cliFrame
-		if json.Unmarshal(e.Msg, &f) != nil {
+		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg || json.Unmarshal(e.Msg, &f) != nil {
 			continue
 		}
 		if e.Dir == journal.DirAgent {
 			if f.Type == "control_request" {
-				owed[f.RequestID] = e.Proc
+				s.owed[f.RequestID] = e.Proc
 			}
 			continue
 		}
-		switch {
-		case f.Type == "control_response":
-			delete(owed, f.Response.RequestID)
-		case f.Type == "result":
-			suggestion[e.Proc] = f.Subtype == "success" && !f.IsError
-		case f.Type == "prompt_suggestion":
-			suggestion[e.Proc] = false
-		case f.Type == "system" && f.Subtype == "session_state_changed":
-			inTurn[e.Proc] = f.State != "idle"
-		}
+		s.read(e.Proc, &f)
 	}
-	for p := range suggestion {
-		if suggestion[p] && coming(p, awaitSuggestion) {
+	return s
+}
+
+// read takes in one CLI → adapter frame of process proc.
+func (s *cliState) read(proc string, f *cliFrame) {
+	switch {
+	case f.Type == "control_response":
+		delete(s.owed, f.Response.RequestID)
+	case f.Type == "result":
+		s.suggestion[proc] = f.Subtype == "success" && !f.IsError
+	case f.Type == "prompt_suggestion":
+		s.suggestion[proc] = false
+	case f.Type == "system" && f.Subtype == "session_state_changed":
+		s.inTurn[proc] = f.State != "idle"
+	}
+	if s.tools[proc] == nil {
+		s.tools[proc] = map[string]bool{}
+	}
+	if id, pre, post := f.toolHook(); pre && id != "" {
+		s.tools[proc][id] = true
+	} else if post {
+		delete(s.tools[proc], id)
+	}
+	for _, id := range f.toolResults() {
+		delete(s.tools[proc], id)
+	}
+}
+
+// cliBusy reports whether a CLI process's last result was a success that no
+// prompt_suggestion has followed yet, or (with final) whether a process is
+// in a turn (its last session_state_changed is not idle), owes the adapter
+// the answer to a control request (get_context_usage, whose answer makes
+// the reference publish the commands again) or owes it a tool's Post* hook
+// callback. A process that exited owes nothing. coming, when not nil, says
+// whether process proc may still send the awaited frame; a process that
+// will not is not busy.
+func cliBusy(entries []journal.Entry, final bool, coming func(proc string, a awaited) bool) bool {
+	s := readCLIState(entries)
+	waits := func(p string, a awaited) bool {
+		return !s.exited[p] && (coming == nil || coming(p, a))
+	}
+	for p := range s.suggestion {
+		if s.suggestion[p] && waits(p, awaitSuggestion) {
 			return true
 		}
 	}
 	if !final {
 		return false
 	}
-	for p := range inTurn {
-		if inTurn[p] && coming(p, awaitIdle) {
+	for p := range s.inTurn {
+		if s.inTurn[p] && waits(p, awaitIdle) {
 			return true
 		}
 	}
-	for _, p := range owed {
-		if coming(p, awaitAnswer) {
+	for _, p := range s.owed {
+		if waits(p, awaitAnswer) {
+			return true
+		}
+	}
+	for p, due := range s.tools {
+		if len(due) > 0 && waits(p, awaitToolHook) {
 			return true
 		}
 	}

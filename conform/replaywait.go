@@ -126,7 +126,7 @@ func (p *replayProc) played(e *journal.Entry) {
 
 // holds reports whether the frames not played yet hold a frame that ends
 // the wait a: a prompt_suggestion before the next result, an idle
-// session_state_changed, a control_response.
+// session_state_changed, a control_response, a tool's Post* hook callback.
 func (p *replayProc) holds(a awaited) bool {
 	for _, m := range p.frames[p.next:] {
 		var f cliFrame
@@ -140,6 +140,10 @@ func (p *replayProc) holds(a awaited) bool {
 			a == awaitIdle && f.Type == "system" && f.Subtype == "session_state_changed" && f.State == "idle",
 			a == awaitAnswer && f.Type == "control_response":
 			return true
+		case a == awaitToolHook:
+			if _, _, post := f.toolHook(); post {
+				return true
+			}
 		}
 	}
 	return false

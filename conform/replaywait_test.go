@@ -193,3 +193,29 @@ func TestSettleCountsFromTheLastCLIFrame(t *testing.T) {
 		t.Errorf("settled %s after the last CLI frame, want >= %s", got, settle)
 	}
 }
+
+func TestReplayWaitsForAToolHookAfterTheIdleState(t *testing.T) {
+	// budget-exceeded's CLI stops the turn on its budget while Read runs,
+	// goes idle, then sends Read's PostToolUse callbacks (hook_4, hook_5),
+	// which the adapter answers: a run that ended at the idle state would
+	// miss those answers.
+	c := loadGoldenCassette(t, "budget-exceeded/air.cassette")
+	all := playedJournal(t, c, "control_request/interrupt")
+	cut := -1
+	for i, e := range all {
+		var f cliFrame
+		_ = json.Unmarshal(e.Msg, &f)
+		if _, _, post := f.toolHook(); post && cut < 0 {
+			cut = i
+		}
+	}
+	if cut < 0 || !cliBusy(all[:cut], true, nil) {
+		t.Fatalf("the cassette must show a PostToolUse callback that a live run waits for (cut %d)", cut)
+	}
+	if !cliBusy(all[:cut], true, followReplay(c, all[:cut]).coming) {
+		t.Error("replay: the PostToolUse callback is still to come, the wait must go on")
+	}
+	if cliBusy(all, true, followReplay(c, all).coming) {
+		t.Error("replay: every Post* callback came, the wait must end")
+	}
+}
