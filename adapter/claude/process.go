@@ -16,6 +16,7 @@ import (
 
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/procgroup"
+	"github.com/airwire/airwire/internal/rawio"
 )
 
 // DefaultKillGrace is how long Close waits after SIGTERM (Windows:
@@ -116,7 +117,7 @@ func Start(cfg Config) (*Process, error) {
 	if cfg.Backlog != nil {
 		opts = append(opts, jsonrpc.WithBacklog(cfg.Backlog))
 	}
-	p.conn = jsonrpc.NewConn(context.Background(), outR, p.stdin, jsonrpc.StreamJSON{}, p, opts...)
+	p.conn = jsonrpc.NewConn(context.Background(), rawio.Reader(outR), p.stdin, jsonrpc.StreamJSON{}, p, opts...)
 	close(p.ready)
 	stderrDone := make(chan struct{})
 	go func() { p.stderr.logLines(errR, p.log); close(stderrDone) }()

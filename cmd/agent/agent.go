@@ -276,7 +276,9 @@ func agentRun(ctx context.Context, opts *AgentOptions) error {
 	if opts.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	in, restore := pollable(opts.IO.In)
-	defer restore()
-	return a.Serve(ctx, in, opts.IO.Out)
+	in, restoreIn := pollableIn(opts.IO.In)
+	defer restoreIn()
+	out, restoreOut := pollableOut(opts.IO.Out, opts.IO.ErrOut)
+	defer restoreOut()
+	return a.Serve(ctx, in, out)
 }
