@@ -59,9 +59,9 @@ func CassetteFile(dir string, sc *scenario.Scenario, p scenario.Profile) string 
 // ErrNoCassette means a model scenario has no cassette to replay yet.
 var ErrNoCassette = errors.New("no cassette for this run: record it with `airwire conform --live --update` (or make rerecord)")
 
-// modelEnv is the environment every model-scenario run gives the adapter
+// ModelEnv is the environment every model-scenario run gives the adapter
 // (and so the CLI), for the API at base.
-func modelEnv(base string) []string {
+func ModelEnv(base string) []string {
 	return []string{
 		"ANTHROPIC_BASE_URL=" + base,
 		"ANTHROPIC_API_KEY=" + TestAPIKey,
@@ -171,9 +171,9 @@ func (d *driver) cliEnv() []string {
 			fakecli.EnvLog+"="+filepath.Join(d.p.Root, "fake-cli.log"),
 			EnvPace+"="+max(d.o.Pace, 0).String())
 	case d.o.Live:
-		return append(env, modelEnv(d.modelBase)...)
+		return append(env, ModelEnv(d.modelBase)...)
 	}
-	env = append(append(env, modelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
+	env = append(append(env, ModelEnv(d.modelBase)...), EnvReplay+"="+d.o.Cassette)
 	if d.p.ModelAPI != "" {
 		env = append(env, cassette.EnvModelAPI+"="+d.p.ModelAPI)
 	}

@@ -8,8 +8,10 @@
 // index). The *V2 variants of the first three measure an ACP v2 client
 // (initialize asking protocolVersion 2, a turn ended by its idle
 // state_update): the reference alone (sub-benchmark ref), and both with
-// the ratios (ours-vs-ref), which fails while airwire agent does not serve
-// v2. The benchmarks are in bench_test.go and sessionlist_test.go
+// the ratios (ours-vs-ref), which fails when an adapter does not serve v2.
+// With AIRWIRE_BENCH_REAL_CLI=1 both adapters run the real Claude CLI of
+// make deps against an airwire mock model API instead of the fake CLI
+// (realcli_test.go). The benchmarks are in bench_test.go and sessionlist_test.go
 // (transcripts_test.go generates the transcripts once and caches them
 // under the temporary directory); `make bench` runs them.
 // They skip when `make deps` has not installed node and the reference.

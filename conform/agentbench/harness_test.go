@@ -33,8 +33,9 @@ type bench struct {
 	// adapters are ours and the reference, in that order.
 	adapters []contender
 	dir      string // the call's temporary directory
-	cli      string // the wrapper named by CLAUDE_CODE_EXECUTABLE
-	script   string // AIRWIRE_FAKE_CLI_SCRIPT
+	// cliEnv names the CLI both adapters run: the fake CLI (a wrapper
+	// and its script), or the real one and its model API (useRealCLI).
+	cliEnv []string
 	// profile is the client the benchmark editor plays (plain or air).
 	profile scenario.Profile
 	// version is the ACP version the editor asks for in initialize: 1, or
@@ -54,7 +55,8 @@ func TestMain(m *testing.M) {
 
 // newBench builds the setup: it skips the benchmark when the reference
 // adapter or node is not installed (make deps), and writes a fake CLI
-// script of StreamScript(turns, deltas).
+// script of StreamScript(turns, deltas), or with EnvRealCLI runs the real
+// CLI on RealCLIScript(deltas).
 func newBench(b testing.TB, turns, deltas int) *bench {
 	b.Helper()
 	p, err := deps.Paths()
@@ -72,19 +74,24 @@ func newBench(b testing.TB, turns, deltas int) *bench {
 	airwire := testroot.Binary(b)
 	bn := &bench{adapters: []contender{{"ours", []string{airwire, "agent"}}, {"ref", []string{node, ref}}}, dir: b.TempDir(),
 		profile: scenario.ProfilePlain, version: 1}
-	bn.cli = filepath.Join(bn.dir, "claude")
+	if realCLI() {
+		bn.useRealCLI(b, p, deltas)
+		return bn
+	}
+	cli := filepath.Join(bn.dir, "claude")
 	wrapper := "#!/bin/sh\nexec '" + strings.ReplaceAll(airwire, "'", `'\''`) + "' fake-cli \"$@\"\n"
-	if err := os.WriteFile(bn.cli, []byte(wrapper), 0o755); err != nil {
+	if err := os.WriteFile(cli, []byte(wrapper), 0o755); err != nil {
 		b.Fatal(err)
 	}
 	script, err := StreamScript(turns, deltas)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bn.script = filepath.Join(bn.dir, "cli.json")
-	if err := scenario.WriteCLIScript(bn.script, script); err != nil {
+	path := filepath.Join(bn.dir, "cli.json")
+	if err := scenario.WriteCLIScript(path, script); err != nil {
 		b.Fatal(err)
 	}
+	bn.cliEnv = []string{"CLAUDE_CODE_EXECUTABLE=" + cli, fakecli.EnvScript + "=" + path}
 	return bn
 }
 
@@ -113,7 +120,7 @@ type adapter struct {
 	stderr   tailBuffer
 
 	cmu    sync.Mutex
-	chunks int // agent_message_chunk notifications so far
+	chunks int // agent_message_chunk notifications of a Delta so far
 
 	// states are the v2 state_update notifications' states, in arrival
 	// order: running, requires_action, or idle with its stop reason
@@ -158,8 +165,11 @@ func (bn *bench) start(b testing.TB, name string, argv []string) *adapter {
 	a.cmd = exec.Command(argv[0], argv[1:]...)
 	a.cmd.Dir = a.cwd
 	a.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"TMPDIR=" + filepath.Join(root, "tmp"), "IS_SANDBOX=1", "TZ=UTC", "LANG=C.UTF-8",
-		"CLAUDE_CODE_EXECUTABLE=" + bn.cli, fakecli.EnvScript + "=" + bn.script}
+		"TMPDIR=" + filepath.Join(root, "tmp"), "IS_SANDBOX=1", "TZ=UTC", "LANG=C.UTF-8"}
+	a.cmd.Env = append(a.cmd.Env, bn.cliEnv...)
+	if v := os.Getenv("AIRWIRE_CPUPROFILE"); v != "" && name == "ours" {
+		a.cmd.Env = append(a.cmd.Env, "AIRWIRE_CPUPROFILE="+v)
+	}
 	a.cmd.Stderr = &a.stderr
 	a.stdin, _ = a.cmd.StdinPipe()
 	stdout, _ := a.cmd.StdoutPipe()
@@ -206,6 +216,9 @@ func (a *adapter) handle(line []byte) {
 				SessionUpdate string `json:"sessionUpdate"`
 				State         string `json:"state"`
 				StopReason    string `json:"stopReason"`
+				Content       struct {
+					Text string `json:"text"`
+				} `json:"content"`
 			} `json:"update"`
 		} `json:"params"`
 	}
@@ -213,7 +226,7 @@ func (a *adapter) handle(line []byte) {
 		return
 	}
 	switch {
-	case m.Method == "session/update" && m.Params.Update.SessionUpdate == "agent_message_chunk":
+	case m.Method == "session/update" && m.Params.Update.SessionUpdate == "agent_message_chunk" && isDelta(m.Params.Update.Content.Text):
 		a.cmu.Lock()
 		a.chunks++
 		a.cmu.Unlock()
@@ -332,6 +345,18 @@ func (a *adapter) open() (string, error) {
 	return a.newSession()
 }
 
+// isDelta reports whether a chunk's text is a Delta (padded or not), not
+// a notice of the CLI: the real CLI warns once per session that the mock
+// model API is a gateway.
+func isDelta(text string) bool {
+	var i int
+	_, err := fmt.Sscanf(text, "w%d ", &i)
+	return err == nil && strings.TrimRight(text, " ") == strings.TrimRight(Delta(i), " ")
+}
+
+// benchPrompt is the text of every benchmark prompt.
+const benchPrompt = "stream"
+
 // prompt plays one turn and returns the agent_message_chunk notifications
 // it streamed before it ended: in v1 before its response, in v2 before the
 // idle state_update that follows its running one.
@@ -341,7 +366,7 @@ func (a *adapter) prompt(session string) (int, error) {
 	}
 	before := a.chunkCount()
 	_, err := a.call("session/prompt", map[string]any{"sessionId": session,
-		"prompt": []any{map[string]any{"type": "text", "text": "stream"}}})
+		"prompt": []any{map[string]any{"type": "text", "text": benchPrompt}}})
 	if err == nil && a.version == 2 {
 		err = a.awaitIdle()
 	}
