@@ -64,7 +64,7 @@ test-portable: deps
 ## no files in t.TempDir: Wine before 9 cannot remove them the way Go 1.26 does (.ci/test-windows.sh)
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
 	./proxy/redact ./cmd/version ./cmd/agent ./adapter/agentinfo ./adapter/caps ./adapter/permission \
-	./adapter/sessionconfig ./adapter/usage ./schemas/air
+	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' bash .ci/test-windows.sh
 
