@@ -18,8 +18,7 @@ import (
 
 // DeviationsFile, in the goldens directory, declares the differences from
 // the goldens that an adapter other than the reference keeps on purpose
-// (issue 8: "declared by JSON path, tied to its goldens/DEVIATIONS.md
-// entry"). The goldens stay as recorded from the reference; a run of the
+// (declared by JSON path, tied to its goldens/DEVIATIONS.md entry). The goldens stay as recorded from the reference; a run of the
 // declared adapter compares as if the declared paths held the golden's
 // values, and everything else must match.
 const DeviationsFile = "agent-deviations.json"

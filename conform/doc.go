@@ -105,7 +105,7 @@
 // # Declared deviations
 //
 // An adapter other than the reference may differ from the goldens on
-// purpose (issue 8). goldens/agent-deviations.json (DeviationsFile) lists
+// purpose. goldens/agent-deviations.json (DeviationsFile) lists
 // each such difference as a Deviation: the adapter's initialize
 // agentInfo.name, the line tag, the method (or the method whose response
 // it is), the JSON paths ($.result.agentInfo.name, [*] for every array
@@ -135,6 +135,6 @@
 // its difference is, and a difference that disappears does not leave a
 // stale declaration behind.
 //
-// It never compares (conform/golden does), never validates (issue 4,
-// schemas/validate) and never edits a scenario file.
+// It never compares (conform/golden does), never validates
+// (schemas/validate does) and never edits a scenario file.
 package conform

@@ -11,8 +11,9 @@ import (
 )
 
 // The benchmarks run `airwire agent` and the reference adapter (node) as
-// real processes, in the same run, on the same fake CLI, and report each
-// measure for both and the ratio reference/ours (issue 8's targets: ≥ 30×
+// real processes, in the same run, on the same CLI (the fake one, or the
+// real one with EnvRealCLI), and report each
+// measure for both and the ratio reference/ours (targets: ≥ 30×
 // for initialize, ≥ 8× for RSS, ≥ 10× for CPU per chunk). Only ratios are
 // meant to be compared across runs: the machines are shared and noisy.
 // Run them with `make bench`, or:
@@ -30,8 +31,8 @@ type setup struct {
 }
 
 // forProfiles runs a benchmark as a plain client and as an AIR client
-// declaring every extension (issue 9: "the core issue's three ratios still
-// hold with AIR on"): sub-benchmarks plain and air.
+// declaring every extension (the three ratios must hold with AIR on too):
+// sub-benchmarks plain and air.
 func forProfiles(b *testing.B, f func(*testing.B, setup)) {
 	for _, p := range []scenario.Profile{scenario.ProfilePlain, scenario.ProfileAir} {
 		b.Run(string(p), func(b *testing.B) { f(b, setup{profile: p, version: 1}) })

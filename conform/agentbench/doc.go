@@ -1,9 +1,9 @@
 // Package agentbench benchmarks `airwire agent` against the reference
 // adapter (@agentclientprotocol/claude-agent-acp under node), both run as
 // real processes in the same run on the same fake Claude CLI, and reports
-// each measure for both and the ratio reference/ours (issue 8: spawn →
+// each measure for both and the ratio reference/ours (spawn →
 // initialize response, RSS after session/new, adapter CPU per streamed
-// text chunk; issue 10: session/list on 10,000 stored transcripts, a plain
+// text chunk; session/list on 10,000 stored transcripts, a plain
 // first page and an AIR page of 50 cold and warm, and the RSS with that
 // index). The *V2 variants of the first three measure an ACP v2 client
 // (initialize asking protocolVersion 2, a turn ended by its idle

@@ -9,7 +9,7 @@ import (
 	"github.com/airwire/airwire/conform/scenario"
 )
 
-// The session/list benchmarks (issue 10): both adapters list the same
+// The session/list benchmarks: both adapters list the same
 // 10,000 stored transcripts of one project (storedTranscripts), in the
 // same run. Targets: the plain first page, and the AIR page of 50 cold
 // (the first list after the spawn) and warm (the same list again), each

@@ -18,5 +18,5 @@
 // It never normalizes (the caller hands it canonical text), never edits a
 // golden other than by rewriting it whole on update, and never deletes
 // goldens (no -clean: on a filtered run it would delete what the run did
-// not rewrite). Contract: STYLE.md §22–23; issue 3 §4.
+// not rewrite). Contract: STYLE.md §22–23.
 package golden

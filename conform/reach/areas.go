@@ -3,10 +3,10 @@ package reach
 import "strings"
 
 // Area is a part of the contract (air-extensions.md; docs/reach.md) and
-// the modules of the reference's dist/ that implement it. Issue 12 asks
-// these modules to reach Target of their functions.
+// the modules of the reference's dist/ that implement it. Each area's
+// modules should reach Target of their functions.
 type Area struct {
-	// Name is the area as issue 12 names it.
+	// Name is the area's name in the reach report.
 	Name string
 	// Sections are the contract's sections the modules implement.
 	Sections []string

@@ -1,6 +1,6 @@
 // Package reach measures how much of the reference adapter's code the
 // conformance suite executes, so that the branches no scenario reaches are
-// found by a tool (issue 12, `make reach`, docs/reach.md).
+// found by a tool (`make reach`, docs/reach.md).
 //
 // `airwire conform --reference` run with NODE_V8_COVERAGE=DIR makes every
 // Node process of every run write its V8 coverage into DIR as

@@ -16,7 +16,7 @@ import (
 )
 
 // Target is the share of its functions each contract area should reach
-// (issue 12).
+// (docs/reach.md).
 const Target = 85.0
 
 // Count is executed out of total.

@@ -47,7 +47,7 @@ func (r *Report) writeModules(b *strings.Builder) {
 }
 
 func (r *Report) writeAreas(b *strings.Builder) {
-	fmt.Fprintf(b, "Contract areas (issue 12's target: %.0f %% of their functions)\n", Target)
+	fmt.Fprintf(b, "Contract areas (target: %.0f %% of their functions)\n", Target)
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AREA\tFUNCTIONS\t\tBLOCKS\t\tMODULES")
 	for _, a := range append(append(append([]AreaReach(nil), r.Areas...), r.Contract), r.Total) {
