@@ -326,6 +326,9 @@ func TestCLIBusy(t *testing.T) {
 	if !cliBusy([]journal.Entry{ask}, true, nil) || cliBusy([]journal.Entry{ask}, false, nil) || cliBusy([]journal.Entry{ask, answer}, true, nil) {
 		t.Error("an unanswered control request: busy only at the end of a run, until answered")
 	}
+	if !controlOwed([]journal.Entry{ask}) || controlOwed([]journal.Entry{ask, answer}) || controlOwed(nil) {
+		t.Error("controlOwed: owed from the request until its answer")
+	}
 	for _, tt := range tests {
 		if got := cliBusy(tt.in, false, nil); got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)

@@ -280,26 +280,7 @@ func (d *driver) awaitAnswers(ctx context.Context) {
 
 // controlOwed reports whether an adapter → CLI control request of the
 // journal has no answer yet.
-func controlOwed(entries []journal.Entry) bool {
-	owed := map[string]bool{}
-	for i := range entries {
-		e := &entries[i]
-		if e.Lane != journal.LaneCLI || e.Kind != journal.KindMsg {
-			continue
-		}
-		var f cliFrame
-		if json.Unmarshal(e.Msg, &f) != nil {
-			continue
-		}
-		switch {
-		case e.Dir == journal.DirAgent && f.Type == "control_request":
-			owed[f.RequestID] = true
-		case e.Dir != journal.DirAgent && f.Type == "control_response":
-			delete(owed, f.Response.RequestID)
-		}
-	}
-	return len(owed) > 0
-}
+func controlOwed(entries []journal.Entry) bool { return len(readCLIState(entries).owed) > 0 }
 
 // lastCLIFrame is when the journal's last CLI → adapter frame passed
 // (zero when it has none).
