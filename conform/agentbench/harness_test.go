@@ -19,6 +19,7 @@ import (
 	"github.com/airwire/airwire/conform/fakecli"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/deps"
+	"github.com/airwire/airwire/internal/execwrap"
 	"github.com/airwire/airwire/internal/procgroup"
 )
 
@@ -78,9 +79,8 @@ func newBench(b testing.TB, turns, deltas int) *bench {
 		bn.useRealCLI(b, p, deltas)
 		return bn
 	}
-	cli := filepath.Join(bn.dir, "claude")
-	wrapper := "#!/bin/sh\nexec '" + strings.ReplaceAll(airwire, "'", `'\''`) + "' fake-cli \"$@\"\n"
-	if err := os.WriteFile(cli, []byte(wrapper), 0o755); err != nil {
+	cli := filepath.Join(bn.dir, execwrap.Name("claude"))
+	if err := execwrap.Write(cli, airwire, "fake-cli"); err != nil {
 		b.Fatal(err)
 	}
 	script, err := StreamScript(turns, deltas)
