@@ -16,7 +16,9 @@
 // a non-blocking descriptor). They wait on the poller as os.File does
 // when the pipe is empty or full, and leave everything else (end of
 // input, errors, a broken pipe) to the file's own Read and Write, so it
-// behaves as os.File does. Linux has the raw calls (raw_linux.go); on
+// behaves as os.File does, with one difference: a Reader or a Writer
+// serves one call at a time (a jsonrpc.Conn reads on one goroutine and
+// writes under its lock), which lets a call allocate nothing. Linux has the raw calls (raw_linux.go); on
 // other systems, and with the build tag airwire_portable, Reader and
 // Writer return the file itself (raw_portable.go).
 package rawio

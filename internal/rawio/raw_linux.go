@@ -15,7 +15,9 @@ func Reader(f *os.File) io.Reader {
 	if err != nil {
 		return f
 	}
-	return &reader{f: f, rc: rc}
+	r := &reader{f: f, rc: rc}
+	r.call = r.read
+	return r
 }
 
 // Writer writes f with raw write(2) calls; see the package doc.
@@ -24,12 +26,22 @@ func Writer(f *os.File) io.Writer {
 	if err != nil {
 		return f
 	}
-	return &writer{f: f, rc: rc}
+	w := &writer{f: f, rc: rc}
+	w.call = w.write
+	return w
 }
 
+// reader and writer keep the call's buffer and outcome in fields, and the
+// function RawConn calls bound once (call), so that a read or a write
+// allocates nothing: the agent makes one per frame.
 type reader struct {
-	f  *os.File
-	rc syscall.RawConn
+	f    *os.File
+	rc   syscall.RawConn
+	call func(fd uintptr) bool
+	// of the Read under way
+	p     []byte
+	n     int
+	errno syscall.Errno
 }
 
 // Read returns what one read(2) got; an empty pipe parks on the poller.
@@ -39,45 +51,56 @@ func (r *reader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := r.rc.Read(func(fd uintptr) bool {
-		n, errno = rawCall(syscall.SYS_READ, fd, p)
-		return errno != syscall.EAGAIN
-	})
+	r.p = p
+	err := r.rc.Read(r.call)
+	n, errno := r.n, r.errno
+	r.p = nil
 	if err != nil || errno != 0 || n == 0 {
 		return r.f.Read(p)
 	}
 	return n, nil
 }
 
+func (r *reader) read(fd uintptr) bool {
+	r.n, r.errno = rawCall(syscall.SYS_READ, fd, r.p)
+	return r.errno != syscall.EAGAIN
+}
+
 type writer struct {
-	f  *os.File
-	rc syscall.RawConn
+	f    *os.File
+	rc   syscall.RawConn
+	call func(fd uintptr) bool
+	// of the Write under way: what is left to write, and the last error
+	p     []byte
+	errno syscall.Errno
 }
 
 // Write writes all of p; a full pipe parks on the poller. An error is
 // met again through f's Write, for os.File's errors.
 func (w *writer) Write(p []byte) (int, error) {
-	done := 0
-	var errno syscall.Errno
-	err := w.rc.Write(func(fd uintptr) bool {
-		errno = 0
-		for done < len(p) && errno == 0 {
-			var n int
-			n, errno = rawCall(syscall.SYS_WRITE, fd, p[done:])
-			if n == 0 && errno == 0 {
-				errno = syscall.EAGAIN // wait for room
-			}
-			done += n
-		}
-		return errno != syscall.EAGAIN
-	})
+	w.p = p
+	err := w.rc.Write(w.call)
+	rest, errno := w.p, w.errno
+	w.p = nil
+	done := len(p) - len(rest)
 	if err != nil || errno != 0 {
-		n, err := w.f.Write(p[done:])
+		n, err := w.f.Write(rest)
 		return done + n, err
 	}
 	return done, nil
+}
+
+func (w *writer) write(fd uintptr) bool {
+	w.errno = 0
+	for len(w.p) > 0 && w.errno == 0 {
+		var n int
+		n, w.errno = rawCall(syscall.SYS_WRITE, fd, w.p)
+		if n == 0 && w.errno == 0 {
+			w.errno = syscall.EAGAIN // wait for room
+		}
+		w.p = w.p[n:]
+	}
+	return w.errno != syscall.EAGAIN
 }
 
 // rawCall makes read(2) or write(2) on fd with buffer b (not empty),
