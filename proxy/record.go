@@ -229,10 +229,13 @@ func shimEnv(shim *ShimListener, env []string, shimArgv []string) ([]string, err
 	out := make([]string, 0, len(env)+4)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == EnvClaudeExecutable || k == EnvShimSocket || k == EnvRealCLI || k == EnvOrigExecutable || k == EnvModelProxy {
+		if k == EnvClaudeExecutable || k == EnvShimSocket || k == EnvShimToken || k == EnvRealCLI || k == EnvOrigExecutable || k == EnvModelProxy {
 			continue
 		}
 		out = append(out, kv)
+	}
+	if shim.Token() != "" {
+		out = append(out, EnvShimToken+"="+shim.Token())
 	}
 	return append(out,
 		EnvClaudeExecutable+"="+script,

@@ -35,7 +35,7 @@ func shimChildEnv(env []string, modelURL string) []string {
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case EnvShimSocket, EnvRealCLI, EnvOrigExecutable, EnvClaudeExecutable, EnvModelProxy:
+		case EnvShimSocket, EnvShimToken, EnvRealCLI, EnvOrigExecutable, EnvClaudeExecutable, EnvModelProxy:
 			continue
 		case EnvAnthropicBaseURL:
 			if modelURL != "" {
@@ -61,7 +61,8 @@ func dialRecorder(env []string) (rec *shimClient, modelURL string) {
 	if sock == "" {
 		return nil, ""
 	}
-	rec, err := dialShim(sock)
+	token, _ := envlist.Lookup(env, EnvShimToken)
+	rec, err := dialShim(sock, token)
 	if err != nil {
 		return nil, ""
 	}

@@ -1,13 +1,17 @@
 package proxy
 
 import (
+	"crypto/rand"
+	"crypto/subtle"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,8 +23,13 @@ import (
 
 // Environment variables shared by `airwire record --cli-lane` and its shim.
 const (
-	// EnvShimSocket is the unix socket the shim reports to.
+	// EnvShimSocket is where the shim reports to: the unix socket's path,
+	// or tcpPrefix and a 127.0.0.1 address where no unix socket can be
+	// bound (see ListenShim).
 	EnvShimSocket = "AIRWIRE_SHIM_SOCKET"
+	// EnvShimToken is the secret a shim proves itself with on a loopback
+	// TCP socket, which any local process can reach.
+	EnvShimToken = "AIRWIRE_SHIM_TOKEN"
 	// EnvRealCLI is the Claude CLI the shim starts.
 	EnvRealCLI = "AIRWIRE_REAL_CLI"
 	// EnvOrigExecutable keeps the agent's original CLAUDE_CODE_EXECUTABLE
@@ -41,6 +50,7 @@ const (
 // the frame is queued to the journal; the shim forwards only after the ack,
 // which keeps the journal's order causal across processes.
 const (
+	frameToken byte = 'T' // first on a TCP socket: payload EnvShimToken's value
 	frameName  byte = 'N' // before the CLI starts: the ack is followed by a length byte and the process name
 	frameHello byte = 'H' // payload: shimHello JSON
 	frameData  byte = 'D' // payload: bytes of stream
@@ -69,12 +79,26 @@ type shimClient struct {
 	dead bool
 }
 
-func dialShim(path string) (*shimClient, error) {
-	c, err := net.Dial("unix", path)
+// dialShim connects to the recorder at addr (EnvShimSocket's value) and,
+// on a TCP socket, gives it the token first.
+func dialShim(addr, token string) (*shimClient, error) {
+	network := "unix"
+	if a, ok := strings.CutPrefix(addr, tcpPrefix); ok {
+		network, addr = "tcp", a
+	}
+	c, err := net.Dial(network, addr)
 	if err != nil {
 		return nil, err
 	}
-	return &shimClient{conn: c}, nil
+	sc := &shimClient{conn: c}
+	if network == "tcp" {
+		sc.send(frameToken, 0, []byte(token))
+		if sc.dead {
+			c.Close()
+			return nil, errors.New("the recorder refused the shim's token")
+		}
+	}
+	return sc, nil
 }
 
 // send writes one frame and waits for its ack. After a failure the client
@@ -142,32 +166,58 @@ type ShimListener struct {
 	wg   sync.WaitGroup
 	mu   sync.Mutex
 	cons map[net.Conn][]int // open connections → pids to kill if they overstay
+	// token is what a shim must send first on a TCP socket; "" on a unix
+	// socket, whose private directory already keeps others out.
+	token string
 }
 
 // maxSocketPath is the longest unix socket path every platform binds
 // (macOS allows 103 bytes, Linux 107).
 const maxSocketPath = 103
 
+// tcpPrefix marks EnvShimSocket's value as a TCP address; a socket path
+// is absolute, so it never starts so.
+const tcpPrefix = "tcp:"
+
+// listenUnix binds the unix socket; a test makes it fail.
+var listenUnix = func(path string) (net.Listener, error) { return net.Listen("unix", path) }
+
 // ListenShim opens a unix socket in a private temporary directory: below
 // $TMPDIR, or below /tmp where $TMPDIR is too deep for a socket path.
+// Where no unix socket can be bound (Windows before 10, Wine), it listens
+// on 127.0.0.1 instead, and a shim must first send the listener's Token,
+// which only the recorded agent's environment holds.
 func ListenShim(r *Recorder) (*ShimListener, error) {
 	dir, err := shimDir()
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("unix", dir+"/recorder.sock")
+	l := &ShimListener{r: r, dir: dir, cons: map[net.Conn][]int{}}
+	l.ln, err = listenUnix(filepath.Join(dir, "recorder.sock"))
 	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
+		if l.ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("the recorder's socket for the CLI shim: %w", err)
+		}
+		var b [32]byte
+		_, _ = rand.Read(b[:])
+		l.token = hex.EncodeToString(b[:])
 	}
-	l := &ShimListener{r: r, ln: ln, dir: dir, cons: map[net.Conn][]int{}}
 	l.wg.Add(1)
 	go l.accept()
 	return l, nil
 }
 
-// Path is the socket path.
-func (l *ShimListener) Path() string { return l.ln.Addr().String() }
+// Path is where shims reach the listener, as EnvShimSocket holds it.
+func (l *ShimListener) Path() string {
+	if l.token != "" {
+		return tcpPrefix + l.ln.Addr().String()
+	}
+	return l.ln.Addr().String()
+}
+
+// Token is what a shim must send first (EnvShimToken); "" on a unix socket.
+func (l *ShimListener) Token() string { return l.token }
 
 // Dir is the private directory holding the socket (and the shim script).
 func (l *ShimListener) Dir() string { return l.dir }
@@ -223,7 +273,7 @@ func (l *ShimListener) Close(grace time.Duration) {
 // serve records one CLI process.
 func (l *ShimListener) serve(c net.Conn, track func(pids ...int)) {
 	defer c.Close()
-	ss := &shimSession{l: l, c: c, track: track}
+	ss := &shimSession{l: l, c: c, track: track, trusted: l.token == ""}
 	defer ss.end()
 	var hdr [6]byte
 	for {
@@ -270,6 +320,7 @@ type shimSession struct {
 	open    [3]bool
 	hello   bool
 	exited  bool
+	trusted bool // a unix socket, or a TCP peer that sent the token
 	payload []byte
 }
 
@@ -320,6 +371,11 @@ func (ss *shimSession) control(typ, sid byte, s *Stream, n uint32) ([]byte, bool
 	ss.payload = ss.payload[:n]
 	if _, err := io.ReadFull(ss.c, ss.payload); err != nil {
 		return nil, false
+	}
+	if !ss.trusted {
+		// Not the recorded agent's shim: it is not heard, nor noted.
+		ss.trusted = typ == frameToken && subtle.ConstantTimeCompare(ss.payload, []byte(ss.l.token)) == 1
+		return ackReply, ss.trusted
 	}
 	switch {
 	case typ == frameName && ss.proc == "":

@@ -89,7 +89,9 @@ func FromJournal(entries []journal.Entry, subs Substitutions) (*Cassette, error)
 		if p := procs[name]; p != nil {
 			c.Processes = append(c.Processes, *p)
 		} else {
-			c.Runs = append(c.Runs, *runs[name])
+			run := runs[name]
+			run.Stdout = r.document(run.Stdout)
+			c.Runs = append(c.Runs, *run)
 		}
 	}
 	return c, nil
@@ -142,7 +144,7 @@ func addRunEntry(run *Run, e *journal.Entry, r *replacer) {
 	case e.Kind == journal.KindSpawn:
 		run.Argv = argvOf(e, r)
 	case (e.Kind == journal.KindMsg || e.Kind == journal.KindNonJSON) && e.Dir == journal.DirCLI:
-		run.Stdout += r.str(string(e.Frame()))
+		run.Stdout += string(e.Frame()) // replaced whole, at the end
 	case e.Kind == journal.KindStderr:
 		run.Stderr = append(run.Stderr, r.str(e.TextOf()))
 	case e.Kind == journal.KindExit:

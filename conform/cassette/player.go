@@ -147,7 +147,7 @@ func playRun(o Options, toCas, toLive *replacer) int {
 		if !slices.Equal(r.Argv, args) {
 			continue
 		}
-		io.WriteString(o.Out, toLive.str(r.Stdout))
+		io.WriteString(o.Out, toLive.document(r.Stdout))
 		for _, l := range r.Stderr {
 			fmt.Fprintln(o.ErrOut, toLive.str(l))
 		}

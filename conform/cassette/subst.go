@@ -105,6 +105,16 @@ func (r *replacer) str(s string) string {
 	return s
 }
 
+// document replaces in a run's whole output: as JSON when it is a JSON
+// document (auth status --json), so that a value with a backslash (a
+// Windows path) stays escaped; as text otherwise.
+func (r *replacer) document(s string) string {
+	if json.Valid([]byte(s)) {
+		return string(r.json([]byte(s)))
+	}
+	return r.str(s)
+}
+
 // strs replaces in every element of a copy of ss.
 func (r *replacer) strs(ss []string) []string {
 	out := make([]string, len(ss))
