@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/jsonrpc"
@@ -476,7 +477,10 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 // Normalizer replaces volatile values by placeholders. Rules, in order of
 // application to every string (keys included):
 //
-//	paths       the run's cwd → <cwd>, CLAUDE_CONFIG_DIR → <config>, HOME →
+//	windows     on Windows only, each run of backslashes → one slash
+//	            (recordings are made with slashes), first
+//	paths       the stand-in MCP server → <home>/bin/mcp-server (without
+//	            its .exe on Windows), the run's cwd → <cwd>, CLAUDE_CONFIG_DIR → <config>, HOME →
 //	            <home>, the fake CLI wrapper → <cli>, the run directory →
 //	            <tmp>, the airwire binary → <airwire>, each path in the
 //	            agent's argv → <agent-argv-N>, the encoded project directory
@@ -553,10 +557,13 @@ type Normalizer struct {
 	fixed map[string]bool
 	// storedDays are the days (2006-01-02) of the scenario's stored sessions.
 	storedDays map[string]bool
-	nCursor    int
-	nSession   int
-	nUUID      int
-	nReq       int
+	// fold: a Windows run's strings have their backslashes folded
+	// (cassette.FoldSeparators) before any rule; the paths match folded.
+	fold     bool
+	nCursor  int
+	nSession int
+	nUUID    int
+	nReq     int
 }
 
 // NewNormalizer builds the path rules of a run.
@@ -568,6 +575,7 @@ func NewNormalizer(p Paths) *Normalizer {
 			n.paths = append(n.paths, [2]string{from, to})
 		}
 	}
+	add(p.MCPServer, "<home>/bin/mcp-server") // <home>/bin/mcp-server.exe on Windows
 	add(p.Cwd, "<cwd>")
 	add(p.ConfigDir, "<config>")
 	add(p.Home, "<home>")
@@ -581,6 +589,13 @@ func NewNormalizer(p Paths) *Normalizer {
 	}
 	if p.Cwd != "" {
 		add(projectdir.Name(p.Cwd), "<project-dir>")
+	}
+	if n.fold = windowsRuns(); n.fold {
+		for _, p := range n.paths {
+			if f := cassette.FoldSeparators(p[0]); f != p[0] {
+				n.paths = append(n.paths, [2]string{f, p[1]})
+			}
+		}
 	}
 	sort.SliceStable(n.paths, func(a, b int) bool { return len(n.paths[a][0]) > len(n.paths[b][0]) })
 	return n
@@ -991,6 +1006,9 @@ func v2AgentInfo(path []string) bool {
 
 // str applies the path, uuid and timestamp rules to one string.
 func (n *Normalizer) str(s string) string {
+	if n.fold {
+		s = cassette.FoldSeparators(s)
+	}
 	for _, p := range n.paths {
 		if strings.Contains(s, p[0]) {
 			s = strings.ReplaceAll(s, p[0], p[1])

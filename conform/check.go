@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/journal"
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/schemas/acp"
 	"github.com/airwire/airwire/schemas/air"
 	"github.com/airwire/airwire/schemas/validate"
@@ -190,6 +192,9 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	if err != nil {
 		return g.Match(name, canon) // the golden's own error
 	}
+	if windowsRuns() {
+		want = foldEscapedSeparators(want) // the run's own are folded (Normalizer)
+	}
 	devs = ForRun(devs, name)
 	if out.EditorLane {
 		devs = EditorDeviations(devs)
@@ -219,6 +224,20 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 		return golden.Compare(g.File(name), want, canon)
 	}
 	return nil
+}
+
+// windowsRuns tells whether runs here are Windows runs, whose paths are
+// compared with their separators folded (a test sets it).
+var windowsRuns = cassette.OnWindows
+
+// escapedBackslashesRE is a run of backslashes as JSON text writes them.
+var escapedBackslashesRE = lazyre.New(`(?:\\\\)+`)
+
+// foldEscapedSeparators folds, in a canonical transcript, what
+// cassette.FoldSeparators folds in its strings: each run of escaped
+// backslashes becomes one slash.
+func foldEscapedSeparators(canon []byte) []byte {
+	return escapedBackslashesRE.ReplaceAll(canon, []byte("/"))
 }
 
 // goneError is the ErrDeviationGone of declaration d in the run name.

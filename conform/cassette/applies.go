@@ -25,8 +25,16 @@ func refuse(o Options, format string, args ...any) int {
 // recorded one, option by option ("" when they hold the same options; the
 // order does not matter). An option with its value as the next argument
 // ("--permission-mode default") counts as "--permission-mode=default".
+// On Windows, separators and a stand-in's .exe do not count (windowsArg).
 func argvDiff(got, recorded []string) string {
 	extra, missing := options(got), options(recorded)
+	if onWindows {
+		for _, opts := range [][]string{extra, missing} {
+			for i, a := range opts {
+				opts[i] = windowsArg(a)
+			}
+		}
+	}
 	for i := 0; i < len(extra); {
 		if j := indexOf(missing, extra[i]); j >= 0 {
 			missing = append(missing[:j], missing[j+1:]...)

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/projectdir"
 )
 
@@ -115,14 +117,46 @@ func (r *replacer) document(s string) string {
 	return r.str(s)
 }
 
-// strs replaces in every element of a copy of ss.
+// strs replaces in every element of a copy of ss: as text, then as JSON
+// text, for an argument that holds JSON (--mcp-config={…}) where a value
+// with a backslash (a Windows path) is written escaped.
 func (r *replacer) strs(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = r.str(s)
+		out[i] = string(r.json([]byte(r.str(s))))
 	}
 	return out
 }
+
+// Windows paths. A run on Windows writes its paths with backslashes, and
+// names a stand-in with its .exe; recordings are made on Unix, with
+// slashes. What a run on Windows compares with a recording, it compares
+// with every run of backslashes folded into one slash: a difference in
+// separators only is not one there.
+
+// onWindows tells whether runs here are Windows runs (a test sets it).
+var onWindows = runtime.GOOS == "windows"
+
+// OnWindows tells whether runs here are Windows runs, whose comparisons
+// fold separators.
+func OnWindows() bool { return onWindows }
+
+var backslashesRE = lazyre.New(`\\+`)
+
+// FoldSeparators folds each run of backslashes in s into one slash.
+func FoldSeparators(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	return backslashesRE.ReplaceAllString(s, "/")
+}
+
+// exeRE is a stand-in's .exe at the end of a path.
+var exeRE = lazyre.New(`\.exe\b`)
+
+// windowsArg is how a Windows run's argument compares with a recorded one:
+// its separators folded, and .exe left off.
+func windowsArg(a string) string { return exeRE.ReplaceAllString(FoldSeparators(a), "") }
 
 // json replaces inside the string literals of a raw JSON value (keys
 // included), comparing and writing JSON-escaped text.

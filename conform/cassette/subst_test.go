@@ -29,3 +29,21 @@ func TestDocumentKeepsAWindowsPathEscaped(t *testing.T) {
 		t.Errorf("plain text: %q", got)
 	}
 }
+
+// TestWindowsArgvMatchesTheRecordedOne: on Windows the agent passes the
+// stand-in MCP server in --mcp-config as an escaped path with .exe; it is
+// the recorded spawn all the same. Elsewhere it is not.
+func TestWindowsArgvMatchesTheRecordedOne(t *testing.T) {
+	toCas := newReplacer(map[string]string{`C:\Users\u1\run\home`: PlaceholderHome})
+	live := toCas.strs([]string{`--mcp-config={"mcpServers":{"github":{"command":"C:\\Users\\u1\\run\\home\\bin\\mcp-server.exe"}}}`, "--verbose"})
+	recorded := []string{"--verbose", `--mcp-config={"mcpServers":{"github":{"command":"{{home}}/bin/mcp-server"}}}`}
+	defer func(w bool) { onWindows = w }(onWindows)
+	onWindows = true
+	if d := argvDiff(live, recorded); d != "" {
+		t.Errorf("on Windows: %s", d)
+	}
+	onWindows = false
+	if d := argvDiff(live, recorded); d == "" {
+		t.Error("elsewhere, a backslashed path with .exe passed for the recorded one")
+	}
+}
