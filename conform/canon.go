@@ -478,7 +478,8 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 // application to every string (keys included):
 //
 //	windows     on Windows only, each run of backslashes → one slash
-//	            (recordings are made with slashes), first
+//	            (recordings are made with slashes), first; the run's
+//	            paths then match folded, also after a slash (a/C:/…)
 //	paths       the stand-in MCP server → <home>/bin/mcp-server (without
 //	            its .exe on Windows), the run's cwd → <cwd>, CLAUDE_CONFIG_DIR → <config>, HOME →
 //	            <home>, the fake CLI wrapper → <cli>, the run directory →
@@ -591,9 +592,12 @@ func NewNormalizer(p Paths) *Normalizer {
 		add(projectdir.Name(p.Cwd), "<project-dir>")
 	}
 	if n.fold = windowsRuns(); n.fold {
+		// Folded, and rooted as a Unix path is, with a slash before the
+		// drive: where a Unix path's own slash joins a prefix (a patch's
+		// a/ and b/, file:///), a Windows path gets one added.
 		for _, p := range n.paths {
 			if f := cassette.FoldSeparators(p[0]); f != p[0] {
-				n.paths = append(n.paths, [2]string{f, p[1]})
+				n.paths = append(n.paths, [2]string{f, p[1]}, [2]string{"/" + f, p[1]})
 			}
 		}
 	}

@@ -159,10 +159,26 @@ var exeRE = lazyre.New(`\.exe\b`)
 func windowsArg(a string) string { return exeRE.ReplaceAllString(FoldSeparators(a), "") }
 
 // json replaces inside the string literals of a raw JSON value (keys
-// included), comparing and writing JSON-escaped text.
+// included), comparing and writing JSON-escaped text. A streamed tool
+// input's fragment (partial_json) is JSON text inside a string: there the
+// values are escaped twice.
 func (r *replacer) json(raw []byte) []byte {
+	if bytes.Contains(raw, []byte(`"partial_json":"`)) {
+		raw = partialJSONRE.Compiled().ReplaceAllFunc(raw, func(span []byte) []byte { return r.escaped(span, 2) })
+	}
+	return r.escaped(raw, 1)
+}
+
+// partialJSONRE is a partial_json member of raw JSON, its string whole.
+var partialJSONRE = lazyre.New(`"partial_json":"(?:[^"\\]|\\.)*"`)
+
+// escaped replaces in raw the values JSON-escaped depth times.
+func (r *replacer) escaped(raw []byte, depth int) []byte {
 	for i, f := range r.from {
-		ef, et := jsonEscape(f), jsonEscape(r.to[i])
+		ef, et := []byte(f), []byte(r.to[i])
+		for range depth {
+			ef, et = jsonEscape(string(ef)), jsonEscape(string(et))
+		}
 		if bytes.Contains(raw, ef) {
 			raw = bytes.ReplaceAll(raw, ef, et)
 		}

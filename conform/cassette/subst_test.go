@@ -47,3 +47,33 @@ func TestWindowsArgvMatchesTheRecordedOne(t *testing.T) {
 		t.Error("elsewhere, a backslashed path with .exe passed for the recorded one")
 	}
 }
+
+// TestStreamedToolInputKeepsAWindowsPathEscaped: a streamed tool input's
+// fragment is JSON text inside a JSON string, so a Windows path replayed
+// into it is escaped twice; the agent parses the fragments as they come.
+// Recording takes it back to the placeholder.
+func TestStreamedToolInputKeepsAWindowsPathEscaped(t *testing.T) {
+	const recorded = `{"type":"stream_event","event":{"delta":{"partial_json":"\"file_path\":\"{{cwd}}/big.txt\"","type":"input_json_delta"}},"cwd":"{{cwd}}"}`
+	toLive := newReplacer(map[string]string{PlaceholderCwd: `C:\u\work`})
+	live := toLive.json([]byte(recorded))
+	var frame struct {
+		Event struct {
+			Delta struct {
+				PartialJSON string `json:"partial_json"`
+			} `json:"delta"`
+		} `json:"event"`
+		Cwd string `json:"cwd"`
+	}
+	if err := json.Unmarshal(live, &frame); err != nil {
+		t.Fatalf("%v: %s", err, live)
+	}
+	var input struct {
+		FilePath string `json:"file_path"`
+	}
+	if err := json.Unmarshal([]byte("{"+frame.Event.Delta.PartialJSON+"}"), &input); err != nil || input.FilePath != `C:\u\work/big.txt` || frame.Cwd != `C:\u\work` {
+		t.Errorf("fragment %q (%v), file_path %q, cwd %q", frame.Event.Delta.PartialJSON, err, input.FilePath, frame.Cwd)
+	}
+	if back := newReplacer(map[string]string{`C:\u\work`: PlaceholderCwd}).json(live); string(back) != recorded {
+		t.Errorf("recorded back:\n%s\nwant\n%s", back, recorded)
+	}
+}
