@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -178,10 +179,14 @@ func grantedPaths(cs *changeSet, op fileOp) []string {
 // agent, with path/filepath.
 const sep = string(filepath.Separator)
 
-// resolve is path.resolve(cwd, p) for an absolute cwd.
+// resolve is path.resolve(cwd, p) for an absolute cwd. On Windows a path
+// rooted without a drive (`/.claude/x`) is on the drive of cwd.
 func resolve(cwd, p string) string {
-	if filepath.IsAbs(p) {
+	switch {
+	case filepath.IsAbs(p):
 		return filepath.Clean(p)
+	case p != "" && os.IsPathSeparator(p[0]):
+		return filepath.Clean(filepath.VolumeName(cwd) + p)
 	}
 	return filepath.Join(cwd, p)
 }

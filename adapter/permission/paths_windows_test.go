@@ -30,7 +30,9 @@ func TestWindowsPaths(t *testing.T) {
 			t.Errorf("nodeNormalize(%q) = %q, want %q", p, got, want)
 		}
 	}
-	if got := resolve(`C:\Work`, `src\a.go`); got != `C:\Work\src\a.go` {
-		t.Errorf("resolve = %q", got)
+	for p, want := range map[string]string{`src\a.go`: `C:\Work\src\a.go`, `/.claude/skills/x`: `C:\.claude\skills\x`, `D:\a`: `D:\a`} {
+		if got := resolve(`C:\Work`, p); got != want {
+			t.Errorf("resolve(%q) = %q, want %q", p, got, want)
+		}
 	}
 }
