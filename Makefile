@@ -65,8 +65,11 @@ test-portable: deps
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
 	./proxy/redact ./cmd/version ./cmd/agent ./adapter/agentinfo ./adapter/caps ./adapter/permission \
 	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio
+## WINE_CONFORM: the scenarios (globs) that airwire.exe replays under Wine: those whose runs hold
+## paths in every form (shown, relative, in patches, in streamed tool input, in --mcp-config)
+WINE_CONFORM := edit-* bash-background background-mcp-call commands-changed file-change-report-* exit-plan-clear-context
 test-windows:
-	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' bash .ci/test-windows.sh
+	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' WINE_CONFORM='$(WINE_CONFORM)' bash .ci/test-windows.sh
 
 ## release: dist/airwire_<os>_<arch>.tar.gz (.zip for windows) for linux, darwin and windows × amd64 and
 ## arm64, with SHA256SUMS; the archive for this machine must report VERSION (airwire --version)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test-windows: compile the Windows (amd64) test binaries of the
 # packages listed in WINE_PKGS and run each under Wine, in its package's
-# directory as go test would, so their Windows code paths run here.
+# directory as go test would, so their Windows code paths run here; then
+# run the conformance scenarios of WINE_CONFORM with airwire.exe.
 #
 # Wine comes from the system (apt-get install wine wine64 when it is
 # missing and apt-get can run); its prefix lives in .deps/wine. Wine before
@@ -78,6 +79,32 @@ for pkg in $WINE_PKGS; do
     failed+=("$pkg")
   fi
 done
+
+# The conformance suite on Windows: airwire.exe replays the scenarios that
+# WINE_CONFORM's globs select against its own agent, as a client team runs
+# it there (paths with backslashes, drive letters, .exe stand-ins).
+if [ -n "${WINE_CONFORM:-}" ]; then
+  schema=${AIRWIRE_ACP_SCHEMA_DIR:-}
+  if [ -z "$schema" ] && [ -f .deps/paths.env ]; then
+    schema=$(sed -n 's/^AIRWIRE_ACP_SCHEMA_DIR=//p' .deps/paths.env)
+  fi
+  [ -n "$schema" ] || { echo "make test-windows: no ACP schema for the suite: run make deps, or set AIRWIRE_ACP_SCHEMA_DIR" >&2; exit 1; }
+  exe=$out/airwire.exe
+  GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" build -o "$exe" ./cmd/airwire
+  read -ra globs <<< "$WINE_CONFORM"
+  for glob in "${globs[@]}"; do
+    start=$SECONDS
+    if wine "$exe" conform --acp-schema "Z:$schema" --scenario "$glob" --jobs 2 > "$out/log" 2>&1; then
+      echo "ok   airwire conform --scenario '$glob' (windows/amd64 under Wine, $((SECONDS - start))s): $(tail -n 1 "$out/log")"
+    else
+      cat "$out/log"
+      failed+=("airwire conform --scenario '$glob'")
+    fi
+  done
+  # Wine before 9 cannot remove the runs' directories (see above).
+  rm -rf "$WINEPREFIX"/drive_c/users/*/Temp/aw-*
+fi
+
 wineserver -k 2>/dev/null || true
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'make test-windows: failed: %s\n' "${failed[@]}" >&2

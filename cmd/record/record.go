@@ -56,6 +56,9 @@ which starts the real CLI (the CLAUDE_CODE_EXECUTABLE airwire was started
 with, else claude on PATH or where the Claude Code installers put it, found
 as airwire agent finds it) and reports both directions of its stdio. Each
 CLI spawn (auth status, one per session) is its own process in the journal.
+The shim reports to airwire over a unix socket in a private temporary
+directory; where none can be bound (Windows before 10), over 127.0.0.1 with a
+one-time token that only the agent's environment holds.
 An agent given its CLI's path on its command line (airwire agent
 --claude-path) does not go through the shim, and its CLI lane stays empty.
 
