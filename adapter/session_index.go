@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -170,13 +172,27 @@ func (x *indexState) frame(f *claude.Frame, cancelled func() bool) bool {
 func indexError(err error) error {
 	var ie *sessionindex.Error
 	if !errors.As(err, &ie) {
-		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", err)
+		return jsonrpc.Errorf(jsonrpc.ErrInternal, "Internal error: %v", withoutPath(err))
 	}
 	we := &jsonrpc.WireError{Code: int64(ie.Code), Message: ie.Message}
 	if ie.Data != nil {
 		we.Data, _ = json.Marshal(ie.Data)
 	}
 	return we
+}
+
+// withoutPath is what the client may read of a failure of the session
+// store: a file operation's failure without its path, which is private.
+func withoutPath(err error) string {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Op + ": " + pe.Err.Error()
+	case errors.As(err, &le):
+		return le.Op + ": " + le.Err.Error()
+	}
+	return err.Error()
 }
 
 // live is a session of this connection whose CLI still runs, as the index
