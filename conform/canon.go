@@ -479,7 +479,8 @@ func floatCLI(frames []*journal.Entry) []*journal.Entry {
 //
 //	windows     on Windows only, each run of backslashes → one slash
 //	            (recordings are made with slashes), first; the run's
-//	            paths then match folded, also after a slash (a/C:/…)
+//	            paths then match folded, and after a/, b/ and file:///
+//	            as a Unix path would (a/C:/… → a<cwd>…)
 //	paths       the stand-in MCP server → <home>/bin/mcp-server (without
 //	            its .exe on Windows), the run's cwd → <cwd>, CLAUDE_CONFIG_DIR → <config>, HOME →
 //	            <home>, the fake CLI wrapper → <cli>, the run directory →
@@ -592,12 +593,15 @@ func NewNormalizer(p Paths) *Normalizer {
 		add(projectdir.Name(p.Cwd), "<project-dir>")
 	}
 	if n.fold = windowsRuns(); n.fold {
-		// Folded, and rooted as a Unix path is, with a slash before the
-		// drive: where a Unix path's own slash joins a prefix (a patch's
-		// a/ and b/, file:///), a Windows path gets one added.
+		// Folded; and where a Unix path's own leading slash ends a prefix
+		// (a patch's a/ and b/, file:///), a Windows path gets the slash
+		// added before its drive.
 		for _, p := range n.paths {
 			if f := cassette.FoldSeparators(p[0]); f != p[0] {
-				n.paths = append(n.paths, [2]string{f, p[1]}, [2]string{"/" + f, p[1]})
+				n.paths = append(n.paths, [2]string{f, p[1]})
+				for _, prefix := range []string{"a/", "b/", "file:///"} {
+					n.paths = append(n.paths, [2]string{prefix + f, prefix[:len(prefix)-1] + p[1]})
+				}
 			}
 		}
 	}
@@ -1011,7 +1015,7 @@ func v2AgentInfo(path []string) bool {
 // str applies the path, uuid and timestamp rules to one string.
 func (n *Normalizer) str(s string) string {
 	if n.fold {
-		s = cassette.FoldSeparators(s)
+		s = cassette.FoldSeparators(unquoteGitNames(s))
 	}
 	for _, p := range n.paths {
 		if strings.Contains(s, p[0]) {
@@ -1051,6 +1055,25 @@ func (n *Normalizer) str(s string) string {
 		return "<timestamp>"
 	}
 	return s
+}
+
+var (
+	// gitHeaderRE is a header line of a Git patch that names files.
+	gitHeaderRE = lazyre.New(`(?m)^(?:diff --git|---|\+\+\+) .*$`)
+	// gitQuotedRE is a name Git quoted for its backslashes alone.
+	gitQuotedRE = lazyre.New(`"((?:[ -!#-\[\]-~]|\\\\)*\\\\(?:[ -!#-\[\]-~]|\\\\)*)"`)
+)
+
+// unquoteGitNames takes off, in a Git patch's header lines, the quotes of
+// a name that Git quoted only for its backslashes: a Windows path, quoted
+// where the same name on Unix is not. The separators fold after.
+func unquoteGitNames(s string) string {
+	if !strings.Contains(s, `\\`) || !gitHeaderRE.MatchString(s) {
+		return s
+	}
+	return gitHeaderRE.ReplaceAllStringFunc(s, func(line string) string {
+		return gitQuotedRE.ReplaceAllString(line, "$1")
+	})
 }
 
 // MaskMeasured replaces, in a canonical transcript, every duration the
