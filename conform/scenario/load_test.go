@@ -232,7 +232,7 @@ func TestWriteConfigFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	vars := ConfigFileVars("/ws", "/home/u", dir, time.UnixMilli(1767261600000))
+	vars := ConfigFileVars(`C:\ws`, "/home/u", dir, time.UnixMilli(1767261600000))
 	if err := s.WriteConfigFiles(dir, vars); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,8 @@ func TestWriteConfigFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"pid":` + pid + `,"updatedAt":1767261600000,"cwd":"/ws"}`; string(got) != want {
+	// A Windows cwd stays a JSON string's escaped value in a .json file.
+	if want := `{"pid":` + pid + `,"updatedAt":1767261600000,"cwd":"C:\\ws"}`; string(got) != want {
 		t.Errorf("record = %s, want %s", got, want)
 	}
 }

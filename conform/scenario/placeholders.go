@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -42,9 +43,35 @@ var ClientPlaceholders = []string{"sessionId", "cwd", "home", "mcpServer", "mode
 var placeholderRE = lazyre.New(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
 
 // Expand returns a deep copy of v with every {{name}} in string values
-// replaced by vars[name]. Unknown names stay as they are.
+// replaced by vars[name]. Unknown names stay as they are. A streamed tool
+// input's fragment (partial_json) is JSON text: a value goes into it
+// JSON-escaped, as a Windows path's backslashes must.
 func Expand(v any, vars map[string]string) any {
-	return jsonwalk.MapStrings(v, func(s string) string { return ExpandString(s, vars) })
+	var escaped map[string]string
+	return jsonwalk.MapKeyedStrings(v, func(key, s string) string {
+		if key != "partial_json" || !strings.Contains(s, "{{") {
+			return ExpandString(s, vars)
+		}
+		if escaped == nil {
+			escaped = JSONEscaped(vars)
+		}
+		return ExpandString(s, escaped)
+	})
+}
+
+// JSONEscaped is vars with each value as it is written inside a JSON
+// string, to expand placeholders in JSON text.
+func JSONEscaped(vars map[string]string) map[string]string {
+	out := make(map[string]string, len(vars))
+	for k, val := range vars {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(val)
+		q := strings.TrimSpace(b.String())
+		out[k] = q[1 : len(q)-1]
+	}
+	return out
 }
 
 // ExpandString replaces {{name}} in s.

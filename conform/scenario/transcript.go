@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -273,14 +274,24 @@ func (s *Scenario) WriteSessions(configDir, runCwd string, vars map[string]strin
 }
 
 // WriteConfigFiles writes ConfigFiles under configDir, their paths and
-// contents expanded with vars (see ConfigFilePlaceholders).
+// contents expanded with vars (see ConfigFilePlaceholders); the contents
+// of a .json or .jsonl file with the values JSON-escaped, as a Windows
+// path's backslashes must be.
 func (s *Scenario) WriteConfigFiles(configDir string, vars map[string]string) error {
+	var escaped map[string]string
 	for rel, content := range s.ConfigFiles {
 		p := filepath.Join(configDir, filepath.FromSlash(ExpandString(rel, vars)))
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, []byte(ExpandString(content, vars)), 0o600); err != nil {
+		in := vars
+		if ext := path.Ext(rel); ext == ".json" || ext == ".jsonl" {
+			if escaped == nil {
+				escaped = JSONEscaped(vars)
+			}
+			in = escaped
+		}
+		if err := os.WriteFile(p, []byte(ExpandString(content, in)), 0o600); err != nil {
 			return err
 		}
 	}
