@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -364,6 +365,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	if err != nil {
 		return err
 	}
+	jobs, unix := unixOnly(jobs)
 	mode := "comparing with"
 	switch {
 	case opts.Update:
@@ -383,6 +385,9 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	for _, b := range skipped {
 		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run, and not selected anyway: %v\n", b.err)
 	}
+	for _, j := range unix {
+		fmt.Fprintf(opts.IO.ErrOut, "airwire conform: not run on Windows: %s: %s\n", conform.GoldenName(j.sc, j.p), j.sc.Unix)
+	}
 	fmt.Fprintf(opts.IO.ErrOut, "airwire conform: %s (%s) against %s, %s %s\n",
 		cmdutil.Plural(len(jobs), "run", "runs"), cmdutil.Plural(countScenarios(jobs), "scenario", "scenarios"), strings.Join(agent, " "), mode, opts.Goldens)
 	env, err := passthroughEnv(opts)
@@ -399,7 +404,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 		return conform.Options{Airwire: exe, Agent: agent, Scenario: j.sc, Profile: j.p, Live: opts.Live, RealCLI: realCLI,
 			ACPSchemaDir: schemaDir, NoValidate: opts.NoValidate, Env: env, EditorLane: opts.EditorLane}
 	}, g)
-	err = r.finish(ctx, jobs)
+	err = r.finish(ctx, append(jobs, unix...))
 	return errors.Join(err, writeReports(opts, rep))
 }
 
@@ -470,6 +475,25 @@ func selectJobs(opts *ConformOptions, known map[string][]string) (jobs []job, ba
 		return nil, nil, nil, cmdutil.FlagErrorf("no scenario in %s matches --scenario %q --profile %q", opts.Scenarios, opts.Scenario, opts.Profile)
 	}
 	return jobs, bad, skipped, nil
+}
+
+// onWindows tells whether this is a Windows run (a test sets it).
+var onWindows = runtime.GOOS == "windows"
+
+// unixOnly takes out of jobs, on Windows, the runs of scenarios whose
+// recording holds only on Unix (scenario.Scenario.Unix).
+func unixOnly(jobs []job) (run, skip []job) {
+	if !onWindows {
+		return jobs, nil
+	}
+	for _, j := range jobs {
+		if j.sc.Unix != "" {
+			skip = append(skip, j)
+		} else {
+			run = append(run, j)
+		}
+	}
+	return run, skip
 }
 
 // runNames is the profiles a scenario runs, for checking the baseline's

@@ -293,6 +293,9 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	if r.leftOut > 0 {
 		extra += "; " + cmdutil.Plural(r.leftOut, "golden line", "golden lines") + " left out"
 	}
+	if n := countUnixOnly(jobs); n > 0 {
+		extra += "; " + cmdutil.Plural(n, "run", "runs") + " of Unix-only scenarios not run on Windows"
+	}
 	if n := r.rep.Summary.ExpectedFail; n > 0 {
 		fmt.Fprintf(r.opts.IO.Out, "%s, %d %s as %s expects (%s%s)\n", cmdutil.Plural(r.total-n, "run matches", "runs match"), n, pick(n, "fails", "fail"), r.baseline.File, span, extra)
 		return nil
@@ -321,6 +324,12 @@ func (r *runner) printFailed() {
 	}
 }
 
+// countUnixOnly counts the jobs unixOnly keeps from running.
+func countUnixOnly(jobs []job) int {
+	_, skip := unixOnly(jobs)
+	return len(skip)
+}
+
 // addSkipped adds the jobs that never reported to the report as skipped.
 func (r *runner) addSkipped(jobs []job) {
 	ran := map[string]bool{}
@@ -329,8 +338,12 @@ func (r *runner) addSkipped(jobs []job) {
 	}
 	for _, j := range jobs {
 		if name := conform.GoldenName(j.sc, j.p); !ran[name] {
-			r.rep.Add(reports.Run{Scenario: j.sc.Name, Profile: string(j.p), Status: reports.StatusSkip, Covers: j.sc.Covers,
-				Golden: r.g.File(name)})
+			run := reports.Run{Scenario: j.sc.Name, Profile: string(j.p), Status: reports.StatusSkip, Covers: j.sc.Covers,
+				Golden: r.g.File(name)}
+			if onWindows && j.sc.Unix != "" {
+				run.Notes = []string{"not run on Windows: " + j.sc.Unix}
+			}
+			r.rep.Add(run)
 		}
 	}
 }

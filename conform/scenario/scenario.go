@@ -55,6 +55,11 @@ type Scenario struct {
 	// what the reference sends when it wins the race; an adapter is still
 	// held to it, and `airwire conform` runs it once.
 	ReferenceRace string `yaml:"referenceRace,omitempty" json:"referenceRace,omitempty"`
+	// Unix says why the scenario's recording holds only on Unix: what the
+	// CLI writes there means something else on Windows (a permission
+	// rule's //absolute path). On Windows its runs are skipped, with
+	// this reason.
+	Unix string `yaml:"unix,omitempty" json:"unix,omitempty"`
 
 	// Path is the file the scenario was loaded from (not part of the YAML).
 	Path string `yaml:"-" json:"-"`
