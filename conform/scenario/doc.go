@@ -33,6 +33,7 @@
 //	name: bash-foreground                 # = file name; goldens/<name>/
 //	description: A foreground Bash command asks permission and runs.
 //	covers: [Tool call contract, Permission presentation > Options]
+//	unix: "why"                           # optional: the recording holds only on Unix; not run on Windows
 //	profiles: [plain, zed, air]           # optional; default the three default profiles
 //	                                      # (conform/scenario/profiles.yaml; variants such as air-minimal too)
 //	capabilities: {withoutAir: [diffPatch], addAir: [sessionIndex],
