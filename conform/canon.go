@@ -592,7 +592,7 @@ func NewNormalizer(p Paths) *Normalizer {
 	if p.Cwd != "" {
 		add(projectdir.Name(p.Cwd), "<project-dir>")
 	}
-	if n.fold = windowsRuns(); n.fold {
+	if n.fold = cassette.OnWindows; n.fold {
 		// Folded; and where a Unix path's own leading slash ends a prefix
 		// (a patch's a/ and b/, file:///), a Windows path gets the slash
 		// added before its drive.

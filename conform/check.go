@@ -192,7 +192,7 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	if err != nil {
 		return g.Match(name, canon) // the golden's own error
 	}
-	if windowsRuns() {
+	if cassette.OnWindows {
 		want = foldEscapedSeparators(want) // the run's own are folded (Normalizer)
 	}
 	devs = ForRun(devs, name)
@@ -225,10 +225,6 @@ func (out *Outcome) match(g *golden.Golden, name string, canon []byte, devs []De
 	}
 	return nil
 }
-
-// windowsRuns tells whether runs here are Windows runs, whose paths are
-// compared with their separators folded (a test sets it).
-var windowsRuns = cassette.OnWindows
 
 // escapedBackslashesRE is a run of backslashes as JSON text writes them.
 var escapedBackslashesRE = lazyre.New(`(?:\\\\)+`)

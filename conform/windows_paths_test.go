@@ -2,6 +2,8 @@ package conform
 
 import (
 	"testing"
+
+	"github.com/airwire/airwire/conform/cassette"
 )
 
 // TestWindowsRunsFoldSeparators: a run on Windows writes its paths with
@@ -10,8 +12,8 @@ import (
 // canonical form is the one a run on Unix has, and a golden's own
 // backslashes fold the same way on both sides. Elsewhere nothing folds.
 func TestWindowsRunsFoldSeparators(t *testing.T) {
-	defer func(f func() bool) { windowsRuns = f }(windowsRuns)
-	windowsRuns = func() bool { return true }
+	defer func(w bool) { cassette.OnWindows = w }(cassette.OnWindows)
+	cassette.OnWindows = true
 	p := Paths{Cwd: `C:\u\run\work`, Home: `C:\u\run\home`, MCPServer: `C:\u\run\home\bin\mcp-server.exe`}
 	line := `{"title":"Write docs\\plans\\a.md","file":"C:\\u\\run\\work\\src\\a.go",` +
 		`"arg":"--mcp-config={\"command\":\"C:\\\\u\\\\run\\\\home\\\\bin\\\\mcp-server.exe\"}","code":"printf(\"a\\\\n\")","patch":"diff --git a/C:/u/run/work/N.md b/C:/u/run/work/N.md","rule":"/C:\\u\\run\\home/notes/**"}`
@@ -32,7 +34,7 @@ func TestWindowsRunsFoldSeparators(t *testing.T) {
 		t.Errorf("golden folded: %s", f)
 	}
 
-	windowsRuns = func() bool { return false }
+	cassette.OnWindows = false
 	if got, _ := NewNormalizer(p).Line([]byte(`{"title":"Write docs\\plans\\a.md"}`)); string(got) != `{"title":"Write docs\\plans\\a.md"}` {
 		t.Errorf("folded off Windows: %s", got)
 	}

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/conform/suitedata"
@@ -397,6 +397,7 @@ func runConform(ctx context.Context, opts *ConformOptions) error {
 	rep := newReport(opts, agent, shard)
 	rep.CLI = cliVersion
 	r := newRunner(opts, len(jobs)+len(bad), g, baseline, rep)
+	r.unixOnly = len(unix)
 	for _, b := range bad {
 		r.report(outcome{file: b.path, err: b.err, out: &conform.Outcome{}})
 	}
@@ -477,13 +478,10 @@ func selectJobs(opts *ConformOptions, known map[string][]string) (jobs []job, ba
 	return jobs, bad, skipped, nil
 }
 
-// onWindows tells whether this is a Windows run (a test sets it).
-var onWindows = runtime.GOOS == "windows"
-
 // unixOnly takes out of jobs, on Windows, the runs of scenarios whose
 // recording holds only on Unix (scenario.Scenario.Unix).
 func unixOnly(jobs []job) (run, skip []job) {
-	if !onWindows {
+	if !cassette.OnWindows {
 		return jobs, nil
 	}
 	for _, j := range jobs {

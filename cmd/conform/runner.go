@@ -12,6 +12,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/cmdutil"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/golden"
 	"github.com/airwire/airwire/reports"
 )
@@ -61,6 +62,8 @@ type runner struct {
 	// applied counts the values declared deviations masked, leftOut the
 	// golden lines they left out, over all runs.
 	applied, leftOut int
+	// unixOnly counts the runs of Unix-only scenarios left out on Windows.
+	unixOnly int
 	// held are the runs that ended before initialize was answered, while
 	// no run has got further; reached is true once one did.
 	held    []outcome
@@ -293,7 +296,7 @@ func (r *runner) finish(ctx context.Context, jobs []job) error {
 	if r.leftOut > 0 {
 		extra += "; " + cmdutil.Plural(r.leftOut, "golden line", "golden lines") + " left out"
 	}
-	if n := countUnixOnly(jobs); n > 0 {
+	if n := r.unixOnly; n > 0 {
 		extra += "; " + cmdutil.Plural(n, "run", "runs") + " of Unix-only scenarios not run on Windows"
 	}
 	if n := r.rep.Summary.ExpectedFail; n > 0 {
@@ -324,12 +327,6 @@ func (r *runner) printFailed() {
 	}
 }
 
-// countUnixOnly counts the jobs unixOnly keeps from running.
-func countUnixOnly(jobs []job) int {
-	_, skip := unixOnly(jobs)
-	return len(skip)
-}
-
 // addSkipped adds the jobs that never reported to the report as skipped.
 func (r *runner) addSkipped(jobs []job) {
 	ran := map[string]bool{}
@@ -340,7 +337,7 @@ func (r *runner) addSkipped(jobs []job) {
 		if name := conform.GoldenName(j.sc, j.p); !ran[name] {
 			run := reports.Run{Scenario: j.sc.Name, Profile: string(j.p), Status: reports.StatusSkip, Covers: j.sc.Covers,
 				Golden: r.g.File(name)}
-			if onWindows && j.sc.Unix != "" {
+			if cassette.OnWindows && j.sc.Unix != "" {
 				run.Notes = []string{"not run on Windows: " + j.sc.Unix}
 			}
 			r.rep.Add(run)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/airwire/airwire/cmd/factory"
 	"github.com/airwire/airwire/conform"
+	"github.com/airwire/airwire/conform/cassette"
 	"github.com/airwire/airwire/conform/golden"
 )
 
@@ -26,9 +27,9 @@ func TestRunConformSkipsUnixOnlyOnWindows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer func(w bool) { onWindows = w }(onWindows)
+	defer func(w bool) { cassette.OnWindows = w }(cassette.OnWindows)
 	for _, windows := range []bool{true, false} {
-		onWindows = windows
+		cassette.OnWindows = windows
 		var out, errOut bytes.Buffer
 		var mu sync.Mutex
 		runs := map[string]bool{}

@@ -28,7 +28,7 @@ func refuse(o Options, format string, args ...any) int {
 // On Windows, separators and a stand-in's .exe do not count (windowsArg).
 func argvDiff(got, recorded []string) string {
 	extra, missing := options(got), options(recorded)
-	if onWindows {
+	if OnWindows {
 		for _, opts := range [][]string{extra, missing} {
 			for i, a := range opts {
 				opts[i] = windowsArg(a)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/projectdir"
 )
@@ -134,12 +135,10 @@ func (r *replacer) strs(ss []string) []string {
 // with every run of backslashes folded into one slash: a difference in
 // separators only is not one there.
 
-// onWindows tells whether runs here are Windows runs (a test sets it).
-var onWindows = runtime.GOOS == "windows"
-
 // OnWindows tells whether runs here are Windows runs, whose comparisons
-// fold separators.
-func OnWindows() bool { return onWindows }
+// fold separators and which leave out Unix-only scenarios: the one switch
+// for every package of the suite (a test sets it).
+var OnWindows = runtime.GOOS == "windows"
 
 var backslashesRE = lazyre.New(`\\+`)
 
@@ -177,23 +176,13 @@ func (r *replacer) escaped(raw []byte, depth int) []byte {
 	for i, f := range r.from {
 		ef, et := []byte(f), []byte(r.to[i])
 		for range depth {
-			ef, et = jsonEscape(string(ef)), jsonEscape(string(et))
+			ef, et = []byte(scenario.JSONEscape(string(ef))), []byte(scenario.JSONEscape(string(et)))
 		}
 		if bytes.Contains(raw, ef) {
 			raw = bytes.ReplaceAll(raw, ef, et)
 		}
 	}
 	return raw
-}
-
-// jsonEscape returns s as it appears inside a JSON string literal.
-func jsonEscape(s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b := bytes.TrimSpace(buf.Bytes())
-	return b[1 : len(b)-1]
 }
 
 // sessionFlags are the CLI options whose value is a session id.

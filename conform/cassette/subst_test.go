@@ -37,12 +37,12 @@ func TestWindowsArgvMatchesTheRecordedOne(t *testing.T) {
 	toCas := newReplacer(map[string]string{`C:\Users\u1\run\home`: PlaceholderHome})
 	live := toCas.strs([]string{`--mcp-config={"mcpServers":{"github":{"command":"C:\\Users\\u1\\run\\home\\bin\\mcp-server.exe"}}}`, "--verbose"})
 	recorded := []string{"--verbose", `--mcp-config={"mcpServers":{"github":{"command":"{{home}}/bin/mcp-server"}}}`}
-	defer func(w bool) { onWindows = w }(onWindows)
-	onWindows = true
+	defer func(w bool) { OnWindows = w }(OnWindows)
+	OnWindows = true
 	if d := argvDiff(live, recorded); d != "" {
 		t.Errorf("on Windows: %s", d)
 	}
-	onWindows = false
+	OnWindows = false
 	if d := argvDiff(live, recorded); d == "" {
 		t.Error("elsewhere, a backslashed path with .exe passed for the recorded one")
 	}

@@ -64,14 +64,20 @@ func Expand(v any, vars map[string]string) any {
 func JSONEscaped(vars map[string]string) map[string]string {
 	out := make(map[string]string, len(vars))
 	for k, val := range vars {
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(val)
-		q := strings.TrimSpace(b.String())
-		out[k] = q[1 : len(q)-1]
+		out[k] = JSONEscape(val)
 	}
 	return out
+}
+
+// JSONEscape is s as it is written inside a JSON string literal (no HTML
+// escapes).
+func JSONEscape(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	q := strings.TrimSpace(b.String())
+	return q[1 : len(q)-1]
 }
 
 // ExpandString replaces {{name}} in s.
