@@ -296,8 +296,14 @@ func lastCLIFrame(hdr journal.Header, entries []journal.Entry) time.Time {
 // postTurnBusy is cliBusy; for a replayed run whose cassette shows that
 // the awaited frames will not come, it is whether the adapter still owes
 // frames its recording has it send (final) or the journal has been still
-// for less than ReplayQuiet (quiet).
+// for less than ReplayQuiet (quiet). At the end of a replayed run it is
+// also busy while the cassette holds a CLI start the journal does not show
+// yet (spawnsOwed): where starting a process is slow (Windows), the
+// adapter's probe after a session/load may start after the last turn.
 func (d *driver) postTurnBusy(entries []journal.Entry, final bool, quiet time.Duration) bool {
+	if final && d.replay != nil && spawnsOwed(d.replay, entries) {
+		return true
+	}
 	if !cliBusy(entries, final, nil) {
 		return false
 	}

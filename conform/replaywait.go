@@ -2,6 +2,7 @@ package conform
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/airwire/airwire/conform/cassette"
@@ -69,6 +70,30 @@ func (v *replayView) agentOwed() bool {
 		}
 	}
 	return false
+}
+
+// spawnsOwed reports whether the cassette holds CLI starts the journal
+// does not show yet: more stream-json processes, or more kinds of
+// one-document run (the `auth status` probe with a session's new settings)
+// than the journal's. Runs count by their arguments, not one by one: the
+// reference probes `auth status` more often than the agent has to.
+func spawnsOwed(c *cassette.Cassette, entries []journal.Entry) bool {
+	procs, runs := 0, map[string]bool{}
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case e.Lane != journal.LaneCLI || e.Kind != journal.KindSpawn || len(e.Argv) == 0:
+		case cassette.IsStreamJSON(e.Argv):
+			procs++
+		default:
+			runs[strings.Join(e.Argv[1:], "\x00")] = true
+		}
+	}
+	recorded := map[string]bool{}
+	for _, r := range c.Runs {
+		recorded[strings.Join(r.Argv, "\x00")] = true
+	}
+	return procs < len(c.Processes) || len(runs) < len(recorded)
 }
 
 // isInterrupt reports whether an adapter frame is an interrupt request.

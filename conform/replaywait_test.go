@@ -28,14 +28,15 @@ func loadGoldenCassette(t *testing.T, name string) *cassette.Cassette {
 }
 
 // playedJournal is the CLI lane of a replay of c's first process up to
-// (not including) its first agent frame of type/subtype stop, behind an
-// `auth status` run, as the recorder journals it.
+// (not including) its first agent frame of type/subtype stop, behind the
+// cassette's one-document runs (`auth status`), as the recorder journals it.
 func playedJournal(t *testing.T, c *cassette.Cassette, stop string) []journal.Entry {
 	t.Helper()
-	out := []journal.Entry{
-		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-1", Argv: []string{"claude", "auth", "status", "--json"}},
-		{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-2", Argv: append([]string{"claude"}, c.Processes[0].Argv...)},
+	var out []journal.Entry
+	for _, r := range c.Runs {
+		out = append(out, journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "run", Argv: append([]string{"claude"}, r.Argv...)})
 	}
+	out = append(out, journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: "cli-2", Argv: append([]string{"claude"}, c.Processes[0].Argv...)})
 	for _, e := range c.Processes[0].Events {
 		if e.Dir == cassette.DirStderr {
 			continue
@@ -217,5 +218,45 @@ func TestReplayWaitsForAToolHookAfterTheIdleState(t *testing.T) {
 	}
 	if cliBusy(all, true, followReplay(c, all).coming) {
 		t.Error("replay: every Post* callback came, the wait must end")
+	}
+}
+
+func TestReplayEndWaitsForTheSpawnsTheCassetteHolds(t *testing.T) {
+	// session-hooks: after the session/load with new hooks the adapter
+	// probes `auth status` with the new settings (the cassette's third
+	// run). Where a process starts slowly that probe can come after the
+	// last turn: the end of the run waits for it, and only at the end.
+	c := loadGoldenCassette(t, "session-hooks/air.cassette")
+	if len(c.Runs) != 3 || len(c.Processes) != 2 {
+		t.Fatalf("the cassette has %d runs and %d processes, want 3 and 2", len(c.Runs), len(c.Processes))
+	}
+	spawn := func(proc string, argv []string) journal.Entry {
+		return journal.Entry{Lane: journal.LaneCLI, Kind: journal.KindSpawn, Proc: proc, Argv: append([]string{"claude"}, argv...)}
+	}
+	entries := []journal.Entry{spawn("cli-1", c.Runs[0].Argv), spawn("cli-2", c.Processes[0].Argv), spawn("cli-3", c.Runs[1].Argv),
+		spawn("cli-4", c.Processes[1].Argv)}
+	d := &driver{replay: c}
+	if !d.postTurnBusy(entries, true, time.Second) {
+		t.Error("the third run is still to start: busy at the end")
+	}
+	if d.postTurnBusy(entries, false, time.Second) {
+		t.Error("after a turn that is not the last, an owed start does not hold the run")
+	}
+	if (&driver{}).postTurnBusy(entries, true, time.Second) {
+		t.Error("a live run has no cassette to owe starts")
+	}
+	entries = append(entries, spawn("cli-5", c.Runs[2].Argv))
+	if d.postTurnBusy(entries, true, time.Second) {
+		t.Error("every start the cassette holds is in the journal: not busy")
+	}
+	// background-mcp-call: the reference probed `auth status` three times,
+	// the agent once; the same probe again is not waited for.
+	c = loadGoldenCassette(t, "background-mcp-call/plain.cassette")
+	if len(c.Runs) != 3 || len(c.Processes) != 1 {
+		t.Fatalf("the cassette has %d runs and %d processes, want 3 and 1", len(c.Runs), len(c.Processes))
+	}
+	once := []journal.Entry{spawn("cli-1", c.Runs[0].Argv), spawn("cli-2", c.Processes[0].Argv)}
+	if (&driver{replay: c}).postTurnBusy(once, true, time.Second) {
+		t.Error("one auth status probe of three identical ones: not busy")
 	}
 }
