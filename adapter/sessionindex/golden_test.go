@@ -150,6 +150,7 @@ func TestGoldenPaging(t *testing.T) {
 	sc, cfg, cwd := stage(t, "session-list-paging")
 	answers := goldenAnswers(t, "session-list-paging")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	ph := storedPlaceholders(sc)
 	cursor := ""
 	for id := 1; id <= 3; id++ {
@@ -165,6 +166,7 @@ func TestGoldenArchivedFilter(t *testing.T) {
 	sc, cfg, cwd := stage(t, "session-list-archived-filter")
 	answers := goldenAnswers(t, "session-list-archived-filter")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	ph := storedPlaceholders(sc)
 	for id, filter := range []string{Unarchived, Archived, All} {
 		checkPage(t, mustList(t, svc, listOf(cwd, "", map[string]any{"archived": filter})), answers[id+1], ph, cwd)
@@ -177,6 +179,7 @@ func TestGoldenArchiveUnarchive(t *testing.T) {
 	sc, cfg, cwd := stage(t, "session-archive-unarchive")
 	answers := goldenAnswers(t, "session-archive-unarchive")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	id := sc.Sessions[0].SessionID
 	ph := storedPlaceholders(sc)
 	ph.of(id)
@@ -205,6 +208,7 @@ func TestGoldenDeleteWithSessionIndex(t *testing.T) {
 	sc, cfg, cwd := stage(t, "session-delete-with-session-index")
 	answers := goldenAnswers(t, "session-delete-with-session-index")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	id := sc.Sessions[0].SessionID
 	if err := writeSidecar(scenario.SessionFile(cfg, cwd, id), "x"); err != nil {
 		t.Fatal(err)
@@ -225,6 +229,7 @@ func TestGoldenDeleteWithSessionIndex(t *testing.T) {
 func TestGoldenDeleteAIRWithoutIndex(t *testing.T) {
 	sc, cfg, cwd := stage(t, "session-delete-air-without-index")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	id := sc.Sessions[0].SessionID
 	if err := svc.ArchiveInsteadOfDelete(id); err != nil {
 		t.Fatal(err)

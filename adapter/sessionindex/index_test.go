@@ -40,6 +40,7 @@ func TestPagingWhileAppending(t *testing.T) {
 	cfg, cwd := t.TempDir(), canonical(t.TempDir())
 	ids := writeSessions(t, cfg, cwd, 40)
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -85,6 +86,7 @@ func TestCursorScope(t *testing.T) {
 	cfg, cwd := t.TempDir(), canonical(t.TempDir())
 	writeSessions(t, cfg, cwd, 3)
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	p := mustList(t, svc, listOf(cwd, "", map[string]any{"limit": 1}))
 	if p.NextCursor == "" {
 		t.Fatal("no cursor")
@@ -112,6 +114,7 @@ func TestUnsafeIDsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := NewService(filepath.Join(cfg, "config"), nil, nil)
+	defer svc.Close()
 	for _, id := range []string{"../victim", "a/b", "..", "x\x00y", `C:\x`, "C:x", ""} {
 		if err := svc.Delete(id, false); err == nil || err.(*Error).Code != CodeNotFound {
 			t.Errorf("delete %q: %v", id, err)
@@ -161,6 +164,7 @@ func TestRenameStoredSession(t *testing.T) {
 	_, _ = f.WriteString(`{"type":"torn"`)
 	f.Close()
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	if err := svc.Archive(id, true, nil, false); err != nil {
 		t.Fatal(err)
 	}
@@ -198,6 +202,7 @@ func TestIncludeWorktrees(t *testing.T) {
 	writeSessions(t, cfg, filepath.Join(main, "pkg"), 1)
 	other := writeSessionsAt(t, cfg, filepath.Join(wt, "pkg"), "b0000000-0000-4000-8000-000000000001")
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	if p := mustList(t, svc, listOf(filepath.Join(main, "pkg"), "", nil)); len(p.Sessions) != 1 {
 		t.Errorf("without worktrees: %+v", p)
 	}

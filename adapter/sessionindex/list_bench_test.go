@@ -25,7 +25,10 @@ func BenchmarkList(b *testing.B) {
 	}
 	b.Run("cold", func(b *testing.B) {
 		for range b.N {
-			if p := NewService(cfg, nil, nil).List(req); len(p.Sessions) != DefaultLimit {
+			svc := NewService(cfg, nil, nil)
+			p := svc.List(req)
+			svc.Close()
+			if len(p.Sessions) != DefaultLimit {
 				b.Fatalf("%d rows", len(p.Sessions))
 			}
 		}
@@ -39,6 +42,7 @@ func BenchmarkList(b *testing.B) {
 		}
 	})
 	svc := NewService(cfg, nil, nil)
+	defer svc.Close()
 	svc.List(req)
 	b.Run("warm", func(b *testing.B) {
 		for range b.N {
