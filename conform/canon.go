@@ -634,7 +634,7 @@ func argvPathForms(a string, program bool) []string {
 
 var (
 	uuidRE = lazyre.New(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	shimRE = lazyre.New(`airwire-shim-[0-9]+`)
+	shimRE = lazyre.New(`airwire-shim-[0-9]+(?:-[0-9]+)?`)
 	apiRE  = lazyre.New(`127\.0\.0\.1:[0-9]+`)
 	// textDurRE is a duration the CLI writes into a subagent's result text.
 	textDurRE = lazyre.New(`duration_ms: [0-9]+`) // textDurPrefix, then digits: TestScriptedDay

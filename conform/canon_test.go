@@ -24,8 +24,8 @@ func TestNormalizerLine(t *testing.T) {
 		in   string
 		want string
 	}{
-		{name: "paths, longest first", in: `{"a":"/tmp/aw-1/work/x.ts","b":"/tmp/aw-1/home/.claude/projects/-tmp-aw-1-work/s.jsonl","c":"/tmp/aw-1/tmp/airwire-shim-123/claude","d":"/usr/bin/node","e":"--flag"}`,
-			want: `{"a":"<cwd>/x.ts","b":"<config>/projects/<project-dir>/s.jsonl","c":"<tmp>/tmp/airwire-shim-N/claude","d":"<agent-argv-0>","e":"--flag"}`},
+		{name: "paths, longest first", in: `{"a":"/tmp/aw-1/work/x.ts","b":"/tmp/aw-1/home/.claude/projects/-tmp-aw-1-work/s.jsonl","c":"/tmp/aw-1/tmp/airwire-shim-123/claude","d":"/usr/bin/node","e":"--flag","f":"/tmp/aw-1/tmp/airwire-shim-4242-77/claude"}`,
+			want: `{"a":"<cwd>/x.ts","b":"<config>/projects/<project-dir>/s.jsonl","c":"<tmp>/tmp/airwire-shim-N/claude","d":"<agent-argv-0>","e":"--flag","f":"<tmp>/tmp/airwire-shim-N/claude"}`},
 		{name: "session ids and other uuids numbered apart", in: `{"sessionId":"` + sid + `","x":"AAAAAAAA-0000-4000-8000-000000000001","y":"aaaaaaaa-0000-4000-8000-000000000001 and ` + sid + `"}`,
 			want: `{"sessionId":"<session-1>","x":"<uuid-1>","y":"<uuid-1> and <session-1>"}`},
 		{name: "request ids", in: `{"request_id":"4eiunk3qx8g","response":{"request_id":"4eiunk3qx8g"},"z":{"request_id":"other"}}`,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/jsonrpc"
+	"github.com/airwire/airwire/internal/owntemp"
 )
 
 // Environment variables shared by `airwire record --cli-lane` and its shim.
@@ -449,7 +450,7 @@ func shimDir() (string, error) {
 		bases = append(bases, "/tmp")
 	}
 	for i, base := range bases {
-		dir, err := os.MkdirTemp(base, "airwire-shim-")
+		dir, err := owntemp.Dir(base, "airwire-shim-") // a killed recorder's goes at the next start
 		if err != nil {
 			return "", err
 		}

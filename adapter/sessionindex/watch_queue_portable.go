@@ -6,10 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/airwire/airwire/internal/procgroup"
+	"github.com/airwire/airwire/internal/owntemp"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -49,7 +48,8 @@ func newWatchQueue() (*watchQueue, error) {
 	if err != nil {
 		return nil, err
 	}
-	probe, err := newProbe(os.TempDir())
+	// A killed agent cannot remove its probe: the next one does (owntemp).
+	probe, err := owntemp.Dir("", "airwire-watch-")
 	if err == nil {
 		err = w.Add(probe)
 	}
@@ -61,23 +61,6 @@ func newWatchQueue() (*watchQueue, error) {
 		return nil, err
 	}
 	return &watchQueue{w: w, probe: probe, byDir: map[string]int{}, dirs: map[int]string{}, files: map[int]int{}}, nil
-}
-
-// probePrefix begins a probe directory's name: airwire-watch-<pid>-<random>.
-const probePrefix = "airwire-watch-"
-
-// newProbe makes this process's probe directory in tmp, after removing
-// those of agents that no longer run: an agent that was killed could not
-// remove its own (close does).
-func newProbe(tmp string) (string, error) {
-	dirs, _ := filepath.Glob(filepath.Join(tmp, probePrefix+"*-*"))
-	for _, dir := range dirs {
-		pid, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(dir), probePrefix), "-")
-		if n, err := strconv.Atoi(pid); ok && err == nil && n != os.Getpid() && !procgroup.Running(n) {
-			os.RemoveAll(dir)
-		}
-	}
-	return os.MkdirTemp(tmp, probePrefix+strconv.Itoa(os.Getpid())+"-")
 }
 
 // add watches dir, unless kqueue would have to open more files than are
