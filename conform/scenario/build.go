@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -265,24 +266,26 @@ func (b *Builder) Tool(t ToolStep) []Action {
 	if hooks == nil {
 		hooks = []string{HookPreToolUse, HookPostToolUse}
 	}
-	has := func(ev string) bool {
-		for _, h := range hooks {
-			if h == ev {
-				return true
-			}
-		}
-		return false
-	}
-	hookName := t.Name
-	if t.HookToolName != "" {
-		hookName = t.HookToolName
-	}
+	hookName := firstNonEmpty(t.HookToolName, t.Name)
 	baseHook := map[string]any{"tool_name": hookName, "tool_input": input, "tool_use_id": id}
-	if has(HookPreToolUse) {
+	if slices.Contains(hooks, HookPreToolUse) {
 		pre := Action{Kind: ActHook, Hook: &HookStep{Event: HookPreToolUse, ToolUseID: id, Input: copyMap(baseHook)}}
 		out = insertBeforeBlockStop(out, len(blocks)-1, pre)
 	}
+	run := b.toolRun(t, id, hooks, baseHook)
+	if t.Permission == "ask" {
+		out = append(out, toolPermission(t, id, input, tu, run)...)
+	} else {
+		out = append(out, run...)
+	}
+	b.needRequest = true
+	return out
+}
 
+// toolRun is what a tool's run does (Tool's steps 3 to 5): the file write,
+// the PostToolUse (or PostToolUseFailure) hook with baseHook's fields when
+// hooks has it, the steps before the result, and the user tool_result.
+func (b *Builder) toolRun(t ToolStep, id string, hooks []string, baseHook map[string]any) []Action {
 	var run []Action
 	if t.WriteFile != nil {
 		fw := *t.WriteFile
@@ -292,7 +295,7 @@ func (b *Builder) Tool(t ToolStep) []Action {
 	if t.IsError {
 		post = "PostToolUseFailure"
 	}
-	if has(HookPostToolUse) || has("PostToolUseFailure") {
+	if slices.Contains(hooks, HookPostToolUse) || slices.Contains(hooks, "PostToolUseFailure") {
 		in := copyMap(baseHook)
 		if t.IsError {
 			in["error"] = resultText(t.Result)
@@ -312,61 +315,54 @@ func (b *Builder) Tool(t ToolStep) []Action {
 		result["tool_result_meta"] = []any{map[string]any{"id": id,
 			"permission_decision": map[string]any{"decision": "accept", "source": "user_temporary"}}}
 	}
-	run = append(run, Action{Kind: ActEmit, Frame: result})
+	return append(run, Action{Kind: ActEmit, Frame: result})
+}
 
-	if t.Permission == "ask" {
-		req := map[string]any{"subtype": "can_use_tool", "tool_name": t.Name, "input": input, "tool_use_id": id}
-		req["display_name"] = firstNonEmpty(t.DisplayName, t.Name)
-		if t.Title != "" {
-			req["title"] = t.Title
-		}
-		if t.Description != "" {
-			req["description"] = t.Description
-		}
-		if t.Suggestions != nil {
-			s := make([]any, len(t.Suggestions))
-			for i, m := range t.Suggestions {
-				s[i] = m
-			}
-			req["permission_suggestions"] = s
-		}
-		if t.BlockedPath != "" {
-			req["blocked_path"] = t.BlockedPath
-		}
-		if t.DecisionReason != "" {
-			req["decision_reason"] = t.DecisionReason
-		}
-		if t.DecisionReasonType != "" {
-			req["decision_reason_type"] = t.DecisionReasonType
-		}
-		if t.ParentToolUseID != "" {
-			req["agent_id"] = t.ParentToolUseID
-		}
-		for k, v := range t.PermissionExtra {
+// toolPermission is Tool's step 2: the state change, the can_use_tool
+// request, and what follows each answer (run on allow; the deny message
+// as the result, with the CLI's tool_result_meta, on deny).
+func toolPermission(t ToolStep, id string, input map[string]any, tu *ToolUse, run []Action) []Action {
+	running := Action{Kind: ActEmit, Frame: stateFrame("running")}
+	denyText := "{{" + VarDenyMessage + "}}"
+	if t.Name == "ExitPlanMode" {
+		// The CLI answers a refused plan with its standard rejection
+		// text, whatever message the host's deny carried.
+		denyText = RejectMessage
+	}
+	denied := toolResultFrame(id, denyText, true, nil, t.ParentToolUseID)
+	denied["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "permission-rule",
+		"permission_decision": map[string]any{"decision": "reject", "source": "user_reject"}}}
+	stopped := toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)
+	stopped["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
+	return []Action{
+		{Kind: ActEmit, Frame: stateFrame("requires_action")},
+		{Kind: ActRequest, Frame: canUseTool(t, id, input), Tool: tu, Allow: append([]Action{running}, run...),
+			Deny:          []Action{running, {Kind: ActEmit, Frame: denied}},
+			DenyInterrupt: []Action{running, {Kind: ActEmit, Frame: stopped}}},
+	}
+}
+
+// canUseTool is the can_use_tool request of a tool step that asks.
+func canUseTool(t ToolStep, id string, input map[string]any) map[string]any {
+	req := map[string]any{"subtype": "can_use_tool", "tool_name": t.Name, "input": input, "tool_use_id": id,
+		"display_name": firstNonEmpty(t.DisplayName, t.Name)}
+	for k, v := range map[string]string{"title": t.Title, "description": t.Description, "blocked_path": t.BlockedPath,
+		"decision_reason": t.DecisionReason, "decision_reason_type": t.DecisionReasonType, "agent_id": t.ParentToolUseID} {
+		if v != "" {
 			req[k] = v
 		}
-		running := Action{Kind: ActEmit, Frame: stateFrame("running")}
-		denyText := "{{" + VarDenyMessage + "}}"
-		if t.Name == "ExitPlanMode" {
-			// The CLI answers a refused plan with its standard rejection
-			// text, whatever message the host's deny carried.
-			denyText = RejectMessage
-		}
-		denied := toolResultFrame(id, denyText, true, nil, t.ParentToolUseID)
-		denied["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "permission-rule",
-			"permission_decision": map[string]any{"decision": "reject", "source": "user_reject"}}}
-		stopped := toolResultFrame(id, "{{"+VarDenyMessage+"}}", true, nil, t.ParentToolUseID)
-		stopped["tool_result_meta"] = []any{map[string]any{"id": id, "non_execution_kind": "user-rejected"}}
-		out = append(out,
-			Action{Kind: ActEmit, Frame: stateFrame("requires_action")},
-			Action{Kind: ActRequest, Frame: req, Tool: tu, Allow: append([]Action{running}, run...),
-				Deny:          []Action{running, {Kind: ActEmit, Frame: denied}},
-				DenyInterrupt: []Action{running, {Kind: ActEmit, Frame: stopped}}})
-	} else {
-		out = append(out, run...)
 	}
-	b.needRequest = true
-	return out
+	if t.Suggestions != nil {
+		s := make([]any, len(t.Suggestions))
+		for i, m := range t.Suggestions {
+			s[i] = m
+		}
+		req["permission_suggestions"] = s
+	}
+	for k, v := range t.PermissionExtra {
+		req[k] = v
+	}
+	return req
 }
 
 // APIError expands an APIErrorStep: the synthetic assistant message and the

@@ -192,6 +192,27 @@ func (v *validator) scenario(s *Scenario) {
 		}
 		seen[c] = true
 	}
+	v.profiles(s)
+	v.files(s)
+	ids := map[string]bool{}
+	if s.Transcript != nil {
+		v.transcript("transcript", s.Transcript)
+		ids[s.Transcript.SessionID] = true
+	}
+	for i := range s.Sessions {
+		t := &s.Sessions[i]
+		v.transcript(fmt.Sprintf("sessions[%d]", i), t)
+		if ids[t.SessionID] {
+			v.addf("sessions[%d].sessionId: %s is stored twice", i, t.SessionID)
+		}
+		ids[t.SessionID] = true
+	}
+	v.client(s)
+	v.source(s)
+}
+
+// profiles checks the scenario's profiles and capability changes.
+func (v *validator) profiles(s *Scenario) {
 	seenP := map[Profile]bool{}
 	for i, p := range s.Profiles {
 		if !KnownProfile(p) {
@@ -214,6 +235,11 @@ func (v *validator) scenario(s *Scenario) {
 			}
 		}
 	}
+}
+
+// files checks the paths of the files a scenario writes: the workspace's
+// (files, generatedFiles) and the config directory's (configFiles).
+func (v *validator) files(s *Scenario) {
 	for p := range s.Files {
 		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
 			v.addf("files: %q must be a relative path inside the workspace", p)
@@ -240,21 +266,6 @@ func (v *validator) scenario(s *Scenario) {
 			}
 		}
 	}
-	ids := map[string]bool{}
-	if s.Transcript != nil {
-		v.transcript("transcript", s.Transcript)
-		ids[s.Transcript.SessionID] = true
-	}
-	for i := range s.Sessions {
-		t := &s.Sessions[i]
-		v.transcript(fmt.Sprintf("sessions[%d]", i), t)
-		if ids[t.SessionID] {
-			v.addf("sessions[%d].sessionId: %s is stored twice", i, t.SessionID)
-		}
-		ids[t.SessionID] = true
-	}
-	v.client(s)
-	v.source(s)
 }
 
 // source checks where the scenario's CLI comes from: a model script (the
