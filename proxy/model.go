@@ -80,9 +80,9 @@ func WithModelMaxBody(n int) ModelOption { return func(m *ModelProxy) { m.maxBod
 // ListenModel starts the model-lane proxy on 127.0.0.1 (a free port),
 // forwarding to upstream (a base URL such as https://api.anthropic.com).
 func ListenModel(r *Recorder, upstream string, opts ...ModelOption) (*ModelProxy, error) {
-	u, err := url.Parse(upstream)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the model API base URL %q is not an http(s) URL", upstream)
+	u, err := parseUpstream(upstream)
+	if err != nil {
+		return nil, err
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DisableCompression = true // never add Accept-Encoding nor decode: bytes stay as sent
@@ -126,13 +126,72 @@ func (m *ModelProxy) enter() bool {
 // exchange is one HTTP request and its response, as journaled.
 type exchange struct {
 	proc   string
-	method string // "POST /v1/messages"
+	route  *procRoute // where its CLI's requests go
+	method string     // "POST /v1/messages"
 	id     json.RawMessage
 	bytes  int64 // response body bytes forwarded
 }
 
 func (x *exchange) entry(kind journal.Kind, dir journal.Dir) journal.Entry {
 	return journal.Entry{Kind: kind, Lane: journal.LaneModel, Dir: dir, Proc: x.proc, Method: x.method, ID: x.id}
+}
+
+// procRoute is where the model lane sends one CLI's requests, and the
+// headers whose values it never journals besides credentialHeaders.
+type procRoute struct {
+	upstream *url.URL // nil: the proxy's own
+	secret   lookup.Set
+}
+
+// setRoute keeps the route a CLI's shim reported (cliRoute JSON); a
+// recording that redacts takes the values of its custom headers as
+// secrets from then on. An
+// upstream that is not an http(s) URL is left out, with a note that does
+// not repeat it: the proxy's own upstream serves that CLI.
+func (r *Recorder) setRoute(proc string, payload []byte) {
+	var c cliRoute
+	if len(payload) == 0 || json.Unmarshal(payload, &c) != nil {
+		return
+	}
+	if r.red != nil {
+		r.red.Add(c.Values...)
+	}
+	pr := &procRoute{}
+	for _, h := range c.Secret {
+		pr.secret = append(pr.secret, http.CanonicalHeaderKey(h))
+	}
+	if c.Upstream != "" {
+		u, err := parseUpstream(c.Upstream)
+		if err != nil {
+			r.Note(journal.LaneModel, "", proc+": the model API base URL the agent gave this CLI is not an http(s) URL; its requests go to the recording's")
+		}
+		pr.upstream = u
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.routes == nil {
+		r.routes = map[string]*procRoute{}
+	}
+	r.routes[proc] = pr
+}
+
+// route is CLI proc's route (never nil).
+func (r *Recorder) route(proc string) *procRoute {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pr := r.routes[proc]; pr != nil {
+		return pr
+	}
+	return &procRoute{}
+}
+
+// parseUpstream parses a model API base URL: http or https, with a host.
+func parseUpstream(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("the model API base URL %q is not an http(s) URL", s)
+	}
+	return u, nil
 }
 
 // ServeHTTP proxies one request of one CLI.
@@ -151,14 +210,14 @@ func (m *ModelProxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		apiError(w, http.StatusNotFound, "airwire record: the path does not start with a CLI process name (/cli-N/…)")
 		return
 	}
-	x := &exchange{proc: proc, method: req.Method + " " + rest, id: json.RawMessage(strconv.FormatUint(m.reqs.Add(1), 10))}
+	x := &exchange{proc: proc, route: m.r.route(proc), method: req.Method + " " + rest, id: json.RawMessage(strconv.FormatUint(m.reqs.Add(1), 10))}
 	body, whole, err := readCapped(req.Body, m.maxBody)
 	if err != nil {
 		m.end(x, journal.ReasonCancelled, "the CLI stopped sending the request body: "+err.Error())
 		return
 	}
 	m.journalRequest(x, req, rest, body, whole)
-	out, err := m.outgoing(req, rest, body, whole)
+	out, err := m.outgoing(req, x, rest, body, whole)
 	if err != nil {
 		m.end(x, journal.ReasonFailed, err.Error())
 		apiError(w, http.StatusBadGateway, "airwire record: "+err.Error())
@@ -206,8 +265,11 @@ func readCapped(r io.Reader, max int) ([]byte, bool, error) {
 
 // outgoing builds the upstream request: same method, headers (minus
 // hop-by-hop) and body bytes, path rest under the upstream's base path.
-func (m *ModelProxy) outgoing(req *http.Request, rest string, body []byte, whole bool) (*http.Request, error) {
+func (m *ModelProxy) outgoing(req *http.Request, x *exchange, rest string, body []byte, whole bool) (*http.Request, error) {
 	u := *m.upstream
+	if x.route.upstream != nil {
+		u = *x.route.upstream // the gateway the agent gave this CLI
+	}
 	u.RawQuery, u.Fragment = "", ""
 	target := strings.TrimSuffix(u.String(), "/") + rest
 	if req.URL.RawQuery != "" {
@@ -252,12 +314,12 @@ func apiError(w http.ResponseWriter, status int, msg string) {
 	_, _ = w.Write(b)
 }
 
-// journalHeaders is h as a JSON object, credential values replaced; n
-// counts the replaced values.
-func journalHeaders(h http.Header) (out map[string][]string, n int) {
+// journalHeaders is h as a JSON object, the values of credentialHeaders
+// and of secret (canonical names) replaced; n counts the replaced values.
+func journalHeaders(h http.Header, secret lookup.Set) (out map[string][]string, n int) {
 	out = make(map[string][]string, len(h))
 	for k, v := range h {
-		if credentialHeaders.Has(http.CanonicalHeaderKey(k)) {
+		if c := http.CanonicalHeaderKey(k); credentialHeaders.Has(c) || secret.Has(c) {
 			r := make([]string, len(v))
 			for i := range r {
 				r[i] = RedactedHeader
@@ -275,7 +337,7 @@ func (m *ModelProxy) journalRequest(x *exchange, req *http.Request, rest string,
 	if req.URL.RawQuery != "" {
 		path += "?" + req.URL.RawQuery
 	}
-	hdr, n := journalHeaders(req.Header)
+	hdr, n := journalHeaders(req.Header, x.route.secret)
 	head := marshalPlain(struct {
 		Method  string              `json:"method"`
 		Path    string              `json:"path"`

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -158,6 +159,75 @@ var _ = Describe("airwire record --model-lane", func() {
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		Expect(string(out)).To(ContainSubstring("agent: base=http://127.0.0.1:9/upstream\n"), "the agent's environment must stay as it was")
 		Expect(string(out)).To(MatchRegexp(`cli: base=http://127\.0\.0\.1:\d+/cli-1 proxy=unset\n`))
+	})
+
+	It("records a gateway's traffic: the CLI's flag settings route to the proxy, the proxy to the gateway, its headers' values unwritten", func() {
+		const gwKey = "gw-secret-value-4e7d"
+		var mu sync.Mutex
+		var got http.Header
+		gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			mu.Lock()
+			got = req.Header.Clone()
+			mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"gateway":true}`)
+		}))
+		defer gateway.Close()
+		own := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			http.Error(w, "not the gateway", http.StatusTeapot)
+		}))
+		defer own.Close()
+		dir := GinkgoT().TempDir()
+		cli := filepath.Join(dir, "fake-claude")
+		Expect(os.WriteFile(cli, []byte("#!/bin/sh\nexec '"+bins.Agent+"' model-post \"$@\"\n"), 0o755)).To(Succeed())
+		settings := `{"model":"m","env":{"ANTHROPIC_BASE_URL":"` + gateway.URL + `","ANTHROPIC_CUSTOM_HEADERS":"X-Gateway-Key: ` + gwKey + `"}}`
+		record := func(flags ...string) ([]journal.Entry, string) {
+			jpath := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", len(flags)))
+			args := append(append([]string{"record", "-q"}, flags...), "--cli-lane", "--model-lane", "--journal", jpath,
+				"--", bins.Agent, "env-spawn", "--output-format", "stream-json", "--settings", settings)
+			cmd := exec.Command(bins.Airwire, args...)
+			cmd.Env = append(os.Environ(), "CLAUDE_CODE_EXECUTABLE="+cli, "ANTHROPIC_BASE_URL="+own.URL)
+			out, err := cmd.CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), string(out))
+			Expect(string(out)).To(ContainSubstring(`cli: status=200 body={"gateway":true}`), "the request reaches the gateway, not the recording's own model API")
+			mu.Lock()
+			Expect(got.Get("X-Gateway-Key")).To(Equal(gwKey), "the gateway gets its header as the CLI sent it")
+			mu.Unlock()
+			_, entries, err := journal.ReadAll(jpath)
+			Expect(err).NotTo(HaveOccurred())
+			raw, err := os.ReadFile(jpath)
+			Expect(err).NotTo(HaveOccurred())
+			return entries, string(raw)
+		}
+
+		entries, _ := record("--no-redact")
+		var heads []string
+		for _, e := range modelEntries(entries) {
+			Expect(e.Proc).To(Equal("cli-1"))
+			if e.Kind == journal.KindMsg && e.Dir == journal.DirCLI && bytes.Contains(e.Msg, []byte(`"headers"`)) {
+				heads = append(heads, string(e.Msg))
+			}
+		}
+		Expect(heads).To(HaveLen(1), "the model lane journals the exchange")
+		Expect(heads[0]).To(ContainSubstring(`"X-Gateway-Key":["`+proxy.RedactedHeader+`"]`), "a custom header's value is never journaled")
+		for _, e := range entries {
+			if e.Kind == journal.KindSpawn {
+				Expect(e.Argv).To(ContainElement(settings), "without redaction the journal keeps the settings the agent gave")
+			}
+		}
+
+		// The header and the client lane hold the agent's command line,
+		// which here (not in use: an agent gets no settings) carries the
+		// CLI's arguments; the CLI's and the model's lanes hold no value.
+		_, raw := record()
+		var lanes []string
+		for _, line := range strings.Split(raw, "\n") {
+			if strings.Contains(line, `"lane":"cli"`) || strings.Contains(line, `"lane":"model"`) {
+				lanes = append(lanes, line)
+			}
+		}
+		Expect(strings.Join(lanes, "\n")).NotTo(ContainSubstring(gwKey), "a redacting recording holds the gateway's header value on no lane of the CLI")
+		Expect(strings.Join(lanes, "\n")).To(ContainSubstring(`"X-Gateway-Key":["` + proxy.RedactedHeader + `"]`))
 	})
 
 	It("refuses --model-lane without --cli-lane with a usage error", func() {

@@ -29,7 +29,7 @@ type endError struct {
 func (m *ModelProxy) respond(ctx context.Context, w http.ResponseWriter, x *exchange, resp *http.Response) {
 	h := resp.Header.Clone()
 	removeHop(h)
-	hdr, n := journalHeaders(h)
+	hdr, n := journalHeaders(h, x.route.secret)
 	head := marshalPlain(struct {
 		Status  int                 `json:"status"`
 		Headers map[string][]string `json:"headers"`

@@ -37,6 +37,9 @@ type Recorder struct {
 	// spawned holds, per CLI process name, a channel closed once its spawn
 	// entry is queued (model-lane requests wait for it).
 	spawned map[string]chan struct{}
+	// routes holds, per CLI process name, the model API its shim reported
+	// (shimroute.go), for the model lane.
+	routes map[string]*procRoute
 }
 
 type itemKind uint8

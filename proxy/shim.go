@@ -54,9 +54,10 @@ func shimChildEnv(env []string, modelURL string) []string {
 }
 
 // dialRecorder connects to the recorder (nil when it cannot) and, with the
-// model lane on, learns this CLI's process name: the CLI's model API base
-// URL is then the proxy's, under that name.
-func dialRecorder(env []string) (rec *shimClient, modelURL string) {
+// model lane on, learns this CLI's process name, telling it the model API
+// the agent gave the CLI (route): the CLI's model API base URL is then the
+// proxy's, under that name.
+func dialRecorder(env []string, route cliRoute) (rec *shimClient, modelURL string) {
 	sock, _ := envlist.Lookup(env, EnvShimSocket)
 	if sock == "" {
 		return nil, ""
@@ -67,7 +68,7 @@ func dialRecorder(env []string) (rec *shimClient, modelURL string) {
 		return nil, ""
 	}
 	if base, _ := envlist.Lookup(env, EnvModelProxy); base != "" {
-		if proc := rec.name(); proc != "" {
+		if proc := rec.name(route); proc != "" {
 			modelURL = base + "/" + proc
 		}
 	}
@@ -123,9 +124,13 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 		}
 		real = found
 	}
-	rec, modelURL := dialRecorder(opts.Env)
+	rec, modelURL := dialRecorder(opts.Env, routeOf(opts.Env, opts.Args))
 	defer rec.close()
-	cmd := exec.Command(real, opts.Args...)
+	args := opts.Args
+	if modelURL != "" {
+		args = routeSettings(args, modelURL) // shimroute.go; the journal keeps the agent's
+	}
+	cmd := exec.Command(real, args...)
 	cmd.Env = shimChildEnv(opts.Env, modelURL)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

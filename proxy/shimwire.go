@@ -52,7 +52,7 @@ const (
 // which keeps the journal's order causal across processes.
 const (
 	frameToken byte = 'T' // first on a TCP socket: payload EnvShimToken's value
-	frameName  byte = 'N' // before the CLI starts: the ack is followed by a length byte and the process name
+	frameName  byte = 'N' // before the CLI starts; payload: cliRoute JSON; the ack is followed by a length byte and the process name
 	frameHello byte = 'H' // payload: shimHello JSON
 	frameData  byte = 'D' // payload: bytes of stream
 	frameEOF   byte = 'E' // stream ended
@@ -129,12 +129,14 @@ func (c *shimClient) send(typ, stream byte, payload []byte) {
 }
 
 // name asks the recorder for this CLI's process name (cli-N) before the
-// CLI starts; "" when the recorder cannot be reached.
-func (c *shimClient) name() string {
+// CLI starts, telling it the CLI's model API (route); "" when the recorder
+// cannot be reached.
+func (c *shimClient) name(route cliRoute) string {
 	if c == nil {
 		return ""
 	}
-	c.send(frameName, 0, nil)
+	payload, _ := json.Marshal(route)
+	c.send(frameName, 0, payload)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead {
@@ -381,6 +383,7 @@ func (ss *shimSession) control(typ, sid byte, s *Stream, n uint32) ([]byte, bool
 	switch {
 	case typ == frameName && ss.proc == "":
 		ss.proc = ss.l.r.NextProc()
+		ss.l.r.setRoute(ss.proc, ss.payload)
 		return append([]byte{ackByte, byte(len(ss.proc))}, ss.proc...), true
 	case typ == frameHello && !ss.hello:
 		var h shimHello

@@ -64,14 +64,20 @@ An agent given its CLI's path on its command line (airwire agent
 
 --model-lane (needs --cli-lane) starts a reverse proxy on 127.0.0.1 and has
 the shim point each real CLI's ANTHROPIC_BASE_URL at it, under the CLI's
-process name (http://127.0.0.1:PORT/cli-2). The proxy forwards to the
-ANTHROPIC_BASE_URL airwire was started with (default
-https://api.anthropic.com), byte for byte, streaming SSE event by event, and
-journals each request (head and body), response head, SSE event, response
-body and how the exchange ended, attributed to its cli-N process. The agent's
-own environment is not changed. x-api-key, authorization and cookie header
-values are never written, even with --no-redact. A CLI configured to use
-another endpoint (settings.json env, a cloud provider) bypasses the proxy.
+process name (http://127.0.0.1:PORT/cli-2), in its environment and, where
+the agent routes the CLI to a model gateway, in the env of its --settings
+JSON. The proxy forwards each CLI's requests to the model API the agent gave
+that CLI (the gateway; else the ANTHROPIC_BASE_URL airwire was started with,
+default https://api.anthropic.com), byte for byte, streaming SSE event by
+event, and journals each request (head and body), response head, SSE event,
+response body and how the exchange ended, attributed to its cli-N process.
+The agent's own environment is not changed, and the journal keeps the CLI's
+arguments as the agent gave them. x-api-key, authorization and cookie header
+values, and those of the headers ANTHROPIC_CUSTOM_HEADERS adds (a gateway's
+key), are never written, even with --no-redact; without --no-redact the
+custom headers' values are redacted everywhere else too. A CLI configured to
+use another endpoint in a settings file, or a cloud provider (Bedrock,
+Vertex), bypasses the proxy.
 
 Secrets are redacted before anything reaches disk: values of secret-looking
 JSON members (apiKey, token, authorization, password, …), sk-ant-… keys,

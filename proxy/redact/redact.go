@@ -24,8 +24,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/airwire/airwire/internal/jsonrpc"
 	"github.com/airwire/airwire/internal/lookup"
@@ -33,7 +35,8 @@ import (
 
 // Redactor finds and replaces secrets. The zero value is not usable; call New.
 type Redactor struct {
-	values [][]byte // secret values from the environment, longest first
+	mu     sync.RWMutex
+	values [][]byte // secret values from the environment and Add, longest first
 	key    []byte   // the HMAC key of Token; never leaves the Redactor
 }
 
@@ -74,6 +77,20 @@ func New(opts ...Option) *Redactor {
 	}
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 	return r
+}
+
+// Add treats each given value as a secret from now on (values shorter than
+// 6 bytes are ignored, as by WithValues): a CLI's gateway headers, known
+// once the CLI starts.
+func (r *Redactor) Add(vals ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range vals {
+		if len(v) >= 6 && !slices.ContainsFunc(r.values, func(b []byte) bool { return string(b) == v }) {
+			r.values = append(r.values, []byte(v))
+		}
+	}
+	sort.SliceStable(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 }
 
 // Token is the replacement for secret: the same for the same secret within
@@ -199,6 +216,8 @@ func credChar(c byte) bool {
 // b itself when nothing was found.
 func (r *Redactor) Text(b []byte) ([]byte, int) {
 	n := 0
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	for _, v := range r.values {
 		if bytes.Contains(b, v) {
 			c := bytes.Count(b, v)

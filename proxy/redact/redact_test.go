@@ -88,3 +88,18 @@ func TestSameSecretSameToken(t *testing.T) {
 		t.Fatalf("token %q has the wrong shape", tok)
 	}
 }
+
+// Add makes a value a secret from then on, as WithValues does at New:
+// a value too short to be one is ignored, and adding twice changes nothing.
+func TestAddMakesAValueSecret(t *testing.T) {
+	r := New()
+	const v = "gw-secret-value-4e7d"
+	if out, n := r.Text([]byte("k: " + v)); n != 0 || string(out) != "k: "+v {
+		t.Fatalf("before Add: %s (%d)", out, n)
+	}
+	r.Add(v, v, "short")
+	out, n := r.Text([]byte("k: " + v + ", short"))
+	if n != 1 || string(out) != "k: "+r.Token([]byte(v))+", short" {
+		t.Errorf("after Add: %s (%d)", out, n)
+	}
+}

@@ -11,12 +11,19 @@
 //	            $CLAUDE_CODE_EXECUTABLE ARGS… (its stdio ours) and wait
 //	fake-cli    act as a stream-json CLI: answer each stdin line with
 //	            {"type":"echo","n":N}; print {"loggedIn":false} for auth
+//	model-post ARGS…  act as a CLI that asks its model API once: POST
+//	            /v1/messages to ANTHROPIC_BASE_URL with the headers of
+//	            ANTHROPIC_CUSTOM_HEADERS, the --settings JSON's env over the
+//	            environment's as Claude Code reads them; print the status
+//	            and the body on stderr
 package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -101,6 +108,8 @@ func main() {
 		}
 		time.Sleep(300 * time.Millisecond)
 		os.Exit(0)
+	case "model-post":
+		modelPost(os.Args[2:])
 	case "fake-cli":
 		if len(os.Args) > 4 && os.Args[4] == "linger" {
 			signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
@@ -127,4 +136,41 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agent: unknown mode")
 		os.Exit(2)
 	}
+}
+
+// modelPost is the model-post mode.
+func modelPost(args []string) {
+	env := map[string]string{"ANTHROPIC_BASE_URL": os.Getenv("ANTHROPIC_BASE_URL"),
+		"ANTHROPIC_CUSTOM_HEADERS": os.Getenv("ANTHROPIC_CUSTOM_HEADERS")}
+	for i, a := range args {
+		if a == "--settings" && i+1 < len(args) {
+			var s struct{ Env map[string]string }
+			if err := json.Unmarshal([]byte(args[i+1]), &s); err != nil {
+				fmt.Fprintln(os.Stderr, "cli: settings:", err)
+				os.Exit(2)
+			}
+			for k, v := range s.Env {
+				env[k] = v
+			}
+		}
+	}
+	req, err := http.NewRequest("POST", env["ANTHROPIC_BASE_URL"]+"/v1/messages", strings.NewReader(`{"model":"m"}`))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cli:", err)
+		os.Exit(2)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for _, line := range strings.Split(env["ANTHROPIC_CUSTOM_HEADERS"], "\n") {
+		if name, val, ok := strings.Cut(line, ":"); ok {
+			req.Header.Set(strings.TrimSpace(name), strings.TrimSpace(val))
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cli:", err)
+		os.Exit(1)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Fprintf(os.Stderr, "cli: status=%d body=%s\n", resp.StatusCode, body)
 }
