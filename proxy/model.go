@@ -143,18 +143,13 @@ type procRoute struct {
 	secret   lookup.Set
 }
 
-// setRoute keeps the route a CLI's shim reported (cliRoute JSON); a
-// recording that redacts takes the values of its custom headers as
-// secrets from then on. An
+// setRoute keeps the route a CLI's shim reported (cliRoute JSON). An
 // upstream that is not an http(s) URL is left out, with a note that does
 // not repeat it: the proxy's own upstream serves that CLI.
 func (r *Recorder) setRoute(proc string, payload []byte) {
 	var c cliRoute
 	if len(payload) == 0 || json.Unmarshal(payload, &c) != nil {
 		return
-	}
-	if r.red != nil {
-		r.red.Add(c.Values...)
 	}
 	pr := &procRoute{}
 	for _, h := range c.Secret {

@@ -183,7 +183,7 @@ var _ = Describe("airwire record --model-lane", func() {
 		settings := `{"model":"m","env":{"ANTHROPIC_BASE_URL":"` + gateway.URL + `","ANTHROPIC_CUSTOM_HEADERS":"X-Gateway-Key: ` + gwKey + `"}}`
 		record := func(flags ...string) ([]journal.Entry, string) {
 			jpath := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", len(flags)))
-			args := append(append([]string{"record", "-q"}, flags...), "--cli-lane", "--model-lane", "--journal", jpath,
+			args := append(append([]string{"record", "-q"}, flags...), "--cli-lane", "--journal", jpath,
 				"--", bins.Agent, "env-spawn", "--output-format", "stream-json", "--settings", settings)
 			cmd := exec.Command(bins.Airwire, args...)
 			cmd.Env = append(os.Environ(), "CLAUDE_CODE_EXECUTABLE="+cli, "ANTHROPIC_BASE_URL="+own.URL)
@@ -200,7 +200,7 @@ var _ = Describe("airwire record --model-lane", func() {
 			return entries, string(raw)
 		}
 
-		entries, _ := record("--no-redact")
+		entries, _ := record("--no-redact", "--model-lane")
 		var heads []string
 		for _, e := range modelEntries(entries) {
 			Expect(e.Proc).To(Equal("cli-1"))
@@ -219,7 +219,7 @@ var _ = Describe("airwire record --model-lane", func() {
 		// The header and the client lane hold the agent's command line,
 		// which here (not in use: an agent gets no settings) carries the
 		// CLI's arguments; the CLI's and the model's lanes hold no value.
-		_, raw := record()
+		_, raw := record("--model-lane")
 		var lanes []string
 		for _, line := range strings.Split(raw, "\n") {
 			if strings.Contains(line, `"lane":"cli"`) || strings.Contains(line, `"lane":"model"`) {
@@ -228,6 +228,16 @@ var _ = Describe("airwire record --model-lane", func() {
 		}
 		Expect(strings.Join(lanes, "\n")).NotTo(ContainSubstring(gwKey), "a redacting recording holds the gateway's header value on no lane of the CLI")
 		Expect(strings.Join(lanes, "\n")).To(ContainSubstring(`"X-Gateway-Key":["` + proxy.RedactedHeader + `"]`))
+		// Without the model lane the CLI reaches the gateway itself, and its
+		// spawn entry still holds no value.
+		cliOnly, _ := record()
+		Expect(modelEntries(cliOnly)).To(BeEmpty())
+		for _, e := range cliOnly {
+			if e.Kind == journal.KindSpawn && e.Lane == journal.LaneCLI {
+				Expect(strings.Join(e.Argv, " ")).NotTo(ContainSubstring(gwKey))
+				Expect(e.Redacted).To(BeNumerically(">", 0))
+			}
+		}
 	})
 
 	It("refuses --model-lane without --cli-lane with a usage error", func() {

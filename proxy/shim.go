@@ -124,7 +124,8 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 		}
 		real = found
 	}
-	rec, modelURL := dialRecorder(opts.Env, routeOf(opts.Env, opts.Args))
+	route := routeOf(opts.Env, opts.Args)
+	rec, modelURL := dialRecorder(opts.Env, route)
 	defer rec.close()
 	args := opts.Args
 	if modelURL != "" {
@@ -159,7 +160,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	forwardSignals(group, stop)
 	defer close(stop)
 
-	h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid()})
+	h, _ := json.Marshal(shimHello{Argv: append([]string{real}, opts.Args...), Pid: cmd.Process.Pid, ShimPid: os.Getpid(), Secrets: route.values})
 	rec.send(frameHello, 0, h)
 
 	var wg sync.WaitGroup

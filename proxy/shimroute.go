@@ -16,9 +16,10 @@ import (
 // CLI's process name, and tells the recorder (frameName, a cliRoute) the
 // URL they held, so a gateway's traffic is recorded and still reaches the
 // gateway, and the headers ANTHROPIC_CUSTOM_HEADERS adds (a gateway's key,
-// say): the model lane never journals their values, and a recording that
-// redacts treats the values as secrets everywhere (the --settings argument
-// of the CLI's spawn entry holds them too).
+// say): the model lane never journals their values. Their values also go
+// in the shim's hello (shimHello.Secrets), with or without the model lane:
+// a recording that redacts treats them as secrets from the CLI's spawn
+// entry on (its --settings argument holds them).
 
 // envCustomHeaders is the Claude CLI's extra model API headers, one
 // "Name: value" per line.
@@ -30,9 +31,10 @@ type cliRoute struct {
 	// recorder's own).
 	Upstream string `json:"upstream,omitempty"`
 	// Secret are the header names ANTHROPIC_CUSTOM_HEADERS sets, in the
-	// environment or the flag settings; Values their values.
+	// environment or the flag settings.
 	Secret []string `json:"secret_headers,omitempty"`
-	Values []string `json:"secret_values,omitempty"`
+	// values are those headers' values, for shimHello.Secrets.
+	values []string
 }
 
 // routeOf is the route of a CLI started with env and args.
@@ -45,7 +47,7 @@ func routeOf(env, args []string) cliRoute {
 	for _, line := range strings.Split(custom, "\n") {
 		if name, val, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) != "" {
 			r.Secret = append(r.Secret, strings.TrimSpace(name))
-			r.Values = append(r.Values, strings.TrimSpace(val))
+			r.values = append(r.values, strings.TrimSpace(val))
 		}
 	}
 	return r

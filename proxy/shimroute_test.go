@@ -31,6 +31,9 @@ func TestShimRoutesTheCLIsModelAPI(t *testing.T) {
 			if r.Upstream != tc.upstream || !slices.Equal(r.Secret, tc.secret) {
 				t.Errorf("route %+v, want upstream %s and secret %v", r, tc.upstream, tc.secret)
 			}
+			if want := []string{"e1", "e2", "g1"}[:len(tc.secret)]; !slices.Equal(r.values, want) {
+				t.Errorf("header values %v, want %v", r.values, want)
+			}
 			out := routeSettings(tc.args, "http://127.0.0.1:1/cli-1")
 			if !tc.routed {
 				if !slices.Equal(out, tc.args) {

@@ -68,6 +68,9 @@ type shimHello struct {
 	Argv    []string `json:"argv"`
 	Pid     int      `json:"pid"`      // the real CLI
 	ShimPid int      `json:"shim_pid"` // the shim itself
+	// Secrets are values a redacting recording treats as secrets from
+	// this CLI's spawn entry on: its custom headers' (shimroute.go).
+	Secrets []string `json:"secrets,omitempty"`
 }
 
 // shimClient is the shim's side of the socket. A nil *shimClient (no
@@ -414,6 +417,9 @@ func (ss *shimSession) control(typ, sid byte, s *Stream, n uint32) ([]byte, bool
 // by its run.
 func (ss *shimSession) start(h shimHello) {
 	ss.track(h.Pid) // the shim ends when its CLI does
+	if ss.l.r.red != nil {
+		ss.l.r.red.Add(h.Secrets...)
+	}
 	ss.hello = true
 	if ss.proc == "" {
 		ss.proc = ss.l.r.NextProc()
