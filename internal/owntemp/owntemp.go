@@ -25,13 +25,13 @@ func Dir(base, prefix string) (string, error) {
 	if base == "" {
 		base = os.TempDir()
 	}
-	Sweep(base, prefix)
+	sweep(base, prefix)
 	return os.MkdirTemp(base, prefix+strconv.Itoa(os.Getpid())+"-")
 }
 
-// Sweep removes the directories of base named prefix<pid>-… whose process
+// sweep removes the directories of base named prefix<pid>-… whose process
 // no longer runs.
-func Sweep(base, prefix string) {
+func sweep(base, prefix string) {
 	dirs, _ := filepath.Glob(filepath.Join(base, prefix+"*-*"))
 	for _, dir := range dirs {
 		pid, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(dir), prefix), "-")
