@@ -2,6 +2,7 @@ package fakecli
 
 import (
 	"strings"
+	"time"
 
 	"github.com/airwire/airwire/conform/scenario"
 )
@@ -363,11 +364,15 @@ func (c *cli) envelope(f map[string]any) map[string]any {
 // play runs actions in order. It stops early and reports interrupted when
 // the turn is aborted, or returns the exit step that ends the process.
 func (c *cli) play(actions []scenario.Action, ts *turnState, abort <-chan struct{}, extra map[string]string) (bool, *scenario.ExitStep) {
-	for _, a := range actions {
+	seen := -1 // requests counted before the step ahead of a next-pause
+	for i, a := range actions {
 		select {
 		case <-abort:
 			return true, nil
 		default:
+		}
+		if i+1 < len(actions) && actions[i+1].Kind == scenario.ActPause && actions[i+1].Pause.Next {
+			seen = c.counted(actions[i+1].Pause.Until)
 		}
 		switch a.Kind {
 		case scenario.ActEmit:
@@ -422,9 +427,10 @@ func (c *cli) play(actions []scenario.Action, ts *turnState, abort <-chan struct
 				ts.failed = true
 			}
 		case scenario.ActPause:
-			if !c.pause(a.Pause, abort) {
+			if !c.pause(a.Pause, seen, abort) {
 				return true, nil
 			}
+			seen = -1
 		case scenario.ActWriteFile:
 			c.writeFile(a.File)
 		case scenario.ActExit:
@@ -538,9 +544,26 @@ func (c *cli) track(f map[string]any, ts *turnState) {
 	}
 }
 
-// pause blocks until the event named by until; false means the turn was
-// aborted first.
-func (c *cli) pause(until string, abort <-chan struct{}) bool {
+// pause blocks until the event p waits for, or until its bound has
+// passed; false means the turn was aborted first. For a next-pause, seen is
+// how many such requests had come before the step ahead of it was played
+// (-1: as many as have come now).
+func (c *cli) pause(p *scenario.PauseStep, seen int, abort <-chan struct{}) bool {
+	until := p.Until
+	var bound <-chan time.Time
+	if d := p.Bound(); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		bound = t.C
+	}
+	c.mu.Lock()
+	if p.Next {
+		if seen < 0 {
+			seen = c.eventCount[until]
+		}
+		c.eventUsed[until] = max(c.eventUsed[until], seen)
+	}
+	c.mu.Unlock()
 	for {
 		c.mu.Lock()
 		ready := false
@@ -561,6 +584,8 @@ func (c *cli) pause(until string, abort <-chan struct{}) bool {
 		}
 		select {
 		case <-ch:
+		case <-bound:
+			return true
 		case <-abort:
 			return false
 		case <-c.eof:
@@ -569,6 +594,13 @@ func (c *cli) pause(until string, abort <-chan struct{}) bool {
 			return false
 		}
 	}
+}
+
+// counted is how many times event has happened.
+func (c *cli) counted(event string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.eventCount[event]
 }
 
 // result builds the turn's result frame: the CLI's success shape, with

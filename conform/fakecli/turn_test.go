@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const toolScript = `
@@ -245,6 +246,42 @@ turns:
 	got := labels(fs)
 	if !strings.Contains(got, "system:task_notification result:success state:idle") {
 		t.Errorf("after stop_task: %s", got)
+	}
+}
+
+// A next-pause waits for a request sent after the step before it, not one
+// the host sent earlier; atMost lets the turn go on without it.
+func TestPauseForTheNextControl(t *testing.T) {
+	p := start(t, streamArgv, `
+turns:
+  - steps:
+      - system: {subtype: task_started, task_id: t1, description: bg}
+      - pause: {until: "control:stop_task", next: true}
+      - text: after
+  - steps:
+      - system: {subtype: task_started, task_id: t2, description: bg}
+      - pause: {until: "control:stop_task", next: true, atMost: 10ms}
+      - text: bounded
+`)
+	p.control("early", map[string]any{"subtype": "stop_task", "task_id": "t0"})
+	p.response("early")
+	p.prompt("go")
+	p.until(func(f map[string]any) bool { return f["subtype"] == "task_started" })
+	// The request that came before the prompt does not end the pause: no
+	// text comes while the host sends nothing.
+	select {
+	case f := <-p.frames:
+		t.Fatalf("the turn went on before the next request: %s", label(f))
+	case <-time.After(300 * time.Millisecond):
+	}
+	p.control("late", map[string]any{"subtype": "stop_task", "task_id": "t1"})
+	got := labels(p.until(isIdle))
+	if !strings.Contains(got, "control_response") || !strings.Contains(got, "result:success state:idle") {
+		t.Errorf("after the next request: %s", got)
+	}
+	p.prompt("again")
+	if got := labels(p.until(isIdle)); !strings.Contains(got, "result:success state:idle") {
+		t.Errorf("the bounded pause did not let the turn go on: %s", got)
 	}
 }
 

@@ -39,7 +39,7 @@ type Action struct {
 	Kind  ActionKind
 	Frame map[string]any
 	Hook  *HookStep
-	Pause string
+	Pause *PauseStep
 	File  *FileWrite
 	Exit  *ExitStep
 	// Allow and Deny are the branches of a can_use_tool request; a deny
@@ -138,7 +138,8 @@ func (b *Builder) Step(s Step) []Action {
 	case s.APIError != nil:
 		return b.APIError(*s.APIError)
 	case s.Pause != nil:
-		return []Action{{Kind: ActPause, Pause: s.Pause.Until}}
+		p := *s.Pause
+		return []Action{{Kind: ActPause, Pause: &p}}
 	case s.Exit != nil:
 		e := *s.Exit
 		return []Action{{Kind: ActExit, Exit: &e}}

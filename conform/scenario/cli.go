@@ -1,5 +1,7 @@
 package scenario
 
+import "time"
+
 // CLIScript is the `cli` section of a scenario: what the fake Claude CLI
 // answers and emits. The fake reads it from the file named by
 // AIRWIRE_FAKE_CLI_SCRIPT (JSON or YAML).
@@ -284,6 +286,22 @@ const (
 // PauseStep blocks the turn until Until happens.
 type PauseStep struct {
 	Until string `yaml:"until" json:"until"`
+	// Next (control:<subtype> only) waits for a request that arrives after
+	// the step before the pause was played: one the host sends in answer to
+	// that step, not one it sent earlier. The real CLI's next model request
+	// takes long enough for such an answer to come back first; the fake's
+	// pace does not.
+	Next bool `yaml:"next,omitempty" json:"next,omitempty"`
+	// AtMost bounds the wait (a Go duration, "2s"); when it passes the turn
+	// goes on, so a host that never sends the request is only slowed down.
+	// Empty waits as long as the turn lasts.
+	AtMost string `yaml:"atMost,omitempty" json:"atMost,omitempty"`
+}
+
+// Bound is AtMost as a duration; 0 means none (the loader has checked it).
+func (p *PauseStep) Bound() time.Duration {
+	d, _ := time.ParseDuration(p.AtMost)
+	return d
 }
 
 // ExitStep ends the fake CLI process.

@@ -85,6 +85,7 @@
 //	        - elicitation: {mcp_server_name: ..., message: ..., requested_schema: {...}}
 //	        - hook: {event: PostCompact, input: {...}}
 //	        - pause: {until: interrupt|prompt|control:stop_task}
+//	        - pause: {until: control:get_context_usage, next: true, atMost: 2s} # the host's answer to the step before
 //	        - exit: {code: 1, stderr: "..."}
 //	        - result: {is_error: true, ...}           # overrides; else a success result
 //	        - apiError: {status: 529, error: server_error} # the CLI's terminal API error

@@ -586,6 +586,12 @@ func (v *validator) step(at string, s Step) {
 		if u != PauseInterrupt && u != PausePrompt && !(strings.HasPrefix(u, PauseControlPrefix) && len(u) > len(PauseControlPrefix)) {
 			v.addf("%s.pause.until: %q must be interrupt, prompt or control:<subtype>", at, u)
 		}
+		if s.Pause.Next && !strings.HasPrefix(u, PauseControlPrefix) {
+			v.addf("%s.pause.next: only a control:<subtype> pause waits for the next request", at)
+		}
+		if d, err := time.ParseDuration(s.Pause.AtMost); s.Pause.AtMost != "" && (err != nil || d <= 0) {
+			v.addf("%s.pause.atMost: %q is not a positive duration such as 2s", at, s.Pause.AtMost)
+		}
 	}
 }
 

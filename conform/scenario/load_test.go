@@ -94,6 +94,8 @@ func TestParseRejects(t *testing.T) {
 		{"permission fields without ask", "permission: ask}", "blockedPath: /x}", "need permission: ask"},
 		{"result not last", "- text: done", "- result: {subtype: success}\n        - text: done", "result must be the turn's last step"},
 		{"bad pause", "- text: done", "- pause: {until: forever}", "must be interrupt, prompt or control:<subtype>"},
+		{"next pause on a prompt", "- text: done", "- pause: {until: prompt, next: true}", "pause.next: only a control:<subtype> pause"},
+		{"pause bound not a duration", "- text: done", "- pause: {until: interrupt, atMost: soon}", `pause.atMost: "soon" is not a positive duration`},
 		{"system without subtype", "- text: done", "- system: {state: idle}", "system: needs a subtype"},
 		{"unknown process", "    - steps:", "    - process: zombie\n      steps:", `unknown "zombie"`},
 		{"not yaml", "name: good", "name: [good", "did not find expected"},
