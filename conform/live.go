@@ -301,16 +301,16 @@ func lastCLIFrame(hdr journal.Header, entries []journal.Entry) time.Time {
 // yet (spawnsOwed): where starting a process is slow (Windows), the
 // adapter's probe after a session/load may start after the last turn.
 func (d *driver) postTurnBusy(entries []journal.Entry, final bool, quiet time.Duration) bool {
-	if final && d.replay != nil && spawnsOwed(d.replay, entries) {
+	if d.replay == nil {
+		return cliBusy(entries, final, nil)
+	}
+	v := followReplay(d.replay, entries)
+	if final && v.spawnsOwed() {
 		return true
 	}
 	if !cliBusy(entries, final, nil) {
 		return false
 	}
-	if d.replay == nil {
-		return true
-	}
-	v := followReplay(d.replay, entries)
 	if cliBusy(entries, final, v.coming) {
 		return true
 	}

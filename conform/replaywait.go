@@ -24,19 +24,30 @@ const ReplayQuiet = 100 * time.Millisecond
 // coming, as in a live run.
 type replayView struct {
 	procs map[string]*replayProc
+	// runs holds the kinds (arguments) of one-document runs the journal
+	// shows; recorded, those of the cassette.
+	runs, recorded map[string]bool
+	cassetteProcs  int
 }
 
 // followReplay lines the journal's CLI processes up with the cassette's.
 func followReplay(c *cassette.Cassette, entries []journal.Entry) *replayView {
-	v := &replayView{procs: map[string]*replayProc{}}
+	v := &replayView{procs: map[string]*replayProc{}, runs: map[string]bool{},
+		recorded: map[string]bool{}, cassetteProcs: len(c.Processes)}
+	for _, r := range c.Runs {
+		v.recorded[runKind(r.Argv)] = true
+	}
 	for i := range entries {
 		e := &entries[i]
 		if e.Lane != journal.LaneCLI {
 			continue
 		}
 		if e.Kind == journal.KindSpawn {
-			if cassette.IsStreamJSON(e.Argv) {
+			switch {
+			case cassette.IsStreamJSON(e.Argv):
 				v.procs[e.Proc] = newReplayProc(c, len(v.procs))
+			case len(e.Argv) > 0:
+				v.runs[runKind(e.Argv[1:])] = true
 			}
 			continue
 		}
@@ -77,24 +88,12 @@ func (v *replayView) agentOwed() bool {
 // one-document run (the `auth status` probe with a session's new settings)
 // than the journal's. Runs count by their arguments, not one by one: the
 // reference probes `auth status` more often than the agent has to.
-func spawnsOwed(c *cassette.Cassette, entries []journal.Entry) bool {
-	procs, runs := 0, map[string]bool{}
-	for i := range entries {
-		e := &entries[i]
-		switch {
-		case e.Lane != journal.LaneCLI || e.Kind != journal.KindSpawn || len(e.Argv) == 0:
-		case cassette.IsStreamJSON(e.Argv):
-			procs++
-		default:
-			runs[strings.Join(e.Argv[1:], "\x00")] = true
-		}
-	}
-	recorded := map[string]bool{}
-	for _, r := range c.Runs {
-		recorded[strings.Join(r.Argv, "\x00")] = true
-	}
-	return procs < len(c.Processes) || len(runs) < len(recorded)
+func (v *replayView) spawnsOwed() bool {
+	return len(v.procs) < v.cassetteProcs || len(v.runs) < len(v.recorded)
 }
+
+// runKind is a run's arguments, the program left out, as one key.
+func runKind(argv []string) string { return strings.Join(argv, "\x00") }
 
 // isInterrupt reports whether an adapter frame is an interrupt request.
 func isInterrupt(m json.RawMessage) bool {
