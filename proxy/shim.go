@@ -129,7 +129,7 @@ func RunShim(ctx context.Context, opts ShimOptions) (int, error) {
 	defer rec.close()
 	args := opts.Args
 	if modelURL != "" {
-		args = routeSettings(args, modelURL) // shimroute.go; the journal keeps the agent's
+		args = route.settings.routed(args, modelURL) // shimroute.go; the journal keeps the agent's
 	}
 	cmd := exec.Command(real, args...)
 	cmd.Env = shimChildEnv(opts.Env, modelURL)

@@ -3,6 +3,8 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"maps"
 	"strings"
 
 	"github.com/airwire/airwire/internal/envlist"
@@ -35,14 +37,20 @@ type cliRoute struct {
 	Secret []string `json:"secret_headers,omitempty"`
 	// values are those headers' values, for shimHello.Secrets.
 	values []string
+	// settings are the CLI's flag settings, which routed rewrites.
+	settings flagSettings
 }
 
 // routeOf is the route of a CLI started with env and args.
 func routeOf(env, args []string) cliRoute {
-	r := cliRoute{Upstream: cliUpstream(env, args)}
+	r := cliRoute{settings: flagSettingsOf(args)}
+	r.Upstream = r.settings.env(EnvAnthropicBaseURL)
+	if r.Upstream == "" {
+		r.Upstream, _ = envlist.Lookup(env, EnvAnthropicBaseURL)
+	}
 	custom, _ := envlist.Lookup(env, envCustomHeaders)
-	if _, val := settingsArg(args); val != "" {
-		custom += "\n" + settingsEnv(val)[envCustomHeaders]
+	if h := r.settings.env(envCustomHeaders); h != "" {
+		custom += "\n" + h
 	}
 	for _, line := range strings.Split(custom, "\n") {
 		if name, val, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) != "" {
@@ -56,79 +64,69 @@ func routeOf(env, args []string) cliRoute {
 // settingsFlag is the Claude CLI's option for its flag settings.
 const settingsFlag = "--settings"
 
-// cliUpstream is the model API base URL the agent gave the CLI: the flag
-// settings' env ANTHROPIC_BASE_URL, else the environment's; "" for none
-// (the recorder's own upstream).
-func cliUpstream(env, args []string) string {
-	if i, val := settingsArg(args); i >= 0 {
-		if u := settingsEnv(val)[EnvAnthropicBaseURL]; u != "" {
-			return u
-		}
-	}
-	u, _ := envlist.Lookup(env, EnvAnthropicBaseURL)
-	return u
+// flagSettings is the last --settings option of a CLI's arguments
+// ("--settings X" or "--settings=X").
+type flagSettings struct {
+	// at is the index in the arguments of the one that holds the value;
+	// -1 for none.
+	at int
+	// doc is the value when it is one JSON object (numbers as written);
+	// nil for a settings file's path.
+	doc map[string]any
 }
 
-// settingsArg finds the value of the last --settings option of args
-// ("--settings X" or "--settings=X"): its index in args, or -1.
-func settingsArg(args []string) (int, string) {
-	at, val := -1, ""
+// flagSettingsOf finds and reads the flag settings of args.
+func flagSettingsOf(args []string) flagSettings {
+	fs, val := flagSettings{at: -1}, ""
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == settingsFlag && i+1 < len(args):
-			at, val = i+1, args[i+1]
+			fs.at, val = i+1, args[i+1]
 			i++
 		case strings.HasPrefix(a, settingsFlag+"="):
-			at, val = i, strings.TrimPrefix(a, settingsFlag+"=")
+			fs.at, val = i, strings.TrimPrefix(a, settingsFlag+"=")
 		}
 	}
-	return at, val
-}
-
-// settingsEnv is the string members of the env object of settings given
-// as JSON (nil for a settings file's path, or JSON without env).
-func settingsEnv(settings string) map[string]string {
-	var s struct {
-		Env map[string]any `json:"env"`
+	if !strings.HasPrefix(strings.TrimSpace(val), "{") {
+		return fs
 	}
-	if !strings.HasPrefix(strings.TrimSpace(settings), "{") || json.Unmarshal([]byte(settings), &s) != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for k, v := range s.Env {
-		if str, ok := v.(string); ok {
-			out[k] = str
-		}
-	}
-	return out
-}
-
-// routeSettings returns args with the flag settings' env
-// ANTHROPIC_BASE_URL set to modelURL, when the settings are JSON that set
-// it; else args itself. The rest of the settings keep their values.
-func routeSettings(args []string, modelURL string) []string {
-	i, val := settingsArg(args)
-	if i < 0 || settingsEnv(val)[EnvAnthropicBaseURL] == "" {
-		return args
-	}
-	var s map[string]any
 	dec := json.NewDecoder(strings.NewReader(val))
-	dec.UseNumber() // numbers as written
-	if dec.Decode(&s) != nil {
+	dec.UseNumber()
+	if dec.Decode(&fs.doc) != nil {
+		fs.doc = nil
+	} else if _, err := dec.Token(); err != io.EOF {
+		fs.doc = nil // more after the object: not JSON to Claude Code either
+	}
+	return fs
+}
+
+// env is the string member name of the settings' env object, or "".
+func (fs flagSettings) env(name string) string {
+	e, _ := fs.doc["env"].(map[string]any)
+	v, _ := e[name].(string)
+	return v
+}
+
+// routed returns args with the settings' env ANTHROPIC_BASE_URL set to
+// modelURL, when the settings are JSON that set it; else args itself. The
+// rest of the settings keep their values, and args is not changed.
+func (fs flagSettings) routed(args []string, modelURL string) []string {
+	if fs.env(EnvAnthropicBaseURL) == "" {
 		return args
 	}
-	s["env"].(map[string]any)[EnvAnthropicBaseURL] = modelURL
+	doc, env := maps.Clone(fs.doc), maps.Clone(fs.doc["env"].(map[string]any))
+	env[EnvAnthropicBaseURL], doc["env"] = modelURL, env
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(s) != nil {
+	if enc.Encode(doc) != nil {
 		return args
 	}
 	out := append([]string(nil), args...)
 	routed := strings.TrimSuffix(b.String(), "\n")
-	if strings.HasPrefix(out[i], settingsFlag+"=") {
+	if strings.HasPrefix(out[fs.at], settingsFlag+"=") {
 		routed = settingsFlag + "=" + routed
 	}
-	out[i] = routed
+	out[fs.at] = routed
 	return out
 }

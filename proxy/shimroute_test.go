@@ -3,6 +3,7 @@ package proxy
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,7 @@ func TestShimRoutesTheCLIsModelAPI(t *testing.T) {
 		{"flag settings, = form", []string{"--settings=" + gw}, "https://gw.example/v", []string{"X-Env-Key", "X-Other", "Cf-Aig-Authorization"}, true},
 		{"a settings file", []string{"--settings", "/etc/claude.json"}, "https://env.example", []string{"X-Env-Key", "X-Other"}, false},
 		{"settings without a base URL", []string{"--settings", `{"model":"m"}`}, "https://env.example", []string{"X-Env-Key", "X-Other"}, false},
+		{"settings that are not one JSON object", []string{"--settings", gw + "x"}, "https://env.example", []string{"X-Env-Key", "X-Other"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := routeOf(env, tc.args)
@@ -34,14 +36,15 @@ func TestShimRoutesTheCLIsModelAPI(t *testing.T) {
 			if want := []string{"e1", "e2", "g1"}[:len(tc.secret)]; !slices.Equal(r.values, want) {
 				t.Errorf("header values %v, want %v", r.values, want)
 			}
-			out := routeSettings(tc.args, "http://127.0.0.1:1/cli-1")
+			out := r.settings.routed(tc.args, "http://127.0.0.1:1/cli-1")
 			if !tc.routed {
 				if !slices.Equal(out, tc.args) {
 					t.Errorf("rewrote %v to %v", tc.args, out)
 				}
 				return
 			}
-			i, val := settingsArg(out)
+			fs := flagSettingsOf(out)
+			i, val := fs.at, strings.TrimPrefix(out[fs.at], "--settings=")
 			var s struct {
 				N   json.Number       `json:"n"`
 				Env map[string]string `json:"env"`
