@@ -158,18 +158,17 @@ var exeRE = lazyre.New(`\.exe\b`)
 func windowsArg(a string) string { return exeRE.ReplaceAllString(FoldSeparators(a), "") }
 
 // json replaces inside the string literals of a raw JSON value (keys
-// included), comparing and writing JSON-escaped text. A streamed tool
-// input's fragment (partial_json) is JSON text inside a string: there the
-// values are escaped twice.
+// included), comparing and writing JSON-escaped text. In JSON text inside
+// a string (scenario.JSONTextKey) the values are escaped twice.
 func (r *replacer) json(raw []byte) []byte {
-	if bytes.Contains(raw, []byte(`"partial_json":"`)) {
-		raw = partialJSONRE.Compiled().ReplaceAllFunc(raw, func(span []byte) []byte { return r.escaped(span, 2) })
+	if bytes.Contains(raw, []byte(`"`+scenario.JSONTextKey+`":"`)) {
+		raw = jsonTextRE.Compiled().ReplaceAllFunc(raw, func(span []byte) []byte { return r.escaped(span, 2) })
 	}
 	return r.escaped(raw, 1)
 }
 
-// partialJSONRE is a partial_json member of raw JSON, its string whole.
-var partialJSONRE = lazyre.New(`"partial_json":"(?:[^"\\]|\\.)*"`)
+// jsonTextRE is a scenario.JSONTextKey member of raw JSON, its string whole.
+var jsonTextRE = lazyre.New(`"` + scenario.JSONTextKey + `":"(?:[^"\\]|\\.)*"`)
 
 // escaped replaces in raw the values JSON-escaped depth times.
 func (r *replacer) escaped(raw []byte, depth int) []byte {

@@ -42,14 +42,19 @@ var ClientPlaceholders = []string{"sessionId", "cwd", "home", "mcpServer", "mode
 
 var placeholderRE = lazyre.New(`\{\{\s*([A-Za-z0-9_.\-]+)\s*\}\}`)
 
+// JSONTextKey is the one member of the CLI's frames whose string is
+// itself JSON text: a streamed tool input's fragment. A value put into it
+// goes in JSON-escaped, as a Windows path's backslashes must; in a raw
+// frame it is escaped twice.
+const JSONTextKey = "partial_json"
+
 // Expand returns a deep copy of v with every {{name}} in string values
-// replaced by vars[name]. Unknown names stay as they are. A streamed tool
-// input's fragment (partial_json) is JSON text: a value goes into it
-// JSON-escaped, as a Windows path's backslashes must.
+// replaced by vars[name]. Unknown names stay as they are; a value put into
+// JSON text (JSONTextKey) is JSON-escaped.
 func Expand(v any, vars map[string]string) any {
 	var escaped map[string]string
 	return jsonwalk.MapKeyedStrings(v, func(key, s string) string {
-		if key != "partial_json" || !strings.Contains(s, "{{") {
+		if key != JSONTextKey || !strings.Contains(s, "{{") {
 			return ExpandString(s, vars)
 		}
 		if escaped == nil {
