@@ -31,12 +31,18 @@
 // the caller calls Plan.CommitUnsynced, which keeps the new model and never
 // shows the unapplied effort).
 //
-// Not modelled (the reference has them; no plain or zed golden shows
-// them): the custom agent picker, the `availableModels` allowlist and
-// gateway narrowing, fuzzy model preference matching (resolveModelPreference:
-// only exact values and display names are matched), per-model effort
-// settings, the Auto-mode fallback notice text, AIR's mode kinds, an extra model entry for a current model the list lacks (a
-// resume onto an unlisted model, a refusal fallback), the model switch
-// the CLI makes by itself (PostModelSwitch), and boolean config options beyond Fast mode and
+// A session opens on the preferred model (ANTHROPIC_MODEL, else the
+// settings' model, which adapter/claudesettings reads), matched loosely
+// as people write model names (ResolveModel), and in the settings' default
+// mode (StartMode); Opening is what that takes of the CLI before the
+// settings are asked for.
+//
+// Not modelled (the reference has them; no golden shows them): the
+// `availableModels` allowlist, `modelOverrides` and managed `deniedModels`,
+// per-model effort settings, the transcript's model on a resume without a
+// preferred model, settings files changed while a session runs, an extra
+// model entry for a current model the list lacks (a resume onto an
+// unlisted model), the model switch the CLI makes by itself
+// (PostModelSwitch), and boolean config options beyond Fast mode and
 // ultracode.
 package sessionconfig

@@ -76,16 +76,9 @@ type Session struct {
 // New builds a session's state from the CLI's initialize and get_settings
 // answers.
 func New(in Init, st Settings, o Options) *Session {
-	s := &Session{opts: o, models: in.Models, modes: withModeKinds(AvailableModes(o.AllowAuto, o.AllowBypass), o.PresentationHints), effort: o.Effort,
-		reportedUltracode: st.UltracodeAvailable}
-	if len(in.Models) > 0 {
-		s.model = in.Models[0].Value
-	}
-	if m, ok := findModel(in.Models, o.Model); ok {
-		s.model = m.Value
-	}
-	current, _ := findModel(s.models, s.model)
-	s.mode = s.initialMode(current)
+	s := opening(in, o)
+	s.effort, s.reportedUltracode = o.Effort, st.UltracodeAvailable
+	current := s.CurrentModel()
 	s.fallback = AutoFallback{pending: o.Mode == modeAuto.ID && s.mode == modeAccept.ID, notices: o.Notices}
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"
 	if !s.fast {
@@ -106,6 +99,43 @@ func New(in Init, st Settings, o Options) *Session {
 	return s
 }
 
+// opening is the session's model (the preferred one, else the CLI's
+// first) and starting mode, which New and Opening share.
+func opening(in Init, o Options) *Session {
+	s := &Session{opts: o, models: in.Models, modes: withModeKinds(AvailableModes(o.AllowAuto, o.AllowBypass), o.PresentationHints)}
+	if len(in.Models) > 0 {
+		s.model = in.Models[0].Value
+	}
+	if m, ok := ResolveModel(in.Models, o.Model); ok {
+		s.model = m.Value
+	}
+	s.mode = s.initialMode(s.CurrentModel())
+	return s
+}
+
+// Opening is what a session settles with its CLI between the initialize
+// and the get_settings answers, as the SDK does: the set_model to the
+// preferred model when the CLI would not land on it by itself, then the
+// set_permission_mode when the starting mode differs from the requested
+// one. sdk is the CLI's own model list (in.Models may be narrowed to a
+// gateway's); resumed is a session resumed from its transcript, which
+// runs the transcript's model until told otherwise. When the set_model
+// fails, the caller asks again with no preferred model.
+func Opening(in Init, sdk []Model, o Options, resumed bool) (setModel, setMode json.RawMessage) {
+	s := opening(in, o)
+	pref := o.Model
+	if m, ok := ResolveModel(in.Models, pref); ok {
+		verbatim := m.Value == pref && slices.ContainsFunc(sdk, func(x Model) bool { return x.Value == m.Value })
+		if resumed || !verbatim {
+			setModel = request("set_model", "model", m.Value)
+		}
+	}
+	if s.mode != o.Mode {
+		setMode = request("set_permission_mode", "mode", s.mode)
+	}
+	return setModel, setMode
+}
+
 // initialMode clamps the requested mode: one not offered falls back to
 // Manual; Auto on a model without it to Manual (built-in default) or
 // Accept edits.
@@ -119,15 +149,6 @@ func (s *Session) initialMode(current Model) string {
 		return modeAccept.ID
 	}
 	return s.opts.Mode
-}
-
-// SyncModeRequest is the set_permission_mode the caller must send after New
-// when the starting mode differs from the requested one; nil otherwise.
-func (s *Session) SyncModeRequest() json.RawMessage {
-	if s.mode == s.opts.Mode {
-		return nil
-	}
-	return request("set_permission_mode", "mode", s.mode)
 }
 
 func (s *Session) offers(mode string) bool {

@@ -1,0 +1,151 @@
+// Package claudesettings reads the Claude Code settings that decide how a
+// session starts before its CLI runs: the preferred model, the default
+// permission mode and the modes the settings switch off. Claude Code reads
+// the same files itself; the agent needs their values first, to start the
+// CLI in the right mode and to show the right model and mode from the
+// session's first answer.
+//
+// The sources, lowest precedence first: the user's settings
+// ($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json), the
+// project's (.claude/settings.json under the session's cwd), the local ones
+// (.claude/settings.local.json) and the managed ones (the system path of
+// managed-settings.json). A key takes its value from the highest source
+// that sets it; a file that is missing or not a JSON object counts as
+// empty. As in Claude Code, a project may not raise the default mode to
+// acceptEdits, auto or bypassPermissions, nor a local file to auto or
+// bypassPermissions: such a default is dropped.
+package claudesettings
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/airwire/airwire/adapter/history"
+)
+
+// Source names where a setting comes from.
+type Source string
+
+// The sources, lowest precedence first.
+const (
+	User    Source = "user"
+	Project Source = "project"
+	Local   Source = "local"
+	Managed Source = "managed"
+)
+
+// Settings are the values the agent reads; "" where no source sets one
+// (or sets it to something other than a string).
+type Settings struct {
+	// Model is `model`: the model a new session runs.
+	Model string
+	// DefaultMode is `permissions.defaultMode`, as written.
+	DefaultMode string
+	// DisableBypass is `permissions.disableBypassPermissionsMode`.
+	DisableBypass string
+	// DisableAuto is the top-level `disableAutoMode`; DisableAutoMode is
+	// `permissions.disableAutoMode`. Claude Code reads both.
+	DisableAuto, DisableAutoMode string
+}
+
+// AutoDisabled reports whether the settings switch Auto mode off.
+func (s Settings) AutoDisabled() bool {
+	return s.DisableAuto == "disable" || s.DisableAutoMode == "disable"
+}
+
+// BypassDisabled reports whether the settings switch Bypass permissions off.
+func (s Settings) BypassDisabled() bool { return s.DisableBypass == "disable" }
+
+// file is one source's settings, the keys the agent reads.
+type file struct {
+	source      Source
+	Model       any `json:"model"`
+	DisableAuto any `json:"disableAutoMode"`
+	Permissions struct {
+		DefaultMode   any `json:"defaultMode"`
+		DisableBypass any `json:"disableBypassPermissionsMode"`
+		DisableAuto   any `json:"disableAutoMode"`
+	} `json:"permissions"`
+}
+
+// Read reads the settings of a session in cwd; getenv gives HOME and
+// CLAUDE_CONFIG_DIR.
+func Read(getenv func(string) string, cwd string) Settings {
+	paths := []struct {
+		source Source
+		path   string
+	}{
+		{User, filepath.Join(history.ConfigDir(getenv), "settings.json")},
+		{Project, filepath.Join(cwd, ".claude", "settings.json")},
+		{Local, filepath.Join(cwd, ".claude", "settings.local.json")},
+		{Managed, ManagedPath(runtime.GOOS)},
+	}
+	files := make([]file, 0, len(paths))
+	for _, p := range paths {
+		f := file{source: p.source}
+		if b, err := os.ReadFile(p.path); err == nil && json.Unmarshal(b, &f) != nil {
+			f = file{source: p.source}
+		}
+		files = append(files, f)
+	}
+	return merge(files)
+}
+
+// merge takes each key from the highest source in files (lowest first)
+// that sets it, then drops a default mode its source may not set.
+func merge(files []file) Settings {
+	var s Settings
+	modeFrom := Source("")
+	for _, f := range files {
+		set(&s.Model, f.Model)
+		if set(&s.DefaultMode, f.Permissions.DefaultMode) {
+			modeFrom = f.source
+		}
+		set(&s.DisableBypass, f.Permissions.DisableBypass)
+		set(&s.DisableAuto, f.DisableAuto)
+		set(&s.DisableAutoMode, f.Permissions.DisableAuto)
+	}
+	if escalates(s.DefaultMode, modeFrom) {
+		s.DefaultMode = ""
+	}
+	return s
+}
+
+// set stores v in *dst when a source sets it (any JSON value but null); a
+// value that is not a string is set as "": it hides the lower ones, and
+// the agent ignores it.
+func set(dst *string, v any) bool {
+	if v == nil {
+		return false
+	}
+	str, _ := v.(string)
+	*dst = str
+	return true
+}
+
+// escalates reports whether mode, set by source, is a default Claude Code
+// does not take from there: a committed project file may not start
+// sessions in acceptEdits, auto or bypassPermissions; a local file may not
+// in auto or bypassPermissions.
+func escalates(mode string, source Source) bool {
+	switch mode {
+	case "auto", "bypassPermissions":
+		return source == Project || source == Local
+	case "acceptEdits":
+		return source == Project
+	}
+	return false
+}
+
+// ManagedPath is where Claude Code reads managed settings on goos.
+func ManagedPath(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode/managed-settings.json"
+	case "windows":
+		return `C:\Program Files\ClaudeCode\managed-settings.json`
+	}
+	return "/etc/claude-code/managed-settings.json"
+}
