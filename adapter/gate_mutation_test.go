@@ -76,7 +76,7 @@ var gateMutations = []gateMutation{
 		from: "\tif t.s.agent.clientCaps().Notices {\n\t\tt.informationalNotice(m)\n\t\treturn\n\t}\n", to: "",
 		scenario: "ask-user-question", profile: "zed-notices", rationale: "a CLI warning is a notice update for a client with session notices (Session failure, Delivery)"},
 	{name: "boolean config options only when declared", file: "adapter/start.go",
-		from: "BooleanOptions:    s.agent.clientCaps().BooleanOptions,", to: "BooleanOptions: true,",
+		from: "BooleanOptions: c.BooleanOptions,", to: "BooleanOptions: true,",
 		scenario: "set-config-option", profile: "zed", rationale: "Fast mode and Ultracode are On/Off selects for a client without session.configOptions.boolean"},
 	{name: "approved plan after a clear-context restart only with plan", file: "adapter/clear_context.go",
 		from: "if c := s.agent.clientCaps(); c.Plan {", to: "if c := s.agent.clientCaps(); true {",

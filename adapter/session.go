@@ -35,6 +35,9 @@ type Session struct {
 	proc  *claude.Process // the current CLI (cli()); replaced by a clear-context restart
 	gen   uint64          // counts the CLIs started; only the current one's frames count
 	mode  string          // the permission mode the CLI starts in
+	// modeBuiltIn: nobody chose mode (a new session's built-in Auto).
+	modeBuiltIn bool
+	prefs       sessionPrefs // settings and ANTHROPIC_MODEL (start.go)
 	// unsupportedCLI is the version of a CLI outside the supported range
 	// (cli_version.go); cliWarned once the editor was told.
 	unsupportedCLI string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/airwire/airwire/adapter/caps"
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/claudesettings"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/providers"
@@ -107,7 +108,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return startError(resolveReason(err))
 	}
-	st.AllowBypass = allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(st.Meta)
+	st.AllowBypass = s.prefs.bypass(st.Meta)
 	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
 		return invalidParams(err.Error())
 	}
@@ -143,7 +144,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	s.mu.Lock()
 	s.proc = proc
 	s.mu.Unlock()
-	if err := s.handshake(ctx, proc, st.Meta, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
+	if err := s.handshake(ctx, proc, st, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		reason := exitReason(proc)
 		s.mu.Lock()
@@ -173,25 +174,36 @@ func (s *Session) cli() *claude.Process {
 	return s.proc
 }
 
-// handshake is the SDK's start: initialize with the agent's hooks, then
-// get_settings; their answers configure the session. sessionMeta is the
-// session request's _meta; initialized gets the initialize answer (the
-// CLI's version).
-func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMeta json.RawMessage, initialized func([]byte)) error {
-	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: dialogKinds(s.agent.clientCaps())}
-	s.subagentInitialize(&init, sessionMeta)
+// handshake is the SDK's start: initialize with the agent's hooks, the
+// model and mode the session opens with, then get_settings; their answers
+// configure the session. st is how the CLI started; initialized gets the
+// initialize answer (the CLI's version).
+func (s *Session) handshake(ctx context.Context, proc *claude.Process, st claude.SessionStart, initialized func([]byte)) error {
+	c := s.agent.clientCaps()
+	init := claude.Initialize{PromptSuggestions: ptr(true), SupportedDialogKinds: dialogKinds(c)}
+	s.subagentInitialize(&init, st.Meta)
 	initResp, err := proc.Initialize(ctx, init)
 	if err != nil {
 		return err
 	}
 	initialized(initResp)
+	in, err := sessionconfig.ParseInit(initResp)
+	if err != nil {
+		return err
+	}
+	sdk := in.Models
+	in.Models = gatewayModels(s.agent.routing.Resolved(), in.Models)
+	base := sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.modeBuiltIn,
+		BooleanOptions: c.BooleanOptions, Recommended: c.AIR.Has(caps.RecommendedValue),
+		PresentationHints: c.AIR.Client, Notices: c.Notices, Agent: s.startAgent}
+	if err := s.prefs.open(ctx, proc, in, sdk, base, st.Meta, st.Resume != ""); err != nil {
+		return err
+	}
 	var settings json.RawMessage
 	if err := proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
 		return err
 	}
-	if err := s.configure(initResp, settings); err != nil {
-		return err
-	}
+	s.configure(in, settings, s.prefs.options(base, st.Meta))
 	// Recommended config values: the SDK runs the effort the selector shows.
 	if req := s.cfg.InitialEffortRequest(); req != nil {
 		var paused pausedReader
@@ -204,19 +216,10 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, sessionMe
 func ptr[T any](v T) *T { return &v }
 
 // configure builds the session's modes and config options from the CLI's
-// initialize and get_settings answers, and seeds the context window.
-func (s *Session) configure(init, settings json.RawMessage) error {
-	in, err := sessionconfig.ParseInit(init)
-	if err != nil {
-		return err
-	}
-	in.Models = gatewayModels(s.agent.routing.Resolved(), in.Models)
-	st := sessionconfig.ParseSettings(settings)
-	s.cfg = sessionconfig.New(in, st, sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.mode == "auto",
-		AllowAuto: true, AllowBypass: allowBypass(s.agent.opts.Getenv) && !hostRemovesBypass(s.startParams.Meta),
-		BooleanOptions:    s.agent.clientCaps().BooleanOptions,
-		Recommended:       s.agent.clientCaps().AIR.Has(caps.RecommendedValue),
-		PresentationHints: s.agent.clientCaps().AIR.Client, Notices: s.agent.clientCaps().Notices, Agent: s.startAgent})
+// initialize answer (its models narrowed to a gateway's), its get_settings
+// answer and o, and seeds the context window.
+func (s *Session) configure(in sessionconfig.Init, settings json.RawMessage, o sessionconfig.Options) {
+	s.cfg = sessionconfig.New(in, sessionconfig.ParseSettings(settings), o)
 	s.commands, s.models = in.Commands, in.Models
 	if len(in.Models) > 0 {
 		m := in.Models[0]
@@ -230,8 +233,72 @@ func (s *Session) configure(init, settings json.RawMessage) error {
 			s.windowKnown = true
 		}
 	}
-	return nil
 }
+
+// sessionPrefs are what the user asked of sessions outside the session
+// request: the Claude Code settings read when the session opened
+// (adapter/claudesettings) and ANTHROPIC_MODEL in the agent's
+// environment. A preferred model the CLI refused to switch to is dropped.
+type sessionPrefs struct {
+	settings     claudesettings.Settings
+	getenv       func(string) string
+	noPreference bool
+}
+
+// model is the preferred model: ANTHROPIC_MODEL, else the settings'
+// model; "" for none.
+func (p *sessionPrefs) model() string {
+	if p.noPreference {
+		return ""
+	}
+	if m := p.getenv("ANTHROPIC_MODEL"); m != "" {
+		return m
+	}
+	return p.settings.Model
+}
+
+// bypass: the session offers Bypass permissions (and the CLI gets
+// --allow-dangerously-skip-permissions) unless the agent may not run it,
+// the host removes it (meta, the session request's _meta), or the
+// settings disable it.
+func (p *sessionPrefs) bypass(meta json.RawMessage) bool {
+	return allowBypass(p.getenv) && !hostRemovesBypass(meta) && !p.settings.BypassDisabled()
+}
+
+// options is base with what the preferences decide.
+func (p *sessionPrefs) options(base sessionconfig.Options, meta json.RawMessage) sessionconfig.Options {
+	base.Model, base.AllowAuto, base.AllowBypass = p.model(), !p.settings.AutoDisabled(), p.bypass(meta)
+	return base
+}
+
+// open settles with a new CLI, before the settings are asked for, the
+// model and mode the session opens with (sessionconfig.Opening): the
+// switch to the preferred model, then the mode the session can start in.
+// sdk is the CLI's own model list. A switch the CLI refuses leaves a
+// resumed session on its transcript's model, and a new one on the CLI's
+// own when a PreModelSwitch hook vetoed it; any other refusal fails a new
+// session's start, as the SDK's does.
+func (p *sessionPrefs) open(ctx context.Context, proc *claude.Process, in sessionconfig.Init, sdk []sessionconfig.Model,
+	base sessionconfig.Options, meta json.RawMessage, resumed bool) error {
+	setModel, setMode := sessionconfig.Opening(in, sdk, p.options(base, meta), resumed)
+	if setModel != nil {
+		if err := proc.Request(ctx, rawRequest{"set_model", setModel}, nil); err != nil {
+			if !resumed && !strings.Contains(err.Error(), modelSwitchBlocked) {
+				return err
+			}
+			p.noPreference = true
+			_, setMode = sessionconfig.Opening(in, sdk, p.options(base, meta), resumed)
+		}
+	}
+	if setMode == nil {
+		return nil
+	}
+	return proc.Request(ctx, rawRequest{"set_permission_mode", setMode}, nil)
+}
+
+// modelSwitchBlocked begins the CLI's refusal of a model switch that a
+// PreModelSwitch hook vetoed.
+const modelSwitchBlocked = "Model switch blocked by a PreModelSwitch hook"
 
 // allowBypass: bypassPermissions is offered (and the CLI gets
 // --allow-dangerously-skip-permissions) unless the agent runs as root

@@ -86,6 +86,7 @@ func (s *Session) startStored(ctx context.Context, st claude.SessionStart, mode 
 	if s.mode == "" {
 		s.mode = "default"
 	}
+	s.modeBuiltIn = s.mode == "auto"
 	st.PermissionMode, st.MCPServers, st.Meta = s.mode, newSessionParams{MCPServers: p.MCPServers}.MCPServersRaw(), p.Meta
 	return s.start(ctx, st)
 }

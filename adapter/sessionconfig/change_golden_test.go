@@ -16,13 +16,20 @@ import (
 // response, the response, and the control requests sent to the CLI.
 func TestChangesMatchGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for _, name := range []string{"set-mode", "set-config-option"} {
+		for _, name := range []string{"set-mode", "set-config-option", "auto-mode-fallback"} {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				path := goldentest.Profile(t, profile, true)[name]
 				a := answersOf(t, goldentest.LoadCassette(t, path).Processes[0])
-				s := New(a.init, a.settings, goldenOptions)
+				o := a.optionsFor(goldentest.LoadCassette(t, path).Processes[0].Argv)
+				s := New(a.init, a.settings, o)
 				lines := goldentest.Read(t, path)
 				var sent []string
+				setModel, setMode := Opening(a.init, a.init.Models, o, false)
+				for _, r := range [][]byte{setModel, setMode} {
+					if r != nil {
+						sent = append(sent, goldentest.Canon(t, r))
+					}
+				}
 				for i, l := range lines {
 					var req struct {
 						ID     json.RawMessage `json:"id"`
@@ -105,7 +112,9 @@ func answerOf(t *testing.T, lines []goldentest.Line, id json.RawMessage) ([]stri
 			SessionUpdate string `json:"sessionUpdate"`
 		}
 		_ = json.Unmarshal(m.Params.Update, &u)
-		if u.SessionUpdate == "current_mode_update" || u.SessionUpdate == "config_option_update" {
+		switch u.SessionUpdate {
+		case "current_mode_update", "config_option_update", "notice", "agent_message_chunk": // the last two: advisories
+
 			updates = append(updates, goldentest.Canon(t, m.Params.Update))
 		}
 	}

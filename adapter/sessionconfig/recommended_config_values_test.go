@@ -98,7 +98,7 @@ func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 			if !a.hasInit {
 				t.Skip("no session setup in this run")
 			}
-			o := optionsFor(p.Argv)
+			o := a.optionsFor(p.Argv)
 			o.Recommended = declaresRecommended(t, path)
 			seen[o.Recommended]++
 			s := New(a.init, a.settings, o)

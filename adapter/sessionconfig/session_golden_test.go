@@ -17,6 +17,9 @@ type cliAnswers struct {
 	init     Init
 	changed  [][]Command // system/commands_changed lists
 	settings Settings
+	// model is the settings' model (get_settings' effective.model), which
+	// the agent reads from the same files.
+	model    string
 	terminal []string
 	hasInit  bool
 }
@@ -53,6 +56,13 @@ func answersOf(t *testing.T, p cassette.Process) cliAnswers {
 			a.init, a.hasInit = in, true
 		case f.Type == "control_response" && subtypes[f.Response.RequestID] == "get_settings":
 			a.settings = ParseSettings(f.Response.Response)
+			var st struct {
+				Effective struct {
+					Model string `json:"model"`
+				} `json:"effective"`
+			}
+			_ = json.Unmarshal(f.Response.Response, &st)
+			a.model = st.Effective.Model
 		case f.Type == "system" && f.Subtype == "commands_changed":
 			a.changed = append(a.changed, f.Commands)
 		case f.Type == "system" && f.Subtype == "init" && a.terminal == nil:
@@ -68,10 +78,12 @@ var goldenOptions = Options{Mode: "auto", BuiltInDefault: true, AllowAuto: true,
 
 // optionsFor takes the starting mode from the spawn's --permission-mode,
 // which the reference resolved (a loaded transcript's mode, or the
-// built-in auto), and offers Bypass permissions only where the CLI got
-// --allow-dangerously-skip-permissions (a host can remove it).
-func optionsFor(argv []string) Options {
+// built-in auto), offers Bypass permissions only where the CLI got
+// --allow-dangerously-skip-permissions (a host can remove it), and
+// prefers the settings' model.
+func (a cliAnswers) optionsFor(argv []string) Options {
 	o := goldenOptions
+	o.Model = a.model
 	o.AllowBypass = slices.Contains(argv, "--allow-dangerously-skip-permissions")
 	for _, a := range argv {
 		if m, ok := strings.CutPrefix(a, "--permission-mode="); ok {
@@ -125,7 +137,7 @@ func TestSessionResultMatchesGoldens(t *testing.T) {
 						SessionID string `json:"sessionId"`
 					}
 					_ = json.Unmarshal(want[len(got)], &sid)
-					got = append(got, goldentest.Canon(t, New(a.init, a.settings, optionsFor(p.Argv)).Result(sid.SessionID)))
+					got = append(got, goldentest.Canon(t, New(a.init, a.settings, a.optionsFor(p.Argv)).Result(sid.SessionID)))
 				}
 				if len(got) != len(want) {
 					t.Fatalf("%d sessions from the cassette, %d setup responses in the golden", len(got), len(want))

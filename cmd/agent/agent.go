@@ -79,6 +79,18 @@ v1 alone, a v2 client being negotiated down to v1; v2 serves v2 alone, the
 initialize of a v1 client being refused as an unsupported protocol version.
 Any other value stops the agent at its start.
 
+A new session runs the model and starts in the permission mode that Claude
+Code's settings give: $ANTHROPIC_MODEL, else "model", and
+"permissions.defaultMode", each from the highest of the managed settings,
+the project's .claude/settings.local.json and .claude/settings.json, and the
+user's settings.json ($CLAUDE_CONFIG_DIR, else ~/.claude) that sets it. A
+model may be named loosely ("claude-sonnet-5-5", "sonnet 5.5"). As in Claude
+Code, a project file may not start sessions in acceptEdits, auto or
+bypassPermissions, nor a local file in auto or bypassPermissions. Without a
+default mode a session starts in Auto, or in Manual where the model cannot
+run Auto. "disableAutoMode" and "permissions.disableBypassPermissionsMode"
+set to "disable" take Auto and Bypass permissions off the session's modes.
+
 With --cli, the rest of the command line goes to the Claude CLI, run on this
 terminal: that is what the "terminal" login methods tell an editor such as Zed
 to launch (airwire agent --cli auth login --claudeai).`,
