@@ -132,6 +132,9 @@ func (t *translator) message(h *claude.Frame) {
 		t.sub.Frame(h)
 	}
 	t.sendAll(t.acceptedPlanResult(t.toolUpdates(h)))
+	if h.Type == "result" && !autonomous {
+		syncFast(t, h) // before the turn's usage, as the reference says it
+	}
 	if u, ok := t.usage.Frame(h, autonomous); ok {
 		t.s.notify(u)
 	}
@@ -390,7 +393,6 @@ func (t *rootText) informationalNotice(m *claude.Frame) {
 // reference's error when the turn failed. The result closes the stretch of
 // output and the compaction lifecycle it terminates.
 func (t *translator) result(r *claude.Frame) {
-	syncFast(t, r)
 	shown, compacted := t.text.shown, t.compaction.Delivered()
 	defer func() {
 		t.text.shown, t.text.noticed, t.text.noticedTools = false, nil, nil

@@ -90,7 +90,7 @@ func TestChangesMatchGoldens(t *testing.T) {
 	}
 }
 
-// answerOf returns the mode and config updates the agent sent before its
+// answerOf returns the mode and config updates, and the advisories, the agent sent before its
 // response to id, and that response.
 func answerOf(t *testing.T, lines []goldentest.Line, id json.RawMessage) ([]string, string) {
 	var updates []string

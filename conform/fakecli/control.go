@@ -73,8 +73,16 @@ func controlHandlers() map[string]controlHandler {
 			return reply{body: map[string]any{"effective": map[string]any{}, "sources": []any{},
 				"applied": map[string]any{"model": c.currentModel(), "effort": "medium"}}}
 		},
-		"apply_flag_settings": func(c *cli, req map[string]any) reply { return reply{} },
-		"get_context_usage":   func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },
+		"apply_flag_settings": func(c *cli, req map[string]any) reply {
+			settings, _ := req["settings"].(map[string]any)
+			if on, ok := settings["fastMode"].(bool); ok {
+				c.mu.Lock()
+				c.fastMode = on
+				c.mu.Unlock()
+			}
+			return reply{}
+		},
+		"get_context_usage": func(c *cli, req map[string]any) reply { return reply{body: c.contextUsage()} },
 		"mcp_status": func(c *cli, req map[string]any) reply {
 			return reply{body: map[string]any{"mcpServers": []any{}}}
 		},

@@ -200,12 +200,26 @@ func (c *cli) initFrame(promptUUIDs []any) map[string]any {
 		"analytics_disabled": true, "product_feedback_disabled": true,
 		"memory_paths": map[string]any{"auto": filepath.Join(filepath.Dir(c.transcriptPath), "memory") + "/"},
 		"original_cwd": c.cwd, "additional_directories": []any{},
-		"fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
 		"messaging_socket_path": fmt.Sprintf("/tmp/cc-socks/%d.sock", fakePID), "per_turn_effort_active": true,
 		"ultrathink_available": false, "ultrathink_typed_raises": false, "view_mode": "default",
 	}
+	c.fastModeState(f)
 	if len(promptUUIDs) > 0 {
 		f["user_message_uuids"] = promptUUIDs
 	}
 	return f
+}
+
+// fastModeState sets f's fast_mode_state as the real CLI reports it: "on"
+// once the host applied fastMode, else "off" with the reason a fresh SDK
+// session gives.
+func (c *cli) fastModeState(f map[string]any) {
+	c.mu.Lock()
+	on := c.fastMode
+	c.mu.Unlock()
+	if on {
+		f["fast_mode_state"] = "on"
+		return
+	}
+	f["fast_mode_state"], f["fast_mode_disabled_reason"] = "off", "sdk_opt_in_required"
 }

@@ -11,7 +11,9 @@
 //     get_context_usage, mcp_status, list_models, rewind_files,
 //     rename_session, generate_session_title and stop_task, and the CLI's
 //     error reply "Unsupported control request subtype: X" for anything
-//     else; a script can override any of them;
+//     else; a script can override any of them; an applied fastMode makes
+//     system/init and results report fast_mode_state "on", as the real
+//     CLI's do;
 //   - user messages: each one plays one scripted turn (turn.go) framed as the
 //     CLI frames it (session_state_changed running, system/init, status,
 //     the echo under --replay-user-messages, ..., result, idle). A turn

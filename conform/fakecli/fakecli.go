@@ -144,6 +144,10 @@ type cli struct {
 	eventCount map[string]int
 	eventUsed  map[string]int
 	eventCh    chan struct{}
+	// fastMode is the last fastMode the host applied: the real CLI then
+	// reports fast_mode_state "on", without a reason, on its system/init
+	// and results (fastModeState).
+	fastMode bool
 	// promptSuggestions is initialize.promptSuggestions: the CLI then runs
 	// its prompt-suggestion agent after every turn.
 	promptSuggestions bool

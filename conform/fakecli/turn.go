@@ -630,9 +630,9 @@ func (c *cli) result(ts *turnState, overrides map[string]any) map[string]any {
 			"started_in_background": 0, "max_depth": 0, "spawned_by_subagents": 0, "completed": 0, "failed": 0,
 			"killed":  map[string]any{"parent": 0, "user": 0, "system": 0},
 			"refused": map[string]any{"depth_limit": 0, "concurrency_limit": 0, "budget": 0}, "by_type": map[string]any{}},
-		"permission_denials": denials, "terminal_reason": "completed", "fast_mode_state": "off",
-		"fast_mode_disabled_reason": "sdk_opt_in_required", "api_error_status": nil,
+		"permission_denials": denials, "terminal_reason": "completed", "api_error_status": nil,
 	}
+	c.fastModeState(r)
 	if ts.promptUUID != "" {
 		r["user_message_uuid"] = ts.promptUUID
 		r["user_message_uuids"] = ts.uuids()
