@@ -19,7 +19,6 @@ import (
 	"github.com/airwire/airwire/adapter/mcpservers"
 	"github.com/airwire/airwire/adapter/permission"
 	"github.com/airwire/airwire/adapter/providers"
-	"github.com/airwire/airwire/adapter/sessionconfig"
 	"github.com/airwire/airwire/adapter/toolcall"
 	"github.com/airwire/airwire/adapter/usage"
 	"github.com/airwire/airwire/internal/envlist"
@@ -93,7 +92,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 		return nil, invalidParams("cwd is required")
 	}
 	s := a.newSessionState(uuid.New(), p.Cwd, false)
-	s.mode, s.modeBuiltIn = sessionconfig.StartMode(s.prefs.settings.DefaultMode, !s.prefs.settings.AutoDisabled(), s.prefs.bypass(p.Meta))
+	s.mode, s.modeBuiltIn = s.prefs.settings.StartMode(s.prefs.bypass(p.Meta))
 	s.opened = slices.Clone(req.Params)
 	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
 		return nil, err
@@ -151,7 +150,7 @@ func (e signInEditor) Complete(id string) {
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	c := a.clientCaps()
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd),
-		prefs: sessionPrefs{settings: claudesettings.Read(a.opts.Getenv, cwd), getenv: a.opts.Getenv}}
+		prefs: sessionPrefs{settings: claudesettings.Read(a.configDir(), cwd), getenv: a.opts.Getenv}}
 	s.fg.Report = a.v2.Load().foreground(id)
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())

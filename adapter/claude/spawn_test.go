@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/airwire/airwire/adapter/claudesettings"
 	"github.com/airwire/airwire/adapter/providers"
 	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/conform/scenario"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,11 +57,11 @@ type spawnCase struct {
 // with the N-th session request of its client lane. The session id is the
 // one the editor named (load, resume) or got back (new, fork: a fork
 // resumes the copy). The permission mode is the session layer's input:
-// "auto" for a new session (the reference's default here), for a stored one
+// for a new session the one its settings give (newMode), for a stored one
 // what its transcript recorded (storedMode).
 func spawnCases(t *testing.T, path string) []spawnCase {
 	lines := goldentest.Read(t, path)
-	stored := storedMode(t, path)
+	stored, fresh := storedMode(t, path), newMode(t, path)
 	var reqs []acpMessage
 	ids := map[string]string{} // request id -> sessionId of its response
 	form := false
@@ -96,7 +98,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 		case l.Tag == "client agent->editor" && m.Method == "" && ids[string(m.ID)] == "":
 			ids[string(m.ID)] = m.Result.SessionID
 			if newIDs[string(m.ID)] && m.Result.SessionID != "" {
-				live[m.Result.SessionID] = "auto"
+				live[m.Result.SessionID] = fresh
 			}
 			if src, ok := forkOf[string(m.ID)]; ok && m.Result.SessionID != "" && live[src] != "" {
 				live[m.Result.SessionID] = live[src] // a fork of a live session runs in its mode
@@ -154,7 +156,7 @@ func spawnCases(t *testing.T, path string) []spawnCase {
 			AdditionalDirectories: req.Params.AdditionalDirectories, Meta: req.Params.Meta, PermissionMode: stored}
 		switch req.Method {
 		case "session/new":
-			s.SessionID, s.PermissionMode = ids[string(req.ID)], "auto"
+			s.SessionID, s.PermissionMode = ids[string(req.ID)], fresh
 		case "session/fork":
 			s.Resume = ids[string(req.ID)]
 		default:
@@ -318,6 +320,38 @@ func storedMode(t *testing.T, goldenPath string) string {
 	for _, m := range permissionModeRE.FindAllStringSubmatch(string(data), -1) {
 		mode = m[1]
 	}
+	return mode
+}
+
+// newMode is the mode a new session of a golden's scenario starts in: the
+// one the settings files the scenario writes give (claudesettings), where
+// the suite's own user settings give none.
+func newMode(t *testing.T, goldenPath string) string {
+	t.Helper()
+	name := filepath.Base(filepath.Dir(goldenPath))
+	sc, err := scenario.Load(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(goldenPath))), "scenarios", name+".yaml"))
+	if err != nil {
+		t.Fatalf("the scenario of %s: %v", goldenPath, err)
+	}
+	config, cwd := t.TempDir(), t.TempDir()
+	write := func(dir, f, text string) {
+		path := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".claude/settings.json", ".claude/settings.local.json"} {
+		if text, ok := sc.Files[f]; ok {
+			write(cwd, f, text)
+		}
+	}
+	if text, ok := sc.ConfigFiles["settings.json"]; ok {
+		write(config, "settings.json", text)
+	}
+	mode, _ := claudesettings.Read(config, cwd).StartMode(true)
 	return mode
 }
 

@@ -21,8 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-
-	"github.com/airwire/airwire/adapter/history"
+	"strings"
 )
 
 // Source names where a setting comes from.
@@ -70,14 +69,14 @@ type file struct {
 	} `json:"permissions"`
 }
 
-// Read reads the settings of a session in cwd; getenv gives HOME and
-// CLAUDE_CONFIG_DIR.
-func Read(getenv func(string) string, cwd string) Settings {
+// Read reads the settings of a session in cwd; configDir is the Claude
+// configuration directory ($CLAUDE_CONFIG_DIR, else ~/.claude).
+func Read(configDir, cwd string) Settings {
 	paths := []struct {
 		source Source
 		path   string
 	}{
-		{User, filepath.Join(history.ConfigDir(getenv), "settings.json")},
+		{User, filepath.Join(configDir, "settings.json")},
 		{Project, filepath.Join(cwd, ".claude", "settings.json")},
 		{Local, filepath.Join(cwd, ".claude", "settings.local.json")},
 		{Managed, ManagedPath(runtime.GOOS)},
@@ -137,6 +136,35 @@ func escalates(mode string, source Source) bool {
 		return source == Project
 	}
 	return false
+}
+
+// settingsModes are the spellings settings may give permissions.defaultMode,
+// case aside: the SDK's ids, the legacy shorthands Claude Code accepts,
+// and "manual", the name Claude Code gives the default mode.
+var settingsModes = map[string]string{
+	"auto": "auto", "default": "default", "manual": "default",
+	"acceptedits": "acceptEdits", "dontask": "dontAsk", "plan": "plan",
+	"bypasspermissions": "bypassPermissions", "bypass": "bypassPermissions",
+}
+
+// StartMode is the mode a new session asks its CLI to start in, as the
+// reference resolves it for a session without a transcript: DefaultMode
+// in any of its spellings (an unknown one, or bypassPermissions where
+// allowBypass is false, is "default"), else "auto" unless the settings
+// disable it, and "default" then. builtIn says no setting chose it. A mode
+// the session does not offer (dontAsk) is clamped once the CLI runs.
+func (s Settings) StartMode(allowBypass bool) (mode string, builtIn bool) {
+	if s.DefaultMode == "" {
+		if s.AutoDisabled() {
+			return "default", true
+		}
+		return "auto", true
+	}
+	mode, ok := settingsModes[strings.ToLower(strings.TrimSpace(s.DefaultMode))]
+	if !ok || (mode == "bypassPermissions" && !allowBypass) {
+		return "default", false
+	}
+	return mode, false
 }
 
 // ManagedPath is where Claude Code reads managed settings on goos.

@@ -27,8 +27,7 @@ func TestReadTakesEachKeyFromTheHighestSource(t *testing.T) {
 		"permissions": {"defaultMode": "plan", "disableBypassPermissionsMode": "disable"}}`)
 	write(t, filepath.Join(cwd, ".claude", "settings.json"), `{"model": "sonnet", "permissions": {"disableAutoMode": "allow"}}`)
 	write(t, filepath.Join(cwd, ".claude", "settings.local.json"), `{"permissions": {"defaultMode": "acceptEdits"}}`)
-	env := map[string]string{"CLAUDE_CONFIG_DIR": config, "HOME": filepath.Join(dir, "nohome")}
-	got := Read(func(k string) string { return env[k] }, cwd)
+	got := Read(config, cwd)
 	want := Settings{Model: "sonnet", DefaultMode: "acceptEdits", DisableBypass: "disable", DisableAuto: "disable", DisableAutoMode: "allow"}
 	if got != want {
 		t.Errorf("Read = %+v, want %+v", got, want)
@@ -38,14 +37,11 @@ func TestReadTakesEachKeyFromTheHighestSource(t *testing.T) {
 	}
 
 	write(t, filepath.Join(cwd, ".claude", "settings.local.json"), `{"permissions": `)
-	if got := Read(func(k string) string { return env[k] }, cwd); got.DefaultMode != "plan" {
+	if got := Read(config, cwd); got.DefaultMode != "plan" {
 		t.Errorf("a broken local file: defaultMode %q, want the user's plan", got.DefaultMode)
 	}
-	// Without CLAUDE_CONFIG_DIR the user's file is ~/.claude/settings.json.
-	env = map[string]string{"HOME": dir}
-	write(t, filepath.Join(dir, ".claude", "settings.json"), `{"model": "haiku"}`)
-	if got := Read(func(k string) string { return env[k] }, filepath.Join(dir, "elsewhere")); got.Model != "haiku" {
-		t.Errorf("user settings under HOME: model %q", got.Model)
+	if got := Read(config, filepath.Join(dir, "elsewhere")); got.Model != "opus" {
+		t.Errorf("another project: model %q, want the user's", got.Model)
 	}
 }
 
@@ -101,6 +97,29 @@ func TestManagedPath(t *testing.T) {
 	} {
 		if got := ManagedPath(goos); got != want {
 			t.Errorf("%s: %s", goos, got)
+		}
+	}
+}
+
+func TestStartMode(t *testing.T) {
+	for _, tc := range []struct {
+		s       Settings
+		bypass  bool
+		mode    string
+		builtIn bool
+	}{
+		{Settings{}, true, "auto", true},
+		{Settings{DisableAutoMode: "disable"}, true, "default", true},
+		{Settings{DefaultMode: "Manual"}, true, "default", false},
+		{Settings{DefaultMode: "acceptedits"}, true, "acceptEdits", false},
+		{Settings{DefaultMode: " BYPASS "}, true, "bypassPermissions", false},
+		{Settings{DefaultMode: "bypassPermissions"}, false, "default", false},
+		{Settings{DefaultMode: "dontAsk"}, true, "dontAsk", false}, // accepted, then clamped: not offered
+		{Settings{DefaultMode: "yolo"}, true, "default", false},
+	} {
+		mode, builtIn := tc.s.StartMode(tc.bypass)
+		if mode != tc.mode || builtIn != tc.builtIn {
+			t.Errorf("%+v.StartMode(bypass %v) = %s, %v; want %s, %v", tc.s, tc.bypass, mode, builtIn, tc.mode, tc.builtIn)
 		}
 	}
 }

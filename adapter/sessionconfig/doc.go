@@ -33,9 +33,9 @@
 //
 // A session opens on the preferred model (ANTHROPIC_MODEL, else the
 // settings' model, which adapter/claudesettings reads), matched loosely
-// as people write model names (ResolveModel), and in the settings' default
-// mode (StartMode); Opening is what that takes of the CLI before the
-// settings are asked for.
+// as people write model names (ResolveModel), and in the settings'
+// default mode (claudesettings.Settings.StartMode); Opening is what that
+// takes of the CLI before the settings are asked for.
 //
 // Not modelled (the reference has them; no golden shows them): the
 // `availableModels` allowlist, `modelOverrides` and managed `deniedModels`,

@@ -38,29 +38,6 @@ func TestResolveModel(t *testing.T) {
 	}
 }
 
-func TestStartMode(t *testing.T) {
-	for _, tc := range []struct {
-		setting           string
-		allowAuto, bypass bool
-		mode              string
-		builtIn           bool
-	}{
-		{"", true, true, "auto", true},
-		{"", false, true, "default", true},
-		{"Manual", true, true, "default", false},
-		{"acceptedits", true, true, "acceptEdits", false},
-		{" BYPASS ", true, true, "bypassPermissions", false},
-		{"bypassPermissions", true, false, "default", false},
-		{"dontAsk", true, true, "dontAsk", false}, // accepted, then clamped: not offered
-		{"yolo", true, true, "default", false},
-	} {
-		mode, builtIn := StartMode(tc.setting, tc.allowAuto, tc.bypass)
-		if mode != tc.mode || builtIn != tc.builtIn {
-			t.Errorf("StartMode(%q, auto %v, bypass %v) = %s, %v; want %s, %v", tc.setting, tc.allowAuto, tc.bypass, mode, builtIn, tc.mode, tc.builtIn)
-		}
-	}
-}
-
 // Opening switches to the preferred model unless the CLI's own list holds
 // it spelled exactly (a fresh CLI lands there by itself), always on a
 // resume, and syncs a starting mode the session clamped.
