@@ -67,10 +67,11 @@ WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./interna
 	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio
 ## WINE_CONFORM: the scenarios (globs) that airwire.exe replays under Wine: those whose runs hold
 ## paths in every form (shown, relative, in patches, in streamed tool input, in --mcp-config, in
-## --settings), a CLI restarted by session/load (slow process starts), and a scripted CLI that waits for
-## the agent's answer to a step; a run that fails is run once more, alone, and named
+## --settings), a CLI restarted by session/load (slow process starts), a scripted CLI that waits for
+## the agent's answer to a step, and Claude Code settings read from the user's and the project's files;
+## a run that fails is run once more, alone, and named
 WINE_CONFORM := edit-* bash-background background-mcp-call commands-changed file-change-report-* exit-plan-clear-context session-hooks \
-	model-refusal-fallback
+	model-refusal-fallback settings-model-and-mode
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' WINE_CONFORM='$(WINE_CONFORM)' bash .ci/test-windows.sh
 
