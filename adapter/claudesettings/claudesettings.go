@@ -138,13 +138,25 @@ func escalates(mode string, source Source) bool {
 	return false
 }
 
-// settingsModes are the spellings settings may give permissions.defaultMode,
+// settingsMode is the mode a spelling of permissions.defaultMode names,
 // case aside: the SDK's ids, the legacy shorthands Claude Code accepts,
-// and "manual", the name Claude Code gives the default mode.
-var settingsModes = map[string]string{
-	"auto": "auto", "default": "default", "manual": "default",
-	"acceptedits": "acceptEdits", "dontask": "dontAsk", "plan": "plan",
-	"bypasspermissions": "bypassPermissions", "bypass": "bypassPermissions",
+// and "manual", the name Claude Code gives the default mode; "" for none.
+func settingsMode(spelling string) string {
+	switch strings.ToLower(strings.TrimSpace(spelling)) {
+	case "auto":
+		return "auto"
+	case "default", "manual":
+		return "default"
+	case "acceptedits":
+		return "acceptEdits"
+	case "dontask":
+		return "dontAsk"
+	case "plan":
+		return "plan"
+	case "bypasspermissions", "bypass":
+		return "bypassPermissions"
+	}
+	return ""
 }
 
 // StartMode is the mode a new session asks its CLI to start in, as the
@@ -160,8 +172,8 @@ func (s Settings) StartMode(allowBypass bool) (mode string, builtIn bool) {
 		}
 		return "auto", true
 	}
-	mode, ok := settingsModes[strings.ToLower(strings.TrimSpace(s.DefaultMode))]
-	if !ok || (mode == "bypassPermissions" && !allowBypass) {
+	mode = settingsMode(s.DefaultMode)
+	if mode == "" || (mode == "bypassPermissions" && !allowBypass) {
 		return "default", false
 	}
 	return mode, false

@@ -2,7 +2,10 @@ package cassette
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/scenario"
 )
 
 // TestDocumentKeepsAWindowsPathEscaped: a recorded JSON document (auth
@@ -75,5 +78,13 @@ func TestStreamedToolInputKeepsAWindowsPathEscaped(t *testing.T) {
 	}
 	if back := newReplacer(map[string]string{`C:\u\work`: PlaceholderCwd}).json(live); string(back) != recorded {
 		t.Errorf("recorded back:\n%s\nwant\n%s", back, recorded)
+	}
+}
+
+// TestJSONTextREIsTheKey: the expression spells out the member that
+// scenario.JSONTextKey names.
+func TestJSONTextREIsTheKey(t *testing.T) {
+	if !strings.HasPrefix(jsonTextRE.String(), `"`+scenario.JSONTextKey+`":"`) {
+		t.Errorf("jsonTextRE %s is not of the member %s", jsonTextRE, scenario.JSONTextKey)
 	}
 }
