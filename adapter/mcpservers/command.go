@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/adapter/mdtext"
+	"github.com/airwire/airwire/internal/jsstr"
 	"github.com/airwire/airwire/internal/lazyre"
 )
 
@@ -33,10 +34,10 @@ var (
 // `/mcp enable` or `/mcp disable` with an optional server name or `all`.
 // Any other text, or another `/mcp` argument, is not a Command.
 func Parse(text string) (Command, bool) {
-	if !strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "/mcp") {
+	if !strings.HasPrefix(strings.TrimLeftFunc(text, jsstr.IsSpace), "/mcp") {
 		return Command{}, false
 	}
-	words := strings.FieldsFunc(text, isJSSpace)
+	words := strings.FieldsFunc(text, jsstr.IsSpace)
 	if len(words) == 0 || words[0] != "/mcp" {
 		return Command{}, false
 	}
@@ -228,13 +229,4 @@ func actionDone(action string) string {
 		return "Enabled"
 	}
 	return "Disabled"
-}
-
-// isJSSpace is JavaScript's \s (and String.prototype.trim's whitespace).
-func isJSSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }

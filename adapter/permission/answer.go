@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // Answer maps the editor's result of the prompt's request to the decision
@@ -176,7 +178,7 @@ func (p *Prompt) applySkill(id string) (Decision, error) {
 	}
 	skill := ""
 	if s, ok := stringOf(p.req.input().get("skill")); ok {
-		skill = jsTrim(s)
+		skill = jsstr.Trim(s)
 	}
 	if skill == "" || jsLen(skill) > 1_000 {
 		return Decision{}, fmt.Errorf("Invalid Skill permission input")

@@ -2,9 +2,10 @@ package permission
 
 import (
 	"encoding/json"
+	"testing"
+
 	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/internal/testroot"
-	"testing"
 
 	"github.com/airwire/airwire/adapter/caps"
 )

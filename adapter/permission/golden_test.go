@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/airwire/airwire/conform/goldentest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
 
 	"go.yaml.in/yaml/v3"
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // fileOp is the operation of a filesystem tool: a read grant covers Read
@@ -163,7 +165,7 @@ func grantedPaths(cs *changeSet, op fileOp) []string {
 			continue
 		}
 		for _, r := range u.Rules {
-			if p := jsTrim(r.Content); r.ToolName == op.ruleTool() && p != "" {
+			if p := jsstr.Trim(r.Content); r.ToolName == op.ruleTool() && p != "" {
 				if strings.HasSuffix(p, "/**") || strings.HasSuffix(p, `\**`) {
 					p = p[:len(p)-3]
 				}

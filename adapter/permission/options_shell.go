@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // shellLabel describes the complete effect of a Bash or PowerShell bundle:
@@ -52,7 +54,7 @@ func shellRepresentable(toolName string, cs *changeSet) bool {
 			return false
 		}
 		for _, r := range u.Rules {
-			if (r.ToolName != toolName && r.ToolName != "Read") || jsTrim(r.Content) == "" {
+			if (r.ToolName != toolName && r.ToolName != "Read") || jsstr.Trim(r.Content) == "" {
 				return false
 			}
 		}

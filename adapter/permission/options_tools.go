@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // computerUsePrefix starts the tool names of the Computer Use MCP server.
@@ -139,7 +141,7 @@ func exactLocalAllowRule(cs *changeSet, toolName, content string) bool {
 		return false
 	}
 	r := u.Rules[0]
-	return r.ToolName == toolName && r.HasContent && jsTrim(r.Content) == content
+	return r.ToolName == toolName && r.HasContent && jsstr.Trim(r.Content) == content
 }
 
 // mcpAllowChangeSet reports a bundle whose every update adds unrestricted
@@ -163,7 +165,7 @@ func mcpAllowChangeSet(cs *changeSet, toolName string) bool {
 
 // toolLabel is the display name of the tool, else its name.
 func (c optionContext) toolLabel() string {
-	return orDefault(jsTrim(c.req.DisplayName), c.req.ToolName)
+	return orDefault(jsstr.Trim(c.req.DisplayName), c.req.ToolName)
 }
 
 // computerUseOptions offers an exact representable SDK allow suggestion.

@@ -3,10 +3,11 @@
 package permission
 
 import (
-	"github.com/airwire/airwire/conform/goldentest"
-	"github.com/airwire/airwire/internal/testroot"
 	"slices"
 	"testing"
+
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // These tests feed the package the POSIX paths of runs recorded on Linux

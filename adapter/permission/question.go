@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // question is one valid AskUserQuestion question.
@@ -189,7 +191,7 @@ func (p *Prompt) answerQuestion(editorResult json.RawMessage) Decision {
 func (p *Prompt) collectAnswers(content, answers, annotations *object) {
 	for i, q := range p.questions {
 		customRaw, _ := stringOf(content.get(customKey(i)))
-		custom := jsTrim(customRaw)
+		custom := jsstr.Trim(customRaw)
 		picks := scalarPicks(content.get(fieldKey(i)))
 		switch {
 		case q.MultiSelect:

@@ -2,23 +2,10 @@ package permission
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
-
-// jsSpace reports whether r is JavaScript whitespace (String.prototype.trim,
-// the \s class): the Unicode space separators, the line terminators, and
-// U+FEFF.
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return unicode.Is(unicode.Zs, r)
-}
-
-// jsTrim trims s as String.prototype.trim does.
-func jsTrim(s string) string { return strings.TrimFunc(s, jsSpace) }
 
 // jsLen is the JavaScript length of s (UTF-16 code units).
 func jsLen(s string) int {
@@ -40,13 +27,13 @@ func plainString(v string, ok bool) string {
 	if !ok {
 		return ""
 	}
-	return jsTrim(v)
+	return jsstr.Trim(v)
 }
 
 // safePlainString reports whether v is a bounded non-blank string without
 // control characters (the validation of Durable SDK suggestions).
 func safePlainString(v string, ok bool, maxLen int) bool {
-	t := jsTrim(v)
+	t := jsstr.Trim(v)
 	return ok && t != "" && jsLen(v) <= maxLen && !strings.ContainsFunc(t, isControl)
 }
 
@@ -65,9 +52,9 @@ func humanText(v string, ok bool, maxLen int, singleLine bool) string {
 		return r
 	}, v)
 	if singleLine {
-		v = strings.Join(strings.FieldsFunc(v, jsSpace), " ")
+		v = strings.Join(strings.FieldsFunc(v, jsstr.IsSpace), " ")
 	} else {
-		v = jsTrim(v)
+		v = jsstr.Trim(v)
 	}
 	if v == "" || jsLen(v) > maxLen {
 		return ""

@@ -326,15 +326,3 @@ func interpolate(v any, ok bool) string {
 	}
 	return jsString(v)
 }
-
-// jsTrim is String.prototype.trim, whose white space is not Go's: it
-// takes U+FEFF and leaves U+0085.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		switch r {
-		case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-			return true
-		}
-		return r >= 0x2000 && r <= 0x200a
-	})
-}

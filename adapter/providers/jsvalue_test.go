@@ -59,12 +59,3 @@ func TestSpread(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
-
-func TestJSTrim(t *testing.T) {
-	if got := jsTrim("\ufeff\u00a0 x \u3000\n"); got != "x" {
-		t.Errorf("got %q", got)
-	}
-	if got := jsTrim("\u0085x"); got != "\u0085x" {
-		t.Errorf("NEL trimmed: %q", got)
-	}
-}

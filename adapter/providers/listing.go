@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // An organization can restrict which models its gateway serves, and the
@@ -169,7 +171,7 @@ func stringField(entries []json.RawMessage, name string) []string {
 		if json.Unmarshal(e, &obj) != nil {
 			continue
 		}
-		if s, ok := rawString(obj[name]); ok && jsTrim(s) != "" {
+		if s, ok := rawString(obj[name]); ok && jsstr.Trim(s) != "" {
 			ids = append(ids, s)
 		}
 	}

@@ -3,6 +3,7 @@ package providers
 import (
 	"strings"
 
+	"github.com/airwire/airwire/internal/jsstr"
 	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/lookup"
 )
@@ -86,7 +87,7 @@ var (
 // lists `anthropic/claude-opus-5.5:batch[1m]`, which is `claude-opus-5-5`;
 // `anthropic/openai/gpt-5` keeps its `openai/` and matches no Claude id.
 func normalizeModelID(value string) string {
-	id := strings.ToLower(jsTrim(value))
+	id := strings.ToLower(jsstr.Trim(value))
 	id = contextSuffix.ReplaceAllString(contextHint.ReplaceAllString(id, ""), "")
 	if i := strings.LastIndex(id, anthropicPrefix); i >= 0 {
 		id = id[i+len(anthropicPrefix):]

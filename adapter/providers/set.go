@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/airwire/airwire/internal/jsstr"
 )
 
 const (
@@ -84,7 +86,7 @@ func vertexTarget(p *jsObject) (project, region string, err error) {
 	rv, _ := field(vertex, "region")
 	project, pok := pv.(string)
 	region, rok := rv.(string)
-	if !pok || !rok || jsTrim(project) == "" || jsTrim(region) == "" {
+	if !pok || !rok || jsstr.Trim(project) == "" || jsstr.Trim(region) == "" {
 		return "", "", &ParamError{Message: msgVertex}
 	}
 	return project, region, nil
@@ -154,7 +156,7 @@ func isObjectLike(v any) bool {
 
 // ValidBaseURL reports whether s is a non-empty absolute http(s) URL.
 func ValidBaseURL(s string) bool {
-	if jsTrim(s) == "" {
+	if jsstr.Trim(s) == "" {
 		return false
 	}
 	_, err := parseHTTPURL(s)
