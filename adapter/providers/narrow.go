@@ -3,18 +3,13 @@ package providers
 import (
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
-	"github.com/airwire/airwire/internal/lazyre"
-	"github.com/airwire/airwire/internal/lookup"
+	"github.com/airwire/airwire/adapter/modelid"
 )
 
 // Model is a row of a session's model picker: Value is what the client
 // picks, ResolvedModel the model the SDK resolves it to ("" when the SDK
 // names none, as for an alias).
 type Model struct{ Value, ResolvedModel string }
-
-// familyAliases are the picker values that name a model family.
-var familyAliases = lookup.Set{"opus", "sonnet", "haiku", "fable"}
 
 // Narrow keeps the models a gateway listed and returns the indexes of
 // those kept, so the caller filters its own rows. A row matches when its
@@ -30,7 +25,7 @@ var familyAliases = lookup.Set{"opus", "sonnet", "haiku", "fable"}
 func Narrow(models []Model, listed []string, regionPrefix string) []int {
 	set := map[string]bool{}
 	for _, id := range listed {
-		if n := normalizeModelID(id); n != "" {
+		if n := modelid.Normalize(id); n != "" {
 			set[n] = true
 		}
 	}
@@ -44,13 +39,13 @@ func Narrow(models []Model, listed []string, regionPrefix string) []int {
 		if p := RegionPrefix(id); regionPrefix != "" && p != "" && p != regionPrefix {
 			continue
 		}
-		n := normalizeModelID(id)
+		n := modelid.Normalize(id)
 		switch {
 		case set[n]:
 			matched = true
 		case m.ResolvedModel != "":
 			continue
-		case m.Value != "default" && !(familyAliases.Has(n) && listsFamily(set, n)):
+		case m.Value != "default" && !(modelid.IsFamily(n) && listsFamily(set, n)):
 			continue
 		}
 		kept = append(kept, i)
@@ -70,47 +65,3 @@ func listsFamily(listed map[string]bool, family string) bool {
 	}
 	return false
 }
-
-var (
-	contextHint     = lazyre.New(`\[\d+m\]`)
-	contextSuffix   = lazyre.New(`-\d+m$`)
-	variantSuffix   = lazyre.New(`:[a-z][a-z0-9-]*$`)
-	versionAt       = lazyre.New(`@[^\n\r\x{2028}\x{2029}]*$`)
-	bedrockVersion  = lazyre.New(`-v\d+(?::\d+)?$`)
-	dateSuffix      = lazyre.New(`-\d{8}$`)
-	anthropicPrefix = "anthropic."
-)
-
-// normalizeModelID is a model id without the spellings that name the same
-// model: provider prefixes, context hints, `:variant` suffixes, dotted
-// versions, `@` and Bedrock version suffixes, `-fast` and dates. OpenRouter
-// lists `anthropic/claude-opus-5.5:batch[1m]`, which is `claude-opus-5-5`;
-// `anthropic/openai/gpt-5` keeps its `openai/` and matches no Claude id.
-func normalizeModelID(value string) string {
-	id := strings.ToLower(jsstr.Trim(value))
-	id = contextSuffix.ReplaceAllString(contextHint.ReplaceAllString(id, ""), "")
-	if i := strings.LastIndex(id, anthropicPrefix); i >= 0 {
-		id = id[i+len(anthropicPrefix):]
-	}
-	id = strings.TrimPrefix(id, "anthropic/")
-	id = variantSuffix.ReplaceAllString(id, "")
-	id = dashDottedVersions(id)
-	id = versionAt.ReplaceAllString(id, "")
-	id = bedrockVersion.ReplaceAllString(id, "")
-	id = strings.TrimSuffix(id, "-fast")
-	return dateSuffix.ReplaceAllString(id, "")
-}
-
-// dashDottedVersions turns a dot between two digits into a dash:
-// `claude-opus-5.5` is `claude-opus-5-5`.
-func dashDottedVersions(id string) string {
-	b := []byte(id)
-	for i := 1; i+1 < len(b); i++ {
-		if id[i] == '.' && isDigit(id[i-1]) && isDigit(id[i+1]) {
-			b[i] = '-'
-		}
-	}
-	return string(b)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

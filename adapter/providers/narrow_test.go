@@ -5,32 +5,6 @@ import (
 	"testing"
 )
 
-func TestNormalizeModelID(t *testing.T) {
-	cases := map[string]string{
-		"claude-sonnet-5":                     "claude-sonnet-5",
-		"  Claude-Opus-5-5@20260101 ":         "claude-opus-5-5",
-		"anthropic/claude-opus-5.5:batch[1m]": "claude-opus-5-5",
-		"anthropic/openai/gpt-5":              "openai/gpt-5",
-		"eu.anthropic.claude-sonnet-5-v1:0":   "claude-sonnet-5",
-		"arn:aws:bedrock:x:y:inference-profile/us.anthropic.claude-haiku-5-v2": "claude-haiku-5",
-		"claude-sonnet-5-20260101": "claude-sonnet-5",
-		"claude-sonnet-5[1m]":      "claude-sonnet-5",
-		"claude-sonnet-5-1m":       "claude-sonnet-5",
-		"claude-opus-5-fast":       "claude-opus-5",
-		"claude-opus-5.5.1":        "claude-opus-5-5-1",
-		"claude.opus-5":            "claude.opus-5",
-		"model:free":               "model",
-		"model:0":                  "model:0",
-		"opus":                     "opus",
-		"":                         "",
-	}
-	for in, want := range cases {
-		if got := normalizeModelID(in); got != want {
-			t.Errorf("normalizeModelID(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // The expectations are what the reference's narrowToGatewayModels keeps.
 func TestNarrow(t *testing.T) {
 	m := func(value, resolved string) Model { return Model{Value: value, ResolvedModel: resolved} }
