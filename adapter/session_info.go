@@ -214,12 +214,17 @@ func (t *titles) begin(description string, fallback history.Info) func(context.C
 }
 
 // answered publishes a generated title, or releases the latch and
-// publishes fallback's summary when there is none.
+// publishes the stored summary when there is none: the session file's as
+// it is now, which holds the prompt the CLI has taken meanwhile, else
+// fallback, read before the request.
 func (t *titles) answered(title *string, err error, fallback history.Info) {
 	if err != nil || title == nil || *title == "" {
 		t.mu.Lock()
 		t.settled = false
 		t.mu.Unlock()
+		if now, ok := t.stat(); ok && now.Summary != "" {
+			fallback = now
+		}
 		if fallback.Summary != "" && !t.index.explicitTitle() {
 			t.publish(fallback.Summary, fallback.Modified)
 		}

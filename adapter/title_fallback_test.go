@@ -57,3 +57,24 @@ func TestTurnEndPublishesNoSummaryWhileTitleSettled(t *testing.T) {
 		t.Errorf("published %v while a title was settled", u)
 	}
 }
+
+// A generation that yields no title publishes the session file's summary
+// as it is when the answer comes: the file the CLI has written the prompt
+// to since the request, not the one read before it (a new session's first
+// prompt had no file then).
+func TestNoTitlePublishesTheSummaryOfTheFileAsItIsNow(t *testing.T) {
+	h := newFakeTitleHost()
+	written := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	tl := &titles{host: h, index: &indexState{}, stat: func() (history.Info, bool) {
+		return history.Info{Summary: "Create a.txt with hi.", Modified: written}, true
+	}}
+	tl.answered(nil, nil, history.Info{})
+	u, ok := h.next()
+	if !ok {
+		t.Fatal("no title published")
+	}
+	m, _ := u.(map[string]any)
+	if m["title"] != "Create a.txt with hi." || m["updatedAt"] != "2026-12-07T10:00:00.000Z" {
+		t.Errorf("update = %v, want the file's summary and time now", u)
+	}
+}
