@@ -28,8 +28,21 @@ type Transcript struct {
 	Modified string `yaml:"modified,omitempty" json:"modified,omitempty"`
 	// Cwd is the project directory relative to the run's cwd ("" = cwd).
 	Cwd string `yaml:"cwd,omitempty" json:"cwd,omitempty"`
+	// Model is the model the assistant rows ran on; "" is DefaultModel.
+	Model string `yaml:"model,omitempty" json:"model,omitempty"`
+	// PermissionMode is the mode the user rows were sent in; "" is
+	// "default".
+	PermissionMode string `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
 	// Rows are the conversation, in order.
 	Rows []TranscriptRow `yaml:"rows" json:"rows"`
+}
+
+// model is the model the assistant rows ran on.
+func (t *Transcript) model() string {
+	if t.Model == "" {
+		return DefaultModel
+	}
+	return t.Model
 }
 
 // TranscriptRow is one conversation entry. Exactly one field is set.
@@ -147,7 +160,11 @@ func (w *rowWriter) write(row map[string]any) error {
 }
 
 func (w *rowWriter) user(text string) error {
-	return w.chained(map[string]any{"type": "user", "uuid": w.ids.UUID(), "promptSource": "sdk", "permissionMode": "default",
+	mode := w.t.PermissionMode
+	if mode == "" {
+		mode = "default"
+	}
+	return w.chained(map[string]any{"type": "user", "uuid": w.ids.UUID(), "promptSource": "sdk", "permissionMode": mode,
 		"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}}})
 }
 
@@ -161,7 +178,7 @@ func (w *rowWriter) assistant(i int, r TranscriptRow) error {
 	}
 	msgID := fmt.Sprintf("msg_stored_%d", i+1)
 	return w.chained(map[string]any{"type": "assistant", "uuid": w.ids.UUID(), "requestId": "req_stored_" + strconv.Itoa(i+1),
-		"message": assistantMessage(msgID, DefaultModel, []any{block}, "end_turn")})
+		"message": assistantMessage(msgID, w.t.model(), []any{block}, "end_turn")})
 }
 
 // tool renders a tool call: the assistant's tool_use row, then the user row
@@ -174,7 +191,7 @@ func (w *rowWriter) tool(tr *TranscriptTool) error {
 	input := Expand(orEmpty(tr.Input), w.vars)
 	u := w.ids.UUID()
 	err := w.chained(map[string]any{"type": "assistant", "uuid": u, "requestId": "req_" + id,
-		"message": assistantMessage("msg_"+id, DefaultModel, []any{map[string]any{"type": "tool_use", "id": id, "name": tr.Name, "input": input}}, "tool_use")})
+		"message": assistantMessage("msg_"+id, w.t.model(), []any{map[string]any{"type": "tool_use", "id": id, "name": tr.Name, "input": input}}, "tool_use")})
 	if err != nil {
 		return err
 	}
