@@ -92,7 +92,7 @@ func (a *Agent) newSession(ctx context.Context, req *jsonrpc.Request) (any, erro
 		return nil, invalidParams("cwd is required")
 	}
 	s := a.newSessionState(uuid.New(), p.Cwd, false)
-	s.mode, s.modeBuiltIn = s.prefs.settings.StartMode(s.prefs.bypass(p.Meta))
+	s.mode, s.modeBuiltIn = s.prefs.settings.StartMode("", "", s.prefs.bypass(p.Meta))
 	s.opened = slices.Clone(req.Params)
 	if err := s.start(ctx, claude.SessionStart{SessionID: s.ID, PermissionMode: s.mode, MCPServers: p.MCPServersRaw(), Meta: p.Meta}); err != nil {
 		return nil, err

@@ -121,10 +121,13 @@ func (a *Agent) recreateLive(ctx context.Context, req *jsonrpc.Request, live *Se
 	s.index.resumed = stored
 	s.opened = slices.Clone(req.Params)
 	st := claude.SessionStart{Resume: p.SessionID}
-	if !stored {
+	var tail history.Resumed
+	if stored {
+		tail, _ = history.ReadTail(path, true)
+	} else {
 		st = claude.SessionStart{SessionID: p.SessionID}
 	}
-	if err := s.startStored(ctx, st, mode, p); err != nil {
+	if err := s.startStored(ctx, st, mode, tail, p); err != nil {
 		return nil, err
 	}
 	if replay && stored {

@@ -191,12 +191,11 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, st claude
 	if err != nil {
 		return err
 	}
-	sdk := in.Models
-	in.Models = gatewayModels(s.agent.routing.Resolved(), in.Models)
-	base := sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.modeBuiltIn,
+	base := sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.modeBuiltIn, Resumed: st.Resume != "", CLIModels: in.Models,
 		BooleanOptions: c.BooleanOptions, Recommended: c.AIR.Has(caps.RecommendedValue),
 		PresentationHints: c.AIR.Client, Notices: c.Notices, Agent: s.startAgent}
-	if err := s.prefs.open(ctx, proc, in, sdk, base, st.Meta, st.Resume != ""); err != nil {
+	in.Models = gatewayModels(s.agent.routing.Resolved(), s.prefs.allowed().Apply(in.Models))
+	if err := s.prefs.open(ctx, proc, in, base, st.Meta); err != nil {
 		return err
 	}
 	var settings json.RawMessage
@@ -237,12 +236,21 @@ func (s *Session) configure(in sessionconfig.Init, settings json.RawMessage, o s
 
 // sessionPrefs are what the user asked of sessions outside the session
 // request: the Claude Code settings read when the session opened
-// (adapter/claudesettings) and ANTHROPIC_MODEL in the agent's
-// environment. A preferred model the CLI refused to switch to is dropped.
+// (adapter/claudesettings), ANTHROPIC_MODEL and
+// ANTHROPIC_CUSTOM_MODEL_OPTION in the agent's environment, and for a
+// stored session the model its transcript's last answer ran on. A
+// preferred model the CLI refused to switch to is dropped.
 type sessionPrefs struct {
 	settings     claudesettings.Settings
 	getenv       func(string) string
+	resumedModel string
 	noPreference bool
+}
+
+// allowed is what restricts the model picker.
+func (p *sessionPrefs) allowed() sessionconfig.Allowed {
+	return sessionconfig.Allowed{Models: p.settings.AvailableModels, Overrides: p.settings.ModelOverrides,
+		Denied: p.settings.DeniedModels, Custom: p.getenv("ANTHROPIC_CUSTOM_MODEL_OPTION")}
 }
 
 // model is the preferred model: ANTHROPIC_MODEL, else the settings'
@@ -268,26 +276,26 @@ func (p *sessionPrefs) bypass(meta json.RawMessage) bool {
 // options is base with what the preferences decide.
 func (p *sessionPrefs) options(base sessionconfig.Options, meta json.RawMessage) sessionconfig.Options {
 	base.Model, base.AllowAuto, base.AllowBypass = p.model(), !p.settings.AutoDisabled(), p.bypass(meta)
+	base.ResumedModel = p.resumedModel
 	return base
 }
 
 // open settles with a new CLI, before the settings are asked for, the
 // model and mode the session opens with (sessionconfig.Opening): the
 // switch to the preferred model, then the mode the session can start in.
-// sdk is the CLI's own model list. A switch the CLI refuses leaves a
-// resumed session on its transcript's model, and a new one on the CLI's
-// own when a PreModelSwitch hook vetoed it; any other refusal fails a new
-// session's start, as the SDK's does.
-func (p *sessionPrefs) open(ctx context.Context, proc *claude.Process, in sessionconfig.Init, sdk []sessionconfig.Model,
-	base sessionconfig.Options, meta json.RawMessage, resumed bool) error {
-	setModel, setMode := sessionconfig.Opening(in, sdk, p.options(base, meta), resumed)
+// A switch the CLI refuses leaves a resumed session on its transcript's
+// model, and a new one on the CLI's own when a PreModelSwitch hook vetoed
+// it; any other refusal fails a new session's start, as the SDK's does.
+func (p *sessionPrefs) open(ctx context.Context, proc *claude.Process, in sessionconfig.Init,
+	base sessionconfig.Options, meta json.RawMessage) error {
+	setModel, setMode := sessionconfig.Opening(in, p.options(base, meta))
 	if setModel != nil {
 		if err := proc.Request(ctx, rawRequest{"set_model", setModel}, nil); err != nil {
-			if !resumed && !strings.Contains(err.Error(), modelSwitchBlocked) {
+			if !base.Resumed && !strings.Contains(err.Error(), modelSwitchBlocked) {
 				return err
 			}
 			p.noPreference = true
-			_, setMode = sessionconfig.Opening(in, sdk, p.options(base, meta), resumed)
+			_, setMode = sessionconfig.Opening(in, p.options(base, meta))
 		}
 	}
 	if setMode == nil {

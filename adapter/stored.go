@@ -68,25 +68,24 @@ func (a *Agent) openStored(ctx context.Context, req *jsonrpc.Request, replay boo
 // errReplay is the answer of a load whose transcript cannot be read.
 var errReplay = &jsonrpc.WireError{Code: -32603, Message: "Internal error: cannot read the stored session"}
 
-// continueStored starts the CLI of a stored session in the mode its
-// transcript ended in, answers, and publishes the commands.
+// continueStored starts the CLI of a stored session where its transcript
+// ended (its mode and model), answers, and publishes the commands.
 func (a *Agent) continueStored(ctx context.Context, req *jsonrpc.Request, s *Session, path string, p storedParams, st claude.SessionStart) (any, error) {
-	tail, _ := history.ReadTail(path, false)
-	if err := s.startStored(ctx, st, tail.PermissionMode, p); err != nil {
+	tail, _ := history.ReadTail(path, true)
+	if err := s.startStored(ctx, st, "", tail, p); err != nil {
 		return nil, err
 	}
 	return a.answerOpened(req, s)
 }
 
-// startStored starts the CLI of a loaded, resumed or forked session in
-// mode ("default" when none is known), with the request's MCP servers and
-// _meta.
-func (s *Session) startStored(ctx context.Context, st claude.SessionStart, mode string, p storedParams) error {
-	s.mode = mode
-	if s.mode == "" {
-		s.mode = "default"
-	}
-	s.modeBuiltIn = s.mode == "auto"
+// startStored starts the CLI of a loaded, resumed or forked session, with
+// the request's MCP servers and _meta: in explicit, the mode of a live
+// session started again, else as claudesettings.Settings.StartMode
+// resolves the transcript's mode; on the model its transcript's last
+// answer ran on (tail).
+func (s *Session) startStored(ctx context.Context, st claude.SessionStart, explicit string, tail history.Resumed, p storedParams) error {
+	s.mode, s.modeBuiltIn = s.prefs.settings.StartMode(explicit, tail.PermissionMode, s.prefs.bypass(p.Meta))
+	s.prefs.resumedModel = tail.Model
 	st.PermissionMode, st.MCPServers, st.Meta = s.mode, newSessionParams{MCPServers: p.MCPServers}.MCPServersRaw(), p.Meta
 	return s.start(ctx, st)
 }

@@ -351,7 +351,7 @@ func newMode(t *testing.T, goldenPath string) string {
 	if text, ok := sc.ConfigFiles["settings.json"]; ok {
 		write(config, "settings.json", text)
 	}
-	mode, _ := claudesettings.Read(config, cwd).StartMode(true)
+	mode, _ := claudesettings.Read(config, cwd).StartMode("", "", true)
 	return mode
 }
 

@@ -1,6 +1,7 @@
 // Package claudesettings reads the Claude Code settings that decide how a
-// session starts before its CLI runs: the preferred model, the default
-// permission mode and the modes the settings switch off. Claude Code reads
+// session starts before its CLI runs: the preferred model, the models the
+// picker may offer, the default permission mode and the modes the settings
+// switch off. Claude Code reads
 // the same files itself; the agent needs their values first, to start the
 // CLI in the right mode and to show the right model and mode from the
 // session's first answer.
@@ -13,7 +14,10 @@
 // that sets it; a file that is missing or not a JSON object counts as
 // empty. As in Claude Code, a project may not raise the default mode to
 // acceptEdits, auto or bypassPermissions, nor a local file to auto or
-// bypassPermissions: such a default is dropped.
+// bypassPermissions: such a default is dropped. The lists of
+// availableModels add up over the sources, in order, and modelOverrides
+// merge key by key; deniedModels count only from the managed file, the
+// one source Claude Code takes them from.
 package claudesettings
 
 import (
@@ -40,8 +44,18 @@ const (
 type Settings struct {
 	// Model is `model`: the model a new session runs.
 	Model string
-	// DefaultMode is `permissions.defaultMode`, as written.
-	DefaultMode string
+	// DefaultMode is `permissions.defaultMode`, as written; HasDefaultMode
+	// says a source sets it, to a string or not.
+	DefaultMode    string
+	HasDefaultMode bool
+	// AvailableModels is `availableModels`, the picker's allowlist: nil
+	// when no source sets a list, the entries of every list otherwise.
+	AvailableModels []string
+	// ModelOverrides is `modelOverrides`: the model id a picker entry is
+	// sent to the CLI as.
+	ModelOverrides map[string]string
+	// DeniedModels is the managed settings' `deniedModels`.
+	DeniedModels []string
 	// DisableBypass is `permissions.disableBypassPermissionsMode`.
 	DisableBypass string
 	// DisableAuto is the top-level `disableAutoMode`; DisableAutoMode is
@@ -59,10 +73,13 @@ func (s Settings) BypassDisabled() bool { return s.DisableBypass == "disable" }
 
 // file is one source's settings, the keys the agent reads.
 type file struct {
-	source      Source
-	Model       any `json:"model"`
-	DisableAuto any `json:"disableAutoMode"`
-	Permissions struct {
+	source          Source
+	Model           any `json:"model"`
+	DisableAuto     any `json:"disableAutoMode"`
+	AvailableModels any `json:"availableModels"`
+	ModelOverrides  any `json:"modelOverrides"`
+	DeniedModels    any `json:"deniedModels"`
+	Permissions     struct {
 		DefaultMode   any `json:"defaultMode"`
 		DisableBypass any `json:"disableBypassPermissionsMode"`
 		DisableAuto   any `json:"disableAutoMode"`
@@ -100,16 +117,61 @@ func merge(files []file) Settings {
 	for _, f := range files {
 		set(&s.Model, f.Model)
 		if set(&s.DefaultMode, f.Permissions.DefaultMode) {
-			modeFrom = f.source
+			modeFrom, s.HasDefaultMode = f.source, true
 		}
 		set(&s.DisableBypass, f.Permissions.DisableBypass)
 		set(&s.DisableAuto, f.DisableAuto)
 		set(&s.DisableAutoMode, f.Permissions.DisableAuto)
+		if list, ok := f.AvailableModels.([]any); ok {
+			s.AvailableModels = append(orEmpty(s.AvailableModels), stringsOf(list)...)
+		}
+		s.ModelOverrides = overlay(s.ModelOverrides, f.ModelOverrides)
+		if list, ok := f.DeniedModels.([]any); ok && f.source == Managed {
+			s.DeniedModels = stringsOf(list)
+		}
 	}
 	if escalates(s.DefaultMode, modeFrom) {
-		s.DefaultMode = ""
+		s.DefaultMode, s.HasDefaultMode = "", false
 	}
 	return s
+}
+
+// orEmpty is list, or an empty list for nil: a list that a source sets,
+// even to [], is an allowlist.
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// stringsOf is the strings of a JSON list; other entries are left out.
+func stringsOf(list []any) []string {
+	var out []string
+	for _, v := range list {
+		if str, ok := v.(string); ok {
+			out = append(out, str)
+		}
+	}
+	return out
+}
+
+// overlay sets dst's keys from v, a JSON object of strings; a value that
+// is not a string is left out.
+func overlay(dst map[string]string, v any) map[string]string {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return dst
+	}
+	for k, val := range obj {
+		if str, ok := val.(string); ok {
+			if dst == nil {
+				dst = map[string]string{}
+			}
+			dst[k] = str
+		}
+	}
+	return dst
 }
 
 // set stores v in *dst when a source sets it (any JSON value but null); a
@@ -159,24 +221,51 @@ func settingsMode(spelling string) string {
 	return ""
 }
 
-// StartMode is the mode a new session asks its CLI to start in, as the
-// reference resolves it for a session without a transcript: DefaultMode
-// in any of its spellings (an unknown one, or bypassPermissions where
-// allowBypass is false, is "default"), else "auto" unless the settings
-// disable it, and "default" then. builtIn says no setting chose it. A mode
-// the session does not offer (dontAsk) is clamped once the CLI runs.
-func (s Settings) StartMode(allowBypass bool) (mode string, builtIn bool) {
-	if s.DefaultMode == "" {
-		if s.AutoDisabled() {
-			return "default", true
+// StartMode is the mode a session asks its CLI to start in, as the
+// reference resolves it (its resolveInitialPermissionMode): explicit, the
+// mode of a live session started again, when given; else resumed, the
+// mode its transcript ended in, when the session offers it; else
+// DefaultMode in any of its spellings (an unknown one, or
+// bypassPermissions where allowBypass is false, is "default"; so is one
+// the session does not offer, for a stored session); else "auto" unless
+// the settings disable it, and "default" then. builtIn says nobody chose
+// the mode. A mode the session does not offer (dontAsk) is clamped once
+// the CLI runs.
+func (s Settings) StartMode(explicit, resumed string, allowBypass bool) (mode string, builtIn bool) {
+	offered := func(mode string) bool {
+		switch mode {
+		case "default", "acceptEdits", "plan":
+			return true
+		case "auto":
+			return !s.AutoDisabled()
 		}
-		return "auto", true
+		return mode == "bypassPermissions" && allowBypass
 	}
-	mode = settingsMode(s.DefaultMode)
-	if mode == "" || (mode == "bypassPermissions" && !allowBypass) {
+	switch {
+	case explicit != "":
+		return resolveMode(explicit, allowBypass), false
+	case resumed != "" && offered(settingsMode(resumed)):
+		return settingsMode(resumed), false
+	case !s.HasDefaultMode && offered("auto"):
+		return "auto", true
+	case !s.HasDefaultMode:
+		return "default", true
+	}
+	mode = resolveMode(s.DefaultMode, allowBypass)
+	if resumed != "" && !offered(mode) {
 		return "default", false
 	}
 	return mode, false
+}
+
+// resolveMode is the mode a spelling names; "default" for an unknown
+// one, and for bypassPermissions when the session may not run it.
+func resolveMode(spelling string, allowBypass bool) string {
+	mode := settingsMode(spelling)
+	if mode == "" || (mode == "bypassPermissions" && !allowBypass) {
+		return "default"
+	}
+	return mode
 }
 
 // ManagedPath is where Claude Code reads managed settings on goos.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -28,8 +29,8 @@ func TestReadTakesEachKeyFromTheHighestSource(t *testing.T) {
 	write(t, filepath.Join(cwd, ".claude", "settings.json"), `{"model": "sonnet", "permissions": {"disableAutoMode": "allow"}}`)
 	write(t, filepath.Join(cwd, ".claude", "settings.local.json"), `{"permissions": {"defaultMode": "acceptEdits"}}`)
 	got := Read(config, cwd)
-	want := Settings{Model: "sonnet", DefaultMode: "acceptEdits", DisableBypass: "disable", DisableAuto: "disable", DisableAutoMode: "allow"}
-	if got != want {
+	want := Settings{Model: "sonnet", DefaultMode: "acceptEdits", HasDefaultMode: true, DisableBypass: "disable", DisableAuto: "disable", DisableAutoMode: "allow"}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Read = %+v, want %+v", got, want)
 	}
 	if !got.AutoDisabled() || !got.BypassDisabled() {
@@ -78,14 +79,59 @@ func TestMergeDropsAnEscalatingDefaultFromTheProject(t *testing.T) {
 	}
 }
 
-// A value that is not a string hides the lower ones and reads as unset.
+// A value that is not a string hides the lower ones and reads as unset;
+// a default mode that is not a string is set, to no mode.
 func TestANonStringValueReadsAsUnset(t *testing.T) {
 	var user, project file
 	user.source, project.source = User, Project
-	_ = json.Unmarshal([]byte(`{"model":"opus"}`), &user)
-	_ = json.Unmarshal([]byte(`{"model":42}`), &project)
-	if got := merge([]file{user, project}); got.Model != "" {
-		t.Errorf("model %q, want none", got.Model)
+	_ = json.Unmarshal([]byte(`{"model":"opus","permissions":{"defaultMode":"plan"}}`), &user)
+	_ = json.Unmarshal([]byte(`{"model":42,"permissions":{"defaultMode":true}}`), &project)
+	got := merge([]file{user, project})
+	if got.Model != "" || got.DefaultMode != "" || !got.HasDefaultMode {
+		t.Errorf("model %q, default mode %q (set %v); want none, none (set)", got.Model, got.DefaultMode, got.HasDefaultMode)
+	}
+	if mode, builtIn := got.StartMode("", "", true); mode != "default" || builtIn {
+		t.Errorf("a non-string default mode starts in %s (built-in %v), want default, chosen", mode, builtIn)
+	}
+}
+
+// The allowlists add up over the sources in order, overrides merge key by
+// key (the higher source winning), and denied models count only from the
+// managed file; entries that are not strings are left out, and a list set
+// to [] is an allowlist of nothing.
+func TestModelLists(t *testing.T) {
+	files := make([]file, 4)
+	for i, text := range []string{
+		`{"availableModels": ["opus", 7], "modelOverrides": {"opus": "a", "haiku": "b"}, "deniedModels": ["opus"]}`,
+		`{"availableModels": ["sonnet", "opus"], "modelOverrides": {"opus": "c", "fable": 1}}`,
+		`{"availableModels": "haiku", "modelOverrides": ["x"]}`,
+		`{"deniedModels": ["fable", null], "availableModels": []}`,
+	} {
+		files[i].source = []Source{User, Project, Local, Managed}[i]
+		if err := json.Unmarshal([]byte(text), &files[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := merge(files)
+	if want := []string{"opus", "sonnet", "opus"}; !reflect.DeepEqual(got.AvailableModels, want) {
+		t.Errorf("availableModels %q, want %q", got.AvailableModels, want)
+	}
+	if want := map[string]string{"opus": "c", "haiku": "b"}; !reflect.DeepEqual(got.ModelOverrides, want) {
+		t.Errorf("modelOverrides %v, want %v", got.ModelOverrides, want)
+	}
+	if want := []string{"fable"}; !reflect.DeepEqual(got.DeniedModels, want) {
+		t.Errorf("deniedModels %q, want %q", got.DeniedModels, want)
+	}
+	if got := merge(files[:1]).AvailableModels; got == nil {
+		t.Error("one list: no allowlist")
+	}
+	if got := merge([]file{{source: User}}).AvailableModels; got != nil {
+		t.Errorf("no list: allowlist %q", got)
+	}
+	var empty file
+	_ = json.Unmarshal([]byte(`{"availableModels": []}`), &empty)
+	if got := merge([]file{empty}).AvailableModels; got == nil || len(got) != 0 {
+		t.Errorf("an empty list: %#v, want an empty allowlist", got)
 	}
 }
 
@@ -103,23 +149,36 @@ func TestManagedPath(t *testing.T) {
 
 func TestStartMode(t *testing.T) {
 	for _, tc := range []struct {
-		s       Settings
-		bypass  bool
-		mode    string
-		builtIn bool
+		s                 Settings
+		explicit, resumed string
+		bypass            bool
+		mode              string
+		builtIn           bool
 	}{
-		{Settings{}, true, "auto", true},
-		{Settings{DisableAutoMode: "disable"}, true, "default", true},
-		{Settings{DefaultMode: "Manual"}, true, "default", false},
-		{Settings{DefaultMode: "acceptedits"}, true, "acceptEdits", false},
-		{Settings{DefaultMode: " BYPASS "}, true, "bypassPermissions", false},
-		{Settings{DefaultMode: "bypassPermissions"}, false, "default", false},
-		{Settings{DefaultMode: "dontAsk"}, true, "dontAsk", false}, // accepted, then clamped: not offered
-		{Settings{DefaultMode: "yolo"}, true, "default", false},
+		{Settings{}, "", "", true, "auto", true},
+		{Settings{DisableAutoMode: "disable"}, "", "", true, "default", true},
+		{Settings{DefaultMode: "Manual", HasDefaultMode: true}, "", "", true, "default", false},
+		{Settings{DefaultMode: "acceptedits", HasDefaultMode: true}, "", "", true, "acceptEdits", false},
+		{Settings{DefaultMode: " BYPASS ", HasDefaultMode: true}, "", "", true, "bypassPermissions", false},
+		{Settings{DefaultMode: "bypassPermissions", HasDefaultMode: true}, "", "", false, "default", false},
+		{Settings{DefaultMode: "dontAsk", HasDefaultMode: true}, "", "", true, "dontAsk", false}, // accepted, then clamped: not offered
+		{Settings{DefaultMode: "yolo", HasDefaultMode: true}, "", "", true, "default", false},
+		// a live session started again keeps its mode, which counts as chosen
+		{Settings{}, "auto", "plan", true, "auto", false},
+		{Settings{}, "bypassPermissions", "", false, "default", false},
+		// a stored session continues in its transcript's mode, chosen
+		{Settings{}, "", "auto", true, "auto", false},
+		{Settings{DefaultMode: "plan", HasDefaultMode: true}, "", "acceptEdits", true, "acceptEdits", false},
+		// ... unless the session does not offer it: then the settings decide
+		{Settings{}, "", "bypassPermissions", false, "auto", true},
+		{Settings{DisableAuto: "disable"}, "", "auto", true, "default", true},
+		{Settings{DefaultMode: "plan", HasDefaultMode: true}, "", "dontAsk", true, "plan", false},
+		{Settings{DefaultMode: "auto", HasDefaultMode: true, DisableAuto: "disable"}, "", "auto", true, "default", false},
+		{Settings{DefaultMode: "auto", HasDefaultMode: true, DisableAuto: "disable"}, "", "", true, "auto", false},
 	} {
-		mode, builtIn := tc.s.StartMode(tc.bypass)
+		mode, builtIn := tc.s.StartMode(tc.explicit, tc.resumed, tc.bypass)
 		if mode != tc.mode || builtIn != tc.builtIn {
-			t.Errorf("%+v.StartMode(bypass %v) = %s, %v; want %s, %v", tc.s, tc.bypass, mode, builtIn, tc.mode, tc.builtIn)
+			t.Errorf("%+v.StartMode(%q, %q, bypass %v) = %s, %v; want %s, %v", tc.s, tc.explicit, tc.resumed, tc.bypass, mode, builtIn, tc.mode, tc.builtIn)
 		}
 	}
 }

@@ -24,7 +24,8 @@ func TestChangesMatchGoldens(t *testing.T) {
 				s := New(a.init, a.settings, o)
 				lines := goldentest.Read(t, path)
 				var sent []string
-				setModel, setMode := Opening(a.init, a.init.Models, o, false)
+				o.CLIModels = a.init.Models
+				setModel, setMode := Opening(a.init, o)
 				for _, r := range [][]byte{setModel, setMode} {
 					if r != nil {
 						sent = append(sent, goldentest.Canon(t, r))

@@ -33,16 +33,19 @@
 //
 // A session opens on the preferred model (ANTHROPIC_MODEL, else the
 // settings' model, which adapter/claudesettings reads), matched loosely
-// as people write model names (ResolveModel), and in the settings'
-// default mode (claudesettings.Settings.StartMode); Opening is what that
-// takes of the CLI before the settings are asked for.
+// as people write model names (ResolveModel); a stored session without
+// one opens on the model its transcript's last answer ran on. It opens in
+// the mode claudesettings.Settings.StartMode resolves; Opening is what
+// that takes of the CLI before the settings are asked for.
 //
-// Not modelled (the reference has them; no golden shows them): the
-// `availableModels` allowlist, `modelOverrides` and managed `deniedModels`,
-// per-model effort settings, the transcript's model on a resume without a
-// preferred model, settings files changed while a session runs, an extra
-// model entry for a current model the list lacks (a resume onto an
-// unlisted model), the model switch the CLI makes by itself
-// (PostModelSwitch), and boolean config options beyond Fast mode and
-// ultracode.
+// allowlist.go is the settings' restriction of the picker (Allowed): the
+// `availableModels` allowlist, by the user's spellings or their
+// `modelOverrides`, without what the managed `deniedModels` block. A
+// current model the rows lack (a resume onto a model the allowlist leaves
+// out) is listed as an entry of its own while it is current.
+//
+// Not modelled (the reference has them; no golden shows them): per-model
+// effort settings, settings files changed while a session runs, the model
+// switch the CLI makes by itself (PostModelSwitch), and boolean config
+// options beyond Fast mode and ultracode.
 package sessionconfig

@@ -2,6 +2,7 @@ package sessionconfig
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/airwire/airwire/internal/lazyre"
@@ -119,10 +120,15 @@ func (s *Session) modelOption() configOption {
 				}
 			}
 		}
-		opts = append(opts, choice{Value: m.Value, Name: names[i], Description: desc})
+		opts = append(opts, choice{Value: m.Value, Name: names[i], Description: desc, described: true})
 	}
 	o := configOption{ID: "model", Name: "Model", Description: "AI model to use", Category: "model",
 		Type: "select", CurrentValue: s.model, Options: opts}
 	s.recommendModel(&o)
+	// The current value must be an option: a model the rows lack is
+	// listed as itself while current.
+	if !slices.ContainsFunc(o.Options, func(c choice) bool { return c.Value == o.CurrentValue }) {
+		o.Options = append(o.Options, choice{Value: s.model, Name: s.model})
+	}
 	return o
 }

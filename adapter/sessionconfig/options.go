@@ -1,6 +1,7 @@
 package sessionconfig
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -25,6 +26,20 @@ type choice struct {
 	Description string `json:"description,omitempty"`
 	// Meta is the value's `_meta` (the AIR presentation hint of a mode).
 	Meta map[string]any `json:"_meta,omitempty"`
+	// described keeps an empty description: a model row carries the
+	// CLI's description, even an empty one.
+	described bool
+}
+
+func (c choice) MarshalJSON() ([]byte, error) {
+	type plain choice
+	if c.Description != "" || !c.described {
+		return json.Marshal(plain(c))
+	}
+	return json.Marshal(struct {
+		plain
+		Description string `json:"description"`
+	}{plain(c), ""})
 }
 
 // Mode is one permission mode of `modes.availableModes`.
@@ -82,7 +97,7 @@ func effortName(level string) string {
 // effortOption offers "default" and the current model's levels; nil when
 // the model has no effort levels.
 func (s *Session) effortOption() *configOption {
-	m, _ := findModel(s.models, s.model)
+	m := s.CurrentModel()
 	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 || s.hideEffort {
 		return nil
 	}
@@ -131,7 +146,7 @@ func (s *Session) options() []configOption {
 	if e := s.effortOption(); e != nil {
 		opts = append(opts, *e)
 	}
-	m, _ := findModel(s.models, s.model)
+	m := s.CurrentModel()
 	if m.SupportsFastMode {
 		opts = append(opts, s.toggle("fast", "Fast mode", fastDescription(s.fast, s.fastReason), s.fast))
 	}

@@ -43,7 +43,7 @@ func TestResolveModel(t *testing.T) {
 // resume, and syncs a starting mode the session clamped.
 func TestOpening(t *testing.T) {
 	in := Init{Models: cliModels}
-	o := Options{Mode: "auto", BuiltInDefault: true, AllowAuto: true}
+	o := Options{Mode: "auto", BuiltInDefault: true, AllowAuto: true, CLIModels: cliModels}
 	for _, tc := range []struct {
 		pref              string
 		resumed           bool
@@ -57,20 +57,20 @@ func TestOpening(t *testing.T) {
 		// A model without Auto: the built-in default starts in Manual.
 		{"claude-3-5-haiku-20241022", false, "", `{"mode":"default","subtype":"set_permission_mode"}`},
 	} {
-		o.Model = tc.pref
-		setModel, setMode := Opening(in, cliModels, o, tc.resumed)
+		o.Model, o.Resumed = tc.pref, tc.resumed
+		setModel, setMode := Opening(in, o)
 		if string(setModel) != tc.setModel || string(setMode) != tc.setMode {
 			t.Errorf("Opening(%q, resumed %v) = %s, %s; want %s, %s", tc.pref, tc.resumed, setModel, setMode, tc.setModel, tc.setMode)
 		}
 	}
 	// A value a gateway narrowed the list to, but not in the CLI's own.
-	o.Model = "opus"
-	if setModel, _ := Opening(in, cliModels[3:], o, false); setModel == nil {
+	o.Model, o.Resumed, o.CLIModels = "opus", false, cliModels[3:]
+	if setModel, _ := Opening(in, o); setModel == nil {
 		t.Error("a value the CLI's own list lacks needs a set_model")
 	}
 	// A dontAsk default is accepted, then not offered: Manual.
 	o.Model, o.Mode, o.BuiltInDefault = "", "dontAsk", false
-	if _, setMode := Opening(in, cliModels, o, false); string(setMode) != `{"mode":"default","subtype":"set_permission_mode"}` {
+	if _, setMode := Opening(in, o); string(setMode) != `{"mode":"default","subtype":"set_permission_mode"}` {
 		t.Errorf("dontAsk: %s", setMode)
 	}
 }

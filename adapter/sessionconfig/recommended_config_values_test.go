@@ -98,10 +98,10 @@ func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 			if !a.hasInit {
 				t.Skip("no session setup in this run")
 			}
-			o := a.optionsFor(p.Argv)
+			in, o := a.openingOf(p.Argv, transcriptModel(t, name))
 			o.Recommended = declaresRecommended(t, path)
 			seen[o.Recommended]++
-			s := New(a.init, a.settings, o)
+			s := New(in, a.settings, o)
 			var sync string
 			if r := s.InitialEffortRequest(); r != nil {
 				sync = goldentest.Canon(t, r)

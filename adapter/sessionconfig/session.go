@@ -20,6 +20,15 @@ type Options struct {
 	// Model is the preferred model (ANTHROPIC_MODEL or settings' model);
 	// empty or unmatched keeps the CLI's first model.
 	Model string
+	// Resumed is a stored session whose CLI resumed its transcript;
+	// ResumedModel is the model the transcript's last answer ran on, the
+	// session's model when no preferred model matches.
+	Resumed      bool
+	ResumedModel string
+	// CLIModels is the CLI's own model list, before an allowlist or a
+	// gateway narrowed it to the picker's rows: it knows the abilities of
+	// a model the session runs that the picker does not list.
+	CLIModels []Model
 	// Effort is the effort level from settings ("" for none).
 	Effort string
 	// Ultracode is settings' ultracode, used when get_settings is silent.
@@ -53,11 +62,18 @@ const (
 
 // Session holds one session's modes and config options.
 type Session struct {
-	opts       Options
-	models     []Model
-	modes      []Mode
-	mode       string
-	model      string
+	opts   Options
+	models []Model
+	modes  []Mode
+	mode   string
+	model  string
+	// unlisted is the current model when the picker's rows lack it (a
+	// resume onto a model the allowlist leaves out): listed as a row of
+	// its own while current; known says the CLI's list knows its abilities.
+	unlisted struct {
+		Model
+		known bool
+	}
 	effort     string
 	pinned     string // effort the client picked this session ("" none)
 	applied    string // effort last applied to the SDK for recommendedValue
@@ -99,8 +115,9 @@ func New(in Init, st Settings, o Options) *Session {
 	return s
 }
 
-// opening is the session's model (the preferred one, else the CLI's
-// first) and starting mode, which New and Opening share.
+// opening is the session's model (the preferred one, else a resumed
+// session's, else the CLI's first) and starting mode, which New and
+// Opening share.
 func opening(in Init, o Options) *Session {
 	s := &Session{opts: o, models: in.Models, modes: withModeKinds(AvailableModes(o.AllowAuto, o.AllowBypass), o.PresentationHints)}
 	if len(in.Models) > 0 {
@@ -108,25 +125,42 @@ func opening(in Init, o Options) *Session {
 	}
 	if m, ok := ResolveModel(in.Models, o.Model); ok {
 		s.model = m.Value
+	} else if o.Resumed && o.ResumedModel != "" {
+		s.model = o.ResumedModel
+		if m, ok := matchResumed(in.Models, o.ResumedModel); ok {
+			s.model = m.Value
+		}
 	}
+	s.noteUnlisted()
 	s.mode = s.initialMode(s.CurrentModel())
 	return s
+}
+
+// noteUnlisted records the current model when the rows lack it, with the
+// abilities of the CLI's model that its id names.
+func (s *Session) noteUnlisted() {
+	s.unlisted.Model, s.unlisted.known = Model{}, false
+	if len(s.models) == 0 || slices.ContainsFunc(s.models, func(m Model) bool { return m.Value == s.model }) {
+		return
+	}
+	m, ok := ResolveModel(s.opts.CLIModels, s.model)
+	m.Value, m.DisplayName, m.Description, m.ResolvedModel = s.model, s.model, "", ""
+	s.unlisted.Model, s.unlisted.known = m, ok
 }
 
 // Opening is what a session settles with its CLI between the initialize
 // and the get_settings answers, as the SDK does: the set_model to the
 // preferred model when the CLI would not land on it by itself, then the
 // set_permission_mode when the starting mode differs from the requested
-// one. sdk is the CLI's own model list (in.Models may be narrowed to a
-// gateway's); resumed is a session resumed from its transcript, which
-// runs the transcript's model until told otherwise. When the set_model
-// fails, the caller asks again with no preferred model.
-func Opening(in Init, sdk []Model, o Options, resumed bool) (setModel, setMode json.RawMessage) {
+// one. A resumed session runs its transcript's model until told
+// otherwise. When the set_model fails, the caller asks again with no
+// preferred model.
+func Opening(in Init, o Options) (setModel, setMode json.RawMessage) {
 	s := opening(in, o)
 	pref := o.Model
 	if m, ok := ResolveModel(in.Models, pref); ok {
-		verbatim := m.Value == pref && slices.ContainsFunc(sdk, func(x Model) bool { return x.Value == m.Value })
-		if resumed || !verbatim {
+		verbatim := m.Value == pref && slices.ContainsFunc(o.CLIModels, func(x Model) bool { return x.Value == m.Value })
+		if o.Resumed || !verbatim {
 			setModel = request("set_model", "model", m.Value)
 		}
 	}
@@ -161,8 +195,17 @@ func (s *Session) Mode() string { return s.mode }
 // Model returns the current model's picker value.
 func (s *Session) Model() string { return s.model }
 
-// CurrentModel returns the current model's CLI entry (for its window).
-func (s *Session) CurrentModel() Model { m, _ := findModel(s.models, s.model); return m }
+// CurrentModel returns the current model's CLI entry (for its window and
+// abilities); none for an unlisted model the CLI's list does not know.
+func (s *Session) CurrentModel() Model {
+	if m, ok := findModel(s.models, s.model); ok {
+		return m
+	}
+	if s.unlisted.known && s.unlisted.Value == s.model {
+		return s.unlisted.Model
+	}
+	return Model{}
+}
 
 // ConfigOptions returns `configOptions`.
 func (s *Session) ConfigOptions() json.RawMessage { return marshal(s.options()) }

@@ -2,11 +2,14 @@ package sessionconfig
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/testroot"
 
 	"github.com/airwire/airwire/conform/cassette"
 )
@@ -19,7 +22,10 @@ type cliAnswers struct {
 	settings Settings
 	// model is the settings' model (get_settings' effective.model), which
 	// the agent reads from the same files.
-	model    string
+	model string
+	// allowed is the settings' allowlist and overrides (effective
+	// availableModels and modelOverrides).
+	allowed  Allowed
 	terminal []string
 	hasInit  bool
 }
@@ -58,11 +64,14 @@ func answersOf(t *testing.T, p cassette.Process) cliAnswers {
 			a.settings = ParseSettings(f.Response.Response)
 			var st struct {
 				Effective struct {
-					Model string `json:"model"`
+					Model           string            `json:"model"`
+					AvailableModels []string          `json:"availableModels"`
+					ModelOverrides  map[string]string `json:"modelOverrides"`
 				} `json:"effective"`
 			}
 			_ = json.Unmarshal(f.Response.Response, &st)
 			a.model = st.Effective.Model
+			a.allowed = Allowed{Models: st.Effective.AvailableModels, Overrides: st.Effective.ModelOverrides}
 		case f.Type == "system" && f.Subtype == "commands_changed":
 			a.changed = append(a.changed, f.Commands)
 		case f.Type == "system" && f.Subtype == "init" && a.terminal == nil:
@@ -95,6 +104,35 @@ func (a cliAnswers) optionsFor(argv []string) Options {
 
 // sessionResults returns the results of the golden's session setup
 // responses (session/new, load, resume, fork), in order.
+// openingOf is what the agent builds a session from for a process of a
+// cassette: the picker's rows under the allowlist its settings report,
+// and for a CLI that resumed a transcript, the model that transcript ran
+// on.
+func (a cliAnswers) openingOf(argv []string, resumedModel string) (Init, Options) {
+	o := a.optionsFor(argv)
+	o.CLIModels = a.init.Models
+	in := a.init
+	in.Models = a.allowed.Apply(in.Models)
+	if slices.ContainsFunc(argv, func(s string) bool { return strings.HasPrefix(s, "--resume=") }) {
+		// The scenarios' transcripts give every prompt its mode: a resumed
+		// session's mode is the transcript's, which counts as chosen.
+		o.Resumed, o.ResumedModel, o.BuiltInDefault = true, resumedModel, false
+	}
+	return in, o
+}
+
+// transcriptModel is the model the scenario's stored transcript ran on.
+func transcriptModel(t *testing.T, name string) string {
+	sc, err := scenario.Load(filepath.Join(testroot.Root(t), "scenarios", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Transcript == nil || sc.Transcript.Model == "" {
+		return scenario.DefaultModel
+	}
+	return sc.Transcript.Model
+}
+
 func sessionResults(t *testing.T, path string) []json.RawMessage {
 	var out []json.RawMessage
 	for _, raw := range goldentest.AgentMessages(t, path) {
@@ -137,7 +175,8 @@ func TestSessionResultMatchesGoldens(t *testing.T) {
 						SessionID string `json:"sessionId"`
 					}
 					_ = json.Unmarshal(want[len(got)], &sid)
-					got = append(got, goldentest.Canon(t, New(a.init, a.settings, a.optionsFor(p.Argv)).Result(sid.SessionID)))
+					in, o := a.openingOf(p.Argv, transcriptModel(t, name))
+					got = append(got, goldentest.Canon(t, New(in, a.settings, o).Result(sid.SessionID)))
 				}
 				if len(got) != len(want) {
 					t.Fatalf("%d sessions from the cassette, %d setup responses in the golden", len(got), len(want))

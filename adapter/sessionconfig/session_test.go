@@ -51,7 +51,7 @@ func TestCommandsFilterAndRename(t *testing.T) {
 func TestAutoOnModelWithoutAuto(t *testing.T) {
 	in := Init{Models: []Model{{Value: "haiku", DisplayName: "Haiku"}}}
 	o := Options{Mode: "auto", AllowAuto: true, BuiltInDefault: true}
-	if _, sync := Opening(in, in.Models, o, false); New(in, Settings{}, o).Mode() != "default" || string(sync) != `{"mode":"default","subtype":"set_permission_mode"}` {
+	if _, sync := Opening(in, o); New(in, Settings{}, o).Mode() != "default" || string(sync) != `{"mode":"default","subtype":"set_permission_mode"}` {
 		t.Errorf("built-in auto: mode %s, sync %s", New(in, Settings{}, o).Mode(), sync)
 	}
 	o.BuiltInDefault = false

@@ -90,6 +90,15 @@ bypassPermissions, nor a local file in auto or bypassPermissions. Without a
 default mode a session starts in Auto, or in Manual where the model cannot
 run Auto. "disableAutoMode" and "permissions.disableBypassPermissionsMode"
 set to "disable" take Auto and Bypass permissions off the session's modes.
+A loaded or resumed session continues on the model and in the mode its
+stored conversation ended with (a preferred model wins); Auto chosen there
+on a model that cannot run it becomes Accept edits, with a warning.
+
+"availableModels" (the lists of all the files together) restricts the model
+picker to Default and the models it names, each by its spelling or by the
+model id "modelOverrides" maps it to, which is what the CLI is asked for;
+the managed settings' "deniedModels" take a model off the picker.
+$ANTHROPIC_CUSTOM_MODEL_OPTION stays listed.
 
 With --cli, the rest of the command line goes to the Claude CLI, run on this
 terminal: that is what the "terminal" login methods tell an editor such as Zed
