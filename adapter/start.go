@@ -192,6 +192,7 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, st claude
 		return err
 	}
 	base := sessionconfig.Options{Mode: s.mode, BuiltInDefault: s.modeBuiltIn, Resumed: st.Resume != "", CLIModels: in.Models,
+		Effort: requestEffort(st.Meta), SettingsEffort: s.prefs.effort(st.Settings),
 		BooleanOptions: c.BooleanOptions, Recommended: c.AIR.Has(caps.RecommendedValue),
 		PresentationHints: c.AIR.Client, Notices: c.Notices, Agent: s.startAgent}
 	in.Models = gatewayModels(s.agent.routing.Resolved(), s.prefs.allowed().Apply(in.Models))
@@ -271,6 +272,32 @@ func (p *sessionPrefs) model() string {
 // settings disable it.
 func (p *sessionPrefs) bypass(meta json.RawMessage) bool {
 	return allowBypass(p.getenv) && !hostRemovesBypass(meta) && !p.settings.BypassDisabled()
+}
+
+// effort is the settings' effort levels under the session's own settings
+// (flag, the --settings JSON its CLI gets).
+func (p *sessionPrefs) effort(flag string) claudesettings.Effort {
+	if over, ok := claudesettings.FlagEffort(flag); flag != "" && ok {
+		return p.settings.Effort.Over(over)
+	}
+	return p.settings.Effort
+}
+
+// requestEffort is the session request's
+// `_meta.claudeCode.options.effort`: the level the CLI runs at, shown
+// as the session opens.
+func requestEffort(meta json.RawMessage) string {
+	var m struct {
+		ClaudeCode struct {
+			Options struct {
+				Effort string `json:"effort"`
+			} `json:"options"`
+		} `json:"claudeCode"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil {
+		return ""
+	}
+	return m.ClaudeCode.Options.Effort
 }
 
 // options is base with what the preferences decide.

@@ -56,6 +56,8 @@ type Settings struct {
 	ModelOverrides map[string]string
 	// DeniedModels is the managed settings' `deniedModels`.
 	DeniedModels []string
+	// Effort is `effortLevel` and `modelSettings`' per-model levels.
+	Effort Effort
 	// DisableBypass is `permissions.disableBypassPermissionsMode`.
 	DisableBypass string
 	// DisableAuto is the top-level `disableAutoMode`; DisableAutoMode is
@@ -79,7 +81,8 @@ type file struct {
 	AvailableModels any `json:"availableModels"`
 	ModelOverrides  any `json:"modelOverrides"`
 	DeniedModels    any `json:"deniedModels"`
-	Permissions     struct {
+	effortFile
+	Permissions struct {
 		DefaultMode   any `json:"defaultMode"`
 		DisableBypass any `json:"disableBypassPermissionsMode"`
 		DisableAuto   any `json:"disableAutoMode"`
@@ -126,6 +129,7 @@ func merge(files []file) Settings {
 			s.AvailableModels = append(orEmpty(s.AvailableModels), stringsOf(list)...)
 		}
 		s.ModelOverrides = overlay(s.ModelOverrides, f.ModelOverrides)
+		s.Effort = s.Effort.merge(f.effortFile)
 		if list, ok := f.DeniedModels.([]any); ok && f.source == Managed {
 			s.DeniedModels = stringsOf(list)
 		}

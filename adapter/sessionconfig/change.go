@@ -266,7 +266,7 @@ func (s *Session) setEffort(v string) Plan {
 // recommended values the shown effort is applied (Plan.Sync) instead.
 func (s *Session) setModel(v string) Plan {
 	next, _ := findModel(s.models, v)
-	sync := s.syncEffort(next)
+	sync := s.syncEffort(next, v)
 	commit := func(synced bool) Outcome {
 		changed, pinned := s.model != v, s.pinned
 		s.model, s.reportedUltracode = v, nil
@@ -275,7 +275,7 @@ func (s *Session) setModel(v string) Plan {
 		}
 		m := s.CurrentModel()
 		var out Outcome
-		s.effort = s.opts.Effort
+		s.effort = s.settingsEffort(m, v)
 		if s.pinned != "" && m.SupportsEffort && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 			s.effort = s.pinned
 		} else if s.pinned != "" {
@@ -315,4 +315,10 @@ func (s *Session) afterSync(m Model, synced bool, pinned string) {
 	}
 	s.pinned = pinned
 	s.unsynced(m)
+}
+
+// settingsEffort is the level the settings give the model a switch moves
+// to: m, picked as value.
+func (s *Session) settingsEffort(m Model, value string) string {
+	return s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, value)
 }

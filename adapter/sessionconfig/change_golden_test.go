@@ -16,16 +16,15 @@ import (
 // response, the response, and the control requests sent to the CLI.
 func TestChangesMatchGoldens(t *testing.T) {
 	for _, profile := range []string{"plain", "zed"} {
-		for _, name := range []string{"set-mode", "set-config-option", "auto-mode-fallback"} {
+		for _, name := range []string{"set-mode", "set-config-option", "auto-mode-fallback", "settings-effort", "settings-available-models"} {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				path := goldentest.Profile(t, profile, true)[name]
 				a := answersOf(t, goldentest.LoadCassette(t, path).Processes[0])
-				o := a.optionsFor(goldentest.LoadCassette(t, path).Processes[0].Argv)
-				s := New(a.init, a.settings, o)
+				in, o := a.openingOf(goldentest.LoadCassette(t, path).Processes[0].Argv, transcriptModel(t, name))
+				s := New(in, a.settings, o)
 				lines := goldentest.Read(t, path)
 				var sent []string
-				o.CLIModels = a.init.Models
-				setModel, setMode := Opening(a.init, o)
+				setModel, setMode := Opening(in, o)
 				for _, r := range [][]byte{setModel, setMode} {
 					if r != nil {
 						sent = append(sent, goldentest.Canon(t, r))

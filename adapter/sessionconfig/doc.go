@@ -44,8 +44,14 @@
 // current model the rows lack (a resume onto a model the allowlist leaves
 // out) is listed as an entry of its own while it is current.
 //
-// Not modelled (the reference has them; no golden shows them): per-model
-// effort settings, settings files changed while a session runs, the model
-// switch the CLI makes by itself (PostModelSwitch), and boolean config
-// options beyond Fast mode and ultracode.
+// The effort selector opens on the request's own effort, else the level
+// the settings give the session's model (Options.SettingsEffort:
+// `modelSettings.<model>.effortLevel`, else `effortLevel`); a model switch
+// moves it to the new model's level unless the client picked one the new
+// model offers.
+//
+// Not modelled (the reference has them; no golden shows them): settings
+// files changed while a session runs, the model switch the CLI makes by
+// itself (PostModelSwitch), and boolean config options beyond Fast mode
+// and ultracode.
 package sessionconfig

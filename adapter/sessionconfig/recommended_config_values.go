@@ -115,14 +115,14 @@ func (s *Session) InitialEffortRequest() json.RawMessage {
 // pin the new model offers, else settings, else the recommendation)
 // applied to the SDK. It returns nil without the extension or when the new
 // model has no effort levels (the override is then cleared).
-func (s *Session) syncEffort(m Model) json.RawMessage {
+func (s *Session) syncEffort(m Model, value string) json.RawMessage {
 	if !s.opts.Recommended {
 		return nil
 	}
 	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 {
 		return s.effortSettings("")
 	}
-	effort := s.opts.Effort
+	effort := s.settingsEffort(m, value)
 	if s.pinned != "" && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 		effort = s.pinned
 	}

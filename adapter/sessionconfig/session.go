@@ -3,6 +3,8 @@ package sessionconfig
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/airwire/airwire/adapter/claudesettings"
 )
 
 // Options are the session's inputs that do not come from the CLI.
@@ -29,8 +31,15 @@ type Options struct {
 	// gateway narrowed it to the picker's rows: it knows the abilities of
 	// a model the session runs that the picker does not list.
 	CLIModels []Model
-	// Effort is the effort level from settings ("" for none).
+	// Effort is the session's own effort level (the request's
+	// `_meta.claudeCode.options.effort`, "" for none); it wins over
+	// SettingsEffort when the session opens.
 	Effort string
+	// SettingsEffort is the settings' effort levels, the session's
+	// programmatic settings over the files': the level a model opens at,
+	// and the level a model switch moves to unless the client picked one
+	// the new model offers.
+	SettingsEffort claudesettings.Effort
 	// Ultracode is settings' ultracode, used when get_settings is silent.
 	Ultracode bool
 	// BooleanOptions is the client's session.configOptions.boolean: Fast
@@ -93,8 +102,11 @@ type Session struct {
 // answers.
 func New(in Init, st Settings, o Options) *Session {
 	s := opening(in, o)
-	s.effort, s.reportedUltracode = o.Effort, st.UltracodeAvailable
 	current := s.CurrentModel()
+	s.effort, s.reportedUltracode = o.Effort, st.UltracodeAvailable
+	if s.effort == "" {
+		s.effort = o.SettingsEffort.For(current.ResolvedModel, current.Value)
+	}
 	s.fallback = AutoFallback{pending: o.Mode == modeAuto.ID && s.mode == modeAccept.ID, notices: o.Notices}
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"
 	if !s.fast {

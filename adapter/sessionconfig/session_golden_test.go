@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airwire/airwire/adapter/claudesettings"
 	"github.com/airwire/airwire/conform/goldentest"
 	"github.com/airwire/airwire/conform/scenario"
 	"github.com/airwire/airwire/internal/testroot"
@@ -25,7 +26,10 @@ type cliAnswers struct {
 	model string
 	// allowed is the settings' allowlist and overrides (effective
 	// availableModels and modelOverrides).
-	allowed  Allowed
+	allowed Allowed
+	// effort is the settings' effort levels (effective effortLevel and
+	// modelSettings).
+	effort   claudesettings.Effort
 	terminal []string
 	hasInit  bool
 }
@@ -62,6 +66,11 @@ func answersOf(t *testing.T, p cassette.Process) cliAnswers {
 			a.init, a.hasInit = in, true
 		case f.Type == "control_response" && subtypes[f.Response.RequestID] == "get_settings":
 			a.settings = ParseSettings(f.Response.Response)
+			var raw struct {
+				Effective json.RawMessage `json:"effective"`
+			}
+			_ = json.Unmarshal(f.Response.Response, &raw)
+			a.effort, _ = claudesettings.FlagEffort(string(raw.Effective))
 			var st struct {
 				Effective struct {
 					Model           string            `json:"model"`
@@ -110,7 +119,7 @@ func (a cliAnswers) optionsFor(argv []string) Options {
 // on.
 func (a cliAnswers) openingOf(argv []string, resumedModel string) (Init, Options) {
 	o := a.optionsFor(argv)
-	o.CLIModels = a.init.Models
+	o.CLIModels, o.SettingsEffort = a.init.Models, a.effort
 	in := a.init
 	in.Models = a.allowed.Apply(in.Models)
 	if slices.ContainsFunc(argv, func(s string) bool { return strings.HasPrefix(s, "--resume=") }) {

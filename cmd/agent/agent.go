@@ -98,7 +98,10 @@ on a model that cannot run it becomes Accept edits, with a warning.
 picker to Default and the models it names, each by its spelling or by the
 model id "modelOverrides" maps it to, which is what the CLI is asked for;
 the managed settings' "deniedModels" take a model off the picker.
-$ANTHROPIC_CUSTOM_MODEL_OPTION stays listed.
+$ANTHROPIC_CUSTOM_MODEL_OPTION stays listed. The effort selector shows the
+level the CLI runs a model at: "modelSettings.<model>.effortLevel", else
+"effortLevel", from the files and the session's own settings, unless the
+session request names an effort.
 
 With --cli, the rest of the command line goes to the Claude CLI, run on this
 terminal: that is what the "terminal" login methods tell an editor such as Zed
