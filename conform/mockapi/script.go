@@ -179,6 +179,9 @@ type Usage struct {
 	OutputTokens        int `yaml:"outputTokens,omitempty" json:"outputTokens,omitempty"`
 	CacheReadTokens     int `yaml:"cacheReadTokens,omitempty" json:"cacheReadTokens,omitempty"`
 	CacheCreationTokens int `yaml:"cacheCreationTokens,omitempty" json:"cacheCreationTokens,omitempty"`
+	// CacheTTL is the lifetime of the cache the reply wrote ("5m" or "1h"):
+	// the usage then breaks CacheCreationTokens down in cache_creation.
+	CacheTTL string `yaml:"cacheTTL,omitempty" json:"cacheTTL,omitempty"`
 }
 
 // Side answers the CLI's requests that are not the agent loop. They never
@@ -305,6 +308,9 @@ func (t Turn) validate() error {
 	}
 	if t.StopReason != "" && !stopReasons.Has(t.StopReason) {
 		return fmt.Errorf("stopReason: unknown %q", t.StopReason)
+	}
+	if ttl := t.Usage.CacheTTL; ttl != "" && ttl != "5m" && ttl != "1h" {
+		return fmt.Errorf("usage: cacheTTL: %q, want 5m or 1h", ttl)
 	}
 	for j, b := range t.Reply {
 		if err := b.validate(); err != nil {

@@ -1,6 +1,7 @@
 package mockapi
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,7 @@ func TestParseYAMLRejects(t *testing.T) {
 		{"drop and hang", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    stream: {dropAfter: 2, hang: true}\n", "at most one"},
 		{"capture without group", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {path: 'at \\S+'}\n", "has no group"},
 		{"capture bad regexp", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {path: 'at (\\S+'}\n", "capture path"},
+		{"bad cache lifetime", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    usage: {cacheTTL: 2h}\n", "cacheTTL"},
 		{"capture bad name", "turns:\n  - when: {text: a}\n    reply: [{text: b}]\n    capture: {plan-file: 'at (\\S+)'}\n", "name \"plan-file\""},
 	}
 	for _, tt := range tests {
@@ -158,5 +160,20 @@ func TestToolInputStreamsWholeMembers(t *testing.T) {
 	}
 	if got := splitMembers(map[string]any{}); strings.Join(got, "") != "{}" {
 		t.Errorf("empty input: %q", got)
+	}
+}
+
+// A cache lifetime breaks the cache written down in cache_creation, as
+// the API reports it.
+func TestUsageCacheLifetime(t *testing.T) {
+	for ttl, want := range map[string]string{
+		"":   `{"cache_creation_input_tokens":5,"cache_read_input_tokens":0,"input_tokens":10,"output_tokens":1}`,
+		"1h": `{"cache_creation":{"ephemeral_1h_input_tokens":5,"ephemeral_5m_input_tokens":0},"cache_creation_input_tokens":5,"cache_read_input_tokens":0,"input_tokens":10,"output_tokens":1}`,
+		"5m": `{"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":5},"cache_creation_input_tokens":5,"cache_read_input_tokens":0,"input_tokens":10,"output_tokens":1}`,
+	} {
+		got, _ := json.Marshal(Usage{InputTokens: 10, CacheCreationTokens: 5, CacheTTL: ttl}.wire(1))
+		if string(got) != want {
+			t.Errorf("%q: %s, want %s", ttl, got, want)
+		}
 	}
 }

@@ -37,12 +37,20 @@ func (u Usage) withDefaults() Usage {
 }
 
 func (u Usage) wire(output int) map[string]any {
-	return map[string]any{
+	w := map[string]any{
 		"input_tokens":                u.InputTokens,
 		"output_tokens":               output,
 		"cache_creation_input_tokens": u.CacheCreationTokens,
 		"cache_read_input_tokens":     u.CacheReadTokens,
 	}
+	if u.CacheTTL != "" {
+		hour, fiveMin := 0, u.CacheCreationTokens
+		if u.CacheTTL == "1h" {
+			hour, fiveMin = fiveMin, 0
+		}
+		w["cache_creation"] = map[string]any{"ephemeral_1h_input_tokens": hour, "ephemeral_5m_input_tokens": fiveMin}
+	}
+	return w
 }
 
 // signature is the thinking block's deterministic signature.
