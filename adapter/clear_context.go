@@ -125,6 +125,7 @@ func (s *Session) continuePlan(r planReset) {
 	// skills are published again, as for a new session.
 	s.skills.reset()
 	s.titles.reset()
+	s.idle.Reset()
 	st := s.startParams
 	s.mu.Unlock()
 	window := s.tr.window() // the fresh CLI runs the same model

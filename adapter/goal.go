@@ -117,6 +117,7 @@ func (s *Session) steer(prompt []json.RawMessage, text string) bool {
 	if !running {
 		return false
 	}
+	s.idle.Disarm("steer")
 	content, _ := json.Marshal(promptToClaude(decodePrompt(prompt)))
 	msg := claude.NewUserInput(s.ID, content)
 	msg.Priority = "now"

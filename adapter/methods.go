@@ -152,6 +152,7 @@ func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd),
 		prefs: sessionPrefs{settings: claudesettings.Read(a.configDir(), cwd), getenv: a.opts.Getenv}}
 	s.fg.Report = a.v2.Load().foreground(id)
+	s.idle = newIdleCompaction(s)
 	tools := toolcall.NewSession(c, cwd)
 	tools.UseDisk(a.disk())
 	s.titles.host, s.titles.index, s.goal.host = s, &s.index, s
@@ -199,6 +200,7 @@ func (a *Agent) cancel(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		}
 		return nil, err
 	}
+	s.idle.Disarm("cancel")
 	s.interrupt(ctx)
 	return nil, nil
 }

@@ -55,8 +55,14 @@ func (a *Agent) startTurn(ctx context.Context, params json.RawMessage, events tu
 	if err != nil {
 		return err
 	}
-	t := &turn{events: events, localOnly: isLocalOnlyCommand(blocks), local: newLocalCommand(blocks), fileChange: s.fileChanges.request(p.Meta)}
-	return s.submit(ctx, t, blocks)
+	s.idle.Disarm("prompt")
+	return s.submit(ctx, newTurn(events, blocks, p.Meta, s), blocks)
+}
+
+// newTurn is the turn of a prompt of blocks in s, reported through
+// events; meta is the prompt's _meta.
+func newTurn(events turns.Events, blocks []promptBlock, meta json.RawMessage, s *Session) *turn {
+	return &turn{events: events, localOnly: isLocalOnlyCommand(blocks), local: newLocalCommand(blocks), fileChange: s.fileChanges.request(meta)}
 }
 
 // submit queues t and sends its prompt to the CLI; the turn's result

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/adapter/compaction"
 	"github.com/airwire/airwire/adapter/mcpservers"
 	"github.com/airwire/airwire/adapter/notices"
 	"github.com/airwire/airwire/adapter/sessionconfig"
@@ -56,6 +57,11 @@ type Session struct {
 	mcpStatus notices.MCPServers
 	// signIn signs in the editor's MCP servers that need OAuth (methods.go).
 	signIn mcpservers.SignIn
+	// idle compacts the session before its prompt cache expires
+	// (compaction.go); cliEnv is the environment its CLI last started
+	// with (under mu).
+	idle   *compaction.Idle
+	cliEnv []string
 
 	mu    sync.Mutex
 	state state
@@ -202,6 +208,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.closed = true
+	s.idle.Dispose()
 	open := s.turns
 	s.turns, s.state = nil, idle
 	proc := s.proc

@@ -135,14 +135,15 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	s.gen++
 	h := &cliHandler{s: s, gen: s.gen}
 	s.mu.Unlock()
+	cliEnv := claude.Env(s.agent.opts.Environ, env)
 	proc, err := claude.Start(claude.Config{Path: path, Args: claude.Args(spawn),
-		Env: claude.Env(s.agent.opts.Environ, env), Dir: s.Cwd, Handler: h, Log: log, Backlog: holdEditor(s.agent)})
+		Env: cliEnv, Dir: s.Cwd, Handler: h, Log: log, Backlog: holdEditor(s.agent)})
 	if err != nil {
 		log.Error("cannot start the Claude CLI", "err", err)
 		return startError(clistart.Exec(err))
 	}
 	s.mu.Lock()
-	s.proc = proc
+	s.proc, s.cliEnv = proc, cliEnv
 	s.mu.Unlock()
 	if err := s.handshake(ctx, proc, st, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
@@ -590,6 +591,7 @@ func restartForProvider(s *Session, ctx context.Context) {
 	// only if a result confirmed it on this routing.
 	s.skills.reset()
 	s.titles.reset()
+	s.idle.Reset()
 	s.windowKnown = false
 	s.mu.Unlock()
 	prev := s.cfg.ConfigOptions()

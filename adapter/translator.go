@@ -64,6 +64,7 @@ func newTranslator(s *Session, tools *toolcall.Session, tracker *usage.Tracker) 
 		compaction: compaction.New(c), bg: newBackground(c),
 		failure: newTurnFailure(s), sub: newSessionSubagents(s, c)}
 	t.async = newSessionAsyncTasks(t, c)
+	t.compaction.AgentCompacting = func() bool { return s.idle.Compacting() }
 	t.text = rootText{s: s, compaction: &t.compaction, streamed: map[int]*strings.Builder{}}
 	return t
 }
@@ -115,6 +116,8 @@ func (t *translator) message(h *claude.Frame) {
 	case "stream_event":
 		t.sendMaps(t.compaction.StreamFrame(h))
 		t.streamEvent(h)
+	case "rate_limit_event":
+		t.s.idle.NoteRateLimit(rateLimitStatus(h.RateLimitInfo))
 	case "assistant":
 		t.assistant(h)
 	case "system":
@@ -220,6 +223,9 @@ func (t *translator) streamEvent(f *claude.Frame) {
 	switch f.Event.Type {
 	case "message_start":
 		t.text.begin(f.Event.Message.ID)
+		if m := f.Event.Message; m.Model != "" && m.Model != "<synthetic>" {
+			t.s.idle.NoteRequest(m.Usage.CacheTTL(), m.ID)
+		}
 	case "content_block_delta":
 		switch f.Event.Delta.Type {
 		case "text_delta":
@@ -248,6 +254,9 @@ func (t *translator) assistant(m *claude.Frame) {
 	}
 	t.s.messageRows.note(cmp.Or(m.Message.ID, m.UUID), m.UUID)
 	t.errorKind = m.Error
+	if m.Message.Model != "<synthetic>" {
+		t.s.idle.NoteRequest(m.Message.Usage.CacheTTL(), m.Message.ID) // a response not streamed
+	}
 	if syntheticLogin(*m) {
 		return // the client runs its own login flow; no login text in the chat
 	}
@@ -303,6 +312,7 @@ func (t *translator) system(m *claude.Frame) {
 		t.taskEvent(m)
 		if m.State == "idle" {
 			t.s.titles.atTurnEnd(context.Background(), t.cancelled)
+			go t.s.idle.OnIdle() // it reads the translator's usage
 		}
 	case "memory_recall":
 		t.s.notify(memoryRecallUpdate(m))

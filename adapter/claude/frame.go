@@ -117,6 +117,26 @@ type Usage struct {
 	TotalTokens              *float64 `json:"total_tokens"`
 	ToolUses                 *float64 `json:"tool_uses"`
 	DurationMs               *float64 `json:"duration_ms"`
+	// CacheCreation breaks the cache written down by its lifetime.
+	CacheCreation *struct {
+		Hour    *float64 `json:"ephemeral_1h_input_tokens"`
+		FiveMin *float64 `json:"ephemeral_5m_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// CacheTTL is the lifetime of the prompt cache the request wrote: "1h",
+// "5m", or "" when the usage does not say.
+func (u *Usage) CacheTTL() string {
+	if u == nil || u.CacheCreation == nil {
+		return ""
+	}
+	switch c := u.CacheCreation; {
+	case c.Hour != nil && *c.Hour > 0:
+		return "1h"
+	case c.FiveMin != nil && *c.FiveMin > 0:
+		return "5m"
+	}
+	return ""
 }
 
 // Event is a stream_event's API event; Raw is all of it.

@@ -58,6 +58,12 @@ type Settings struct {
 	DeniedModels []string
 	// Effort is `effortLevel` and `modelSettings`' per-model levels.
 	Effort Effort
+	// IdleCompactionOff and AutoCompactOff are `idleCompaction` and
+	// `autoCompactEnabled` set to false.
+	IdleCompactionOff, AutoCompactOff bool
+	// Env is the `env` block (its string values), which Claude Code lays
+	// over its environment.
+	Env map[string]string
 	// DisableBypass is `permissions.disableBypassPermissionsMode`.
 	DisableBypass string
 	// DisableAuto is the top-level `disableAutoMode`; DisableAutoMode is
@@ -81,6 +87,9 @@ type file struct {
 	AvailableModels any `json:"availableModels"`
 	ModelOverrides  any `json:"modelOverrides"`
 	DeniedModels    any `json:"deniedModels"`
+	IdleCompaction  any `json:"idleCompaction"`
+	AutoCompact     any `json:"autoCompactEnabled"`
+	Env             any `json:"env"`
 	effortFile
 	Permissions struct {
 		DefaultMode   any `json:"defaultMode"`
@@ -130,6 +139,9 @@ func merge(files []file) Settings {
 		}
 		s.ModelOverrides = overlay(s.ModelOverrides, f.ModelOverrides)
 		s.Effort = s.Effort.merge(f.effortFile)
+		setOff(&s.IdleCompactionOff, f.IdleCompaction)
+		setOff(&s.AutoCompactOff, f.AutoCompact)
+		s.Env = overlay(s.Env, f.Env)
 		if list, ok := f.DeniedModels.([]any); ok && f.source == Managed {
 			s.DeniedModels = stringsOf(list)
 		}
@@ -138,6 +150,14 @@ func merge(files []file) Settings {
 		s.DefaultMode, s.HasDefaultMode = "", false
 	}
 	return s
+}
+
+// setOff records a boolean setting: false switches off, true on; other
+// values leave the lower sources' word.
+func setOff(off *bool, v any) {
+	if b, ok := v.(bool); ok {
+		*off = !b
+	}
 }
 
 // orEmpty is list, or an empty list for nil: a list that a source sets,

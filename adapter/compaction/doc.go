@@ -13,8 +13,13 @@
 // counts), the API's compaction content block in the stream (progress),
 // and the PostCompact hook (the summary). The CLI can repeat a terminal
 // status and can skip the opening one, so the state lives until the
-// turn's result. Not modelled: the idle compaction the reference starts by
-// itself.
+// turn's result.
+//
+// The idle compaction (Idle) is the /compact the agent sends by itself
+// shortly before a session's one-hour prompt cache expires, as the
+// reference does; its compaction is reported as any other, with the
+// trigger "automatic" (the reference says "idle", which the contract does
+// not have: goldens/DEVIATIONS.md, entries 30 and 31).
 //
 // Files:
 //
@@ -28,7 +33,9 @@
 //     output;
 //   - air_meta.go: AIR's `_meta.jetbrains.air.contextCompaction`;
 //   - replay.go: a stored compaction summary replayed on session/load
-//     (Replay).
+//     (Replay);
+//   - idle.go: the idle compaction's policy (Idle); the session wires it
+//     in adapter/compaction.go.
 //
 // The translator holds one Lifecycle per session and sends what its
 // methods return (adapter/compaction.go).

@@ -30,7 +30,7 @@ func (c *Lifecycle) StatusFrame(m *claude.Frame) []map[string]any {
 // complete, with its token counts (the usage tracker then reports the
 // retained tokens).
 func (c *Lifecycle) BoundaryFrame(m *claude.Frame) []map[string]any {
-	return c.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata), true)
+	return c.finish(m.UUID, "completed", boundaryFacts(m.CompactMetadata, c.AgentCompacting != nil && c.AgentCompacting()), true)
 }
 
 // StreamFrame handles the API's compaction content block of the root

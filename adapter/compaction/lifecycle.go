@@ -29,6 +29,10 @@ type Lifecycle struct {
 	// pendingSummary is a PostCompact summary that came before its
 	// compaction's opening status was read.
 	pendingSummary *string
+	// AgentCompacting reports whether the /compact under way is the
+	// agent's own (an idle compaction): its trigger is then "automatic",
+	// where Claude Code says manual. nil: never.
+	AgentCompacting func() bool
 }
 
 // New is the compaction lifecycle of a session of client c: the
@@ -237,13 +241,15 @@ func (c *Lifecycle) ConsumeDuplicateError(content string) bool {
 
 // boundaryFacts are the facts of a compact_boundary's compact_metadata
 // (nil when it has none): the CLI's "auto" trigger is "automatic", any
-// other "manual".
-func boundaryFacts(m *claude.CompactMetadata) compactionFacts {
+// other "manual", except a /compact the agent sent by itself (byAgent),
+// which no user asked for: "automatic" too. The reference calls it
+// "idle", a trigger the contract does not have ("Context compaction").
+func boundaryFacts(m *claude.CompactMetadata, byAgent bool) compactionFacts {
 	if m == nil {
 		return compactionFacts{}
 	}
 	f := compactionFacts{"trigger": "manual"}
-	if m.Trigger == "auto" {
+	if m.Trigger == "auto" || byAgent {
 		f["trigger"] = "automatic"
 	}
 	if m.PreTokens != nil {

@@ -275,7 +275,7 @@ func (s *Session) setModel(v string) Plan {
 		}
 		m := s.CurrentModel()
 		var out Outcome
-		s.effort = s.settingsEffort(m, v)
+		s.effort = s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, v) // the settings' level for the new model
 		if s.pinned != "" && m.SupportsEffort && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 			s.effort = s.pinned
 		} else if s.pinned != "" {
@@ -315,10 +315,4 @@ func (s *Session) afterSync(m Model, synced bool, pinned string) {
 	}
 	s.pinned = pinned
 	s.unsynced(m)
-}
-
-// settingsEffort is the level the settings give the model a switch moves
-// to: m, picked as value.
-func (s *Session) settingsEffort(m Model, value string) string {
-	return s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, value)
 }

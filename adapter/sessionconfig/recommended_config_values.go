@@ -122,7 +122,7 @@ func (s *Session) syncEffort(m Model, value string) json.RawMessage {
 	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 {
 		return s.effortSettings("")
 	}
-	effort := s.settingsEffort(m, value)
+	effort := s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, value)
 	if s.pinned != "" && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 		effort = s.pinned
 	}

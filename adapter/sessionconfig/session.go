@@ -143,21 +143,21 @@ func opening(in Init, o Options) *Session {
 			s.model = m.Value
 		}
 	}
-	s.noteUnlisted()
+	s.unlisted.Model, s.unlisted.known = unlisted(s.models, o.CLIModels, s.model)
 	s.mode = s.initialMode(s.CurrentModel())
 	return s
 }
 
-// noteUnlisted records the current model when the rows lack it, with the
-// abilities of the CLI's model that its id names.
-func (s *Session) noteUnlisted() {
-	s.unlisted.Model, s.unlisted.known = Model{}, false
-	if len(s.models) == 0 || slices.ContainsFunc(s.models, func(m Model) bool { return m.Value == s.model }) {
-		return
+// unlisted is the current model, value, when the rows lack it, with the
+// abilities of the CLI's model that its id names (known: the CLI's list
+// names one).
+func unlisted(rows, cli []Model, value string) (m Model, known bool) {
+	if len(rows) == 0 || slices.ContainsFunc(rows, func(m Model) bool { return m.Value == value }) {
+		return Model{}, false
 	}
-	m, ok := ResolveModel(s.opts.CLIModels, s.model)
-	m.Value, m.DisplayName, m.Description, m.ResolvedModel = s.model, s.model, "", ""
-	s.unlisted.Model, s.unlisted.known = m, ok
+	m, known = ResolveModel(cli, value)
+	m.Value, m.DisplayName, m.Description, m.ResolvedModel = value, value, "", ""
+	return m, known
 }
 
 // Opening is what a session settles with its CLI between the initialize

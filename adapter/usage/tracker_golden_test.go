@@ -20,11 +20,20 @@ type wanted struct {
 	// closesTurn: the editor closed the session while a prompt was still
 	// unanswered (session/close under a turn).
 	closesTurn bool
+	// compacts counts the editor's /compact prompts: a /compact beyond
+	// them is the agent's own (an idle compaction), which no one awaits.
+	compacts int
 }
 
 func wantedOf(t *testing.T, path string) wanted {
 	var w wanted
 	w.closesTurn = closesTurn(t, path)
+	for _, l := range goldentest.Read(t, path) {
+		if l.Tag == "client editor->agent" && strings.Contains(string(l.Msg), `"method":"session/prompt"`) &&
+			strings.Contains(string(l.Msg), `"text":"/compact"`) {
+			w.compacts++
+		}
+	}
 	for _, raw := range goldentest.AgentMessages(t, path) {
 		var m struct {
 			Method string `json:"method"`
@@ -86,15 +95,16 @@ func closesTurn(t *testing.T, path string) bool {
 // An ExitPlanMode clear-context restart hands the turn and its tracker on
 // to the next process, which starts with FreshContext.
 // closing: the editor closes the session under a turn (wanted.closesTurn).
-func replay(t *testing.T, c *cassette.Cassette, closing bool) wanted {
+func replay(t *testing.T, c *cassette.Cassette, closing bool, compacts int) wanted {
 	var got wanted
+	own := ownPrompts{editors: compacts}
 	var handedOn *Tracker
 	// the windows results confirmed, which a later process of the same
 	// model starts with (the adapter's cross-session cache)
 	learned := map[string]int{}
 	for _, p := range c.Processes {
 		r := newReplayer(t, p)
-		r.learned, r.closing = learned, closing
+		r.learned, r.closing, r.own = learned, closing, &own
 		r.tr.OnWindow(func(model string, size int) { learned[model] = size })
 		if handedOn != nil {
 			r.tr, r.active, r.windowSeeded, r.continuing = handedOn, true, true, true
@@ -132,6 +142,28 @@ type replayer struct {
 	// result came, the turn goes on in the next process; continuing: this
 	// process is that fresh context, whose first prompt is the turn's.
 	clearing, restart, continuing bool
+	// own tells the agent's own prompts; activeOwn: the active turn is one.
+	own       *ownPrompts
+	activeOwn bool
+}
+
+// ownPrompts finds the prompts the agent sent by itself: the /compact
+// messages beyond the editor's.
+type ownPrompts struct {
+	editors, seen int
+	uuids         map[string]bool
+}
+
+func (o *ownPrompts) sent(uuid string, msg json.RawMessage) {
+	if !strings.Contains(string(msg), `"text":"/compact"`) {
+		return
+	}
+	if o.seen++; o.seen > o.editors {
+		if o.uuids == nil {
+			o.uuids = map[string]bool{}
+		}
+		o.uuids[uuid] = true
+	}
 }
 
 func newReplayer(t *testing.T, p cassette.Process) *replayer {
@@ -218,6 +250,9 @@ func (r *replayer) agentEvent(e cassette.Event, f ctlFrame, got *wanted) {
 	}
 	if f.Type == "user" && f.Parent == nil && f.UUID != "" && !r.continuing {
 		r.pending = append(r.pending, f.UUID)
+		if r.own != nil {
+			r.own.sent(f.UUID, e.Msg)
+		}
 	}
 	if f.Type == "user" {
 		r.continuing = false
@@ -251,7 +286,7 @@ func (r *replayer) cliEvent(e cassette.Event, f ctlFrame, got *wanted) {
 		if r.cancelled {
 			reason, failed, r.cancelled = Cancelled, false, false
 		}
-		if !failed && r.active {
+		if !failed && r.active && !r.activeOwn {
 			got.results = append(got.results, goldentest.Canon(r.t, r.tr.PromptResponse(reason)))
 		}
 		r.active = false
@@ -263,7 +298,7 @@ func (r *replayer) cliEvent(e cassette.Event, f ctlFrame, got *wanted) {
 // command such as /compact).
 func (r *replayer) activate(uuid string) {
 	r.pending = slices.DeleteFunc(r.pending, func(p string) bool { return p == uuid })
-	r.active = true
+	r.active, r.activeOwn = true, r.own != nil && r.own.uuids[uuid]
 	r.tr.StartTurn()
 }
 
@@ -294,7 +329,7 @@ func TestTrackerMatchesGoldens(t *testing.T) {
 		for name, path := range goldentest.Profile(t, profile, true) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				want := wantedOf(t, path)
-				got := replay(t, goldentest.LoadCassette(t, path), want.closesTurn)
+				got := replay(t, goldentest.LoadCassette(t, path), want.closesTurn, want.compacts)
 				normalize(got.updates)
 				normalize(want.updates)
 				if d := goldentest.LineDiff("usage_update", got.updates, want.updates); d != "" {

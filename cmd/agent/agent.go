@@ -79,6 +79,16 @@ v1 alone, a v2 client being negotiated down to v1; v2 serves v2 alone, the
 initialize of a v1 client being refused as an unsupported protocol version.
 Any other value stops the agent at its start.
 
+A session whose last answer wrote a one-hour prompt cache over a context of
+at least 200,000 tokens ($CLAUDE_CODE_IDLE_COMPACT_MIN_TOKENS, at least
+100,000) compacts itself when it has been idle for 54 minutes, shortly
+before the cache expires, so that the next prompt does not write the whole
+context to the cache again. $CLAUDE_AGENT_ACP_IDLE_COMPACT_DELAY_MS in the
+CLI's environment (the agent's, or the session's
+_meta.claudeCode.options.env) sets that delay in milliseconds. The settings
+"idleCompaction": false or "autoCompactEnabled": false, and $DISABLE_COMPACT
+or $DISABLE_AUTO_COMPACT, turn it off.
+
 A new session runs the model and starts in the permission mode that Claude
 Code's settings give: $ANTHROPIC_MODEL, else "model", and
 "permissions.defaultMode", each from the highest of the managed settings,
