@@ -52,7 +52,7 @@ func Env(base []string, o EnvOptions) []string {
 		e.set("CLAUDE_CODE_SDK_READS_SESSION_STATE", "1")
 	}
 	e.del("NODE_OPTIONS")
-	if v, _ := e.get("DEBUG_CLAUDE_AGENT_SDK"); truthy(v) {
+	if v, _ := e.get("DEBUG_CLAUDE_AGENT_SDK"); Truthy(v) {
 		e.set("DEBUG", "1")
 	} else {
 		e.del("DEBUG")
@@ -111,8 +111,9 @@ func (e *env) list() []string {
 	return out
 }
 
-// truthy is the SDK's reading of a boolean environment value.
-func truthy(v string) bool {
+// Truthy is how the SDK and Claude Code read a flag variable: 1, true,
+// yes or on, case and surrounding space aside.
+func Truthy(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "1", "true", "yes", "on":
 		return true

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airwire/airwire/adapter/claude"
 )
 
 // Idle compacts a session shortly before its one-hour prompt cache
@@ -254,9 +256,9 @@ func (c *Idle) skipReason(f idleFacts) string {
 		return "disabled by the idleCompaction setting"
 	case f.settings.AutoCompactOff:
 		return "disabled by the autoCompactEnabled setting"
-	case truthy(c.claudeEnv(f, "DISABLE_COMPACT")):
+	case claude.Truthy(c.claudeEnv(f, "DISABLE_COMPACT")):
 		return "disabled by DISABLE_COMPACT"
-	case truthy(c.claudeEnv(f, "DISABLE_AUTO_COMPACT")):
+	case claude.Truthy(c.claudeEnv(f, "DISABLE_AUTO_COMPACT")):
 		return "disabled by DISABLE_AUTO_COMPACT"
 	case c.requestAt.IsZero():
 		return "no request recorded"
@@ -310,13 +312,4 @@ func (c *Idle) delay() time.Duration {
 		c.host.Log("idle compaction: ignoring invalid CLAUDE_AGENT_ACP_IDLE_COMPACT_DELAY_MS")
 	}
 	return defaultIdleDelay
-}
-
-// truthy is how Claude Code reads a flag variable.
-func truthy(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
 }
