@@ -164,7 +164,7 @@ func (c *Idle) NoteRateLimit(status string) {
 // OnIdle arms the compaction when every condition holds. It asks the
 // host for its state: call it where no lock of the host is held.
 func (c *Idle) OnIdle() {
-	if c == nil {
+	if c == nil || !c.mayArm() {
 		return
 	}
 	f := c.facts()
@@ -181,6 +181,19 @@ func (c *Idle) OnIdle() {
 	wait := max(0, c.requestAt.Add(c.delay()).Sub(c.Now()))
 	c.stop = c.AfterFunc(wait, c.fire)
 	c.host.Log("idle compaction: armed for " + c.Now().Add(wait).UTC().Format(time.RFC3339))
+}
+
+// mayArm is the check that needs nothing of the host: a request that
+// wrote a one-hour cache. Most idles end there, without reading the
+// settings files.
+func (c *Idle) mayArm() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.disposed || c.requestAt.IsZero() || c.ttl != "1h" {
+		c.host.Log(fmt.Sprintf("idle compaction: skip: no request with a one-hour cache (%q)", c.ttl))
+		return false
+	}
+	return true
 }
 
 // Reset forgets the request and its lifetime (the context was cleared).

@@ -104,8 +104,8 @@ func TestIdleSkips(t *testing.T) {
 		name, want string
 		set        func(u *idleUnderTest)
 	}{
-		{"five-minute cache", "not 1h", func(u *idleUnderTest) { u.NoteRequest("5m", "m") }},
-		{"no request", "no request", func(u *idleUnderTest) {}},
+		{"five-minute cache", "one-hour cache (\"5m\")", func(u *idleUnderTest) { u.NoteRequest("5m", "m") }},
+		{"no request", "no request with a one-hour cache", func(u *idleUnderTest) {}},
 		{"small context", "below 200000", func(u *idleUnderTest) { u.host.tokens = 150_000 }},
 		{"busy", "busy", func(u *idleUnderTest) { u.host.busy = true }},
 		{"rate limited", "rate limit", func(u *idleUnderTest) { u.NoteRateLimit("allowed_warning") }},
