@@ -64,14 +64,16 @@ test-portable: deps
 ## no files in t.TempDir: Wine before 9 cannot remove them the way Go 1.26 does (.ci/test-windows.sh)
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
 	./proxy/redact ./cmd/version ./cmd/agent ./adapter/agentinfo ./adapter/caps ./adapter/permission \
-	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio
+	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio ./internal/jsstr ./adapter/compaction \
+	./adapter/modelid
 ## WINE_CONFORM: the scenarios (globs) that airwire.exe replays under Wine: those whose runs hold
 ## paths in every form (shown, relative, in patches, in streamed tool input, in --mcp-config, in
 ## --settings), a CLI restarted by session/load (slow process starts), a scripted CLI that waits for
-## the agent's answer to a step, and Claude Code settings read from the user's and the project's files;
+## the agent's answer to a step, Claude Code settings read from the user's and the project's files,
+## sessions resumed from stored transcripts, and the agent's own compaction on a timer;
 ## a run that fails is run once more, alone, and named
 WINE_CONFORM := edit-* bash-background background-mcp-call commands-changed file-change-report-* exit-plan-clear-context session-hooks \
-	model-refusal-fallback settings-model-and-mode
+	model-refusal-fallback settings-* session-resume-model* session-resume-auto-fallback compaction-idle
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' WINE_CONFORM='$(WINE_CONFORM)' bash .ci/test-windows.sh
 
