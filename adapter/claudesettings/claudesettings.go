@@ -1,10 +1,11 @@
 // Package claudesettings reads the Claude Code settings that decide how a
 // session starts before its CLI runs: the preferred model, the models the
-// picker may offer, the default permission mode and the modes the settings
-// switch off. Claude Code reads
-// the same files itself; the agent needs their values first, to start the
-// CLI in the right mode and to show the right model and mode from the
-// session's first answer.
+// picker may offer, the effort levels, the default permission mode and
+// the modes the settings switch off; and those that keep a session from
+// compacting itself when idle. Claude Code reads the same files itself;
+// the agent needs their values first, to start the CLI in the right mode
+// and to show the right model, effort and mode from the session's first
+// answer.
 //
 // The sources, lowest precedence first: the user's settings
 // ($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json), the
@@ -16,8 +17,8 @@
 // acceptEdits, auto or bypassPermissions, nor a local file to auto or
 // bypassPermissions: such a default is dropped. The lists of
 // availableModels add up over the sources, in order, and modelOverrides
-// merge key by key; deniedModels count only from the managed file, the
-// one source Claude Code takes them from.
+// merge key by key, as do modelSettings and env; deniedModels count only
+// from the managed file, the one source Claude Code takes them from.
 package claudesettings
 
 import (
