@@ -64,7 +64,7 @@ test-portable: deps
 ## no files in t.TempDir: Wine before 9 cannot remove them the way Go 1.26 does (.ci/test-windows.sh)
 WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./internal/projectdir ./internal/procgroup \
 	./proxy/redact ./cmd/version ./cmd/agent ./adapter/agentinfo ./adapter/caps ./adapter/permission \
-	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio ./internal/jsstr ./adapter/compaction \
+	./adapter/sessionconfig ./adapter/usage ./schemas/air ./internal/rawio ./adapter/jsstr ./adapter/compaction \
 	./adapter/modelid
 ## WINE_CONFORM: the scenarios (globs) that airwire.exe replays under Wine: those whose runs hold
 ## paths in every form (shown, relative, in patches, in streamed tool input, in --mcp-config, in

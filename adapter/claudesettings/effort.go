@@ -2,8 +2,9 @@ package claudesettings
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Effort is the effort a session's model runs at by the settings:
@@ -84,7 +85,7 @@ func (e Effort) lookup(key string) (string, bool) {
 	return "", false
 }
 
-var contextSuffix = regexp.MustCompile(`(?i)-(\d+m)$`)
+var contextSuffix = lazyre.New(`(?i)-(\d+m)$`)
 
 // canonicalKey is a model key lowercased, a "-1m" hint written "[1m]".
 func canonicalKey(s string) string {

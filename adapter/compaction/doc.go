@@ -19,7 +19,7 @@
 // shortly before a session's one-hour prompt cache expires, as the
 // reference does; its compaction is reported as any other, with the
 // trigger "automatic" (the reference says "idle", which the contract does
-// not have: goldens/DEVIATIONS.md, entries 30 and 31).
+// not have: goldens/DEVIATIONS.md, entry 30).
 //
 // Files:
 //

@@ -2,13 +2,13 @@ package compaction
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/airwire/airwire/adapter/claude"
+	"github.com/airwire/airwire/internal/lazyre"
 )
 
 // Idle compacts a session shortly before its one-hour prompt cache
@@ -294,7 +294,7 @@ func (c *Idle) skipReason(f idleFacts) string {
 	return ""
 }
 
-var digitsRE = regexp.MustCompile(`^\d+$`)
+var digitsRE = lazyre.New(`^\d+$`)
 
 // minTokens is CLAUDE_CODE_IDLE_COMPACT_MIN_TOKENS (raw), at least
 // 100,000; 0 and invalid values are 200,000, as in Claude Code.

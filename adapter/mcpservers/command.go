@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airwire/airwire/adapter/jsstr"
 	"github.com/airwire/airwire/adapter/mdtext"
-	"github.com/airwire/airwire/internal/jsstr"
 	"github.com/airwire/airwire/internal/lazyre"
 )
 

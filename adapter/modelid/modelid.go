@@ -6,7 +6,7 @@ package modelid
 import (
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 	"github.com/airwire/airwire/internal/lazyre"
 	"github.com/airwire/airwire/internal/lookup"
 )

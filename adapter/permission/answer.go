@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // Answer maps the editor's result of the prompt's request to the decision

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // shellLabel describes the complete effect of a Bash or PowerShell bundle:

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // computerUsePrefix starts the tool names of the Computer Use MCP server.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // question is one valid AskUserQuestion question.

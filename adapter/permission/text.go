@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // jsLen is the JavaScript length of s (UTF-16 code units).

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airwire/airwire/internal/jsstr"
+	"github.com/airwire/airwire/adapter/jsstr"
 )
 
 // An organization can restrict which models its gateway serves, and the

@@ -1,8 +1,8 @@
 package sessionconfig
 
 import (
+	"github.com/airwire/airwire/adapter/jsstr"
 	"github.com/airwire/airwire/adapter/modelid"
-	"github.com/airwire/airwire/internal/jsstr"
 )
 
 // Allowed are the settings that restrict the model picker (Claude Code's
