@@ -834,6 +834,11 @@ func (d *driver) step(ctx context.Context, st scenario.ClientStep) error {
 		return d.waitFor(ctx, st.WaitFor)
 	case st.AwaitAll:
 		return d.awaitAll(ctx)
+	case st.AwaitPostTurn:
+		if d.sc.Live() && len(d.pending) == 0 {
+			d.awaitPostTurn(ctx, false)
+		}
+		return d.settle(ctx)
 	case st.Shutdown:
 		return d.shutdown(ctx)
 	}

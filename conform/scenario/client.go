@@ -78,6 +78,11 @@ type ClientStep struct {
 	WaitFor *WaitFor `yaml:"waitFor,omitempty" json:"waitFor,omitempty"`
 	// AwaitAll blocks until every async request has its response.
 	AwaitAll bool `yaml:"awaitAll,omitempty" json:"awaitAll,omitempty"`
+	// AwaitPostTurn blocks, in a model scenario's run, until the CLI has
+	// done its work after the last turn (its prompt suggestion), as the
+	// driver does before each prompt, and the agent is quiet: a request
+	// sent next then never races that work's hook callbacks.
+	AwaitPostTurn bool `yaml:"awaitPostTurn,omitempty" json:"awaitPostTurn,omitempty"`
 	// Shutdown ends the editor's side as an editor that quits does: once
 	// the run is where the end of the steps would leave it (async requests
 	// answered, the CLI's post-turn work done, the agent quiet), the driver

@@ -56,6 +56,7 @@
 //	    - waitFor: {sessionUpdate: agent_message_chunk}   # or request:, notification:
 //	    - waitFor: {sessionUpdate: session_info_update, count: 2, profiles: [air]}   # only in these profiles' runs
 //	    - awaitAll: true
+//	    - awaitPostTurn: true             # the CLI's post-turn work done before the next step
 //	    - shutdown: true                  # close the agent's stdin; only waitFor steps follow
 //	  answers:
 //	    permission: [{optionId: allow-once}, {kind: reject_once}, {cancelled: true}, {cancelTurn: true},

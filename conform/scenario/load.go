@@ -363,9 +363,9 @@ func (v *validator) placeholders(at string, val any, saved map[string]bool) {
 
 // clientStep checks one client step; the names it saves go into saved.
 func (v *validator) clientStep(at string, st ClientStep, saved map[string]bool) {
-	n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll, st.Shutdown)
+	n := count(st.Prompt != nil, st.Request != nil, st.Notify != nil, st.WaitFor != nil, st.AwaitAll, st.AwaitPostTurn, st.Shutdown)
 	if n != 1 {
-		v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll, shutdown (got %d)", at, n)
+		v.addf("%s: set exactly one of prompt, request, notify, waitFor, awaitAll, awaitPostTurn, shutdown (got %d)", at, n)
 		return
 	}
 	switch {

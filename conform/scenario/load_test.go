@@ -195,7 +195,7 @@ func TestParseRejectsMore(t *testing.T) {
 		{"start with a text step", "client: {steps: []}\ncli: {start: [{text: hi}]}\n", "only emit and system steps"},
 		{"control error and response", "client: {steps: []}\ncli: {controls: {mcp_status: {error: x, response: {a: 1}}}}\n", "error excludes response"},
 		{"step after shutdown", "client: {steps: [{shutdown: true}, {awaitAll: true}]}\ncli: {}\n", "steps[1]: only waitFor steps may follow a shutdown step"},
-		{"shutdown and awaitAll", "client: {steps: [{shutdown: true, awaitAll: true}]}\ncli: {}\n", "set exactly one of prompt, request, notify, waitFor, awaitAll, shutdown (got 2)"},
+		{"shutdown and awaitAll", "client: {steps: [{shutdown: true, awaitAll: true}]}\ncli: {}\n", "set exactly one of prompt, request, notify, waitFor, awaitAll, awaitPostTurn, shutdown (got 2)"},
 		{"waitFor two kinds", "client: {steps: [{waitFor: {sessionUpdate: plan, request: session/request_permission}}]}\ncli: {}\n", "exactly one of sessionUpdate, request, notification"},
 		{"waitFor unknown profile", "client: {steps: [{waitFor: {sessionUpdate: plan, profiles: [idea]}}]}\ncli: {}\n", "waitFor.profiles[0]: unknown profile \"idea\""},
 		{"image without data", "client: {steps: [{prompt: {images: [{mimeType: image/png}]}}]}\ncli: {}\n", "needs mimeType and data or uri"},
