@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/airwire/airwire/adapter/claudesettings"
 	"github.com/airwire/airwire/adapter/compaction"
 	"github.com/airwire/airwire/adapter/history"
 	"github.com/airwire/airwire/adapter/turns"
@@ -84,7 +83,7 @@ func (h idleHost) ContextTokens() (int, bool) {
 // Settings reads the settings files as they are now: a file changed while
 // the session runs counts.
 func (h idleHost) Settings() compaction.IdleSettings {
-	st := claudesettings.Read(h.s.agent.configDir(), h.s.Cwd)
+	st := h.s.prefs.current()
 	return compaction.IdleSettings{IdleCompactionOff: st.IdleCompactionOff, AutoCompactOff: st.AutoCompactOff, Env: st.Env}
 }
 

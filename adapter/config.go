@@ -72,11 +72,10 @@ func (a *Agent) setConfigOption(ctx context.Context, req *jsonrpc.Request) (any,
 	if err != nil {
 		return nil, err
 	}
-	var model string
-	if p.ConfigID == "model" && json.Unmarshal(p.Value, &model) == nil && model != s.cfg.Model() {
+	plan, err := s.cfg.SetConfigOption(p.ConfigID, p.Value)
+	if err == nil && plan.ModelChange {
 		s.idle.Disarm("model change")
 	}
-	plan, err := s.cfg.SetConfigOption(p.ConfigID, p.Value)
 	return s.configChanges.apply(ctx, req, plan, err)
 }
 

@@ -149,8 +149,9 @@ func (e signInEditor) Complete(id string) {
 // newSessionState makes a Session that has no CLI yet.
 func (a *Agent) newSessionState(id, cwd string, resumed bool) *Session {
 	c := a.clientCaps()
+	read := func() claudesettings.Settings { return claudesettings.Read(a.configDir(), cwd) }
 	s := &Session{ID: id, Cwd: cwd, agent: a, failures: sessionfailure.New(id), fileChanges: newFileChanges(c, cwd),
-		prefs: sessionPrefs{settings: claudesettings.Read(a.configDir(), cwd), getenv: a.opts.Getenv}}
+		prefs: sessionPrefs{settings: read(), read: read, getenv: a.opts.Getenv}}
 	s.fg.Report = a.v2.Load().foreground(id)
 	s.idle = newIdleCompaction(s)
 	tools := toolcall.NewSession(c, cwd)

@@ -243,7 +243,9 @@ func (s *Session) configure(in sessionconfig.Init, settings json.RawMessage, o s
 // stored session the model its transcript's last answer ran on. A
 // preferred model the CLI refused to switch to is dropped.
 type sessionPrefs struct {
-	settings     claudesettings.Settings
+	settings claudesettings.Settings
+	// read reads the settings files as they are now.
+	read         func() claudesettings.Settings
 	getenv       func(string) string
 	resumedModel string
 	noPreference bool
@@ -275,13 +277,28 @@ func (p *sessionPrefs) bypass(meta json.RawMessage) bool {
 	return allowBypass(p.getenv) && !hostRemovesBypass(meta) && !p.settings.BypassDisabled()
 }
 
-// effort is the settings' effort levels under the session's own settings
-// (flag, the --settings JSON its CLI gets).
-func (p *sessionPrefs) effort(flag string) claudesettings.Effort {
-	if over, ok := claudesettings.FlagEffort(flag); flag != "" && ok {
-		return p.settings.Effort.Over(over)
+// effort reads the settings' effort levels under the session's own
+// settings (flag, the --settings JSON its CLI gets) from the files as
+// they are at each call: a model switch takes the levels of a file
+// changed while the session ran, as the reference's watcher of the
+// files has them.
+func (p *sessionPrefs) effort(flag string) func() claudesettings.Effort {
+	over, ok := claudesettings.FlagEffort(flag)
+	return func() claudesettings.Effort {
+		files := p.current().Effort
+		if flag != "" && ok {
+			return files.Over(over)
+		}
+		return files
 	}
-	return p.settings.Effort
+}
+
+// current is the settings files as they are now.
+func (p *sessionPrefs) current() claudesettings.Settings {
+	if p.read == nil {
+		return p.settings
+	}
+	return p.read()
 }
 
 // requestEffort is the session request's

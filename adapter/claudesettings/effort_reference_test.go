@@ -30,10 +30,10 @@ func TestEffortIsTheReferences(t *testing.T) {
 		Value         string `json:"value"`
 	}
 	type testCase struct {
-		Files map[string]any `json:"files"`
-		Flag  map[string]any `json:"flag,omitempty"`
-		Model *model         `json:"model,omitempty"`
-		ID    string         `json:"id,omitempty"`
+		Files any    `json:"files"` // a json.RawMessage keeps its keys' order
+		Flag  any    `json:"flag,omitempty"`
+		Model *model `json:"model,omitempty"`
+		ID    string `json:"id,omitempty"`
 	}
 	per := func(pairs ...string) map[string]any {
 		m := map[string]any{}
@@ -56,6 +56,12 @@ func TestEffortIsTheReferences(t *testing.T) {
 		{Files: map[string]any{"modelSettings": per("haiku", "high", "opus[1m]", "max")}, Flag: map[string]any{"modelSettings": per("haiku", "low")}, Model: opus1m},
 		{Files: map[string]any{"effortLevel": "low", "modelSettings": map[string]any{"haiku": map[string]any{}}}, Model: haiku},
 		{Files: map[string]any{"effortLevel": "high"}},
+		{Files: json.RawMessage(`{"modelSettings": {"Haiku": {"effortLevel": "max"}, "HAIKU": {"effortLevel": "low"}}}`), Model: haiku},
+		{Files: json.RawMessage(`{"modelSettings": {"HAIKU": {"effortLevel": "low"}, "Haiku": {"effortLevel": "max"}}}`), Model: haiku},
+		{Files: json.RawMessage(`{"effortLevel": "low", "modelSettings": {"Haiku": {"effortLevel": "max"}}}`),
+			Flag: json.RawMessage(`{"modelSettings": {"HAIKU": {}, "OPUS": {"effortLevel": "high"}, "Opus": {"effortLevel": "xhigh"}}}`), Model: haiku},
+		{Files: json.RawMessage(`{"modelSettings": {"Haiku": {"effortLevel": "max"}}}`),
+			Flag: json.RawMessage(`{"modelSettings": {"OPUS": {"effortLevel": "high"}, "Opus": {"effortLevel": "xhigh"}}}`), Model: &model{Value: "opus"}},
 	}
 	input, err := json.Marshal(cases)
 	if err != nil {

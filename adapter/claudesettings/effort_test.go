@@ -9,9 +9,8 @@ import (
 // picker value or the id the client chose, each as written and then in
 // its canonical spelling; else effortLevel.
 func TestEffortFor(t *testing.T) {
-	e := Effort{Level: "low", PerModel: map[string]string{
-		"claude-haiku-5-5": "high", "Opus[1M]": "max", "sonnet": "", "fable": "medium",
-	}}
+	e, _ := FlagEffort(`{"effortLevel": "low", "modelSettings": {"claude-haiku-5-5": {"effortLevel": "high"},
+		"Opus[1M]": {"effortLevel": "max"}, "sonnet": {}, "fable": {"effortLevel": "medium"}}}`)
 	for _, tc := range []struct {
 		names []string
 		want  string
@@ -36,7 +35,7 @@ func TestEffortFor(t *testing.T) {
 // The session's own settings win: their effortLevel, and their entries
 // over the files' entries of the same model in any spelling.
 func TestEffortOver(t *testing.T) {
-	files := Effort{Level: "low", PerModel: map[string]string{"opus-1m": "max", "haiku": "high"}}
+	files, _ := FlagEffort(`{"effortLevel": "low", "modelSettings": {"opus-1m": {"effortLevel": "max"}, "haiku": {"effortLevel": "high"}}}`)
 	flag, ok := FlagEffort(`{"effortLevel": "medium", "modelSettings": {"opus[1m]": {"effortLevel": "xhigh"}, "x": 1}}`)
 	if !ok {
 		t.Fatal("settings JSON not read")
@@ -63,5 +62,24 @@ func TestReadEffort(t *testing.T) {
 	e := Read(config, cwd).Effort
 	if e.Level != "medium" || e.For("haiku") != "low" || e.For("opus") != "max" || e.For("sonnet") != "medium" {
 		t.Errorf("Read effort = %+v", e)
+	}
+}
+
+// Of two spellings of one model, the first in the settings decides, as
+// the files and the session's settings give them.
+func TestEffortKeepsTheSettingsOrder(t *testing.T) {
+	for range 20 { // map order differs from run to run
+		e, _ := FlagEffort(`{"modelSettings": {"Haiku": {"effortLevel": "max"}, "HAIKU": {"effortLevel": "low"}}}`)
+		if got := e.For("haiku"); got != "max" {
+			t.Fatalf("Haiku first, then HAIKU: %q, want max", got)
+		}
+		later, _ := FlagEffort(`{"modelSettings": {"HAIKU": {}, "opus": {"effortLevel": "high"}, "Opus": {"effortLevel": "low"}}}`)
+		merged := e.Over(later)
+		if got := merged.For("haiku"); got != "" {
+			t.Fatalf("the session's HAIKU without a level shadows the files' entries: %q, want none", got)
+		}
+		if got := merged.For("OPUS"); got != "high" {
+			t.Fatalf("opus, then Opus: %q, want high", got)
+		}
 	}
 }

@@ -32,9 +32,11 @@ type Plan struct {
 	// effort sync of a model switch, contract "Recommended config
 	// values"): when it fails, the change still stands and the caller
 	// calls CommitUnsynced instead of Commit.
-	Sync     json.RawMessage
-	commit   func() Outcome
-	unsynced func() Outcome
+	Sync json.RawMessage
+	// ModelChange says the change switches the session to another model.
+	ModelChange bool
+	commit      func() Outcome
+	unsynced    func() Outcome
 }
 
 // Commit applies the change to the session once the CLI accepted every
@@ -266,7 +268,8 @@ func (s *Session) setEffort(v string) Plan {
 // recommended values the shown effort is applied (Plan.Sync) instead.
 func (s *Session) setModel(v string) Plan {
 	next, _ := findModel(s.models, v)
-	sync := s.syncEffort(next, v)
+	settings := s.opts.settingsEffort() // read once, as the switch happens
+	sync := s.syncEffort(next, v, settings)
 	commit := func(synced bool) Outcome {
 		changed, pinned := s.model != v, s.pinned
 		s.model, s.reportedUltracode = v, nil
@@ -275,7 +278,7 @@ func (s *Session) setModel(v string) Plan {
 		}
 		m := s.CurrentModel()
 		var out Outcome
-		s.effort = s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, v) // the settings' level for the new model
+		s.effort = settings.For(m.ResolvedModel, m.Value, v) // the settings' level for the new model
 		if s.pinned != "" && m.SupportsEffort && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 			s.effort = s.pinned
 		} else if s.pinned != "" {
@@ -297,7 +300,7 @@ func (s *Session) setModel(v string) Plan {
 		out.Result = s.result()
 		return out
 	}
-	return Plan{Requests: []json.RawMessage{request("set_model", "model", v)}, Sync: sync,
+	return Plan{Requests: []json.RawMessage{request("set_model", "model", v)}, Sync: sync, ModelChange: s.model != v,
 		commit: func() Outcome { return commit(true) }, unsynced: func() Outcome { return commit(false) }}
 }
 

@@ -47,11 +47,10 @@
 // The effort selector opens on the request's own effort, else the level
 // the settings give the session's model (Options.SettingsEffort:
 // `modelSettings.<model>.effortLevel`, else `effortLevel`); a model switch
-// moves it to the new model's level unless the client picked one the new
-// model offers.
+// moves it to the new model's level, read from the files as they are at
+// the switch, unless the client picked one the new model offers.
 //
-// Not modelled (the reference has them; no golden shows them): settings
-// files changed while a session runs, the model switch the CLI makes by
-// itself (PostModelSwitch), and boolean config options beyond Fast mode
-// and ultracode.
+// Not modelled (the reference has them; no golden shows them): the model
+// switch the CLI makes by itself (PostModelSwitch), and boolean config
+// options beyond Fast mode and ultracode.
 package sessionconfig

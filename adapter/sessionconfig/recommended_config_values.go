@@ -3,6 +3,8 @@ package sessionconfig
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/airwire/airwire/adapter/claudesettings"
 )
 
 // Contract "Recommended config values": a client that declared the AIR
@@ -115,14 +117,14 @@ func (s *Session) InitialEffortRequest() json.RawMessage {
 // pin the new model offers, else settings, else the recommendation)
 // applied to the SDK. It returns nil without the extension or when the new
 // model has no effort levels (the override is then cleared).
-func (s *Session) syncEffort(m Model, value string) json.RawMessage {
+func (s *Session) syncEffort(m Model, value string, settings claudesettings.Effort) json.RawMessage {
 	if !s.opts.Recommended {
 		return nil
 	}
 	if !m.SupportsEffort || len(m.SupportedEffortLevels) == 0 {
 		return s.effortSettings("")
 	}
-	effort := s.opts.SettingsEffort.For(m.ResolvedModel, m.Value, value)
+	effort := settings.For(m.ResolvedModel, m.Value, value)
 	if s.pinned != "" && slices.Contains(m.SupportedEffortLevels, s.pinned) {
 		effort = s.pinned
 	}

@@ -186,6 +186,9 @@ func TestRecommendedEffortSyncFailure(t *testing.T) {
 		t.Fatalf("initial effort: %s", r)
 	}
 	plan, _ := s.SetConfigOption("model", json.RawMessage(`"mini"`))
+	if !plan.ModelChange {
+		t.Error("a switch to another model is not a ModelChange")
+	}
 	if r := goldentest.Canon(t, plan.Sync); !strings.Contains(r, `"effortLevel":"fast"`) {
 		t.Errorf("a model without medium recommends its first level: %s", r)
 	}
@@ -197,5 +200,8 @@ func TestRecommendedEffortSyncFailure(t *testing.T) {
 	out = plan.CommitUnsynced()
 	if got := modelAndEffort(t, out.Result); !strings.Contains(got, `"currentValue":"medium"`) {
 		t.Errorf("the last applied effort stays current: %s", got)
+	}
+	if plan, _ = s.SetConfigOption("model", json.RawMessage(`"opus"`)); plan.ModelChange {
+		t.Error("choosing the current model again is a ModelChange")
 	}
 }

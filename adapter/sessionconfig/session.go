@@ -35,11 +35,12 @@ type Options struct {
 	// `_meta.claudeCode.options.effort`, "" for none); it wins over
 	// SettingsEffort when the session opens.
 	Effort string
-	// SettingsEffort is the settings' effort levels, the session's
-	// programmatic settings over the files': the level a model opens at,
-	// and the level a model switch moves to unless the client picked one
-	// the new model offers.
-	SettingsEffort claudesettings.Effort
+	// SettingsEffort reads the settings' effort levels, the session's
+	// programmatic settings over the files', as they are when it is
+	// called: the level a model opens at, and the level a model switch
+	// moves to unless the client picked one the new model offers. Nil
+	// reads none.
+	SettingsEffort func() claudesettings.Effort
 	// Ultracode is settings' ultracode, used when get_settings is silent.
 	Ultracode bool
 	// BooleanOptions is the client's session.configOptions.boolean: Fast
@@ -59,6 +60,15 @@ type Options struct {
 	// (Fast mode turned off, Auto mode unavailable) go as `notice` updates,
 	// else as transcript lines.
 	Notices bool
+}
+
+// settingsEffort is o.SettingsEffort's levels as they are now; none
+// without it.
+func (o Options) settingsEffort() claudesettings.Effort {
+	if o.SettingsEffort == nil {
+		return claudesettings.Effort{}
+	}
+	return o.SettingsEffort()
 }
 
 type workflowsState int
@@ -105,7 +115,7 @@ func New(in Init, st Settings, o Options) *Session {
 	current := s.CurrentModel()
 	s.effort, s.reportedUltracode = o.Effort, st.UltracodeAvailable
 	if s.effort == "" {
-		s.effort = o.SettingsEffort.For(current.ResolvedModel, current.Value)
+		s.effort = o.settingsEffort().For(current.ResolvedModel, current.Value)
 	}
 	s.fallback = AutoFallback{pending: o.Mode == modeAuto.ID && s.mode == modeAccept.ID, notices: o.Notices}
 	s.fast = in.FastModeState != "" && in.FastModeState != "off"

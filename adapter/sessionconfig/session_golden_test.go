@@ -119,7 +119,7 @@ func (a cliAnswers) optionsFor(argv []string) Options {
 // on.
 func (a cliAnswers) openingOf(argv []string, resumedModel string) (Init, Options) {
 	o := a.optionsFor(argv)
-	o.CLIModels, o.SettingsEffort = a.init.Models, a.effort
+	o.CLIModels, o.SettingsEffort = a.init.Models, func() claudesettings.Effort { return a.effort }
 	in := a.init
 	in.Models = a.allowed.Apply(in.Models)
 	if slices.ContainsFunc(argv, func(s string) bool { return strings.HasPrefix(s, "--resume=") }) {
