@@ -39,7 +39,7 @@
 //   - localcommand.go: local slash command output and result-only turns.
 //   - memory.go: memory recalls as read tool calls.
 //   - methods.go: initialize, session/new, cancel and close; a new Session's parts.
-//   - modelfallback.go: a refusal fallback's notice and model switch.
+//   - modelfallback.go: a refusal fallback's notice, and the model switches the CLI makes by itself (a refusal fallback, a /model command).
 //   - prompt.go: session/prompt: the prompt's blocks decoded once, checked, queued as a turn and sent as the CLI's user message.
 //   - session.go: the Session, its turn queue, its CLI handler and what a cancel drops of tool calls.
 //   - session_failure.go: contract "Session failure": typed failure records (adapter/sessionfailure).

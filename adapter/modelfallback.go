@@ -3,7 +3,6 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/notices"
@@ -79,12 +78,17 @@ func (m refusalFallbackLine) summary() string {
 	return m.OriginalModel + " declined this request" + category + "; retried with " + m.FallbackModel + ". " + outcome
 }
 
-// followModelSwitch moves the session's model option to a model the CLI
-// switched to by itself. It runs on the CLI's dispatch goroutine with the
-// translator locked; the context usage request goes out in the background.
+// followModelSwitch moves the picker to a model the CLI switched to by
+// itself (a session-level refusal fallback, a /model command) as the
+// reference's syncModelAfterExternalSwitch does: no set_model, the new
+// model's options and guessed context window, then config_option_update.
+// With recommended values the new model's shown effort is applied first,
+// and the update follows its answer; get_context_usage follows in the
+// background to learn the real window. The caller holds the translator's
+// lock (the CLI's dispatch goroutine).
 func (s *Session) followModelSwitch(model string) {
 	value := model
-	if m, ok := resolveModel(s.models, model); ok {
+	if m, ok := sessionconfig.ResolveModel(s.models, model); ok {
 		value = m.Value
 	}
 	if value == s.cfg.Model() {
@@ -96,46 +100,45 @@ func (s *Session) followModelSwitch(model string) {
 		s.agent.opts.Log.Warn("could not follow the CLI's model switch", "session", s.ID, "model", model, "err", err)
 		return
 	}
-	out := plan.Commit()
-	m := s.cfg.CurrentModel()
-	s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
-	for _, u := range out.Updates {
-		s.notify(u)
+	if plan.ModelChange {
+		s.idle.Disarm("model change")
 	}
-	s.notify(s.cfg.ConfigOptionUpdate())
-	// Recommended config values: the new model's shown effort is applied
-	// before the context usage refresh.
-	go func() {
-		var paused pausedReader
-		defer paused.resume()
-		if plan.Sync != nil {
-			if err := s.configChanges.controlBody(context.Background(), plan.Sync, &paused); err != nil {
-				s.agent.opts.Log.Warn("effort sync after the CLI's model switch failed", "session", s.ID, "err", err)
-			}
+	window := func() {
+		m := s.cfg.CurrentModel()
+		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
+	}
+	publish := func(out sessionconfig.Outcome, window func()) {
+		window()
+		for _, u := range out.Updates {
+			s.notify(u)
 		}
+		s.notify(s.cfg.ConfigOptionUpdate())
 		for _, body := range out.After {
 			s.configChanges.afterRequest(context.Background(), body)
 		}
+	}
+	if plan.Sync == nil {
+		publish(plan.Commit(), window)
+		return
+	}
+	go func() {
+		var paused pausedReader
+		defer paused.resume()
+		publish(s.configChanges.commitSynced(context.Background(), plan, &paused), func() {
+			s.tr.mu.Lock()
+			defer s.tr.mu.Unlock()
+			window()
+		})
 	}()
 }
 
-// resolveModel finds the picker entry of a model id the CLI reports: an
-// exact value, a case-insensitive display name, or (preferring entries
-// other than "default") the entry whose resolved model it is. The
-// reference's fuzzier matches (substrings, token scores) are not made.
-func resolveModel(models []sessionconfig.Model, id string) (sessionconfig.Model, bool) {
-	id = strings.TrimSpace(id)
-	for _, m := range models {
-		if m.Value == id || strings.EqualFold(m.Value, id) || strings.EqualFold(m.DisplayName, id) {
-			return m, true
-		}
+// cliModelSwitch is the model a main-session PostModelSwitch hook reports
+// the CLI switched to by itself: not the agent's own set_model (source
+// "sdk") nor a resumed transcript's model ("resume"), which the picker
+// has already.
+func cliModelSwitch(in claude.HookInput) (model string, ok bool) {
+	if in.HookEventName != "PostModelSwitch" || in.AgentID != "" || in.ToModel == "" || in.Source == "sdk" || in.Source == "resume" {
+		return "", false
 	}
-	for _, pass := range []bool{false, true} {
-		for _, m := range models {
-			if (m.Value != "default" || pass) && m.ResolvedModel != "" && strings.EqualFold(m.ResolvedModel, id) {
-				return m, true
-			}
-		}
-	}
-	return sessionconfig.Model{}, false
+	return in.ToModel, true
 }

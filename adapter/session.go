@@ -329,6 +329,11 @@ func (s *Session) hook(ctx context.Context, cb *claude.HookCallback, reply claud
 		"subtype": "hook_callback", "callback_id": cb.CallbackID, "tool_use_id": cb.ToolUseID, "input": cb.Input.Raw}})
 	s.tr.hook(frame)
 	reply(claude.HookContinue, nil)
+	if model, ok := cliModelSwitch(cb.Input); ok {
+		s.tr.mu.Lock()
+		defer s.tr.mu.Unlock()
+		s.followModelSwitch(model)
+	}
 }
 
 // entersPlanMode says a hook reports that the main session's EnterPlanMode

@@ -5,10 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
 	"unicode/utf16"
 
-	"github.com/airwire/airwire/adapter/sessionconfig"
+	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/conform/goldentest"
 )
 
@@ -79,22 +78,6 @@ func TestRefusalFallbackNotice(t *testing.T) {
 	}
 }
 
-func TestResolveModel(t *testing.T) {
-	models := []sessionconfig.Model{
-		{Value: "default", ResolvedModel: "claude-sonnet-5-5", DisplayName: "Default (recommended)"},
-		{Value: "opus", ResolvedModel: "claude-opus-5-5", DisplayName: "Opus 5.5"},
-		{Value: "sonnet", ResolvedModel: "claude-sonnet-5-5", DisplayName: "Sonnet 5.5"},
-	}
-	for id, want := range map[string]string{"claude-sonnet-5-5": "sonnet", "Opus 5.5": "opus", "default": "default", " OPUS ": "opus"} {
-		if m, ok := resolveModel(models, id); !ok || m.Value != want {
-			t.Errorf("resolveModel(%q) = %q, %v; want %q", id, m.Value, ok, want)
-		}
-	}
-	if _, ok := resolveModel(models, "claude-haiku-5-5"); ok {
-		t.Error("an unknown id resolves to nothing")
-	}
-}
-
 func TestLocalOnlyCommand(t *testing.T) {
 	for text, want := range map[string]bool{"/context": true, "/context extra": true, "/heapdump": true,
 		"/extra-usage": true, "/contexts": false, "context": false, "/compact": false} {
@@ -127,3 +110,30 @@ func TestTitleContext(t *testing.T) {
 }
 
 func utf16Decode(u []uint16) []rune { return utf16.Decode(u) }
+
+// A main-session PostModelSwitch hook is a switch the CLI made by itself
+// unless the agent asked for it (source "sdk") or it restores a resumed
+// transcript's model ("resume"); a subagent's switch is its own.
+func TestCLIModelSwitch(t *testing.T) {
+	hook := func(raw string) claude.HookInput {
+		var in claude.HookInput
+		if err := json.Unmarshal([]byte(raw), &in); err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	for raw, want := range map[string]string{
+		`{"hook_event_name":"PostModelSwitch","to_model":"claude-haiku-5-5","source":"command"}`:                 "claude-haiku-5-5",
+		`{"hook_event_name":"PostModelSwitch","to_model":"claude-haiku-5-5","source":"fallback"}`:                "claude-haiku-5-5",
+		`{"hook_event_name":"PostModelSwitch","to_model":"claude-haiku-5-5","source":"sdk"}`:                     "",
+		`{"hook_event_name":"PostModelSwitch","to_model":"claude-haiku-5-5","source":"resume"}`:                  "",
+		`{"hook_event_name":"PostModelSwitch","to_model":"claude-haiku-5-5","source":"command","agent_id":"a1"}`: "",
+		`{"hook_event_name":"PostToolUse","to_model":"claude-haiku-5-5","source":"command"}`:                     "",
+		`{"hook_event_name":"PostModelSwitch","source":"command"}`:                                               "",
+	} {
+		got, ok := cliModelSwitch(hook(raw))
+		if got != want || ok != (want != "") {
+			t.Errorf("cliModelSwitch(%s) = %q, %v; want %q", raw, got, ok, want)
+		}
+	}
+}

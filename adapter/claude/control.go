@@ -106,7 +106,11 @@ type HookInput struct {
 	ToolInput     json.RawMessage `json:"tool_input,omitempty"`
 	ToolResponse  json.RawMessage `json:"tool_response,omitempty"`
 	ToolUseID     string          `json:"tool_use_id,omitempty"`
-	Raw           json.RawMessage `json:"-"`
+	// ToModel and Source are a PostModelSwitch's new model and what
+	// switched it ("sdk" for the agent's set_model, "command", …).
+	ToModel string          `json:"to_model,omitempty"`
+	Source  string          `json:"source,omitempty"`
+	Raw     json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON implements json.Unmarshaler.

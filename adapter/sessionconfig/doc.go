@@ -50,7 +50,10 @@
 // moves it to the new model's level, read from the files as they are at
 // the switch, unless the client picked one the new model offers.
 //
-// Not modelled (the reference has them; no golden shows them): the model
-// switch the CLI makes by itself (PostModelSwitch), and boolean config
-// options beyond Fast mode and ultracode.
+// A model switch the CLI makes by itself (a /model command, a refusal
+// fallback) is planned as a client's switch; the adapter sends none of
+// its set_model (adapter/modelfallback.go).
+//
+// Not modelled (the reference has them; no golden shows them): boolean
+// config options beyond Fast mode and ultracode.
 package sessionconfig
