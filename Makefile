@@ -70,10 +70,11 @@ WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./interna
 ## paths in every form (shown, relative, in patches, in streamed tool input, in --mcp-config, in
 ## --settings), a CLI restarted by session/load (slow process starts), a scripted CLI that waits for
 ## the agent's answer to a step, Claude Code settings read from the user's and the project's files,
-## sessions resumed from stored transcripts, and the agent's own compaction on a timer;
-## a run that fails is run once more, alone, and named
+## sessions resumed from stored transcripts, the agent's own compaction on a timer, model switches
+## the CLI makes by itself, and the login read in a session's folder and environment; a run that fails
+## is run once more, alone, and named
 WINE_CONFORM := edit-* bash-background background-mcp-call commands-changed file-change-report-* exit-plan-clear-context session-hooks \
-	model-refusal-fallback settings-* session-resume-model* session-resume-auto-fallback compaction-idle
+	model-refusal-fallback model-command auth-status-api-key-helper settings-* session-resume-model* session-resume-auto-fallback compaction-idle
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' WINE_CONFORM='$(WINE_CONFORM)' bash .ci/test-windows.sh
 

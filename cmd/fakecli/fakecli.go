@@ -138,10 +138,11 @@ func runReplay(ctx context.Context, opts *FakeCLIOptions, cwd string) error {
 		p := conform.NewPacer(pace)
 		in, out = p.Reader(in), p.StreamWriter(out)
 	}
+	state := cassette.StatePath(opts.Replay, opts.Getenv)
 	code := cassette.Play(ctx, cassette.Options{
 		Cassette: c, Args: opts.Args, In: in, Out: out, ErrOut: opts.IO.ErrOut,
 		Getenv: opts.Getenv, Cwd: cwd, Timeout: timeout, Loose: opts.Getenv(cassette.EnvReplayLoose) == "1",
-		Spawn: cassette.SpawnCounter(cassette.StatePath(opts.Replay, opts.Getenv)),
+		Spawn: cassette.SpawnCounter(state), Runs: cassette.RunCounter(state),
 	})
 	if code != 0 {
 		return &cmdutil.ExitError{Code: code}

@@ -83,6 +83,11 @@ type Options struct {
 	// Spawn returns the 1-based number of this stream-json spawn among the
 	// run's spawns; the N-th plays the cassette's N-th process.
 	Spawn func() (int, error)
+	// Runs returns the 1-based number of this run among the run's
+	// non-stream-json runs of the same argv; the N-th plays the cassette's
+	// N-th run of that argv (the last, past them). Nil counts every run
+	// the first.
+	Runs func(argv []string) (int, error)
 }
 
 // Play answers one CLI spawn from the cassette and returns the exit code.
@@ -140,13 +145,27 @@ func playMinimal(ctx context.Context, o Options, n int, toCas, toLive map[string
 }
 
 // playRun answers a non-stream-json run (auth status --json, --version)
-// with the recorded run of the same argv.
+// with the recorded run of the same argv that comes in its place (a
+// session's own probe, in its folder and environment, can print otherwise
+// than the agent's first).
 func playRun(o Options, toCas, toLive *replacer) int {
 	args := toCas.strs(o.Args)
+	var same []Run
 	for _, r := range o.Cassette.Runs {
-		if !slices.Equal(r.Argv, args) {
-			continue
+		if slices.Equal(r.Argv, args) {
+			same = append(same, r)
 		}
+	}
+	if len(same) > 0 {
+		n := 1
+		if o.Runs != nil {
+			var err error
+			if n, err = o.Runs(args); err != nil {
+				fmt.Fprintf(o.ErrOut, "fake-cli replay: cannot count runs: %v\n", err)
+				return ExitNoMatch
+			}
+		}
+		r := same[min(max(n, 1), len(same))-1]
 		io.WriteString(o.Out, toLive.document(r.Stdout))
 		for _, l := range r.Stderr {
 			fmt.Fprintln(o.ErrOut, toLive.str(l))

@@ -182,6 +182,23 @@ var _ = Describe("the player", func() {
 		Expect(string(p.s.Out.Contents())).To(Equal("{\n  \"loggedIn\": true,\n  \"configDirectory\": \"" + p.dirs.config + "\"\n}\n"))
 	})
 
+	It("answers each auth status with the recorded run in its place, the last one past them", func() {
+		cpath := savedCassette()
+		c, err := cassette.Load(cpath)
+		Expect(err).NotTo(HaveOccurred())
+		c.Runs = append(c.Runs, cassette.Run{Argv: []string{"auth", "status", "--json"}, Stdout: "{\"second\": true}\n"})
+		Expect(c.Save(cpath)).To(Succeed())
+		state := filepath.Join(GinkgoT().TempDir(), "spawns")
+		var outs []string
+		for range 3 {
+			p := startPlayer(cpath, []string{cassette.EnvReplayState + "=" + state}, "auth", "status", "--json")
+			Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(0))
+			outs = append(outs, string(p.s.Out.Contents()))
+		}
+		Expect(outs[0]).To(ContainSubstring(`"loggedIn": true`))
+		Expect(outs[1:]).To(Equal([]string{"{\"second\": true}\n", "{\"second\": true}\n"}))
+	})
+
 	It("fails on a run the cassette does not have", func() {
 		p := startPlayer(savedCassette(), nil, "--version")
 		Eventually(p.s).WithTimeout(5 * time.Second).Should(gexec.Exit(cassette.ExitNotApplicable))

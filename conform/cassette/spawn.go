@@ -59,3 +59,12 @@ func SpawnCounter(path string) func() (int, error) {
 		return n, nil
 	}
 }
+
+// RunCounter returns an Options.Runs that counts the runs of each argv in
+// a file beside the spawn counter at statePath.
+func RunCounter(statePath string) func(argv []string) (int, error) {
+	return func(argv []string) (int, error) {
+		sum := sha256.Sum256([]byte(strings.Join(argv, "\x00")))
+		return SpawnCounter(statePath + "." + hex.EncodeToString(sum[:6]))()
+	}
+}
