@@ -53,6 +53,11 @@ type Agent struct {
 
 	authProbing sync.Mutex  // held while an auth status probe runs
 	authCtx     authContext // the session the next probe reads (initialize.go)
+	// authAgain asks the probe under way to run once more, in the new
+	// context; authEpoch counts context changes, and a probe that saw one
+	// while it ran keeps its answer to itself.
+	authAgain atomic.Bool
+	authEpoch atomic.Uint64
 
 	// bg bounds the agent's background work (auth probes); Serve cancels
 	// it and waits for it before it returns.

@@ -30,6 +30,24 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// authStatusJSON is `auth status --json` when ADAPTER_TEST_AUTH names
+// how long it takes (else it prints nothing): a login by API key, whose
+// source is the settings' helper when the environment holds no
+// ANTHROPIC_API_KEY, as Claude Code reports it.
+func authStatusJSON() int {
+	d, err := time.ParseDuration(os.Getenv("ADAPTER_TEST_AUTH"))
+	if err != nil {
+		return 0
+	}
+	time.Sleep(d)
+	source := "ANTHROPIC_API_KEY"
+	if os.Getenv("ANTHROPIC_API_KEY") == "" {
+		source = "apiKeyHelper"
+	}
+	fmt.Printf(`{"loggedIn":true,"authMethod":"api_key","apiProvider":"firstParty","apiKeySource":%q}`+"\n", source)
+	return 0
+}
+
 func fakeCLI(mode string) int {
 	if pidFile := os.Getenv("ADAPTER_TEST_PIDS"); pidFile != "" {
 		f, _ := os.OpenFile(pidFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
@@ -48,6 +66,9 @@ func fakeCLI(mode string) int {
 	}
 	if mode == "late" {
 		signal.Ignore(syscall.SIGTERM) // like the real CLI, it winds down on its own
+	}
+	if n := len(os.Args); n >= 3 && slices.Equal(os.Args[n-3:], []string{"auth", "status", "--json"}) {
+		return authStatusJSON()
 	}
 	in := bufio.NewScanner(os.Stdin)
 	out := func(s string) { fmt.Println(s) }

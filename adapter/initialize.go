@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,14 +37,26 @@ func (a *Agent) initializeResult(c caps.Client) json.RawMessage {
 // before the subcommand, since --settings is a global option of the CLI.
 type authContext struct {
 	settings, cwd string
+	// helper is the apiKeyHelper the session's CLI runs, which decides
+	// whether its key is the JetBrains Air gateway's; env is the session's
+	// own environment (`_meta.claudeCode.options.env`), laid over the
+	// agent's.
+	helper string
+	env    []string
 }
 
-// useAuthContext makes session settings and cwd the context of the next
-// auth status probes.
-func (a *Agent) useAuthContext(settings, cwd string) {
+// useAuthContext makes c the context of the next auth status probes. It
+// reports whether c changes what a probe reads: the directory (the agent's
+// own before any session), the helper or the environment.
+func (a *Agent) useAuthContext(c authContext) (changed bool) {
 	a.mu.Lock()
-	a.authCtx = authContext{settings: settings, cwd: cwd}
+	prev := a.authCtx
+	a.authCtx = c
 	a.mu.Unlock()
+	if prev.cwd == "" {
+		prev.cwd, _ = os.Getwd()
+	}
+	return prev.cwd != c.cwd || prev.helper != c.helper || !slices.Equal(prev.env, c.env)
 }
 
 // probeArgs is the argv of an auth status probe in context c.
@@ -57,15 +70,28 @@ func (c authContext) probeArgs() []string {
 // probeAuth runs `claude auth status --json` in the background and pushes
 // `_auth/status_update` when the identity it reports is new to the client.
 // It never fails the caller: an unavailable CLI means "not reported".
-func (a *Agent) probeAuth() {
+// A fresh probe is one whose context changed: a probe under way, which
+// reads the old one, is run again once it ends, and its answer dropped.
+func (a *Agent) probeAuth(fresh bool) {
+	if fresh {
+		a.authEpoch.Add(1)
+	}
 	if !a.authProbing.TryLock() {
+		if fresh {
+			a.authAgain.Store(true)
+		}
 		return // a probe is under way; its answer serves this call too
 	}
 	a.bgWork.Add(1)
 	go func() {
 		defer a.bgWork.Done()
-		defer a.authProbing.Unlock()
-		readAuthStatus(a)
+		for {
+			readAuthStatus(a)
+			a.authProbing.Unlock()
+			if !a.authAgain.Swap(false) || !a.authProbing.TryLock() {
+				return
+			}
+		}
 	}()
 }
 
@@ -77,16 +103,22 @@ func readAuthStatus(a *Agent) (ok bool) {
 	if a.routing.GatewayActive() { // the gateway owns the credentials
 		return true
 	}
-	stdout, err := a.runAuthStatus(a.bg)
+	epoch := a.authEpoch.Load()
+	a.mu.Lock()
+	actx := a.authCtx
+	a.mu.Unlock()
+	stdout, err := a.runAuthStatus(a.bg, actx)
 	if err != nil && len(stdout) == 0 {
 		a.opts.Log.Warn("claude auth status failed", "err", err)
 		return false
 	}
-	status, ok := agentinfo.FromCLIStatus(stdout, "")
+	status, ok := agentinfo.FromCLIStatus(stdout, actx.helper)
 	if !ok {
 		return false
 	}
-	setAuthStatus(a, status)
+	if a.authEpoch.Load() == epoch { // else a fresh probe follows
+		setAuthStatus(a, status)
+	}
 	return true
 }
 
@@ -105,18 +137,15 @@ func setAuthStatus(a *Agent, status agentinfo.AuthStatus) {
 
 // runAuthStatus runs the CLI's auth status; a logged-out CLI exits 1 and
 // still prints its JSON, so stdout is returned with the error.
-func (a *Agent) runAuthStatus(ctx context.Context) ([]byte, error) {
+func (a *Agent) runAuthStatus(ctx context.Context, actx authContext) ([]byte, error) {
 	path, err := a.claudePath()
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, authProbeTimeout)
 	defer cancel()
-	a.mu.Lock()
-	actx := a.authCtx
-	a.mu.Unlock()
 	cmd := exec.CommandContext(ctx, path, actx.probeArgs()...)
-	cmd.Env = a.opts.Environ
+	cmd.Env = append(slices.Clip(a.opts.Environ), actx.env...) // the last of a key wins
 	cmd.Dir = actx.cwd
 	out, err := cmd.Output()
 	var exit *exec.ExitError

@@ -64,7 +64,7 @@ func (a *Agent) initialize(ctx context.Context, req *jsonrpc.Request) (any, erro
 		result = v2
 	}
 	_ = a.conn.Respond(req.ID, result, nil)
-	a.probeAuth()
+	a.probeAuth(false)
 	return nil, jsonrpc.ErrAsyncResponse
 }
 

@@ -85,10 +85,10 @@ func (s *Session) submit(ctx context.Context, t *turn, prompt []promptBlock) err
 	}
 	s.tr.mu.Unlock()
 	s.mu.Lock()
-	settings := s.flagSettings
+	auth := s.auth
 	s.mu.Unlock()
-	s.agent.useAuthContext(settings, s.Cwd)
-	s.agent.probeAuth()
+	auth.helper = s.prefs.current().APIKeyHelperUnder(auth.settings) // the files as they are now
+	s.agent.probeAuth(s.agent.useAuthContext(auth))
 	s.tr.sent(msg.UUID)
 	if err := s.cli().Send(msg); err != nil {
 		return errSessionEnded

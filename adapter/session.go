@@ -65,9 +65,10 @@ type Session struct {
 
 	mu    sync.Mutex
 	state state
-	// flagSettings are the CLI's --settings (contract "Session hooks"),
-	// which the auth status probe of a prompt uses too (initialize.go).
-	flagSettings string
+	// auth is the context of the agent's auth status probes while this
+	// session is the last one created or prompted (initialize.go): its
+	// settings are the CLI's --settings (contract "Session hooks").
+	auth authContext
 	// startAgent is the agent the current CLI started as (--agent).
 	startAgent string
 	turns      []*turn          // the active turn first, then queued prompts

@@ -2,9 +2,11 @@ package adapter
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/airwire/airwire/adapter/claude"
@@ -56,5 +58,41 @@ func TestAuthProbeCarriesTheSessionSettings(t *testing.T) {
 	got := authContext{settings: `{"hooks":{}}`, cwd: "/w"}.probeArgs()
 	if want := []string{"--settings", `{"hooks":{}}`, "auth", "status", "--json"}; !slices.Equal(got, want) {
 		t.Errorf("with settings: %v, want %v", got, want)
+	}
+}
+
+// A session opened while the agent's first auth status probe runs, in a
+// context that reads the login otherwise (its own environment leaves no
+// ANTHROPIC_API_KEY, and its settings' apiKeyHelper starts the JetBrains
+// Air gateway's proxy), has the probe run again there; the answer of the
+// old context is never pushed. Pinned on the wire by the
+// auth-status-api-key-helper scenario.
+func TestAuthProbeRunsAgainInANewContext(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_AUTH", "400ms")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+	e := startAgent(t, "plain")
+	cwd := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	helper := `{"apiKeyHelper": "echo sk-ant-helper # central proxy start"}`
+	if err := os.WriteFile(filepath.Join(cwd, ".claude", "settings.json"), []byte(helper), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var statuses []string
+	note := func(m map[string]any) {
+		if m["method"] == "_auth/status_update" {
+			statuses = append(statuses, fmt.Sprint(m["params"]))
+		}
+	}
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	e.replyAfter(0, note)
+	cwdJSON, _ := json.Marshal(cwd)
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":` + string(cwdJSON) +
+		`,"mcpServers":[],"_meta":{"claudeCode":{"options":{"env":{"ANTHROPIC_API_KEY":""}}}}}}`)
+	e.replyAfter(1, note)
+	e.await("a status update", func(m map[string]any) bool { note(m); return len(statuses) > 0 }, note)
+	if len(statuses) != 1 || !strings.Contains(statuses[0], "JetBrains Air Gateway") {
+		t.Errorf("status updates %q, want only the JetBrains Air Gateway's", statuses)
 	}
 }

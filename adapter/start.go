@@ -112,10 +112,14 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	if st.Settings, err = sessionSettings(st.Meta, s.Cwd); err != nil { // contract "Session hooks"
 		return invalidParams(err.Error())
 	}
+	auth := authContext{settings: st.Settings, cwd: s.Cwd, env: optionsEnv(st.Meta),
+		helper: s.prefs.current().APIKeyHelperUnder(st.Settings)}
 	s.mu.Lock()
-	s.flagSettings = st.Settings
+	s.auth = auth
 	s.mu.Unlock()
-	s.agent.useAuthContext(st.Settings, s.Cwd)
+	if s.agent.useAuthContext(auth) {
+		s.agent.probeAuth(true) // the reference reads the login again in the session's context
+	}
 	st.FormElicitation = s.agent.clientCaps().FormElicit
 	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {

@@ -70,6 +70,28 @@ type Settings struct {
 	// DisableAuto is the top-level `disableAutoMode`; DisableAutoMode is
 	// `permissions.disableAutoMode`. Claude Code reads both.
 	DisableAuto, DisableAutoMode string
+	// APIKeyHelper is `apiKeyHelper`, the command Claude Code runs for its
+	// API key; ManagedAPIKeyHelper is the managed settings' own, which
+	// outranks a session's --settings (APIKeyHelperUnder).
+	APIKeyHelper, ManagedAPIKeyHelper string
+}
+
+// APIKeyHelperUnder is the apiKeyHelper a CLI started with the session's
+// own settings (flag, the --settings JSON) runs: the managed settings'
+// one, else the session's, else the files'.
+func (s Settings) APIKeyHelperUnder(flag string) string {
+	if s.ManagedAPIKeyHelper != "" {
+		return s.ManagedAPIKeyHelper
+	}
+	var f struct {
+		Helper any `json:"apiKeyHelper"`
+	}
+	if json.Unmarshal([]byte(flag), &f) == nil {
+		if h, ok := f.Helper.(string); ok && h != "" {
+			return h
+		}
+	}
+	return s.APIKeyHelper
 }
 
 // AutoDisabled reports whether the settings switch Auto mode off.
@@ -91,6 +113,7 @@ type file struct {
 	IdleCompaction  any `json:"idleCompaction"`
 	AutoCompact     any `json:"autoCompactEnabled"`
 	Env             any `json:"env"`
+	APIKeyHelper    any `json:"apiKeyHelper"`
 	effortFile
 	Permissions struct {
 		DefaultMode   any `json:"defaultMode"`
@@ -145,6 +168,10 @@ func merge(files []file) Settings {
 		s.Env = overlay(s.Env, f.Env)
 		if list, ok := f.DeniedModels.([]any); ok && f.source == Managed {
 			s.DeniedModels = stringsOf(list)
+		}
+		set(&s.APIKeyHelper, f.APIKeyHelper)
+		if f.source == Managed {
+			set(&s.ManagedAPIKeyHelper, f.APIKeyHelper)
 		}
 	}
 	if escalates(s.DefaultMode, modeFrom) {

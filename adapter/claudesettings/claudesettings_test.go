@@ -182,3 +182,28 @@ func TestStartMode(t *testing.T) {
 		}
 	}
 }
+
+// The apiKeyHelper a session's CLI runs: the managed settings' one, else
+// the session's own --settings', else the highest file's.
+func TestAPIKeyHelper(t *testing.T) {
+	files := make([]file, 4)
+	for i, text := range []string{`{"apiKeyHelper": "user"}`, `{"apiKeyHelper": "project"}`, `{}`, `{}`} {
+		files[i].source = []Source{User, Project, Local, Managed}[i]
+		if err := json.Unmarshal([]byte(text), &files[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := merge(files)
+	for flag, want := range map[string]string{"": "project", `{"hooks": {}}`: "project", `{"apiKeyHelper": "flag"}`: "flag",
+		`{"apiKeyHelper": 3}`: "project", "not json": "project"} {
+		if got := st.APIKeyHelperUnder(flag); got != want {
+			t.Errorf("files, flag %q: %q, want %q", flag, got, want)
+		}
+	}
+	if err := json.Unmarshal([]byte(`{"apiKeyHelper": "managed"}`), &files[3]); err != nil {
+		t.Fatal(err)
+	}
+	if got := merge(files).APIKeyHelperUnder(`{"apiKeyHelper": "flag"}`); got != "managed" {
+		t.Errorf("managed: %q, want managed over the session's", got)
+	}
+}
