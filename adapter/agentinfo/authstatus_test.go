@@ -2,11 +2,14 @@ package agentinfo
 
 import (
 	"encoding/json"
-	"github.com/airwire/airwire/conform/goldentest"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/airwire/airwire/conform/cassette"
+	"github.com/airwire/airwire/conform/goldentest"
+	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/testroot"
 )
 
 // TestStatusUpdateMatchesGoldens maps each recorded `auth status --json`
@@ -19,13 +22,14 @@ func TestStatusUpdateMatchesGoldens(t *testing.T) {
 			t.Run(profile+"/"+name, func(t *testing.T) {
 				want := statusUpdates(t, goldentest.Read(t, path))
 				c := goldentest.LoadCassette(t, path)
+				helper := projectKeyHelper(t, name)
 				var last *AuthStatus
 				pushes := 0
 				for _, run := range c.Runs {
 					if !slices.Equal(run.Argv, ProbeArgs) {
 						continue
 					}
-					s, ok := FromCLIStatus([]byte(run.Stdout), "")
+					s, ok := FromCLIStatus([]byte(run.Stdout), helper)
 					if !ok {
 						t.Fatalf("probe stdout not mapped: %s", run.Stdout)
 					}
@@ -54,7 +58,7 @@ func TestStatusUpdateMatchesGoldens(t *testing.T) {
 						continue // a provider's account is no login of the agent's
 					}
 					if acc := initAccount(p.Events); acc != nil {
-						if s, ok := FromAccount(acc, ""); ok && !Same(last, Merge(last, s)) {
+						if s, ok := FromAccount(acc, helper); ok && !Same(last, Merge(last, s)) {
 							t.Errorf("session account %s would push again", acc)
 						}
 					}
@@ -65,6 +69,23 @@ func TestStatusUpdateMatchesGoldens(t *testing.T) {
 			})
 		}
 	}
+}
+
+// projectKeyHelper is the apiKeyHelper of scenario name's project
+// settings, which its session's CLI runs ("" for none).
+func projectKeyHelper(t *testing.T, name string) string {
+	t.Helper()
+	sc, err := scenario.Load(filepath.Join(testroot.Root(t), "scenarios", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		APIKeyHelper string `json:"apiKeyHelper"`
+	}
+	if text, ok := sc.Files[".claude/settings.json"]; ok {
+		_ = json.Unmarshal([]byte(text), &settings) // a scenario's settings may be anything
+	}
+	return settings.APIKeyHelper
 }
 
 // routed reports whether a CLI was started under a model provider the
