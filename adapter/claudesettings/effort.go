@@ -32,7 +32,10 @@ type effortFile struct {
 }
 
 // modelSettings is a `modelSettings` object's entries in file order.
-type modelSettings []struct {
+type modelSettings []modelEntry
+
+// modelEntry is one `modelSettings` key and its value as written.
+type modelEntry struct {
 	key string
 	raw json.RawMessage
 }
@@ -53,10 +56,7 @@ func (m *modelSettings) UnmarshalJSON(b []byte) error {
 			*m = nil
 			return nil
 		}
-		*m = append(*m, struct {
-			key string
-			raw json.RawMessage
-		}{key, raw})
+		*m = append(*m, modelEntry{key, raw})
 	}
 	return nil
 }
