@@ -20,7 +20,7 @@ func reference(t *testing.T) []string {
 	t.Helper()
 	p, err := deps.Lookup(nil, ".")
 	if err != nil || p.Node == "" || p.ReferenceAdapter == "" {
-		t.Skip("the reference adapter is not installed: run make deps")
+		deps.Unavailable(t, "the reference adapter is not installed: run make deps")
 	}
 	return []string{p.Node, p.ReferenceAdapter}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/airwire/airwire/conform"
 	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/journal"
 	"github.com/airwire/airwire/internal/testroot"
 	"github.com/airwire/airwire/schemas/acp"
@@ -85,10 +86,10 @@ func TestV2PromptStepEndsWithItsTurn(t *testing.T) {
 	// The journal validates against the v2 schema (airwire validate).
 	a, set, err := validate.Load()
 	if err != nil {
-		t.Skipf("no ACP schema: %v", err)
+		deps.Unavailable(t, "no ACP schema: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(acp.V2Dir(filepath.Dir(a.File)), acp.UnstableFile)); err != nil {
-		t.Skipf("the ACP v2 schema is not installed (make deps): %v", err)
+		deps.Unavailable(t, "the ACP v2 schema is not installed (make deps): %v", err)
 	}
 	rep, err := validate.Journal(res.Journal, validate.New(a, set))
 	if err != nil {

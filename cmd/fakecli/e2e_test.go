@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/airwire/airwire/conform/scenario"
+	"github.com/airwire/airwire/internal/deps"
 	"github.com/airwire/airwire/internal/procgroup"
-
 	"github.com/airwire/airwire/internal/testroot"
 )
 
@@ -35,28 +35,18 @@ func repoRoot(t *testing.T) string {
 	return testroot.Root(t)
 }
 
-// deps reads .deps/paths.env and skips the test when the reference adapter
-// is not installed.
-func deps(t *testing.T) (node, adapter string) {
+// referenceAdapter is the Node and reference adapter `make deps`
+// installed; without them the test skips, or fails under CI.
+func referenceAdapter(t *testing.T) (node, adapter string) {
 	t.Helper()
-	root := repoRoot(t)
-	data, err := os.ReadFile(filepath.Join(root, ".deps", "paths.env"))
+	p, err := deps.Lookup(nil, repoRoot(t))
+	if err == nil {
+		if node, err = p.RequireNode(); err == nil {
+			adapter, err = p.RequireReferenceAdapter()
+		}
+	}
 	if err != nil {
-		t.Skip("skipping: .deps/paths.env is missing; run `make deps` to install node and the reference adapter")
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		k, v, _ := strings.Cut(strings.TrimSpace(line), "=")
-		switch k {
-		case "AIRWIRE_NODE":
-			node = v
-		case "AIRWIRE_REFERENCE_ADAPTER":
-			adapter = v
-		}
-	}
-	for _, p := range []string{node, adapter} {
-		if _, err := os.Stat(p); p == "" || err != nil {
-			t.Skipf("skipping: %q from .deps/paths.env is missing; run `make deps`", p)
-		}
+		deps.Unavailable(t, "node and the reference adapter (make deps): %v", err)
 	}
 	return node, adapter
 }
@@ -198,7 +188,7 @@ func (c *acpClient) requests(method string) []map[string]any {
 // It returns the client and the path of the fake CLI's log.
 func startAdapter(t *testing.T, sc *scenario.Scenario, answer func(string, map[string]any) (any, *rpcError)) (*acpClient, string, string) {
 	t.Helper()
-	node, adapter := deps(t)
+	node, adapter := referenceAdapter(t)
 	bin := testroot.Binary(t)
 	tmp := t.TempDir()
 	home := filepath.Join(tmp, "home")

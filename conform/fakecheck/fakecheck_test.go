@@ -91,11 +91,11 @@ func TestFakeMatchesRealCLI(t *testing.T) {
 	wd, _ := os.Getwd()
 	paths, err := deps.Lookup(nil, wd)
 	if err != nil {
-		t.Skipf("deps: %v", err)
+		deps.Unavailable(t, "deps: %v", err)
 	}
 	cli, err := paths.RequireReferenceCLI()
 	if err != nil {
-		t.Skipf("reference CLI: %v", err)
+		deps.Unavailable(t, "reference CLI: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -36,7 +36,7 @@ func referenceCLI(t *testing.T) string {
 	}
 	cli, err := p.RequireReferenceCLI()
 	if errors.Is(err, deps.ErrMissing) {
-		t.Skipf("skipping the real-CLI test: %v", err)
+		deps.Unavailable(t, "skipping the real-CLI test: %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)

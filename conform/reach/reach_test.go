@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/airwire/airwire/internal/deps"
 )
 
 // srcA is a crafted module. Its first line holds a character outside the
@@ -220,7 +222,7 @@ func referenceDist(t *testing.T) string {
 	}
 	dist := filepath.Join(dir, ".deps", "acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist")
 	if _, err := os.Stat(dist); err != nil {
-		t.Skip("the reference adapter is not installed (make deps)")
+		deps.Unavailable(t, "the reference adapter is not installed (make deps)")
 	}
 	return dist
 }

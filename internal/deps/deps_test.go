@@ -2,6 +2,7 @@ package deps
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -116,5 +117,26 @@ func TestACPClients(t *testing.T) {
 	p.ACPClients = ""
 	if _, err := p.RequireACPClients(); !errors.Is(err, ErrMissing) {
 		t.Fatalf("unset: err = %v, want ErrMissing", err)
+	}
+}
+
+// fakeTB records how Unavailable ended a test.
+type fakeTB struct{ skipped, failed string }
+
+func (f *fakeTB) Helper()                           {}
+func (f *fakeTB) Skipf(format string, args ...any)  { f.skipped = fmt.Sprintf(format, args...) }
+func (f *fakeTB) Fatalf(format string, args ...any) { f.failed = fmt.Sprintf(format, args...) }
+
+func TestUnavailableFailsUnderCI(t *testing.T) {
+	for _, tc := range []struct {
+		ci   string
+		fail bool
+	}{{"", false}, {"false", false}, {"0", false}, {"true", true}, {"1", true}} {
+		t.Setenv("CI", tc.ci)
+		var f fakeTB
+		Unavailable(&f, "no %s", "node")
+		if got := f.failed != ""; got != tc.fail || (f.failed+f.skipped) != "no node" {
+			t.Errorf("CI=%q: failed %q, skipped %q; want failed=%v", tc.ci, f.failed, f.skipped, tc.fail)
+		}
 	}
 }

@@ -22,11 +22,11 @@ func unstable(t *testing.T) *acp.Schema {
 	t.Helper()
 	p, err := deps.Paths()
 	if err != nil {
-		t.Skipf("ACP schema not installed: %v", err)
+		deps.Unavailable(t, "ACP schema not installed: %v", err)
 	}
 	dir, err := p.RequireACPSchemaDir()
 	if err != nil {
-		t.Skipf("ACP schema not installed: %v", err)
+		deps.Unavailable(t, "ACP schema not installed: %v", err)
 	}
 	loadOnce.Do(func() { loaded, loadErr = acp.LoadDir(dir, true) })
 	if loadErr != nil {

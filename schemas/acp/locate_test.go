@@ -35,11 +35,11 @@ func pinnedTarball(t *testing.T) []byte {
 	t.Helper()
 	p, err := deps.Paths()
 	if err != nil || p.ACPSchemaDir == "" {
-		t.Skipf("ACP schema not installed (make deps): %v", err)
+		deps.Unavailable(t, "ACP schema not installed (make deps): %v", err)
 	}
 	b, err := os.ReadFile(filepath.Join(p.ACPSchemaDir, "..", "..", acp.Pinned().Tarball))
 	if err != nil {
-		t.Skipf("no pinned tarball: %v", err)
+		deps.Unavailable(t, "no pinned tarball: %v", err)
 	}
 	return b
 }

@@ -15,11 +15,11 @@ func v2Unstable(t *testing.T) *acp.Schema {
 	t.Helper()
 	p, err := deps.Paths()
 	if err != nil || p.ACPSchemaDir == "" {
-		t.Skipf("ACP schema not installed: %v", err)
+		deps.Unavailable(t, "ACP schema not installed: %v", err)
 	}
 	dir := acp.V2Dir(p.ACPSchemaDir)
 	if _, err := os.Stat(filepath.Join(dir, acp.UnstableFile)); err != nil {
-		t.Skipf("the ACP v2 schema is not installed (make deps): %v", err)
+		deps.Unavailable(t, "the ACP v2 schema is not installed (make deps): %v", err)
 	}
 	s, err := acp.LoadDir(dir, true)
 	if err != nil {

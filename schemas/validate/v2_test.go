@@ -17,7 +17,7 @@ import (
 func needV2(t *testing.T, a *acp.Schema) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(acp.V2Dir(filepath.Dir(a.File)), acp.UnstableFile)); err != nil {
-		t.Skipf("the ACP v2 schema is not installed (make deps): %v", err)
+		deps.Unavailable(t, "the ACP v2 schema is not installed (make deps): %v", err)
 	}
 }
 

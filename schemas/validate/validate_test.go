@@ -19,7 +19,7 @@ func schemas(t testing.TB) (*acp.Schema, *air.Set) {
 	t.Helper()
 	a, s, err := validate.Load()
 	if errors.Is(err, deps.ErrMissing) {
-		t.Skipf("ACP schema not installed: %v", err)
+		deps.Unavailable(t, "ACP schema not installed: %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)
