@@ -3,12 +3,11 @@ package cassette_test
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -163,31 +162,24 @@ func (c *acp) closeAndWait() {
 	Eventually(c.done).WithTimeout(15 * time.Second).Should(BeClosed())
 }
 
-// freePort returns a loopback port nobody listens on right now.
-func freePort() int {
+// startMockAPI runs `airwire mock-api` on a free loopback port with the
+// model script; it returns the base URL. The server stops when the spec ends.
+func startMockAPI(script map[string]any) string {
 	GinkgoHelper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	b, err := json.Marshal(script)
 	Expect(err).NotTo(HaveOccurred())
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startMockAPI runs the research mock of the Anthropic Messages API with
-// node and waits until it listens.
-func startMockAPI(node, script, logFile, writeTarget string) string {
-	GinkgoHelper()
-	port := freePort()
-	cmd := exec.Command(node, script, fmt.Sprint(port), logFile, writeTarget)
-	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
+	path := filepath.Join(GinkgoT().TempDir(), "model.json")
+	Expect(os.WriteFile(path, b, 0o644)).To(Succeed())
+	cmd := exec.Command(airwireBin, "mock-api", "--script", path)
+	cmd.Stderr = GinkgoWriter
+	stdout, err := cmd.StdoutPipe()
+	Expect(err).NotTo(HaveOccurred())
 	Expect(cmd.Start()).To(Succeed())
 	DeferCleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	Eventually(func() error {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-		}
-		return err
-	}).WithTimeout(10 * time.Second).WithPolling(50 * time.Millisecond).Should(Succeed())
-	return "http://" + addr
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	Expect(err).NotTo(HaveOccurred(), "mock-api printed no address")
+	base, ok := strings.CutPrefix(strings.TrimSpace(line), "mock-api listening on ")
+	Expect(ok).To(BeTrue(), "mock-api's first line: %q", line)
+	go func() { _, _ = io.Copy(GinkgoWriter, stdout) }()
+	return base
 }

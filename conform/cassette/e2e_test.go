@@ -40,54 +40,41 @@ func editorSteps(c *acp, cwd string) []string {
 	return stops
 }
 
-type refDeps struct{ node, adapter, cli, mock string }
+type refDeps struct{ node, adapter, cli string }
 
-// referenceDeps returns the reference adapter's paths, or skips.
+// referenceDeps returns the reference adapter's paths; without them the
+// spec skips, or fails under CI.
 func referenceDeps() refDeps {
 	GinkgoHelper()
 	p, err := deps.Paths()
-	if errors.Is(err, deps.ErrMissing) {
-		Skip("reference adapter not installed (run make deps): " + err.Error())
-	}
-	Expect(err).NotTo(HaveOccurred())
 	var d refDeps
 	for _, f := range []struct {
 		dst *string
 		get func() (string, error)
 	}{{&d.node, p.RequireNode}, {&d.adapter, p.RequireReferenceAdapter}, {&d.cli, p.RequireReferenceCLI}} {
-		if *f.dst, err = f.get(); err != nil {
-			Skip("reference dependency missing (run make deps): " + err.Error())
+		if err == nil {
+			*f.dst, err = f.get()
 		}
 	}
-	if d.mock = findMockAPI(); d.mock == "" {
-		Skip("the research mock API is missing: set " + envMockAPI + " to research/cli-capture/mock-anthropic-api.mjs of the shared workspace")
+	if errors.Is(err, deps.ErrMissing) {
+		deps.Unavailable(GinkgoT(), "the reference adapter, Node and the real CLI (run make deps): %v", err)
 	}
+	Expect(err).NotTo(HaveOccurred())
 	return d
 }
 
-// envMockAPI names the research mock of the Anthropic Messages API.
-const envMockAPI = "AIRWIRE_RESEARCH_MOCK_API"
-
-// findMockAPI returns $AIRWIRE_RESEARCH_MOCK_API, else the mock in a
-// shared/research/cli-capture directory next to the module root or one of
-// its parents, else "".
-func findMockAPI() string {
-	if p := os.Getenv(envMockAPI); p != "" {
-		return p
+// modelScript is the model of editorSteps' two prompts, for airwire
+// mock-api: a greeting, then a Write of target that the tool result ends.
+func modelScript(target string) map[string]any {
+	return map[string]any{
+		"turns": []any{
+			map[string]any{"when": map[string]any{"text": "Say hello"}, "reply": []any{map[string]any{"text": "Hello from mock."}}},
+			map[string]any{"when": map[string]any{"text": "PLEASE_WRITE"}, "reply": []any{map[string]any{"toolUse": map[string]any{
+				"id": "toolu_write", "name": "Write", "input": map[string]any{"file_path": target, "content": "hello from mock\n"}}}}},
+			map[string]any{"when": map[string]any{"toolResult": "toolu_write"}, "reply": []any{map[string]any{"text": "Wrote it."}}},
+		},
+		"side": map[string]any{"title": "Say hello", "default": "ok"},
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	dir, err := deps.ModuleRoot(wd)
-	for err == nil && dir != filepath.Dir(dir) {
-		dir = filepath.Dir(dir)
-		p := filepath.Join(dir, "shared", "research", "cli-capture", "mock-anthropic-api.mjs")
-		if _, serr := os.Stat(p); serr == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 var _ = Describe("record a real run, replay it", Label("reference"), func() {
@@ -96,7 +83,7 @@ var _ = Describe("record a real run, replay it", Label("reference"), func() {
 
 		By("recording the reference adapter with the real CLI against the mock API")
 		live := newRunDirs()
-		base := startMockAPI(d.node, d.mock, filepath.Join(live.root, "mock.jsonl"), filepath.Join(live.cwd, "hello.txt"))
+		base := startMockAPI(modelScript(filepath.Join(live.cwd, "hello.txt")))
 		jpath := filepath.Join(live.root, "live.jsonl")
 		cmd := exec.Command(airwireBin, "record", "-q", "--cli-lane", "--no-redact", "--journal", jpath, "--", d.node, d.adapter)
 		cmd.Dir = live.cwd
