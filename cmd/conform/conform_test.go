@@ -247,6 +247,7 @@ func TestRunConformData(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemaErr := errors.New("no schema here")
+	schema := schemaDir(t) // before a subtest leaves the checkout
 	tests := []struct {
 		name        string
 		opts        ConformOptions
@@ -281,7 +282,7 @@ func TestRunConformData(t *testing.T) {
 			}
 			o.ACPSchemaDir = func(context.Context, string) (string, error) { return "", tt.schema }
 			if tt.schema == nil {
-				o.ACPSchemaDir = func(context.Context, string) (string, error) { return schemaDir(t), nil }
+				o.ACPSchemaDir = func(context.Context, string) (string, error) { return schema, nil }
 			}
 			var ran []conform.Options
 			o.Run = func(_ context.Context, co conform.Options, g *golden.Golden, _ bool) (*conform.Outcome, error) {
@@ -318,7 +319,7 @@ func schemaDir(t *testing.T) string {
 	t.Helper()
 	p, err := deps.Paths()
 	if err != nil || p.ACPSchemaDir == "" {
-		t.Skipf("ACP schema not installed (make deps): %v", err)
+		deps.Unavailable(t, "ACP schema not installed (make deps): %v", err)
 	}
 	return p.ACPSchemaDir
 }
