@@ -4,7 +4,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/airwire/airwire/cmd/cli.Version=$(VERSION)
 GINKGO    := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
 
-.PHONY: all build deps test test-suites test-user-steps cross test-portable test-windows release bench fuzz conform conform-play conform-reference reach rerecord clean
+.PHONY: all build deps test test-suites test-user-steps cross test-portable test-windows release bench fuzz conform conform-play conform-reference reach contract rerecord clean
 
 all: build
 
@@ -105,6 +105,12 @@ reach: deps build
 	NODE_V8_COVERAGE=$(abspath $(REACH_COVERAGE)) bin/airwire conform --reference --jobs 2 || \
 		echo "make reach: some runs failed; the figures below still count every run that executed" >&2
 	bin/airwire reach $(REACH_COVERAGE) --json reports/out/reach.json
+
+## contract: check the contract section names the scenarios cite (conform/scenario) against the contract document,
+## CONTRACT (default ../shared/contract/air-extensions.md); the document is not part of this repository
+CONTRACT ?= ../shared/contract/air-extensions.md
+contract:
+	AIRWIRE_CONTRACT='$(abspath $(CONTRACT))' $(GO) test -tags contract -count=1 -run TestSectionsMatchContract ./conform/scenario/
 
 ## rerecord: re-record every golden and cassette (model scenarios through the reference and the real
 ## Claude CLI against airwire's mock model API, scripted ones with the fake CLI), then show what changed

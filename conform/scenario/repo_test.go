@@ -1,8 +1,6 @@
 package scenario
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,48 +84,6 @@ func TestSubsectionCoverage(t *testing.T) {
 		sub, reason := row[0], row[1]
 		if !IsSubsection(sub) || strings.TrimSpace(reason) == "" {
 			t.Errorf("Uncovered[%q]: not a subsection, or no reason", sub)
-		}
-	}
-}
-
-// TestSectionsMatchContract compares Sections and Subsections with the
-// level-2 and level-3 headings of the contract document, when the shared
-// workspace holds it.
-func TestSectionsMatchContract(t *testing.T) {
-	path := filepath.Join(repoRoot(t), "..", "shared", "contract", "air-extensions.md")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("contract document not available (%v)", err)
-	}
-	defer f.Close()
-	var got []string
-	subs := map[string][]string{}
-	in := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "# AIR extensions") {
-			in = true
-			continue
-		}
-		if in && strings.HasPrefix(line, "## ") && line != "## Contents" {
-			got = append(got, strings.TrimSpace(strings.TrimPrefix(line, "## ")))
-		}
-		if in && strings.HasPrefix(line, "### ") && len(got) > 0 {
-			sec := got[len(got)-1]
-			subs[sec] = append(subs[sec], strings.TrimSpace(strings.TrimPrefix(line, "### ")))
-		}
-	}
-	if strings.Join(got, "|") != strings.Join(Sections, "|") {
-		t.Errorf("contract sections:\n got %q\nwant %q", got, Sections)
-	}
-	if len(subs) != len(subsections) {
-		t.Errorf("%d sections have subsections in the contract, %d in subsections", len(subs), len(subsections))
-	}
-	for sec, want := range subs {
-		if strings.Join(SubsectionsOf(sec), "|") != strings.Join(want, "|") {
-			t.Errorf("subsections of %q:\n got %q\nwant %q", sec, SubsectionsOf(sec), want)
 		}
 	}
 }
