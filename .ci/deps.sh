@@ -63,8 +63,10 @@ if ! stamp_ok "$DEPS/acp-schema" "$(sha256sum "$PIN" | cut -d' ' -f1)"; then
   sha256sum "$PIN" | cut -d' ' -f1 > "$DEPS/acp-schema/.stamp"
 fi
 
-# 4. Chromium for the HTML report's browser test (apt-get as root, else what to run).
-bash .ci/chromium.sh
+# 4. Chromium for the HTML report's browser tests and xmllint for the JUnit schema check
+#    (apt-get as root, else what to run).
+bash .ci/apt-tool.sh chromium chromium "the HTML report's browser test"
+bash .ci/apt-tool.sh xmllint libxml2-utils "the JUnit report's schema check"
 
 # 5. The third-party ACP clients `airwire play` is driven by (cmd/play/clients_test.go).
 if ! stamp_ok "$DEPS/clients" "$CLIENT_PKGS"; then

@@ -12,10 +12,10 @@ import (
 	"github.com/airwire/airwire/internal/testroot"
 )
 
-// fakeBin is a PATH of stand-ins for .ci/chromium.sh: id prints uid, and
-// with apt, apt-get logs its arguments and, on install, puts a chromium
+// fakeBin is a PATH of stand-ins for .ci/apt-tool.sh: id prints uid, and
+// with apt, apt-get logs its arguments and, on install of pkg, puts cmd
 // there.
-func fakeBin(t *testing.T, uid string, apt bool) (dir, log string) {
+func fakeBin(t *testing.T, uid string, apt bool, cmd, pkg string) (dir, log string) {
 	t.Helper()
 	dir = t.TempDir()
 	log = filepath.Join(dir, "apt.log")
@@ -26,63 +26,68 @@ func fakeBin(t *testing.T, uid string, apt bool) (dir, log string) {
 	}
 	write("id", "echo "+uid+"\n")
 	if apt {
+		tool := filepath.Join(dir, cmd)
 		write("apt-get", `echo "$@" >>`+log+`
-case "$*" in *install*chromium*) printf '#!/bin/sh\n' >`+filepath.Join(dir, "chromium")+`; /bin/chmod +x `+filepath.Join(dir, "chromium")+`;; esac
+case "$*" in *install*`+pkg+`) printf '#!/bin/sh\n' >`+tool+`; /bin/chmod +x `+tool+`;; esac
 `)
 	}
 	return dir, log
 }
 
-// runChromiumScript runs .ci/chromium.sh with PATH holding only dir and
+// runAptTool runs .ci/apt-tool.sh cmd pkg with PATH holding only dir and
 // returns its stderr.
-func runChromiumScript(t *testing.T, dir string) string {
+func runAptTool(t *testing.T, dir, cmd, pkg string) string {
 	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Fatal("bash is needed to run .ci/chromium.sh")
+		t.Fatal("bash is needed to run .ci/apt-tool.sh")
 	}
-	cmd := exec.Command(bash, filepath.Join(testroot.Root(t), ".ci", "chromium.sh"))
-	cmd.Env = []string{"PATH=" + dir}
+	c := exec.Command(bash, filepath.Join(testroot.Root(t), ".ci", "apt-tool.sh"), cmd, pkg, "a test")
+	c.Env = []string{"PATH=" + dir}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf(".ci/chromium.sh: %v\n%s", err, stderr.String())
+	c.Stderr = &stderr
+	if err := c.Run(); err != nil {
+		t.Fatalf(".ci/apt-tool.sh: %v\n%s", err, stderr.String())
 	}
 	return stderr.String()
 }
 
-// make deps installs Debian's chromium as root when it is missing, once;
-// as another user, or without apt-get, it says exactly what to run.
-func TestChromiumScript(t *testing.T) {
-	t.Run("root installs once", func(t *testing.T) {
-		dir, log := fakeBin(t, "0", true)
-		if out := runChromiumScript(t, dir); !strings.Contains(out, "installing chromium") {
-			t.Errorf("stderr %q", out)
-		}
-		b, _ := os.ReadFile(log)
-		if !strings.Contains(string(b), "install -y -qq chromium") {
-			t.Errorf("apt-get ran with %q", b)
-		}
-		if out := runChromiumScript(t, dir); out != "" {
-			t.Errorf("the second run said %q", out)
-		}
-		if b2, _ := os.ReadFile(log); string(b2) != string(b) {
-			t.Errorf("the second run called apt-get again: %q", b2)
-		}
-	})
-	t.Run("another user is told what to run", func(t *testing.T) {
-		dir, log := fakeBin(t, "1000", true)
-		if out := runChromiumScript(t, dir); !strings.Contains(out, "sudo apt-get install -y chromium") {
-			t.Errorf("stderr %q", out)
-		}
-		if _, err := os.Stat(log); err == nil {
-			t.Error("apt-get ran for a user who is not root")
-		}
-	})
-	t.Run("no apt-get", func(t *testing.T) {
-		dir, _ := fakeBin(t, "0", false)
-		if out := runChromiumScript(t, dir); !strings.Contains(out, "install Chromium and put it on PATH as chromium") {
-			t.Errorf("stderr %q", out)
-		}
-	})
+// make deps installs a missing Debian tool (chromium, xmllint from
+// libxml2-utils) as root, once; as another user, or without apt-get, it
+// says exactly what to run.
+func TestAptToolScript(t *testing.T) {
+	for _, tool := range []struct{ cmd, pkg string }{{"chromium", "chromium"}, {"xmllint", "libxml2-utils"}} {
+		cmd, pkg := tool.cmd, tool.pkg
+		t.Run(cmd+"/root installs once", func(t *testing.T) {
+			dir, log := fakeBin(t, "0", true, cmd, pkg)
+			if out := runAptTool(t, dir, cmd, pkg); !strings.Contains(out, "installing "+cmd) {
+				t.Errorf("stderr %q", out)
+			}
+			b, _ := os.ReadFile(log)
+			if !strings.Contains(string(b), "install -y -qq "+pkg) {
+				t.Errorf("apt-get ran with %q", b)
+			}
+			if out := runAptTool(t, dir, cmd, pkg); out != "" {
+				t.Errorf("the second run said %q", out)
+			}
+			if b2, _ := os.ReadFile(log); string(b2) != string(b) {
+				t.Errorf("the second run called apt-get again: %q", b2)
+			}
+		})
+		t.Run(cmd+"/another user is told what to run", func(t *testing.T) {
+			dir, log := fakeBin(t, "1000", true, cmd, pkg)
+			if out := runAptTool(t, dir, cmd, pkg); !strings.Contains(out, "sudo apt-get install -y "+pkg) {
+				t.Errorf("stderr %q", out)
+			}
+			if _, err := os.Stat(log); err == nil {
+				t.Error("apt-get ran for a user who is not root")
+			}
+		})
+		t.Run(cmd+"/no apt-get", func(t *testing.T) {
+			dir, _ := fakeBin(t, "0", false, cmd, pkg)
+			if out := runAptTool(t, dir, cmd, pkg); !strings.Contains(out, "install "+pkg+" and put "+cmd+" on PATH") {
+				t.Errorf("stderr %q", out)
+			}
+		})
+	}
 }
