@@ -87,17 +87,17 @@ func firstEffortSync(t *testing.T, path string) string {
 func TestRecommendedValuesMatchAIRGoldens(t *testing.T) {
 	seen := map[bool]int{}
 	for name, path := range goldentest.Profile(t, "air", true) {
+		want := sessionResults(t, path)
+		ps := goldentest.LoadCassette(t, path).Processes
+		if len(want) == 0 || len(ps) == 0 {
+			continue // no session set up in this run
+		}
+		p := ps[0]
+		a := answersOf(t, p)
+		if !a.hasInit {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
-			want := sessionResults(t, path)
-			ps := goldentest.LoadCassette(t, path).Processes
-			if len(want) == 0 || len(ps) == 0 {
-				t.Skip("no session setup in this run")
-			}
-			p := ps[0]
-			a := answersOf(t, p)
-			if !a.hasInit {
-				t.Skip("no session setup in this run")
-			}
 			in, o := a.openingOf(p.Argv, transcriptModel(t, name))
 			o.Recommended = declaresRecommended(t, path)
 			seen[o.Recommended]++
