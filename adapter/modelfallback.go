@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/airwire/airwire/adapter/claude"
 	"github.com/airwire/airwire/adapter/notices"
@@ -87,25 +86,16 @@ func (m refusalFallbackLine) summary() string {
 // background to learn the real window. The caller holds the translator's
 // lock (the CLI's dispatch goroutine).
 func (s *Session) followModelSwitch(model string) {
-	value := model
-	if m, ok := sessionconfig.ResolveModel(s.models, model); ok {
-		value = m.Value
-	}
-	if value == s.cfg.Model() {
-		return
-	}
-	raw, _ := json.Marshal(value)
-	plan, err := s.cfg.SetConfigOption("model", raw)
-	if err != nil {
-		s.agent.opts.Log.Warn("could not follow the CLI's model switch", "session", s.ID, "model", model, "err", err)
+	plan, ok := s.cfg.FollowModel(model)
+	if !ok {
 		return
 	}
 	if plan.ModelChange {
 		s.idle.Disarm("model change")
 	}
-	window := func() {
+	window := func() { // an id the CLI's list does not know is guessed from itself
 		m := s.cfg.CurrentModel()
-		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
+		s.tr.usage.SetWindow(usage.GuessWindow(s.cfg.Model(), m.ResolvedModel, m.DisplayName, m.Description))
 	}
 	publish := func(out sessionconfig.Outcome, window func()) {
 		window()

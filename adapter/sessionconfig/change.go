@@ -261,6 +261,27 @@ func (s *Session) setEffort(v string) Plan {
 	}}
 }
 
+// FollowModel plans the switch that Claude Code made by itself (a /model
+// command, a refusal fallback) to model: a picker row when one resolves
+// it, else the id as it is, listed as a row of its own while current (the
+// reference's syncModelAfterExternalSwitch). ok is false when the session
+// already runs it.
+func (s *Session) FollowModel(model string) (plan Plan, ok bool) {
+	value := model
+	if m, found := ResolveModel(s.models, model); found {
+		value = m.Value
+	}
+	if value == s.model {
+		return Plan{}, false
+	}
+	if _, listed := findModel(s.models, value); !listed {
+		// The reference knows no abilities of such a model (no effort
+		// levels, no Auto fallback), even one the CLI's own list names.
+		s.unlisted.Model, s.unlisted.known = Model{}, false
+	}
+	return s.setModel(value), true
+}
+
 // setModel: set_model, then the options follow the new model (effort
 // levels, Fast mode, ultracode); a pinned effort the model lacks is
 // cleared with apply_flag_settings; Auto on a model without it becomes
@@ -288,7 +309,7 @@ func (s *Session) setModel(v string) Plan {
 			}
 		}
 		s.afterSync(m, synced, pinned)
-		if s.mode == modeAuto.ID && !m.SupportsAutoMode {
+		if s.mode == modeAuto.ID && m.Value != "" && !m.SupportsAutoMode { // an unknown model keeps Auto
 			s.mode = modeAccept.ID
 			out.After = append(out.After, request("set_permission_mode", "mode", s.mode))
 			out.Updates = append(out.Updates, s.CurrentModeUpdate())

@@ -150,7 +150,7 @@ func (s *Session) options() []configOption {
 	if m.SupportsFastMode {
 		opts = append(opts, s.toggle("fast", "Fast mode", fastDescription(s.fast, s.fastReason), s.fast))
 	}
-	if s.ultracodeShown(m) {
+	if ultracodeShown(s, m) {
 		opts = append(opts, s.ultracodeOption())
 	}
 	if a := s.picker.option(); a != nil {
@@ -161,7 +161,7 @@ func (s *Session) options() []configOption {
 
 // ultracodeShown: the CLI's report decides at session start; after a
 // model switch, the workflows state it implied and the new model do.
-func (s *Session) ultracodeShown(m Model) bool {
+func ultracodeShown(s *Session, m Model) bool {
 	if s.reportedUltracode != nil {
 		return *s.reportedUltracode
 	}

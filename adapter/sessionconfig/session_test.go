@@ -182,3 +182,43 @@ func TestTogglePresentation(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowModelListsAnUnlistedID: a switch Claude Code made by itself
+// resolves a picker row where one matches; an id no row matches becomes the
+// current value, listed as a row of its own until a listed model is chosen,
+// and keeps Auto (its abilities are unknown), as the reference's
+// syncModelAfterExternalSwitch does.
+func TestFollowModelListsAnUnlistedID(t *testing.T) {
+	in := Init{Models: []Model{
+		{Value: "sonnet", DisplayName: "Sonnet", ResolvedModel: "claude-sonnet-5-5", SupportsAutoMode: true},
+		{Value: "haiku", DisplayName: "Haiku", ResolvedModel: "claude-haiku-5-5"},
+	}}
+	o := Options{Mode: "auto", AllowAuto: true, CLIModels: append(in.Models, Model{Value: "claude-mythos-1", SupportsAutoMode: false})}
+	s := New(in, Settings{}, o)
+	if _, ok := s.FollowModel("claude-sonnet-5-5"); ok {
+		t.Fatal("a switch to the current model (by its resolved id) planned a change")
+	}
+	p, ok := s.FollowModel("claude-mythos-1")
+	if !ok {
+		t.Fatal("the switch to an unlisted id planned nothing")
+	}
+	p.Commit()
+	if s.Model() != "claude-mythos-1" || s.Mode() != "auto" {
+		t.Errorf("model %q mode %q, want claude-mythos-1 and auto", s.Model(), s.Mode())
+	}
+	if opts := string(s.ConfigOptions()); !strings.Contains(opts, `{"value":"claude-mythos-1","name":"claude-mythos-1"}`) {
+		t.Errorf("the unlisted id is not a row of the model option: %s", opts)
+	}
+	raw, _ := json.Marshal("claude-mythos-1")
+	if _, err := s.SetConfigOption("model", raw); err != nil {
+		t.Errorf("the client cannot pick the listed current id back: %v", err)
+	}
+	p, _ = s.FollowModel("claude-haiku-5-5")
+	p.Commit()
+	if s.Model() != "haiku" || s.Mode() != "acceptEdits" {
+		t.Errorf("model %q mode %q, want haiku and acceptEdits (Haiku has no Auto)", s.Model(), s.Mode())
+	}
+	if strings.Contains(string(s.ConfigOptions()), "claude-mythos-1") {
+		t.Error("the unlisted row stayed after a switch to a listed model")
+	}
+}

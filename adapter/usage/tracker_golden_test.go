@@ -181,6 +181,12 @@ type ctlFrame struct {
 	RequestID string  `json:"request_id"`
 	Request   struct {
 		Subtype string `json:"subtype"`
+		Input   struct {
+			Event   string  `json:"hook_event_name"`
+			ToModel string  `json:"to_model"`
+			Source  string  `json:"source"`
+			AgentID *string `json:"agent_id"`
+		} `json:"input"`
 	} `json:"request"`
 	Response struct {
 		RequestID string          `json:"request_id"`
@@ -189,6 +195,13 @@ type ctlFrame struct {
 	Origin *struct {
 		Kind string `json:"kind"`
 	} `json:"origin"`
+}
+
+// cliModelSwitch: a PostModelSwitch hook of the main session for a switch
+// the agent did not ask for (adapter: cliModelSwitch).
+func cliModelSwitch(f ctlFrame) bool {
+	in := f.Request.Input
+	return in.Event == "PostModelSwitch" && in.AgentID == nil && in.ToModel != "" && in.Source != "sdk" && in.Source != "resume"
 }
 
 var autonomousOrigins = []string{"task-notification", "peer", "coordinator", "observer", "observer-activity"}
@@ -267,6 +280,10 @@ func (r *replayer) cliEvent(e cassette.Event, f ctlFrame, got *wanted) {
 		r.windowSeeded = true
 	case f.Type == "control_response" && r.contextReqs[f.Response.RequestID]:
 		r.tr.ContextUsage(f.Response.Response)
+	case f.Type == "control_request" && f.Request.Subtype == "hook_callback" && cliModelSwitch(f):
+		// The agent follows a switch the CLI made by itself with a
+		// guessed window, until get_context_usage answers.
+		r.tr.SetWindow(GuessWindow(f.Request.Input.ToModel))
 	case f.Type == "user" && f.IsReplay && slices.Contains(r.pending, f.UUID):
 		r.activate(f.UUID)
 	}
