@@ -122,6 +122,22 @@ func readAuthStatus(a *Agent) (ok bool) {
 	return true
 }
 
+// publishSessionAccount makes the account that a session's CLI reports in
+// its initialize answer the client's login state when it names one, as
+// the reference publishes a session's identity: not while the client's
+// provider or a gateway login owns the credentials, nor when the auth
+// context changed after the session read it (epoch; a probe in the new
+// context follows). An account without an identity signal changes
+// nothing.
+func publishSessionAccount(a *Agent, initResp []byte, helper string, epoch uint64) {
+	if a.routing.Resolved() != nil || a.routing.GatewayActive() || a.authEpoch.Load() != epoch {
+		return
+	}
+	if status, ok := agentinfo.FromInitialize(initResp, helper); ok {
+		setAuthStatus(a, status)
+	}
+}
+
 // setAuthStatus makes status the client's login state, merged over the
 // one it has, and pushes it when the identity changed.
 func setAuthStatus(a *Agent, status agentinfo.AuthStatus) {

@@ -96,3 +96,26 @@ func TestAuthProbeRunsAgainInANewContext(t *testing.T) {
 		t.Errorf("status updates %q, want only the JetBrains Air Gateway's", statuses)
 	}
 }
+
+// TestSessionAccountIsPublished: the account a session's CLI reports in
+// its initialize answer becomes the client's login state when the auth
+// status probe says nothing (here: it prints nothing), as the reference
+// publishes a session's identity.
+func TestSessionAccountIsPublished(t *testing.T) {
+	t.Setenv("ADAPTER_TEST_CLI_INIT", `{"account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"}}`)
+	e := startAgent(t, "plain")
+	var statuses []string
+	note := func(m map[string]any) {
+		if m["method"] == "_auth/status_update" {
+			statuses = append(statuses, fmt.Sprint(m["params"]))
+		}
+	}
+	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	e.replyAfter(0, note)
+	cwdJSON, _ := json.Marshal(t.TempDir())
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":` + string(cwdJSON) + `,"mcpServers":[]}}`)
+	e.replyAfter(1, note)
+	if len(statuses) != 1 || !strings.Contains(statuses[0], "Anthropic API key") {
+		t.Errorf("status updates %q, want the session account's API key login, before the session/new answer", statuses)
+	}
+}

@@ -120,6 +120,7 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	if s.agent.useAuthContext(auth) {
 		s.agent.probeAuth(true) // the reference reads the login again in the session's context
 	}
+	authEpoch := s.agent.authEpoch.Load()
 	st.FormElicitation = s.agent.clientCaps().FormElicit
 	spawn, err := claude.ReferenceOptions(st)
 	if err != nil {
@@ -149,7 +150,11 @@ func (s *Session) spawn(ctx context.Context, st claude.SessionStart) error {
 	s.mu.Lock()
 	s.proc, s.cliEnv = proc, cliEnv
 	s.mu.Unlock()
-	if err := s.handshake(ctx, proc, st, func(init []byte) { s.noteCLIVersion(log, path, init) }); err != nil {
+	initialized := func(init []byte) {
+		s.noteCLIVersion(log, path, init)
+		publishSessionAccount(s.agent, init, auth.helper, authEpoch)
+	}
+	if err := s.handshake(ctx, proc, st, initialized); err != nil {
 		log.Error("the Claude CLI handshake failed", "err", err)
 		reason := exitReason(proc)
 		s.mu.Lock()

@@ -117,6 +117,18 @@ func FromCLIStatus(stdout []byte, apiKeyHelper string) (status AuthStatus, ok bo
 	return mapAuth(probe.authFields, apiKeyHelper), true
 }
 
+// FromInitialize maps the `account` of the CLI's initialize response
+// (FromAccount); ok is false when it has none.
+func FromInitialize(resp json.RawMessage, apiKeyHelper string) (status AuthStatus, ok bool) {
+	var r struct {
+		Account json.RawMessage `json:"account"`
+	}
+	if json.Unmarshal(resp, &r) != nil || len(r.Account) == 0 {
+		return AuthStatus{}, false
+	}
+	return FromAccount(r.Account, apiKeyHelper)
+}
+
 // FromAccount maps the `account` of the CLI's initialize response. ok is
 // false when it carries no identity signal (e.g. only
 // `apiProvider:"firstParty"`): that is "nothing to add", never a logout.

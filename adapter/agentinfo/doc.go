@@ -1,6 +1,7 @@
 // Package agentinfo shapes what the agent says about itself: the
 // `initialize` result (capabilities, auth methods, agentInfo) and the
-// `_auth/status_update` push built from `claude auth status --json`.
+// `_auth/status_update` push built from `claude auth status --json` and
+// from the account a session's CLI reports in its initialize answer.
 //
 // It owns no I/O: the caller passes the client's capabilities (caps.Client),
 // its own launcher (how an editor starts this agent again) and the probe's
@@ -17,6 +18,6 @@
 //
 //	Initialize(client, Options{Version, Launcher, Remote, HideClaudeAuth}) → the result object
 //	FromCLIStatus(stdout, apiKeyHelper) → AuthStatus; AuthStatus.Notification() → params
-//	FromAccount(account, apiKeyHelper) → AuthStatus (the CLI initialize's `account`)
+//	FromInitialize(initResponse, apiKeyHelper) → AuthStatus (its `account`, FromAccount)
 //	Merge, Same: folding reads and suppressing repeated pushes
 package agentinfo
