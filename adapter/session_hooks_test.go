@@ -79,21 +79,14 @@ func TestAuthProbeRunsAgainInANewContext(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, ".claude", "settings.json"), []byte(helper), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var statuses []string
-	note := func(m map[string]any) {
-		if m["method"] == "_auth/status_update" {
-			statuses = append(statuses, fmt.Sprint(m["params"]))
-		}
-	}
-	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
-	e.replyAfter(0, note)
+	statuses, note := e.initializeNotingStatus()
 	cwdJSON, _ := json.Marshal(cwd)
 	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":` + string(cwdJSON) +
 		`,"mcpServers":[],"_meta":{"claudeCode":{"options":{"env":{"ANTHROPIC_API_KEY":""}}}}}}`)
 	e.replyAfter(1, note)
-	e.await("a status update", func(m map[string]any) bool { note(m); return len(statuses) > 0 }, note)
-	if len(statuses) != 1 || !strings.Contains(statuses[0], "JetBrains Air Gateway") {
-		t.Errorf("status updates %q, want only the JetBrains Air Gateway's", statuses)
+	e.await("a status update", func(m map[string]any) bool { note(m); return len(*statuses) > 0 }, note)
+	if len(*statuses) != 1 || !strings.Contains((*statuses)[0], "JetBrains Air Gateway") {
+		t.Errorf("status updates %q, want only the JetBrains Air Gateway's", *statuses)
 	}
 }
 
@@ -104,18 +97,26 @@ func TestAuthProbeRunsAgainInANewContext(t *testing.T) {
 func TestSessionAccountIsPublished(t *testing.T) {
 	t.Setenv("ADAPTER_TEST_CLI_INIT", `{"account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"}}`)
 	e := startAgent(t, "plain")
-	var statuses []string
-	note := func(m map[string]any) {
+	statuses, note := e.initializeNotingStatus()
+	cwdJSON, _ := json.Marshal(t.TempDir())
+	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":` + string(cwdJSON) + `,"mcpServers":[]}}`)
+	e.replyAfter(1, note)
+	if len(*statuses) != 1 || !strings.Contains((*statuses)[0], "Anthropic API key") {
+		t.Errorf("status updates %q, want the session account's API key login, before the session/new answer", *statuses)
+	}
+}
+
+// initializeNotingStatus initializes the agent as a plain client; note
+// collects into statuses the params of each _auth/status_update among the
+// messages it is given, from the initialize answer on.
+func (e *editor) initializeNotingStatus() (statuses *[]string, note func(map[string]any)) {
+	statuses = new([]string)
+	note = func(m map[string]any) {
 		if m["method"] == "_auth/status_update" {
-			statuses = append(statuses, fmt.Sprint(m["params"]))
+			*statuses = append(*statuses, fmt.Sprint(m["params"]))
 		}
 	}
 	e.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
 	e.replyAfter(0, note)
-	cwdJSON, _ := json.Marshal(t.TempDir())
-	e.send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":` + string(cwdJSON) + `,"mcpServers":[]}}`)
-	e.replyAfter(1, note)
-	if len(statuses) != 1 || !strings.Contains(statuses[0], "Anthropic API key") {
-		t.Errorf("status updates %q, want the session account's API key login, before the session/new answer", statuses)
-	}
+	return statuses, note
 }
