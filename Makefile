@@ -74,7 +74,7 @@ WINE_PKGS := ./internal/jsonrpc ./internal/pathstyle ./internal/lookup ./interna
 ## the CLI makes by itself, and the login read in a session's folder and environment; a run that fails
 ## is run once more, alone, and named
 WINE_CONFORM := edit-* bash-background background-mcp-call commands-changed file-change-report-* exit-plan-clear-context session-hooks \
-	model-refusal-fallback model-command auth-status-api-key-helper settings-* session-resume-model* session-resume-auto-fallback compaction-idle
+	model-refusal-fallback model-command* auth-status-api-key-helper settings-* session-resume-model* session-resume-auto-fallback compaction-idle
 test-windows:
 	@GO='$(GO)' WINE_PKGS='$(WINE_PKGS)' WINE_CONFORM='$(WINE_CONFORM)' bash .ci/test-windows.sh
 
