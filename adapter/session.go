@@ -78,7 +78,6 @@ type Session struct {
 	ended      bool // the CLI exited on its own
 
 	cfg              *sessionconfig.Session
-	models           []sessionconfig.Model // the CLI's model list
 	commands         []sessionconfig.Command
 	terminalCommands []string // the CLI's terminal-only slash commands
 	terminalKnown    bool     // terminalCommands came from an init

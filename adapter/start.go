@@ -230,7 +230,7 @@ func ptr[T any](v T) *T { return &v }
 // answer and o, and seeds the context window.
 func (s *Session) configure(in sessionconfig.Init, settings json.RawMessage, o sessionconfig.Options) {
 	s.cfg = sessionconfig.New(in, sessionconfig.ParseSettings(settings), o)
-	s.commands, s.models = in.Commands, in.Models
+	s.commands = in.Commands
 	if len(in.Models) > 0 {
 		m := in.Models[0]
 		s.tr.usage.SetWindow(usage.GuessWindow(m.Value, m.ResolvedModel, m.DisplayName, m.Description))
