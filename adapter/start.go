@@ -206,21 +206,41 @@ func (s *Session) handshake(ctx context.Context, proc *claude.Process, st claude
 		BooleanOptions: c.BooleanOptions, Recommended: c.AIR.Has(caps.RecommendedValue),
 		PresentationHints: c.AIR.Client, Notices: c.Notices, Agent: s.startAgent}
 	in.Models = gatewayModels(s.agent.routing.Resolved(), s.prefs.allowed().Apply(in.Models))
-	if err := s.prefs.open(ctx, proc, in, base, st.Meta); err != nil {
+	var paused pausedReader
+	defer paused.resume()
+	if err := s.prefs.open(ctx, proc, in, base, st.Meta, &paused); err != nil {
 		return err
 	}
+	wait, err := proc.Begin(claude.GetSettings{})
+	paused.resume() // after the write, as the SDK's continuation
 	var settings json.RawMessage
-	if err := proc.Request(ctx, claude.GetSettings{}, &settings); err != nil {
+	if err == nil {
+		err = wait(ctx, &settings)
+	}
+	if err != nil {
 		return err
 	}
 	s.configure(in, settings, s.prefs.options(base, st.Meta))
 	// Recommended config values: the SDK runs the effort the selector shows.
 	if req := s.cfg.InitialEffortRequest(); req != nil {
-		var paused pausedReader
-		defer paused.resume()
 		return s.configChanges.controlBody(ctx, req, &paused)
 	}
 	return nil
+}
+
+// inOrder sends req as the SDK sends an awaited request: written before
+// the previous request's pause ends; its response handed over after every
+// CLI line read before it (a hook callback is answered first, as the SDK
+// handles lines in order), and the lines after it left unhandled until
+// the caller writes its next request (paused).
+func inOrder(ctx context.Context, proc *claude.Process, req claude.ControlRequest, paused *pausedReader) error {
+	wait, resume, err := proc.BeginPaused(req)
+	paused.resume()
+	if err != nil {
+		return err
+	}
+	paused.last = resume
+	return wait(ctx, nil)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -341,10 +361,10 @@ func (p *sessionPrefs) options(base sessionconfig.Options, meta json.RawMessage)
 // model, and a new one on the CLI's own when a PreModelSwitch hook vetoed
 // it; any other refusal fails a new session's start, as the SDK's does.
 func (p *sessionPrefs) open(ctx context.Context, proc *claude.Process, in sessionconfig.Init,
-	base sessionconfig.Options, meta json.RawMessage) error {
+	base sessionconfig.Options, meta json.RawMessage, paused *pausedReader) error {
 	setModel, setMode := sessionconfig.Opening(in, p.options(base, meta))
 	if setModel != nil {
-		if err := proc.Request(ctx, rawRequest{"set_model", setModel}, nil); err != nil {
+		if err := inOrder(ctx, proc, rawRequest{"set_model", setModel}, paused); err != nil {
 			if !base.Resumed && !strings.Contains(err.Error(), modelSwitchBlocked) {
 				return err
 			}
@@ -355,7 +375,7 @@ func (p *sessionPrefs) open(ctx context.Context, proc *claude.Process, in sessio
 	if setMode == nil {
 		return nil
 	}
-	return proc.Request(ctx, rawRequest{"set_permission_mode", setMode}, nil)
+	return inOrder(ctx, proc, rawRequest{"set_permission_mode", setMode}, paused)
 }
 
 // modelSwitchBlocked begins the CLI's refusal of a model switch that a
